@@ -1,0 +1,135 @@
+// Package topologytest builds topology models and their wire form for tests:
+// a compact constructor syntax, Kafka's formatter-test fixtures and
+// generated large topologies. Its single job is test data; production code
+// never imports it.
+package topologytest
+
+import (
+	"fmt"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+// Src is a source node.
+func Src(name string, topics []string, succ ...string) *topology.Node {
+	return &topology.Node{Name: name, Kind: topology.Source, Topics: orEmpty(topics), Successors: orEmpty(succ), Predecessors: []string{}}
+}
+
+// Proc is a processor node.
+func Proc(name string, stores []string, succ ...string) *topology.Node {
+	return &topology.Node{Name: name, Kind: topology.Processor, Stores: orEmpty(stores), Successors: orEmpty(succ), Predecessors: []string{}}
+}
+
+// Sink is a sink node; an empty topic means a dynamic sink.
+func Sink(name, topic string) *topology.Node {
+	n := &topology.Node{Name: name, Kind: topology.Sink, Successors: []string{}, Predecessors: []string{}}
+	if topic != "" {
+		n.Topic = &topic
+	}
+	return n
+}
+
+// Sub is a subtopology whose predecessors are rebuilt from successors.
+func Sub(id string, nodes ...*topology.Node) *topology.Subtopology {
+	topology.LinkPredecessors(nodes)
+	return &topology.Subtopology{ID: id, Nodes: nodes}
+}
+
+// Desc builds a description; global stores are given as source, processor
+// pairs and numbered after the subtopologies.
+func Desc(subs []*topology.Subtopology, globals ...[2]*topology.Node) *topology.Description {
+	d := &topology.Description{Subtopologies: orEmptySubs(subs), GlobalStores: []*topology.GlobalStore{}}
+	for i, g := range globals {
+		topology.LinkPredecessors([]*topology.Node{g[0], g[1]})
+		d.GlobalStores = append(d.GlobalStores, &topology.GlobalStore{ID: len(d.Subtopologies) + i, Source: g[0], Processor: g[1]})
+	}
+	return d
+}
+
+// WordCount is the description a Kafka Streams word count with a repartition
+// step and a global store pushes.
+func WordCount() *topology.Description {
+	return Desc([]*topology.Subtopology{
+		Sub("0",
+			Src("KSTREAM-SOURCE-0000000000", []string{"words-input"}, "KSTREAM-FLATMAPVALUES-0000000001"),
+			Proc("KSTREAM-FLATMAPVALUES-0000000001", nil, "KSTREAM-KEY-SELECT-0000000002"),
+			Proc("KSTREAM-KEY-SELECT-0000000002", nil, "counts-repartition-filter"),
+			Proc("counts-repartition-filter", nil, "counts-repartition-sink"),
+			Sink("counts-repartition-sink", "word-count-counts-repartition"),
+		),
+		Sub("1",
+			Src("counts-repartition-source", []string{"word-count-counts-repartition"}, "KSTREAM-AGGREGATE-0000000003"),
+			Proc("KSTREAM-AGGREGATE-0000000003", []string{"counts"}, "KTABLE-TOSTREAM-0000000007"),
+			Proc("KTABLE-TOSTREAM-0000000007", nil, "KSTREAM-SINK-0000000008"),
+			Sink("KSTREAM-SINK-0000000008", "words-output"),
+		),
+	}, [2]*topology.Node{
+		Src("KSTREAM-SOURCE-0000000009", []string{"stopwords"}, "KTABLE-SOURCE-0000000010"),
+		Proc("KTABLE-SOURCE-0000000010", []string{"stopwords-store"}),
+	})
+}
+
+// Large builds a description of about n nodes: chains of 10 nodes per
+// subtopology (source, 8 processors with a store each, sink), plus a global
+// store per 100 subtopologies.
+func Large(n int) *topology.Description {
+	var subs []*topology.Subtopology
+	var globals [][2]*topology.Node
+	for s := 0; s*10 < n; s++ {
+		nodes := make([]*topology.Node, 0, 10)
+		name := func(i int) string { return fmt.Sprintf("KSTREAM-NODE-%04d-%010d", s, i) }
+		nodes = append(nodes, Src(name(0), []string{fmt.Sprintf("topic-%d-b", s), fmt.Sprintf("topic-%d-a", s)}, name(1)))
+		for i := 1; i <= 8; i++ {
+			nodes = append(nodes, Proc(name(i), []string{fmt.Sprintf("store-%d-%d", s, i)}, name(i+1)))
+		}
+		nodes = append(nodes, Sink(name(9), fmt.Sprintf("out-%d", s)))
+		subs = append(subs, Sub(fmt.Sprint(s), nodes...))
+		if s%100 == 99 {
+			globals = append(globals, [2]*topology.Node{
+				Src(fmt.Sprintf("global-src-%d", s), []string{fmt.Sprintf("global-%d", s)}, fmt.Sprintf("global-proc-%d", s)),
+				Proc(fmt.Sprintf("global-proc-%d", s), []string{fmt.Sprintf("global-store-%d", s)}),
+			})
+		}
+	}
+	return Desc(subs, globals...)
+}
+
+// ToWire converts a model back to the StreamsGroupDescribe v1 wire struct,
+// dropping predecessors as Kafka does.
+func ToWire(d *topology.Description) *kmsg.StreamsGroupDescribeResponseGroupTopologyDescription {
+	w := &kmsg.StreamsGroupDescribeResponseGroupTopologyDescription{}
+	for _, s := range d.Subtopologies {
+		ws := kmsg.TopologyDescriptionSubtopology{SubtopologyID: s.ID}
+		for _, n := range s.Nodes {
+			ws.Nodes = append(ws.Nodes, nodeToWire(n))
+		}
+		w.Subtopologies = append(w.Subtopologies, ws)
+	}
+	for _, g := range d.GlobalStores {
+		w.GlobalStores = append(w.GlobalStores, kmsg.TopologyDescriptionGlobalStore{Source: nodeToWire(g.Source), Processor: nodeToWire(g.Processor)})
+	}
+	return w
+}
+
+func nodeToWire(n *topology.Node) kmsg.TopologyDescriptionNode {
+	return kmsg.TopologyDescriptionNode{
+		Name: n.Name, NodeType: int8(n.Kind), SourceTopics: n.Topics, SinkTopic: n.Topic,
+		Stores: n.Stores, Successors: n.Successors,
+	}
+}
+
+func orEmpty(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+func orEmptySubs(xs []*topology.Subtopology) []*topology.Subtopology {
+	if xs == nil {
+		return []*topology.Subtopology{}
+	}
+	return xs
+}
