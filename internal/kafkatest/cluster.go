@@ -1,0 +1,344 @@
+package kafkatest
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
+)
+
+// Profile selects the Apache Kafka release whose ApiVersions table the
+// cluster advertises.
+type Profile string
+
+const (
+	// Kafka44 advertises Apache Kafka 4.4: StreamsGroupDescribe v0–1
+	// (KIP-1331), DeleteGroups v0–3 and key 93.
+	Kafka44 Profile = "4.4"
+	// Kafka43 advertises Apache Kafka 4.3: StreamsGroupDescribe v0 only and
+	// DeleteGroups v0–2, so a client must fall back or refuse --topology.
+	Kafka43 Profile = "4.3"
+)
+
+// Profiles lists the supported profiles, newest first.
+func Profiles() []Profile { return []Profile{Kafka44, Kafka43} }
+
+func (p Profile) versions() (*kversion.Versions, error) {
+	switch p {
+	case Kafka44:
+		return kversion.V4_4_0(), nil
+	case Kafka43:
+		return kversion.V4_3_0(), nil
+	}
+	return nil, fmt.Errorf("unknown profile %q (want %q or %q)", string(p), Kafka44, Kafka43)
+}
+
+// AnyNode in Fault.Node or SetRawResponse matches every node.
+const AnyNode int32 = -1
+
+// DefaultClusterID is the cluster id Metadata and ApiVersions v5 use unless
+// Config.ClusterID is set; it is readable so it stands out in client output.
+const DefaultClusterID = "kafkatest-Y2x1c3Rlcg"
+
+// Config configures Start. The zero value is a one-node Kafka 4.4 cluster on
+// 127.0.0.1.
+type Config struct {
+	Nodes     int     // number of brokers, node ids 0..Nodes-1; default 1
+	Profile   Profile // advertised release; default Kafka44
+	Host      string  // listen and advertised host; default 127.0.0.1
+	ClusterID string  // default DefaultClusterID
+	// Port, when set, is node 0's port and node i listens on Port+i, so a
+	// playground can print a stable bootstrap address. 0 picks free ports.
+	Port int
+	// Logf, when set, receives diagnostics such as why a connection was
+	// closed. Tests can pass t.Logf; the playground a stderr logger.
+	Logf func(format string, args ...any)
+}
+
+// Request is one entry of the request log.
+type Request struct {
+	Node    int32
+	Key     int16
+	Version int16
+	// Groups holds the group ids the request names: the coordinator keys of
+	// FindCoordinator, the groups of StreamsGroupDescribe and DeleteGroups.
+	Groups []string
+	// Msg is the decoded request, for assertions on other fields (for
+	// example IncludeTopologyDescription). It is nil when the body was not
+	// decoded: unknown key, unsupported version, garbage.
+	Msg kmsg.Request
+}
+
+// Cluster is a running fake Kafka cluster. All methods are safe for
+// concurrent use, and every change is visible to the next request.
+type Cluster struct {
+	cfg      Config
+	versions *kversion.Versions
+	maxVers  map[int16]int16
+	nodes    []*node
+
+	mu           sync.Mutex
+	groups       map[string]*group
+	coordinators map[string]int32
+	topics       map[string]*topic
+	faults       []*Fault
+	raws         []*rawResponse
+	log          []Request
+	conns        map[net.Conn]struct{}
+	closed       bool
+
+	closeOnce sync.Once
+	wg        sync.WaitGroup
+}
+
+type node struct {
+	id   int32
+	host string
+	port int32
+	ln   net.Listener
+}
+
+type rawResponse struct {
+	key   int16
+	node  int32
+	body  func(version int16) []byte
+	times int
+}
+
+// Start listens on one port per node and serves until Close.
+func Start(cfg Config) (*Cluster, error) {
+	if cfg.Nodes == 0 {
+		cfg.Nodes = 1
+	}
+	if cfg.Nodes < 0 || cfg.Nodes > maxNodes {
+		return nil, fmt.Errorf("kafkatest: nodes must be 1..%d, got %d", maxNodes, cfg.Nodes)
+	}
+	if cfg.Profile == "" {
+		cfg.Profile = Kafka44
+	}
+	if cfg.Host == "" {
+		cfg.Host = "127.0.0.1"
+	}
+	if cfg.ClusterID == "" {
+		cfg.ClusterID = DefaultClusterID
+	}
+	vs, err := cfg.Profile.versions()
+	if err != nil {
+		return nil, fmt.Errorf("kafkatest: %w", err)
+	}
+	c := &Cluster{
+		cfg:          cfg,
+		versions:     vs,
+		maxVers:      map[int16]int16{},
+		groups:       map[string]*group{},
+		coordinators: map[string]int32{},
+		topics:       map[string]*topic{},
+		conns:        map[net.Conn]struct{}{},
+	}
+	vs.EachMaxKeyVersion(func(k, v int16) { c.maxVers[k] = v })
+
+	if cfg.Port < 0 || cfg.Port > 0 && cfg.Port+cfg.Nodes-1 > 65535 {
+		return nil, fmt.Errorf("kafkatest: port %d cannot fit %d nodes", cfg.Port, cfg.Nodes)
+	}
+	for i := range cfg.Nodes {
+		port := 0
+		if cfg.Port > 0 {
+			port = cfg.Port + i
+		}
+		ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(port)))
+		if err != nil {
+			_ = c.Close()
+			return nil, fmt.Errorf("kafkatest: node %d: %w", i, err)
+		}
+		bound := ln.Addr().(*net.TCPAddr).Port
+		c.nodes = append(c.nodes, &node{id: int32(i), host: cfg.Host, port: int32(bound), ln: ln})
+	}
+	for _, n := range c.nodes {
+		c.wg.Add(1)
+		go c.accept(n)
+	}
+	return c, nil
+}
+
+// maxNodes keeps a typo in a state file from opening thousands of ports.
+const maxNodes = 64
+
+// Close stops the listeners, closes every connection and waits for all
+// goroutines. It is idempotent and always returns nil; the error result
+// lets it be used directly with t.Cleanup-style helpers.
+func (c *Cluster) Close() error {
+	c.closeOnce.Do(func() {
+		c.mu.Lock()
+		c.closed = true
+		for conn := range c.conns {
+			_ = conn.Close()
+		}
+		c.mu.Unlock()
+		for _, n := range c.nodes {
+			_ = n.ln.Close()
+		}
+		c.wg.Wait()
+	})
+	return nil
+}
+
+// Addrs returns "host:port" per node, in node id order.
+func (c *Cluster) Addrs() []string {
+	out := make([]string, len(c.nodes))
+	for i, n := range c.nodes {
+		out[i] = net.JoinHostPort(n.host, strconv.Itoa(int(n.port)))
+	}
+	return out
+}
+
+// Nodes returns the number of brokers.
+func (c *Cluster) Nodes() int { return len(c.nodes) }
+
+// Profile returns the advertised release.
+func (c *Cluster) Profile() Profile { return c.cfg.Profile }
+
+// ClusterID returns the cluster id sent in Metadata.
+func (c *Cluster) ClusterID() string { return c.cfg.ClusterID }
+
+// SetCoordinator places group on node. It may be called at any time, so a
+// test can move a coordinator between FindCoordinator and the request that
+// follows. A node outside 0..Nodes-1 makes every node answer NOT_COORDINATOR.
+func (c *Cluster) SetCoordinator(group string, node int32) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.coordinators[group] = node
+}
+
+// Coordinator returns the node that coordinates group: the SetCoordinator
+// placement, or else a stable hash of the id.
+func (c *Cluster) Coordinator(group string) int32 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.coordinatorLocked(group)
+}
+
+func (c *Cluster) coordinatorLocked(group string) int32 {
+	if n, ok := c.coordinators[group]; ok {
+		return n
+	}
+	return defaultPlacement(group, len(c.nodes))
+}
+
+// offsetsTopicPartitions mirrors offsets.topic.num.partitions' default.
+const offsetsTopicPartitions = 50
+
+// defaultPlacement copies Kafka's choice of __consumer_offsets partition
+// (Utils.abs(groupId.hashCode) % 50) and puts that partition's leader on
+// partition % nodes, so placement is stable across runs and spread over
+// nodes the way a small real cluster spreads it.
+func defaultPlacement(group string, nodes int) int32 {
+	partition := javaAbs(javaHash(group)) % offsetsTopicPartitions
+	return partition % int32(nodes)
+}
+
+// javaHash is Java's String.hashCode.
+func javaHash(s string) int32 {
+	var h int32
+	for _, u := range utf16Units(s) {
+		h = 31*h + int32(u)
+	}
+	return h
+}
+
+// javaAbs is Kafka's Utils.abs: it maps MinInt32 to 0 instead of itself.
+func javaAbs(n int32) int32 { return n & 0x7fffffff }
+
+// utf16Units returns s as Java chars, because String.hashCode hashes UTF-16.
+func utf16Units(s string) []uint16 {
+	var out []uint16
+	for _, r := range s {
+		if r >= 0x10000 {
+			r -= 0x10000
+			out = append(out, uint16(0xd800+(r>>10)), uint16(0xdc00+(r&0x3ff)))
+			continue
+		}
+		out = append(out, uint16(r))
+	}
+	return out
+}
+
+// InjectError queues a fault. Faults are checked in injection order and the
+// first match wins; see Fault for what each key does with it.
+func (c *Cluster) InjectError(f Fault) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.faults = append(c.faults, &f)
+}
+
+// ClearFaults drops every queued fault and raw response.
+func (c *Cluster) ClearFaults() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.faults = nil
+	c.raws = nil
+}
+
+// SetRawResponse makes the next times requests with key on node (AnyNode for
+// any) get body(version) as the response body instead of the handler's
+// answer; times 0 means forever. The response header is still written
+// correctly, so only the body is malformed. The request is logged but has no
+// other effect (a DeleteGroups deletes nothing).
+func (c *Cluster) SetRawResponse(key int16, node int32, body func(version int16) []byte, times int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.raws = append(c.raws, &rawResponse{key: key, node: node, body: body, times: times})
+}
+
+// takeRaw returns the body function of the first raw response matching the
+// request and counts it down.
+func (c *Cluster) takeRaw(key int16, node int32) func(int16) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, r := range c.raws {
+		if r.key != key || (r.node != AnyNode && r.node != node) {
+			continue
+		}
+		if r.times > 0 {
+			r.times--
+			if r.times == 0 {
+				c.raws = slices.Delete(c.raws, i, i+1)
+			}
+		}
+		return r.body
+	}
+	return nil
+}
+
+// Requests returns a copy of the request log in arrival order.
+func (c *Cluster) Requests() []Request {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.log)
+}
+
+// ResetRequests empties the request log.
+func (c *Cluster) ResetRequests() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.log = nil
+}
+
+func (c *Cluster) record(r Request) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.log = append(c.log, r)
+}
+
+func (c *Cluster) logf(format string, args ...any) {
+	if c.cfg.Logf != nil {
+		c.cfg.Logf(format, args...)
+	}
+}
+
+// errClosed reports a connection accepted while Close ran.
+var errClosed = errors.New("kafkatest: cluster closed")

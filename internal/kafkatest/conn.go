@@ -1,0 +1,226 @@
+package kafkatest
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+
+	"github.com/twmb/franz-go/pkg/kbin"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// maxFrame matches the broker default socket.request.max.bytes (100 MiB);
+// a larger size prefix is garbage, not a request.
+const maxFrame = 100 << 20
+
+// minFrame is the smallest request header: key, version, correlation id and
+// a null client id.
+const minFrame = 2 + 2 + 4 + 2
+
+func (c *Cluster) accept(n *node) {
+	defer c.wg.Done()
+	for {
+		conn, err := n.ln.Accept()
+		if err != nil {
+			if !errors.Is(err, net.ErrClosed) {
+				c.logf("kafkatest: node %d: accept: %v", n.id, err)
+			}
+			return
+		}
+		if err := c.track(conn); err != nil {
+			_ = conn.Close()
+			continue
+		}
+		go c.serve(n, conn)
+	}
+}
+
+// track registers conn so Close can interrupt its blocking read. The
+// WaitGroup is only added to under c.mu while the cluster is open, so it
+// never races with the Wait in Close.
+func (c *Cluster) track(conn net.Conn) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return errClosed
+	}
+	c.conns[conn] = struct{}{}
+	c.wg.Add(1)
+	return nil
+}
+
+func (c *Cluster) untrack(conn net.Conn) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.conns, conn)
+}
+
+// serve answers requests on one connection in order, as a Kafka broker does
+// (clients pipeline and match responses by correlation id).
+func (c *Cluster) serve(n *node, conn net.Conn) {
+	defer c.wg.Done()
+	defer c.untrack(conn)
+	defer conn.Close()
+	// Garbage must never take the test binary down: a panic in a decoder or
+	// handler closes this connection only.
+	defer func() {
+		if r := recover(); r != nil {
+			c.logf("kafkatest: node %d: closing connection after panic: %v", n.id, r)
+		}
+	}()
+
+	r := bufio.NewReader(conn)
+	var size [4]byte
+	for {
+		if _, err := io.ReadFull(r, size[:]); err != nil {
+			return
+		}
+		l := int32(binary.BigEndian.Uint32(size[:]))
+		if l < minFrame || l > maxFrame {
+			c.logf("kafkatest: node %d: closing connection: bad frame size %d", n.id, l)
+			return
+		}
+		frame := make([]byte, l)
+		if _, err := io.ReadFull(r, frame); err != nil {
+			return
+		}
+		out, err := c.handleFrame(n, frame)
+		if err != nil {
+			c.logf("kafkatest: node %d: closing connection: %v", n.id, err)
+			return
+		}
+		if _, err := conn.Write(out); err != nil {
+			return
+		}
+	}
+}
+
+// handleFrame decodes one request frame and returns the whole response
+// frame. An error means the connection must be closed, which is what Kafka
+// does with a request it cannot parse or an unsupported version.
+func (c *Cluster) handleFrame(n *node, frame []byte) ([]byte, error) {
+	b := kbin.Reader{Src: frame}
+	key, version, corr := b.Int16(), b.Int16(), b.Int32()
+	b.NullableString() // client id: never compact, even in header v2
+	if !b.Ok() {
+		return nil, errors.New("truncated request header")
+	}
+	entry := Request{Node: n.id, Key: key, Version: version}
+
+	req := kmsg.RequestForKey(key)
+	if req == nil {
+		c.record(entry)
+		return nil, fmt.Errorf("unknown api key %d", key)
+	}
+	req.SetVersion(version)
+	// Header v2 (a tag buffer after the client id) goes with flexible
+	// versions. kmsg answers IsFlexible for any version, including ones
+	// above its max, which is what ApiVersions' fallback needs.
+	if req.IsFlexible() {
+		kmsg.SkipTags(&b)
+		if !b.Ok() {
+			c.record(entry)
+			return nil, errors.New("truncated request header tags")
+		}
+	}
+
+	h, handled := handlers[key]
+	if key == apiVersionsKey && !c.supports(key, version) {
+		// KIP-511: answer an ApiVersions version we do not know with
+		// UNSUPPORTED_VERSION at v0, naming our own ApiVersions range, so
+		// the client retries lower instead of giving up.
+		c.record(entry)
+		return c.frame(corr, false, c.apiVersionsFallback()), nil
+	}
+	if !handled || !c.supports(key, version) {
+		c.record(entry)
+		return nil, fmt.Errorf("unsupported request key %d (%s) v%d", key, kmsg.NameForKey(key), version)
+	}
+	if err := req.ReadFrom(b.Src); err != nil {
+		c.record(entry)
+		return nil, fmt.Errorf("decode %s v%d: %w", kmsg.NameForKey(key), version, err)
+	}
+	entry.Msg = req
+	entry.Groups = requestGroups(req)
+	c.record(entry)
+
+	flexHeader := req.IsFlexible() && key != apiVersionsKey
+	if raw := c.takeRaw(key, n.id); raw != nil {
+		return c.frame(corr, flexHeader, raw(version)), nil
+	}
+	resp, err := h(c, n, req)
+	if err != nil {
+		return nil, err
+	}
+	return c.frame(corr, flexHeader, resp.AppendTo(nil)), nil
+}
+
+// frame prepends the size and response header to body. Response header v1
+// (an empty tag buffer) goes with flexible versions, except for ApiVersions,
+// whose response header is always v0 so that a client that does not know
+// the broker's versions yet can still read it.
+func (*Cluster) frame(corr int32, flexHeader bool, body []byte) []byte {
+	hdr := 4
+	if flexHeader {
+		hdr++
+	}
+	out := make([]byte, 4, 4+hdr+len(body))
+	binary.BigEndian.PutUint32(out, uint32(hdr+len(body)))
+	out = binary.BigEndian.AppendUint32(out, uint32(corr))
+	if flexHeader {
+		out = append(out, 0)
+	}
+	return append(out, body...)
+}
+
+// supports reports whether the profile advertises key at version and kmsg
+// can decode it.
+func (c *Cluster) supports(key, version int16) bool {
+	maxV, ok := c.maxVers[key]
+	if !ok || version < 0 || version > maxV {
+		return false
+	}
+	req := kmsg.RequestForKey(key)
+	return req != nil && version <= req.MaxVersion()
+}
+
+// requestGroups extracts the group ids a request names, for the log.
+func requestGroups(req kmsg.Request) []string {
+	switch r := req.(type) {
+	case *kmsg.FindCoordinatorRequest:
+		if r.Version >= 4 {
+			return append([]string(nil), r.CoordinatorKeys...)
+		}
+		return []string{r.CoordinatorKey}
+	case *kmsg.StreamsGroupDescribeRequest:
+		return append([]string(nil), r.Groups...)
+	case *kmsg.DeleteGroupsRequest:
+		return append([]string(nil), r.Groups...)
+	}
+	return nil
+}
+
+type handler func(c *Cluster, n *node, req kmsg.Request) (kmsg.Response, error)
+
+const (
+	apiVersionsKey          int16 = 18
+	metadataKey             int16 = 3
+	findCoordinatorKey      int16 = 10
+	listGroupsKey           int16 = 16
+	deleteGroupsKey         int16 = 42
+	streamsGroupDescribeKey int16 = 89
+)
+
+// handlers is the set of RPCs the fake answers; any other key closes the
+// connection even when the profile advertises it.
+var handlers = map[int16]handler{
+	apiVersionsKey:          (*Cluster).handleApiVersions,
+	metadataKey:             (*Cluster).handleMetadata,
+	findCoordinatorKey:      (*Cluster).handleFindCoordinator,
+	listGroupsKey:           (*Cluster).handleListGroups,
+	deleteGroupsKey:         (*Cluster).handleDeleteGroups,
+	streamsGroupDescribeKey: (*Cluster).handleStreamsGroupDescribe,
+}

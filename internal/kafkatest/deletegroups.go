@@ -1,0 +1,71 @@
+package kafkatest
+
+import (
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// DeletionFailedMessage is the fixed ErrorMessage a 4.4 broker sends with
+// 134 GROUP_DELETION_FAILED when the topology description plugin cannot
+// delete a group's description (wire reference §2). Use it in a Fault to
+// mimic that broker.
+const DeletionFailedMessage = "Topology description plugin failed to delete the topology."
+
+// handleDeleteGroups answers key 42 per group, in request order after
+// de-duplication (the broker applies distinct).
+func (c *Cluster) handleDeleteGroups(n *node, req kmsg.Request) (kmsg.Response, error) {
+	r := req.(*kmsg.DeleteGroupsRequest)
+	resp := r.ResponseKind().(*kmsg.DeleteGroupsResponse)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+
+	seen := map[string]bool{}
+	for _, id := range r.Groups {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		res := kmsg.NewDeleteGroupsResponseGroup()
+		res.Group = id
+		res.ErrorCode, res.ErrorMessage = c.deleteGroupLocked(n, id)
+		if r.Version < 3 && res.ErrorCode == kerr.GroupDeletionFailed.Code {
+			// Pre-v3 clients do not know 134; KafkaApis downgrades it.
+			res.ErrorCode, res.ErrorMessage = kerr.UnknownServerError.Code, nil
+		}
+		resp.Groups = append(resp.Groups, res)
+	}
+	return resp, nil
+}
+
+func (c *Cluster) deleteGroupLocked(n *node, id string) (int16, *string) {
+	if f, ok := c.takeFaultLocked(deleteGroupsKey, n.id, id); ok {
+		if g, ok := c.groups[id]; ok && g.streams != nil && f.ErrorCode == kerr.GroupDeletionFailed.Code {
+			// The broker wrote its UNCERTAIN barrier before the plugin
+			// failed and does not restore it, so the description reads
+			// NOT_STORED until the app pushes again (e2e/FINDINGS.md F31).
+			g.streams.status = StatusNotStored
+		}
+		return f.ErrorCode, f.ErrorMessage
+	}
+	if c.coordinatorLocked(id) != n.id {
+		return kerr.NotCoordinator.Code, nil
+	}
+	g, ok := c.groups[id]
+	if !ok {
+		return kerr.GroupIDNotFound.Code, nil
+	}
+	switch {
+	case strings.EqualFold(g.state, "Empty"):
+	case g.streams == nil && strings.EqualFold(g.state, "Dead"):
+		// A dead classic group is already gone as far as the broker cares.
+		return kerr.GroupIDNotFound.Code, nil
+	default:
+		// StreamsGroup.validateDeleteGroup: anything but EMPTY, Dead
+		// included, is NON_EMPTY_GROUP.
+		return kerr.NonEmptyGroup.Code, nil
+	}
+	delete(c.groups, id)
+	return 0, nil
+}

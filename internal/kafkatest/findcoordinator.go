@@ -1,0 +1,77 @@
+package kafkatest
+
+import (
+	"errors"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// Kafka's coordinator key types: 0 group, 1 transaction, 2 share.
+const maxCoordinatorType = 2
+
+func (c *Cluster) handleFindCoordinator(n *node, req kmsg.Request) (kmsg.Response, error) {
+	r := req.(*kmsg.FindCoordinatorRequest)
+	resp := r.ResponseKind().(*kmsg.FindCoordinatorResponse)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+
+	// v4 (KIP-699) batches keys; before that the single answer sits at the
+	// top level.
+	if r.Version < 4 {
+		e := c.coordinatorEntryLocked(n, r.CoordinatorType, r.CoordinatorKey)
+		resp.ErrorCode, resp.ErrorMessage = e.ErrorCode, e.ErrorMessage
+		resp.NodeID, resp.Host, resp.Port = e.NodeID, e.Host, e.Port
+		return resp, nil
+	}
+	for _, key := range r.CoordinatorKeys {
+		resp.Coordinators = append(resp.Coordinators, c.coordinatorEntryLocked(n, r.CoordinatorType, key))
+	}
+	return resp, nil
+}
+
+func (c *Cluster) coordinatorEntryLocked(n *node, keyType int8, key string) kmsg.FindCoordinatorResponseCoordinator {
+	e := kmsg.NewFindCoordinatorResponseCoordinator()
+	e.Key = key
+	fail := func(code int16, msg *string) kmsg.FindCoordinatorResponseCoordinator {
+		// Kafka's error entries carry node -1, an empty host and port -1.
+		e.NodeID, e.Host, e.Port = -1, "", -1
+		e.ErrorCode = code
+		e.ErrorMessage = msg
+		if msg == nil {
+			e.ErrorMessage = defaultMessage(code)
+		}
+		return e
+	}
+	if f, ok := c.takeFaultLocked(findCoordinatorKey, n.id, key); ok {
+		return fail(f.ErrorCode, f.ErrorMessage)
+	}
+	if keyType < 0 || keyType > maxCoordinatorType {
+		return fail(kerr.InvalidRequest.Code, nil)
+	}
+	placed := c.coordinatorLocked(key)
+	if placed < 0 || int(placed) >= len(c.nodes) {
+		// No live leader for the group's offsets partition.
+		return fail(kerr.CoordinatorNotAvailable.Code, nil)
+	}
+	target := c.nodes[placed]
+	e.NodeID, e.Host, e.Port = target.id, target.host, target.port
+	e.ErrorMessage = defaultMessage(0)
+	return e
+}
+
+// defaultMessage is the text Java's Errors.message() gives a code, which is
+// what Kafka puts in ErrorMessage fields when it has nothing better. kerr
+// carries the same descriptions.
+func defaultMessage(code int16) *string {
+	if code == 0 {
+		s := "NONE"
+		return &s
+	}
+	var ke *kerr.Error
+	if errors.As(kerr.ErrorForCode(code), &ke) {
+		s := ke.Description
+		return &s
+	}
+	return nil
+}

@@ -1,0 +1,506 @@
+package kafkatest
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// State is a playground state file (schema: STATE.md). It describes a whole
+// cluster: Start it with StartState, or Start a cluster with Nodes and
+// Profile and then Load it.
+type State struct {
+	Nodes         int                 `yaml:"nodes"`   // default 1
+	Profile       Profile             `yaml:"profile"` // default Kafka44
+	ClusterID     string              `yaml:"cluster_id"`
+	Topics        []StateTopic        `yaml:"topics"`
+	StreamsGroups []StateStreamsGroup `yaml:"streams_groups"`
+	Groups        []StateGroup        `yaml:"groups"`
+	Faults        []StateFault        `yaml:"faults"`
+}
+
+// StateTopic is a topic of a State.
+type StateTopic struct {
+	Name       string `yaml:"name"`
+	Partitions int32  `yaml:"partitions"`
+}
+
+// StateStreamsGroup is a StreamsGroup plus its coordinator placement.
+type StateStreamsGroup struct {
+	StreamsGroup `yaml:",inline"`
+	Coordinator  *int32 `yaml:"coordinator"` // nil: default placement
+}
+
+// StateGroup is a group of another type (see PutGroup).
+type StateGroup struct {
+	ID           string `yaml:"id"`
+	Type         string `yaml:"type"`          // classic, consumer or share
+	ProtocolType string `yaml:"protocol_type"` // default "consumer" ("share" for share groups)
+	State        string `yaml:"state"`
+	Coordinator  *int32 `yaml:"coordinator"`
+}
+
+// StateFault is a Fault of a State; Node nil means any node.
+type StateFault struct {
+	Key          int16   `yaml:"key"`
+	Group        string  `yaml:"group"`
+	ErrorCode    int16   `yaml:"error_code"`
+	ErrorMessage *string `yaml:"error_message"`
+	Times        int     `yaml:"times"`
+	Node         *int32  `yaml:"node"`
+}
+
+//go:embed seed/default.yaml
+var defaultStateYAML []byte
+
+// DefaultStateYAML returns the embedded default state file, for a playground
+// that wants to show or save it.
+func DefaultStateYAML() []byte { return bytes.Clone(defaultStateYAML) }
+
+// DefaultState is the playground's built-in cluster: three 4.4 nodes with
+// the word-count (description AVAILABLE), inventory (NOT_STORED), billing
+// (ERROR) and fraud-detector (Empty) streams groups and the classic group
+// legacy-consumer, coordinators spread over the nodes.
+func DefaultState() *State {
+	s, err := ParseState(defaultStateYAML)
+	if err != nil {
+		// The seed is a compiled-in constant covered by tests.
+		panic("kafkatest: invalid embedded seed/default.yaml: " + err.Error())
+	}
+	return s
+}
+
+// ParseState decodes and validates a state file. It is strict: unknown keys,
+// duplicate keys, wrong types, unknown enum spellings and inconsistent
+// values are errors, each naming its line or path.
+func ParseState(data []byte) (*State, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var s State
+	if err := dec.Decode(&s); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, errors.New("state file is empty")
+		}
+		return nil, fmt.Errorf("state file: %w", friendlyYAMLError(err))
+	}
+	var extra any
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return nil, errors.New("state file: more than one YAML document")
+	}
+	s.applyDefaults()
+	if err := s.validate(s.Nodes); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+func (s *State) applyDefaults() {
+	if s.Nodes == 0 {
+		s.Nodes = 1
+	}
+	if s.Profile == "" {
+		s.Profile = Kafka44
+	}
+	for i := range s.Groups {
+		g := &s.Groups[i]
+		if g.ProtocolType == "" {
+			g.ProtocolType = "consumer"
+			if strings.EqualFold(g.Type, "share") {
+				g.ProtocolType = "share"
+			}
+		}
+	}
+}
+
+// Validate checks a State built in Go the way ParseState checks a file.
+func (s *State) Validate() error {
+	nodes := s.Nodes
+	if nodes == 0 {
+		nodes = 1
+	}
+	return s.validate(nodes)
+}
+
+// StartState starts a cluster shaped by s and loads it.
+func StartState(s *State) (*Cluster, error) {
+	c, err := Start(Config{Nodes: s.Nodes, Profile: s.Profile, ClusterID: s.ClusterID})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Load(s); err != nil {
+		_ = c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// Load replaces the cluster's topics, groups, coordinator placements, faults
+// and raw responses with s. It fails without changing anything if s is
+// invalid or was written for a different node count, profile or cluster id
+// (those are fixed at Start).
+func (c *Cluster) Load(s *State) error {
+	nodes := len(c.nodes)
+	if s.Nodes != 0 && s.Nodes != nodes {
+		return fmt.Errorf("state is for %d nodes, the cluster has %d", s.Nodes, nodes)
+	}
+	if s.Profile != "" && s.Profile != c.cfg.Profile {
+		return fmt.Errorf("state is for profile %s, the cluster runs %s", s.Profile, c.cfg.Profile)
+	}
+	if s.ClusterID != "" && s.ClusterID != c.cfg.ClusterID {
+		return fmt.Errorf("state is for cluster id %q, the cluster has %q", s.ClusterID, c.cfg.ClusterID)
+	}
+	if err := s.validate(nodes); err != nil {
+		return err
+	}
+
+	groups := map[string]*group{}
+	coordinators := map[string]int32{}
+	for _, g := range s.StreamsGroups {
+		groups[g.ID] = &group{id: g.ID, groupType: "streams", protocolType: "streams", state: g.State, streams: g.entry()}
+		if g.Coordinator != nil {
+			coordinators[g.ID] = *g.Coordinator
+		}
+	}
+	for _, g := range s.Groups {
+		groups[g.ID] = &group{id: g.ID, groupType: strings.ToLower(g.Type), protocolType: g.ProtocolType, state: g.State}
+		if g.Coordinator != nil {
+			coordinators[g.ID] = *g.Coordinator
+		}
+	}
+	topics := map[string]*topic{}
+	for _, t := range s.Topics {
+		topics[t.Name] = &topic{name: t.Name, id: topicID(t.Name), partitions: t.Partitions}
+	}
+	var faults []*Fault
+	for _, f := range s.Faults {
+		node := AnyNode
+		if f.Node != nil {
+			node = *f.Node
+		}
+		faults = append(faults, &Fault{Key: f.Key, Group: f.Group, ErrorCode: f.ErrorCode, ErrorMessage: clonePtr(f.ErrorMessage), Times: f.Times, Node: node})
+	}
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.groups, c.coordinators, c.topics, c.faults, c.raws = groups, coordinators, topics, faults, nil
+	return nil
+}
+
+// faultKeys are the keys whose handlers consult faults.
+var faultKeys = []int16{findCoordinatorKey, listGroupsKey, deleteGroupsKey, streamsGroupDescribeKey}
+
+// validate collects every problem so a playground user fixes a file in one
+// pass.
+func (s *State) validate(nodes int) error {
+	var p problems
+	if nodes < 1 || nodes > maxNodes {
+		p.add("nodes: must be 1..%d, got %d", maxNodes, nodes)
+	}
+	if s.Profile != "" {
+		if _, err := s.Profile.versions(); err != nil {
+			p.add("profile: %v", err)
+		}
+	}
+	checkCoordinator := func(where string, n *int32) {
+		if n != nil && (*n < 0 || int(*n) >= nodes) {
+			p.add("%s: coordinator %d out of range (nodes are 0..%d)", where, *n, nodes-1)
+		}
+	}
+
+	topicNames := map[string]bool{}
+	for i, t := range s.Topics {
+		where := fmt.Sprintf("topics[%d]", i)
+		switch {
+		case t.Name == "":
+			p.add("%s: name is required", where)
+		case topicNames[t.Name]:
+			p.add("%s: duplicate topic %q", where, t.Name)
+		}
+		topicNames[t.Name] = true
+		if t.Partitions < 1 {
+			p.add("%s (%s): partitions must be at least 1, got %d", where, t.Name, t.Partitions)
+		}
+	}
+
+	ids := map[string]bool{}
+	checkID := func(where, id string) {
+		switch {
+		case id == "":
+			p.add("%s: id is required", where)
+		case ids[id]:
+			p.add("%s: duplicate group id %q", where, id)
+		}
+		ids[id] = true
+	}
+	for i := range s.StreamsGroups {
+		g := &s.StreamsGroups[i]
+		where := fmt.Sprintf("streams_groups[%d]", i)
+		checkID(where, g.ID)
+		if g.ID != "" {
+			where = fmt.Sprintf("%s (%s)", where, g.ID)
+		}
+		checkCoordinator(where, g.Coordinator)
+		g.StreamsGroup.validate(where, &p)
+	}
+	for i, g := range s.Groups {
+		where := fmt.Sprintf("groups[%d]", i)
+		checkID(where, g.ID)
+		if g.ID != "" {
+			where = fmt.Sprintf("%s (%s)", where, g.ID)
+		}
+		checkCoordinator(where, g.Coordinator)
+		switch strings.ToLower(g.Type) {
+		case "classic", "consumer", "share":
+		case "streams":
+			p.add("%s: streams groups go under streams_groups", where)
+		case "":
+			p.add("%s: type is required (classic, consumer or share)", where)
+		default:
+			p.add("%s: unknown type %q (want classic, consumer or share)", where, g.Type)
+		}
+		if g.State == "" {
+			p.add("%s: state is required", where)
+		}
+	}
+	for i, f := range s.Faults {
+		where := fmt.Sprintf("faults[%d]", i)
+		if !slices.Contains(faultKeys, f.Key) {
+			p.add("%s: key %d cannot be faulted (want 10, 16, 42 or 89)", where, f.Key)
+		}
+		if f.Node != nil && (*f.Node < 0 || int(*f.Node) >= nodes) {
+			p.add("%s: node %d out of range (nodes are 0..%d; omit node for any)", where, *f.Node, nodes-1)
+		}
+		if f.Times < 0 {
+			p.add("%s: times must be 0 (forever) or more, got %d", where, f.Times)
+		}
+	}
+	return p.err()
+}
+
+func (g *StreamsGroup) validate(where string, p *problems) {
+	if !slices.Contains(StreamsGroupStates, g.State) {
+		p.add("%s: state %q is not a streams group state (want one of %s)", where, g.State, strings.Join(StreamsGroupStates, ", "))
+	}
+	switch g.DescriptionStatus {
+	case StatusNotRequested, StatusNotStored, StatusError:
+		if g.Description != nil && g.DescriptionStatus != StatusNotRequested {
+			p.add("%s: description is only sent with description_status available, not %s", where, g.DescriptionStatus)
+		}
+	case StatusAvailable:
+		if g.Description == nil {
+			p.add("%s: description_status available needs a description", where)
+		}
+	default:
+		p.add("%s: unknown description_status %s", where, g.DescriptionStatus)
+	}
+	if g.Topology != nil {
+		seen := map[string]bool{}
+		for i, st := range g.Topology.Subtopologies {
+			w := fmt.Sprintf("%s: topology.subtopologies[%d]", where, i)
+			switch {
+			case st.ID == "":
+				p.add("%s: id is required", w)
+			case seen[st.ID]:
+				p.add("%s: duplicate subtopology id %q", w, st.ID)
+			}
+			seen[st.ID] = true
+		}
+	}
+	members := map[string]bool{}
+	for i, m := range g.Members {
+		w := fmt.Sprintf("%s: members[%d]", where, i)
+		switch {
+		case m.MemberID == "":
+			p.add("%s: member_id is required", w)
+		case members[m.MemberID]:
+			p.add("%s: duplicate member_id %q", w, m.MemberID)
+		}
+		members[m.MemberID] = true
+	}
+	if g.Description != nil {
+		g.Description.validate(where+": description", p)
+	}
+}
+
+func (d *Description) validate(where string, p *problems) {
+	seen := map[string]bool{}
+	for i, st := range d.Subtopologies {
+		w := fmt.Sprintf("%s.subtopologies[%d]", where, i)
+		switch {
+		case st.ID == "":
+			p.add("%s: id is required", w)
+		case seen[st.ID]:
+			p.add("%s: duplicate subtopology id %q", w, st.ID)
+		}
+		seen[st.ID] = true
+		validateNodes(w+".nodes", st.Nodes, p)
+	}
+	for i, gs := range d.GlobalStores {
+		w := fmt.Sprintf("%s.global_stores[%d]", where, i)
+		// The Java admin client rejects any other shape.
+		if gs.Source.Type != NodeSource {
+			p.add("%s.source: a global store's source must have type source, not %s", w, gs.Source.Type)
+		}
+		if gs.Processor.Type != NodeProcessor {
+			p.add("%s.processor: a global store's processor must have type processor, not %s", w, gs.Processor.Type)
+		}
+		validateNodes(w, []Node{gs.Source, gs.Processor}, p)
+	}
+}
+
+// validateNodes checks node fields against their type and that successors
+// stay inside the subtopology (or the global store pair), as Streams
+// guarantees; a typo there would silently drop an edge from the rendering.
+func validateNodes(where string, nodes []Node, p *problems) {
+	names := map[string]bool{}
+	for _, n := range nodes {
+		names[n.Name] = true
+	}
+	seen := map[string]bool{}
+	for i, n := range nodes {
+		w := fmt.Sprintf("%s[%d]", where, i)
+		if n.Name != "" {
+			w = fmt.Sprintf("%s (%s)", w, n.Name)
+		}
+		switch {
+		case n.Name == "":
+			p.add("%s: name is required", w)
+		case seen[n.Name]:
+			p.add("%s: duplicate node name %q", w, n.Name)
+		}
+		seen[n.Name] = true
+		switch n.Type {
+		case NodeSource, NodeProcessor, NodeSink:
+		default:
+			p.add("%s: unknown node type %s (want source, processor or sink)", w, n.Type)
+		}
+		if len(n.SourceTopics) > 0 && n.Type != NodeSource {
+			p.add("%s: source_topics is only for source nodes", w)
+		}
+		if n.SinkTopic != nil && n.Type != NodeSink {
+			p.add("%s: sink_topic is only for sink nodes", w)
+		}
+		if len(n.Stores) > 0 && n.Type != NodeProcessor {
+			p.add("%s: stores is only for processor nodes", w)
+		}
+		if len(n.Successors) > 0 && n.Type == NodeSink {
+			p.add("%s: a sink has no successors", w)
+		}
+		for _, succ := range n.Successors {
+			if !names[succ] {
+				p.add("%s: successor %q is not a node of this subtopology", w, succ)
+			}
+		}
+	}
+}
+
+type problems []string
+
+func (p *problems) add(format string, args ...any) { *p = append(*p, fmt.Sprintf(format, args...)) }
+
+func (p problems) err() error {
+	if len(p) == 0 {
+		return nil
+	}
+	return fmt.Errorf("invalid state:\n  %s", strings.Join(p, "\n  "))
+}
+
+// UnmarshalYAML accepts "4.4", "4.4.0", "v4.3" and the like, so an
+// unquoted 4.4 (a YAML float) works.
+func (p *Profile) UnmarshalYAML(n *yaml.Node) error {
+	v := strings.TrimPrefix(strings.TrimSpace(n.Value), "v")
+	for _, known := range Profiles() {
+		if v == string(known) || strings.HasPrefix(v, string(known)+".") {
+			*p = known
+			return nil
+		}
+	}
+	return typeErr(n, "unknown profile %q (want %q or %q)", n.Value, Kafka44, Kafka43)
+}
+
+// UnmarshalYAML accepts not_stored, error and available in any case.
+// not_requested is refused: it is what a broker answers when the client did
+// not ask, never a stored state.
+func (s *DescriptionStatus) UnmarshalYAML(n *yaml.Node) error {
+	v := strings.ToLower(strings.TrimSpace(n.Value))
+	for st, name := range statusNames {
+		if st != StatusNotRequested && v == name {
+			*s = st
+			return nil
+		}
+	}
+	return typeErr(n, "unknown description_status %q (want not_stored, error or available)", n.Value)
+}
+
+// MarshalYAML writes the name, so a State round-trips.
+func (s DescriptionStatus) MarshalYAML() (any, error) { return s.String(), nil }
+
+// UnmarshalYAML accepts source, processor and sink in any case.
+func (t *NodeType) UnmarshalYAML(n *yaml.Node) error {
+	v := strings.ToLower(strings.TrimSpace(n.Value))
+	for nt, name := range nodeTypeNames {
+		if v == name {
+			*t = nt
+			return nil
+		}
+	}
+	return typeErr(n, "unknown node type %q (want source, processor or sink)", n.Value)
+}
+
+// MarshalYAML writes the name, so a State round-trips.
+func (t NodeType) MarshalYAML() (any, error) { return t.String(), nil }
+
+// typeErr returns a *yaml.TypeError so the decoder keeps going and reports
+// it with the other errors, with its line.
+func typeErr(n *yaml.Node, format string, args ...any) error {
+	return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: ", n.Line) + fmt.Sprintf(format, args...)}}
+}
+
+var fieldNotFoundRE = regexp.MustCompile(`^line (\d+): field (.+) not found in type kafkatest\.(\w+)$`)
+
+// sectionNames names the Go types behind each part of the schema, so errors
+// speak the file's language instead of Go's.
+var sectionNames = map[string]string{
+	"State":                  "the top level",
+	"StateTopic":             "a topic",
+	"StateStreamsGroup":      "a streams group",
+	"StateGroup":             "a group",
+	"StateFault":             "a fault",
+	"Topology":               "topology",
+	"Subtopology":            "a topology subtopology",
+	"TopicInfo":              "a topic info",
+	"Member":                 "a member",
+	"Endpoint":               "user_endpoint",
+	"TaskOffset":             "a task offset",
+	"Assignment":             "an assignment",
+	"Description":            "description",
+	"DescriptionSubtopology": "a description subtopology",
+	"Node":                   "a node",
+	"GlobalStore":            "a global store",
+}
+
+func friendlyYAMLError(err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	msgs := make([]string, 0, len(te.Errors))
+	for _, e := range te.Errors {
+		if m := fieldNotFoundRE.FindStringSubmatch(e); m != nil {
+			section := sectionNames[m[3]]
+			if section == "" {
+				section = m[3]
+			}
+			e = fmt.Sprintf("line %s: unknown key %q in %s", m[1], m[2], section)
+		}
+		msgs = append(msgs, e)
+	}
+	return errors.New(strings.Join(msgs, "\n  "))
+}
