@@ -1,0 +1,490 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/golden"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+	tt "github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
+)
+
+const (
+	keyFindCoordinator      = 10
+	keyStreamsGroupDescribe = 89
+)
+
+// describeCluster is a 3-node 4.4 cluster holding one group per outcome,
+// with coordinators spread over the nodes.
+func describeCluster(t *testing.T) *kafkatest.Cluster {
+	c := startCluster(t, 3, kafkatest.Kafka44)
+	c.PutStreamsGroup(streamsGroup("word-count", tt.WordCount()))
+	c.SetCoordinator("word-count", 1)
+	c.PutStreamsGroup(streamsGroup("inventory", nil))
+	c.SetCoordinator("inventory", 2)
+	errGroup := streamsGroup("billing", nil)
+	errGroup.DescriptionStatus = kafkatest.StatusError
+	c.PutStreamsGroup(errGroup)
+	c.SetCoordinator("billing", 0)
+	c.PutGroup("legacy-consumer", "classic", "consumer", "Stable")
+	return c
+}
+
+func TestDescribeTopology(t *testing.T) {
+	wordCount := func() string {
+		var b strings.Builder
+		require.NoError(t, formatTopology(&b, tt.WordCount()))
+		return b.String() + "\n"
+	}()
+	tests := []struct {
+		name         string
+		args         []string
+		wantStdout   string // exact; golden when empty and wantGolden
+		wantGolden   bool
+		wantStderr   string // substring; "" means stderr must be empty
+		wantCode     int
+		wantDetailed int
+	}{
+		{
+			name:       "available prints exactly Kafka's text",
+			args:       []string{"--describe", "--topology", "--group", "word-count"},
+			wantStdout: wordCount,
+		},
+		{
+			name:       "subcommand form prints the same",
+			args:       []string{"describe", "--topology", "--group", "word-count"},
+			wantStdout: wordCount,
+		},
+		{
+			name:         "not stored",
+			args:         []string{"--describe", "--topology", "--group", "inventory"},
+			wantStdout:   "\nError: No topology description is stored for streams group 'inventory'.\n",
+			wantCode:     1,
+			wantDetailed: 3,
+		},
+		{
+			name:         "error",
+			args:         []string{"--describe", "--topology", "--group", "billing"},
+			wantStdout:   "\nError: The broker failed to fetch the topology description for streams group 'billing'. See the broker logs for details.\n",
+			wantCode:     1,
+			wantDetailed: 4,
+		},
+		{
+			name:         "missing group",
+			args:         []string{"--describe", "--topology", "--group", "nope"},
+			wantStderr:   "Error: streams group 'nope': GROUP_ID_NOT_FOUND: Group nope not found.\n",
+			wantCode:     1,
+			wantDetailed: 5,
+		},
+		{
+			name:         "not a streams group",
+			args:         []string{"--describe", "--topology", "--group", "legacy-consumer"},
+			wantStderr:   "Error: streams group 'legacy-consumer': GROUP_ID_NOT_FOUND: Group legacy-consumer is not a streams group.\n",
+			wantCode:     1,
+			wantDetailed: 5,
+		},
+		{
+			name:         "several groups in request order with the first failure's code",
+			args:         []string{"--describe", "--topology", "--group", "inventory", "--group", "word-count", "--group", "nope", "--group", "billing"},
+			wantGolden:   true,
+			wantStderr:   "Error: streams group 'nope': GROUP_ID_NOT_FOUND: Group nope not found.\n",
+			wantCode:     1,
+			wantDetailed: 3,
+		},
+		{
+			name:         "several groups where a missing one comes first",
+			args:         []string{"describe", "--topology", "--group", "nope", "--group", "word-count"},
+			wantGolden:   true,
+			wantStderr:   "Error: streams group 'nope': GROUP_ID_NOT_FOUND",
+			wantCode:     1,
+			wantDetailed: 5,
+		},
+		{
+			name:         "all groups are streams groups only, sorted",
+			args:         []string{"--describe", "--topology", "--all-groups"},
+			wantGolden:   true,
+			wantCode:     1,
+			wantDetailed: 4,
+		},
+		{
+			name:       "a repeated group is printed for each occurrence",
+			args:       []string{"--describe", "--topology", "--group", "word-count", "--group", "word-count"},
+			wantGolden: true,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			isolate(t)
+			c := describeCluster(t)
+			for _, detailed := range []bool{false, true} {
+				args := append([]string{"--bootstrap-server", bootstrap(c)}, tc.args...)
+				want := tc.wantCode
+				if detailed {
+					args = append(args, "--detailed-exit-codes")
+					want = tc.wantDetailed
+				}
+				r := runCLI(t, args...)
+				assert.Equal(t, want, r.code, "exit code (detailed=%v); stderr: %s", detailed, r.stderr)
+				if tc.wantGolden {
+					golden.Assert(t, []byte(r.stdout))
+				} else {
+					assert.Equal(t, tc.wantStdout, r.stdout)
+				}
+				if tc.wantStderr == "" {
+					assert.Empty(t, r.stderr)
+				} else {
+					assert.Contains(t, r.stderr, tc.wantStderr)
+				}
+			}
+		})
+	}
+}
+
+// Each describe goes to the group's coordinator: one FindCoordinator for all
+// groups, then one StreamsGroupDescribe v1 per coordinator node, with
+// IncludeTopologyDescription set.
+func TestDescribeTopology_routesToCoordinators(t *testing.T) {
+	isolate(t)
+	c := describeCluster(t)
+	c.PutStreamsGroup(streamsGroup("word-count-2", tt.WordCount()))
+	c.SetCoordinator("word-count-2", 1)
+	c.ResetRequests()
+
+	r := runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--topology",
+		"--group", "word-count", "--group", "inventory", "--group", "word-count-2", "--group", "billing")
+	require.Equal(t, 1, r.code, r.stderr)
+
+	var finds, describes int
+	perNode := map[int32][]string{}
+	for _, req := range c.Requests() {
+		switch req.Key {
+		case keyFindCoordinator:
+			finds++
+			assert.ElementsMatch(t, []string{"word-count", "inventory", "word-count-2", "billing"}, req.Groups)
+		case keyStreamsGroupDescribe:
+			describes++
+			assert.EqualValues(t, 1, req.Version)
+			assert.True(t, req.Msg.(*kmsg.StreamsGroupDescribeRequest).IncludeTopologyDescription)
+			perNode[req.Node] = append(perNode[req.Node], req.Groups...)
+		}
+	}
+	assert.Equal(t, 1, finds, "one batched FindCoordinator")
+	assert.Equal(t, 3, describes, "one StreamsGroupDescribe per coordinator node")
+	assert.Equal(t, map[int32][]string{0: {"billing"}, 1: {"word-count", "word-count-2"}, 2: {"inventory"}}, perNode)
+}
+
+// A group whose coordinator moved after FindCoordinator answered is retried
+// at its new coordinator; the other groups are not asked again.
+func TestDescribeTopology_coordinatorMove(t *testing.T) {
+	isolate(t)
+	c := describeCluster(t)
+	// The first FindCoordinator still names node 1 for word-count, which
+	// has moved to node 2 and so answers NOT_COORDINATOR.
+	c.SetCoordinator("word-count", 2)
+	stale := kmsg.NewPtrFindCoordinatorResponse()
+	for _, g := range []string{"word-count", "inventory"} {
+		co := kmsg.NewFindCoordinatorResponseCoordinator()
+		co.Key, co.NodeID, co.Host = g, 1, "127.0.0.1"
+		stale.Coordinators = append(stale.Coordinators, co)
+	}
+	c.SetRawResponse(keyFindCoordinator, kafkatest.AnyNode, func(v int16) []byte {
+		stale.SetVersion(v)
+		port := portOf(t, c.Addrs()[1])
+		for i := range stale.Coordinators {
+			stale.Coordinators[i].Port = port
+		}
+		return stale.AppendTo(nil)
+	}, 1)
+	c.SetCoordinator("inventory", 1)
+	c.ResetRequests()
+
+	r := runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--topology", "--group", "word-count", "--group", "inventory")
+	assert.Equal(t, 1, r.code)
+	assert.Empty(t, r.stderr)
+	golden.Assert(t, []byte(r.stdout))
+
+	var trail []string
+	for _, req := range c.Requests() {
+		if req.Key == keyFindCoordinator || req.Key == keyStreamsGroupDescribe {
+			trail = append(trail, requestName(req.Key)+"@"+itoa(int(req.Node))+strings.Join(req.Groups, ","))
+		}
+	}
+	require.Len(t, trail, 4, "%v", trail)
+	assert.Equal(t, "StreamsGroupDescribe@1word-count,inventory", trail[1])
+	assert.Equal(t, "FindCoordinator@"+trail[2][len("FindCoordinator@"):len("FindCoordinator@")+1]+"word-count", trail[2], "only the moved group is looked up again")
+	assert.Equal(t, "StreamsGroupDescribe@2word-count", trail[3])
+}
+
+func TestDescribeTopology_retriesCoordinatorErrors(t *testing.T) {
+	for _, code := range []int16{kerr.NotCoordinator.Code, kerr.CoordinatorNotAvailable.Code, kerr.CoordinatorLoadInProgress.Code} {
+		t.Run(kerr.ErrorForCode(code).Error(), func(t *testing.T) {
+			isolate(t)
+			c := describeCluster(t)
+			c.InjectError(kafkatest.Fault{Key: keyStreamsGroupDescribe, Group: "word-count", ErrorCode: code, Times: 2, Node: kafkatest.AnyNode})
+			r := runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--topology", "--group", "word-count")
+			assert.Equal(t, 0, r.code, r.stderr)
+			assert.True(t, strings.HasPrefix(r.stdout, "Topologies:\n"))
+		})
+	}
+}
+
+func TestDescribeTopology_coordinatorErrorsUntilTimeout(t *testing.T) {
+	isolate(t)
+	c := describeCluster(t)
+	c.InjectError(kafkatest.Fault{Key: keyStreamsGroupDescribe, Group: "word-count", ErrorCode: kerr.CoordinatorLoadInProgress.Code, Node: kafkatest.AnyNode})
+	for _, detailed := range []bool{false, true} {
+		args := []string{"--bootstrap-server", bootstrap(c), "--timeout", "700", "--describe", "--topology", "--group", "word-count", "--group", "inventory"}
+		want := 1
+		if detailed {
+			args, want = append(args, "--detailed-exit-codes"), 7
+		}
+		r := runCLI(t, args...)
+		assert.Equal(t, want, r.code)
+		assert.Equal(t, "Error: streams group 'word-count': StreamsGroupDescribe: timed out (last error: COORDINATOR_LOAD_IN_PROGRESS: The coordinator is loading and hence can't process requests.) (--timeout 700 ms)\n", r.stderr)
+		assert.Equal(t, "Streams group 'inventory':\n\nError: No topology description is stored for streams group 'inventory'.\n", r.stdout, "the other group is still described")
+	}
+}
+
+func TestDescribeTopology_brokerTooOld(t *testing.T) {
+	isolate(t)
+	c := startCluster(t, 2, kafkatest.Kafka43)
+	c.PutStreamsGroup(streamsGroup("word-count", tt.WordCount()))
+	c.ResetRequests()
+	for _, detailed := range []bool{false, true} {
+		args := []string{"--bootstrap-server", bootstrap(c), "--describe", "--topology", "--group", "word-count"}
+		want := 1
+		if detailed {
+			args, want = append(args, "--detailed-exit-codes"), 8
+		}
+		r := runCLI(t, args...)
+		assert.Equal(t, want, r.code)
+		assert.Empty(t, r.stdout)
+		assert.Equal(t, "Error: streams group 'word-count': topology descriptions: broker "+itoa(int(c.Coordinator("word-count")))+
+			" supports only v0 of StreamsGroupDescribe, v1 is needed (Apache Kafka 4.4 or newer)\n", r.stderr)
+	}
+	for _, req := range c.Requests() {
+		assert.NotEqualValues(t, keyStreamsGroupDescribe, req.Key, "no downgraded describe may be sent")
+	}
+}
+
+func TestDescribeTopology_malformedResponses(t *testing.T) {
+	sink := "out"
+	tests := []struct {
+		name    string
+		group   func() kafkatest.StreamsGroup
+		raw     func() kmsg.StreamsGroupDescribeResponseGroup // served instead of the broker's answer
+		wantErr string
+	}{
+		{
+			name: "unknown node type",
+			group: func() kafkatest.StreamsGroup {
+				g := streamsGroup("g", nil)
+				g.Description = &kafkatest.Description{Subtopologies: []kafkatest.DescriptionSubtopology{{ID: "0", Nodes: []kafkatest.Node{{Name: "x", Type: 9}}}}}
+				return g
+			},
+			wantErr: "Error: streams group 'g': malformed response from the broker: Unknown topology node type: 9\n",
+		},
+		{
+			name: "global store that is not a source and a processor",
+			group: func() kafkatest.StreamsGroup {
+				g := streamsGroup("g", nil)
+				g.Description = &kafkatest.Description{GlobalStores: []kafkatest.GlobalStore{{
+					Source:    kafkatest.Node{Name: "s", Type: kafkatest.NodeSource},
+					Processor: kafkatest.Node{Name: "k", Type: kafkatest.NodeSink, SinkTopic: &sink},
+				}}}
+				return g
+			},
+			wantErr: "Error: streams group 'g': malformed response from the broker: Global store must be composed of a source and a processor node.\n",
+		},
+		{
+			name: "available without a description",
+			group: func() kafkatest.StreamsGroup {
+				g := streamsGroup("g", nil)
+				g.DescriptionStatus = kafkatest.StatusAvailable
+				return g
+			},
+			wantErr: "Error: streams group 'g': malformed response from the broker: Topology description is missing despite status AVAILABLE\n",
+		},
+		{
+			name: "unknown status byte",
+			group: func() kafkatest.StreamsGroup {
+				g := streamsGroup("g", nil)
+				g.DescriptionStatus = 7
+				return g
+			},
+			wantErr: "Error: streams group 'g': malformed response from the broker: Unknown topology description status 7\n",
+		},
+		{
+			name:  "not requested although requested",
+			group: func() kafkatest.StreamsGroup { return streamsGroup("g", nil) },
+			raw: func() kmsg.StreamsGroupDescribeResponseGroup {
+				row := kmsg.NewStreamsGroupDescribeResponseGroup()
+				row.Group, row.State = "g", "Stable"
+				return row // status 0 NOT_REQUESTED
+			},
+			wantErr: "Error: streams group 'g': malformed response from the broker: the broker answered NOT_REQUESTED although the topology description was requested\n",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			isolate(t)
+			c := startCluster(t, 1, kafkatest.Kafka44)
+			c.PutStreamsGroup(tc.group())
+			if tc.raw != nil {
+				c.SetRawResponse(keyStreamsGroupDescribe, kafkatest.AnyNode, func(v int16) []byte {
+					resp := kmsg.NewPtrStreamsGroupDescribeResponse()
+					resp.SetVersion(v)
+					resp.Groups = append(resp.Groups, tc.raw())
+					return resp.AppendTo(nil)
+				}, 0)
+			}
+			r := runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--topology", "--group", "g", "--detailed-exit-codes")
+			assert.Equal(t, 1, r.code)
+			assert.Empty(t, r.stdout)
+			assert.Equal(t, tc.wantErr, r.stderr)
+		})
+	}
+}
+
+// Bytes that do not decode are a broken connection for the client: it
+// retries until the timeout and says what it last saw.
+func TestDescribeTopology_undecodableResponse(t *testing.T) {
+	isolate(t)
+	c := describeCluster(t)
+	c.SetRawResponse(keyStreamsGroupDescribe, kafkatest.AnyNode, func(int16) []byte { return []byte{0, 0, 0, 0, 5, 0xff} }, 0)
+	r := runCLI(t, "--bootstrap-server", bootstrap(c), "--timeout", "600", "--describe", "--topology", "--group", "word-count", "--detailed-exit-codes")
+	assert.Equal(t, 7, r.code)
+	assert.Empty(t, r.stdout)
+	assert.Contains(t, r.stderr, "Error: streams group 'word-count': StreamsGroupDescribe: timed out (last error: ")
+}
+
+func TestDescribeTopology_unreachableCluster(t *testing.T) {
+	isolate(t)
+	addr := closedPort(t)
+	for _, detailed := range []bool{false, true} {
+		args := []string{"--bootstrap-server", addr, "--timeout", "500", "--describe", "--topology", "--group", "g"}
+		want := 1
+		if detailed {
+			args, want = append(args, "--detailed-exit-codes"), 7
+		}
+		r := runCLI(t, args...)
+		assert.Equal(t, want, r.code)
+		assert.Empty(t, r.stdout)
+		assert.Regexp(t, `^Error: streams group 'g': StreamsGroupDescribe: timed out \(last error: FindCoordinator: .*connection refused.*\) \(--timeout 500 ms\)\n$`, r.stderr)
+	}
+}
+
+func TestDescribeTopology_bootstrapSources(t *testing.T) {
+	t.Run("environment", func(t *testing.T) {
+		isolate(t)
+		c := describeCluster(t)
+		t.Setenv("KSTREAMS_GROUPS_BOOTSTRAP_SERVER", bootstrap(c))
+		r := runCLI(t, "describe", "--topology", "--group", "word-count")
+		assert.Equal(t, 0, r.code, r.stderr)
+	})
+	t.Run("config file", func(t *testing.T) {
+		isolate(t)
+		c := describeCluster(t)
+		dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "kstreams-groups")
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("bootstrap-server: "+bootstrap(c)+"\ndetailed-exit-codes: true\n"), 0o600))
+		r := runCLI(t, "describe", "--topology", "--group", "inventory")
+		assert.Equal(t, 3, r.code, "detailed exit codes from the config file; stderr: %s", r.stderr)
+	})
+	t.Run("explicit config file", func(t *testing.T) {
+		isolate(t)
+		c := describeCluster(t)
+		f := filepath.Join(t.TempDir(), "kg.yaml")
+		require.NoError(t, os.WriteFile(f, []byte("bootstrap-server: "+bootstrap(c)+"\n"), 0o600))
+		r := runCLI(t, "--config", f, "--describe", "--topology", "--group", "word-count")
+		assert.Equal(t, 0, r.code, r.stderr)
+	})
+	t.Run("flag beats environment beats file", func(t *testing.T) {
+		isolate(t)
+		c := describeCluster(t)
+		f := filepath.Join(t.TempDir(), "kg.yaml")
+		require.NoError(t, os.WriteFile(f, []byte("bootstrap-server: "+closedPort(t)+"\n"), 0o600))
+		t.Setenv("KSTREAMS_GROUPS_BOOTSTRAP_SERVER", bootstrap(c))
+		r := runCLI(t, "--config", f, "--timeout", "3000", "--describe", "--topology", "--group", "word-count")
+		assert.Equal(t, 0, r.code, "environment beats file; stderr: %s", r.stderr)
+		r = runCLI(t, "--config", f, "--bootstrap-server", closedPort(t), "--timeout", "300", "--describe", "--topology", "--group", "word-count")
+		assert.Equal(t, 1, r.code, "flag beats environment")
+	})
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		env        map[string]string
+		config     string
+		wantStderr string
+	}{
+		{name: "missing bootstrap server", args: []string{"--describe", "--topology", "--group", "g"}, wantStderr: "Missing required argument \"[bootstrap-server]\"\n"},
+		{name: "topology without describe", args: []string{"--bootstrap-server", "x:1", "--topology", "--group", "g"}, wantStderr: "Option(s) [topology] are unavailable given other options on the command line\n"},
+		{name: "no action", args: []string{"--bootstrap-server", "x:1", "--group", "g"}, wantStderr: "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, or --delete-offsets.\n"},
+		{name: "describe without group", args: []string{"--bootstrap-server", "x:1", "--describe", "--topology"}, wantStderr: "Option [describe] takes one of these options: [all-groups], [group]\n"},
+		{name: "subcommand without group", args: []string{"describe", "--bootstrap-server", "x:1", "--topology"}, wantStderr: "Option [describe] takes one of these options: [all-groups], [group]\n"},
+		{name: "group and all groups", args: []string{"--bootstrap-server", "x:1", "--describe", "--topology", "--group", "g", "--all-groups"}, wantStderr: "Option \"[group]\" can't be used with option \"[all-groups]\"\n"},
+		{name: "unknown flag", args: []string{"--bootstrap-server", "x:1", "--frivolous-nonsense"}, wantStderr: "unknown flag: --frivolous-nonsense\n"},
+		{name: "stray argument", args: []string{"--bootstrap-server", "x:1", "--describe", "oops"}, wantStderr: "unexpected argument \"oops\"\n"},
+		{name: "bad timeout", args: []string{"--bootstrap-server", "x:1", "--timeout", "0", "--describe", "--topology", "--group", "g"}, wantStderr: "invalid timeout 0: want a positive number of milliseconds\n"},
+		{name: "timeout from environment not a number", args: []string{"--bootstrap-server", "x:1", "--describe", "--topology", "--group", "g"}, env: map[string]string{"KSTREAMS_GROUPS_TIMEOUT": "soon"}, wantStderr: "invalid timeout soon"},
+		{name: "unknown config key", args: []string{"--describe", "--topology", "--group", "g"}, config: "bootstrap-servers: x:1\n", wantStderr: "line 1: unknown key \"bootstrap-servers\""},
+		{name: "config file not yaml", args: []string{"--describe", "--topology", "--group", "g"}, config: "bootstrap-server: [\n", wantStderr: "config file "},
+		{name: "missing explicit config file", args: []string{"--config", "/nonexistent/kg.yaml", "--describe", "--topology", "--group", "g"}, wantStderr: "cannot read config file: open /nonexistent/kg.yaml"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			isolate(t)
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			args := tc.args
+			if tc.config != "" {
+				f := filepath.Join(t.TempDir(), "kg.yaml")
+				require.NoError(t, os.WriteFile(f, []byte(tc.config), 0o600))
+				args = append([]string{"--config", f}, args...)
+			}
+			r := runCLI(t, args...)
+			assert.Equal(t, 2, r.code)
+			assert.Empty(t, r.stdout)
+			assert.Contains(t, r.stderr, tc.wantStderr)
+			assert.True(t, strings.HasSuffix(r.stderr, "Run 'kstreams-groups --help' for usage.\n"), r.stderr)
+		})
+	}
+}
+
+func TestHelpExitsZero(t *testing.T) {
+	isolate(t)
+	for _, args := range [][]string{{"--help"}, {"describe", "--help"}, {"-h"}} {
+		r := runCLI(t, args...)
+		assert.Equal(t, 0, r.code)
+		assert.Contains(t, r.stdout, "Exit status:")
+		assert.Empty(t, r.stderr)
+	}
+	r := runCLI(t)
+	assert.Equal(t, 2, r.code, "no arguments is a usage error")
+}
+
+func requestName(key int16) string {
+	switch key {
+	case keyFindCoordinator:
+		return "FindCoordinator"
+	case keyStreamsGroupDescribe:
+		return "StreamsGroupDescribe"
+	}
+	return itoa(int(key))
+}
+
+func formatTopology(w *strings.Builder, d *topology.Description) error {
+	return formatTopologyTo(w, d)
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+// Exit codes: the scripting contract. The default mode is compatible with
+// kafka-streams-groups.sh except that usage errors exit 2;
+// --detailed-exit-codes splits failures further. The README's table is
+// checked against exitStatuses by TestREADMEExitCodes.
+const (
+	exitOK            = 0
+	exitFailure       = 1
+	exitUsage         = 2
+	exitNotStored     = 3
+	exitDescError     = 4
+	exitNotFound      = 5
+	exitNotAuthorized = 6
+	exitUnavailable   = 7
+	exitTooOld        = 8
+	exitNotDeleted    = 9
+)
+
+// exitStatus documents one code; help texts and the README are built from
+// this table.
+type exitStatus struct {
+	Code     int
+	Detailed bool // only with --detailed-exit-codes
+	Meaning  string
+}
+
+var exitStatuses = []exitStatus{
+	{exitOK, false, "Success; for --describe --topology, every requested group's topology description is AVAILABLE."},
+	{exitFailure, false, "Any failure: a description NOT_STORED or ERROR, a group error, an unsupported broker, an unreachable cluster. With --detailed-exit-codes, a failure not listed below."},
+	{exitUsage, false, "Usage error: unknown flag, bad value, missing or conflicting options, unreadable config file."},
+	{exitNotStored, true, "Topology description NOT_STORED."},
+	{exitDescError, true, "Topology description ERROR: the broker's plugin failed to fetch it."},
+	{exitNotFound, true, "Group not found, or not a streams group."},
+	{exitNotAuthorized, true, "Not authorized."},
+	{exitUnavailable, true, "Cluster unreachable, coordinator unavailable, or timed out."},
+	{exitTooOld, true, "Broker too old for the request (--topology needs Apache Kafka 4.4 or newer)."},
+	{exitNotDeleted, true, "Group could not be deleted (GROUP_DELETION_FAILED, or the group is not empty)."},
+}
+
+// usageError is a bad invocation: exit 2, with a pointer to --help.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usageErrorf(format string, a ...any) error {
+	return &usageError{err: fmt.Errorf(format, a...)}
+}
+
+// statusError is a topology description that is not AVAILABLE.
+type statusError struct {
+	group  string
+	status topology.Status
+}
+
+func (e *statusError) Error() string {
+	return fmt.Sprintf("topology description of streams group '%s' is %s", e.group, e.status)
+}
+
+// outcomeError reports per-group failures that were already printed; the
+// exit code is that of the first one, in request order.
+type outcomeError struct{ causes []error }
+
+func (e *outcomeError) Error() string {
+	return fmt.Sprintf("%d of the requested groups did not succeed", len(e.causes))
+}
+
+// exitCodeFor is the only mapping from an outcome to an exit code.
+func exitCodeFor(err error, detailed bool) int {
+	if err == nil {
+		return exitOK
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	var oe *outcomeError
+	if errors.As(err, &oe) && len(oe.causes) > 0 {
+		err = oe.causes[0]
+	}
+	if !detailed {
+		return exitFailure
+	}
+	var se *statusError
+	if errors.As(err, &se) {
+		switch se.status {
+		case topology.NotStored:
+			return exitNotStored
+		case topology.Error:
+			return exitDescError
+		}
+		return exitFailure
+	}
+	switch {
+	case errors.Is(err, admin.ErrGroupNotFound):
+		return exitNotFound
+	case errors.Is(err, admin.ErrNotAuthorized):
+		return exitNotAuthorized
+	case errors.Is(err, admin.ErrBrokerTooOld):
+		return exitTooOld
+	case errors.Is(err, admin.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
+		return exitUnavailable
+	case errors.Is(err, admin.ErrDeletionFailed):
+		return exitNotDeleted
+	}
+	return exitFailure
+}

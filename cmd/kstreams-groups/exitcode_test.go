@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+func TestExitCodeFor(t *testing.T) {
+	notFound := admin.NewKafkaError(69, nil)
+	tests := []struct {
+		name             string
+		err              error
+		want, wantDetail int
+	}{
+		{"success", nil, 0, 0},
+		{"usage", usageErrorf("bad"), 2, 2},
+		{"wrapped usage", fmt.Errorf("x: %w", usageErrorf("bad")), 2, 2},
+		{"not stored", &outcomeError{causes: []error{&statusError{"g", topology.NotStored}}}, 1, 3},
+		{"error status", &outcomeError{causes: []error{&statusError{"g", topology.Error}}}, 1, 4},
+		{"not requested status", &outcomeError{causes: []error{&statusError{"g", topology.NotRequested}}}, 1, 1},
+		{"group not found", &outcomeError{causes: []error{notFound}}, 1, 5},
+		{"group authorization", admin.NewKafkaError(30, nil), 1, 6},
+		{"topic authorization", admin.NewKafkaError(29, nil), 1, 6},
+		{"coordinator unavailable", admin.NewKafkaError(15, nil), 1, 7},
+		{"timed out", &admin.UnavailableError{Op: "x", Err: context.DeadlineExceeded}, 1, 7},
+		{"bare deadline", context.DeadlineExceeded, 1, 7},
+		{"broker too old", &admin.BrokerTooOldError{API: "StreamsGroupDescribe", Need: 1, Have: 0}, 1, 8},
+		{"unsupported version code", admin.NewKafkaError(35, nil), 1, 8},
+		{"deletion failed", admin.NewKafkaError(134, nil), 1, 9},
+		{"non-empty group", admin.NewKafkaError(68, nil), 1, 9},
+		{"malformed", &admin.MalformedError{Reason: "x"}, 1, 1},
+		{"unknown server error", admin.NewKafkaError(-1, nil), 1, 1},
+		{"anything else", fmt.Errorf("boom"), 1, 1},
+		{
+			"first failing group in request order wins",
+			&outcomeError{causes: []error{&statusError{"a", topology.Error}, notFound, &statusError{"c", topology.NotStored}}},
+			1, 4,
+		},
+		{
+			"first failing group is an error",
+			&outcomeError{causes: []error{notFound, &statusError{"b", topology.Error}}},
+			1, 5,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, exitCodeFor(tc.err, false), "default mode")
+			assert.Equal(t, tc.wantDetail, exitCodeFor(tc.err, true), "--detailed-exit-codes")
+		})
+	}
+}
+
+// The README's exit status table must say what the code does.
+func TestREADMEExitCodes(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	s := string(data)
+	start, end := strings.Index(s, "<!-- exit-codes:start -->"), strings.Index(s, "<!-- exit-codes:end -->")
+	require.True(t, start >= 0 && end > start, "README lacks the exit-codes markers")
+	row := regexp.MustCompile(`^\|\s*(\d+)\s*\|\s*(default|detailed)\s*\|\s*(.+?)\s*\|$`)
+	var got []exitStatus
+	for _, line := range strings.Split(s[start:end], "\n") {
+		m := row.FindStringSubmatch(strings.TrimSpace(line))
+		if m == nil {
+			continue
+		}
+		code, _ := strconv.Atoi(m[1])
+		got = append(got, exitStatus{Code: code, Detailed: m[2] == "detailed", Meaning: m[3]})
+	}
+	assert.Equal(t, exitStatuses, got, "README exit status table and exitStatuses differ")
+	assert.Len(t, exitStatuses, 10)
+	for i, s := range exitStatuses {
+		assert.Equal(t, i, s.Code, "codes are listed in order without gaps")
+	}
+	assert.Equal(t, []int{exitOK, exitFailure, exitUsage, exitNotStored, exitDescError, exitNotFound, exitNotAuthorized, exitUnavailable, exitTooOld, exitNotDeleted},
+		[]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+}
+
+func TestHelpHasExitStatus(t *testing.T) {
+	help := exitStatusHelp()
+	for _, s := range exitStatuses {
+		assert.Contains(t, help, fmt.Sprintf("  %d  %s", s.Code, s.Meaning))
+	}
+}

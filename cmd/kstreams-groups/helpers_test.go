@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
+)
+
+// result is one CLI run: what a shell would see.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// runCLI runs the real command path in-process with captured streams.
+func runCLI(t *testing.T, args ...string) result {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+	return result{stdout: out.String(), stderr: errOut.String(), code: code}
+}
+
+// isolate keeps a test away from the real home's config file and from
+// KSTREAMS_GROUPS_* variables; a test may set its own afterwards.
+func isolate(t *testing.T) {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	for _, k := range []string{"KSTREAMS_GROUPS_BOOTSTRAP_SERVER", "KSTREAMS_GROUPS_TIMEOUT", "KSTREAMS_GROUPS_DETAILED_EXIT_CODES", "KSTREAMS_GROUPS_CONFIG"} {
+		t.Setenv(k, "")
+	}
+}
+
+// startCluster starts a test broker that the test stops.
+func startCluster(t *testing.T, nodes int, profile kafkatest.Profile) *kafkatest.Cluster {
+	t.Helper()
+	c, err := kafkatest.Start(kafkatest.Config{Nodes: nodes, Profile: profile, Logf: t.Logf})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func bootstrap(c *kafkatest.Cluster) string { return strings.Join(c.Addrs(), ",") }
+
+// streamsGroup is a Stable streams group whose stored description is d
+// (status AVAILABLE), or NOT_STORED when d is nil.
+func streamsGroup(id string, d *topology.Description) kafkatest.StreamsGroup {
+	g := kafkatest.StreamsGroup{ID: id, State: "Stable", GroupEpoch: 3, AssignmentEpoch: 3,
+		Topology: &kafkatest.Topology{Epoch: 1}, AssignorName: "sticky"}
+	if d != nil {
+		g.Description = toState(d)
+	}
+	return g
+}
+
+// toState converts a model into the test broker's description.
+func toState(d *topology.Description) *kafkatest.Description {
+	w := topologytest.ToWire(d)
+	out := &kafkatest.Description{}
+	node := func(n topologyWireNode) kafkatest.Node {
+		return kafkatest.Node{Name: n.Name, Type: kafkatest.NodeType(n.NodeType), SourceTopics: n.SourceTopics,
+			SinkTopic: n.SinkTopic, Stores: n.Stores, Successors: n.Successors}
+	}
+	for _, s := range w.Subtopologies {
+		ds := kafkatest.DescriptionSubtopology{ID: s.SubtopologyID}
+		for _, n := range s.Nodes {
+			ds.Nodes = append(ds.Nodes, node(n))
+		}
+		out.Subtopologies = append(out.Subtopologies, ds)
+	}
+	for _, g := range w.GlobalStores {
+		out.GlobalStores = append(out.GlobalStores, kafkatest.GlobalStore{Source: node(g.Source), Processor: node(g.Processor)})
+	}
+	return out
+}
+
+type topologyWireNode = kmsg.TopologyDescriptionNode
+
+func formatTopologyTo(w *strings.Builder, d *topology.Description) error {
+	return format.Topology(w, d)
+}
+
+// portOf returns the port of a host:port address.
+func portOf(t *testing.T, addr string) int32 {
+	t.Helper()
+	_, p, err := net.SplitHostPort(addr)
+	require.NoError(t, err)
+	n, err := strconv.Atoi(p)
+	require.NoError(t, err)
+	return int32(n)
+}
+
+// closedPort returns a loopback address nothing listens on.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	return addr
+}

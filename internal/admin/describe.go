@@ -1,0 +1,135 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// DescribedGroup is one group's StreamsGroupDescribe answer.
+type DescribedGroup struct {
+	Group       string
+	Coordinator Broker
+	// Version is the StreamsGroupDescribe version the coordinator answered.
+	Version int16
+	// Row is the wire row; nil when the request never got an answer. With
+	// a Kafka error the row is kept as the broker sent it.
+	Row *kmsg.StreamsGroupDescribeResponseGroup
+	Err error
+}
+
+// streamsDescribeAPI is the request name used in messages.
+const streamsDescribeAPI = "StreamsGroupDescribe"
+
+// DescribeStreamsGroups describes groups at their coordinators and returns
+// one entry per requested group, in request order (a repeated id is asked
+// once and answered for each occurrence). With includeTopology every
+// coordinator must speak StreamsGroupDescribe v1 (Kafka 4.4); a group whose
+// coordinator does not fails with a BrokerTooOldError and nothing is sent
+// for it, rather than a silently downgraded v0 request.
+func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string, includeTopology bool) []DescribedGroup {
+	need, feature := int16(0), "streams groups"
+	if includeTopology {
+		need, feature = 1, "topology descriptions"
+	}
+	var vmu sync.Mutex
+	versions := map[string]int16{}
+	call := groupCall[*kmsg.StreamsGroupDescribeResponseGroup]{
+		api: streamsDescribeAPI,
+		gate: func(ctx context.Context, node int32) error {
+			have, err := c.maxVersion(ctx, node, 89)
+			var ke *KafkaError
+			if errors.As(err, &ke) {
+				return err
+			}
+			if err != nil {
+				return &UnavailableError{Op: "ApiVersions", Err: err}
+			}
+			if have < need {
+				return &BrokerTooOldError{NodeID: node, API: streamsDescribeAPI, Need: need, Have: have, Feature: feature}
+			}
+			return nil
+		},
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string]*kmsg.StreamsGroupDescribeResponseGroup, map[string]int16, map[string]*string, error) {
+			req := kmsg.NewPtrStreamsGroupDescribeRequest()
+			req.Groups = gs
+			req.IncludeTopologyDescription = includeTopology
+			kr, err := b.RetriableRequest(ctx, req)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			resp := kr.(*kmsg.StreamsGroupDescribeResponse)
+			rows := make(map[string]*kmsg.StreamsGroupDescribeResponseGroup, len(resp.Groups))
+			codes := make(map[string]int16, len(resp.Groups))
+			msgs := make(map[string]*string, len(resp.Groups))
+			for i := range resp.Groups {
+				r := &resp.Groups[i]
+				if _, dup := codes[r.Group]; dup {
+					continue
+				}
+				rows[r.Group], codes[r.Group], msgs[r.Group] = r, r.ErrorCode, r.ErrorMessage
+			}
+			// The gate makes a downgrade impossible; keep the guarantee even
+			// if a broker answers a version it did not advertise.
+			if includeTopology && resp.GetVersion() < 1 {
+				for g := range codes {
+					codes[g], msgs[g] = kerr.UnsupportedVersion.Code, nil
+				}
+			}
+			vmu.Lock()
+			for g := range rows {
+				versions[g] = resp.GetVersion()
+			}
+			vmu.Unlock()
+			return rows, codes, msgs, nil
+		},
+	}
+	res := route(ctx, c, groups, call)
+	out := make([]DescribedGroup, len(groups))
+	for i, g := range groups {
+		r := res[g]
+		out[i] = DescribedGroup{Group: g, Coordinator: r.coordinator, Row: r.row, Err: r.err, Version: versions[g]}
+	}
+	return out
+}
+
+// ListedGroup is one streams group from ListGroups.
+type ListedGroup struct {
+	Group       string
+	State       string
+	Coordinator int32
+}
+
+// ListStreamsGroups lists the streams groups of every broker, sorted by id,
+// retrying connection errors until ctx ends.
+func (c *Client) ListStreamsGroups(ctx context.Context) ([]ListedGroup, error) {
+	var last error
+	for attempt := 0; ; attempt++ {
+		if attempt > 0 {
+			if err := sleep(ctx, backoff(attempt-1)); err != nil {
+				return nil, &UnavailableError{Op: "ListGroups", Err: err, Last: last}
+			}
+		}
+		listed, err := kadm.NewClient(c.cl).ListGroupsByType(ctx, []string{"streams"})
+		if err == nil {
+			out := make([]ListedGroup, 0, len(listed))
+			for _, g := range listed.Sorted() {
+				out = append(out, ListedGroup{Group: g.Group, State: g.State, Coordinator: g.Coordinator})
+			}
+			return out, nil
+		}
+		var ke *kerr.Error
+		if errors.As(err, &ke) && !ke.Retriable {
+			return nil, NewKafkaError(ke.Code, nil)
+		}
+		if ctx.Err() != nil {
+			return nil, &UnavailableError{Op: "ListGroups", Err: ctx.Err(), Last: last}
+		}
+		last = err
+	}
+}

@@ -1,0 +1,180 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// Group requests (StreamsGroupDescribe, DeleteGroups) must reach each group's
+// coordinator. kgo does not route StreamsGroupDescribe at all, and its
+// per-shard DeleteGroups retry resends groups that already succeeded, so the
+// client routes both itself: one batched FindCoordinator, one request per
+// coordinator node, and a retry of only the groups that answered
+// NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE or COORDINATOR_LOAD_IN_PROGRESS,
+// until the context ends.
+
+// routed is the outcome of a routed request for one group.
+type routed[T any] struct {
+	coordinator Broker
+	row         T
+	err         error
+}
+
+// groupCall describes one routed request kind.
+type groupCall[T any] struct {
+	// api names the request in errors.
+	api string
+	// gate fails a node before anything is sent to it (version checks).
+	gate func(ctx context.Context, node int32) error
+	// send sends one request for groups to b and returns each group's row
+	// and error code; a group missing from the answer is an error.
+	send func(ctx context.Context, b *kgo.Broker, groups []string) (rows map[string]T, codes map[string]int16, msgs map[string]*string, err error)
+}
+
+type coordinator struct {
+	broker Broker
+	err    error
+}
+
+// route runs call for every distinct group and returns the outcome per
+// group id.
+func route[T any](ctx context.Context, c *Client, groups []string, call groupCall[T]) map[string]*routed[T] {
+	out := make(map[string]*routed[T], len(groups))
+	last := map[string]error{}
+	var pending []string
+	for _, g := range groups {
+		if _, seen := out[g]; !seen {
+			out[g] = &routed[T]{}
+			pending = append(pending, g)
+		}
+	}
+	finish := func(gs []string, cause error) {
+		for _, g := range gs {
+			out[g].err = &UnavailableError{Op: call.api, Err: cause, Last: last[g]}
+		}
+	}
+	for attempt := 0; len(pending) > 0; attempt++ {
+		if attempt > 0 {
+			if err := sleep(ctx, backoff(attempt-1)); err != nil {
+				finish(pending, err)
+				return out
+			}
+		}
+		coords, err := c.findCoordinators(ctx, pending)
+		if err != nil {
+			if ctx.Err() != nil {
+				finish(pending, ctx.Err())
+				return out
+			}
+			for _, g := range pending {
+				last[g] = err
+			}
+			continue
+		}
+		var retry []string
+		byNode := map[int32][]string{}
+		for _, g := range pending {
+			co := coords[g]
+			switch {
+			case co == nil:
+				out[g].err = &MalformedError{Reason: "FindCoordinator did not answer for group '" + g + "'"}
+			case co.err != nil && errors.Is(co.err, ErrUnavailable):
+				last[g] = co.err
+				retry = append(retry, g)
+			case co.err != nil:
+				out[g].err = co.err
+			default:
+				out[g].coordinator = co.broker
+				byNode[co.broker.ID] = append(byNode[co.broker.ID], g)
+			}
+		}
+
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		nodes := make([]int32, 0, len(byNode))
+		for n := range byNode {
+			nodes = append(nodes, n)
+		}
+		slices.Sort(nodes)
+		for _, node := range nodes {
+			gs := byNode[node]
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if call.gate != nil {
+					if err := call.gate(ctx, node); err != nil {
+						mu.Lock()
+						defer mu.Unlock()
+						if ctx.Err() != nil || errors.Is(err, ErrUnavailable) {
+							for _, g := range gs {
+								last[g] = err
+							}
+							retry = append(retry, gs...)
+							return
+						}
+						for _, g := range gs {
+							out[g].err = err
+						}
+						return
+					}
+				}
+				rows, codes, msgs, err := call.send(ctx, c.cl.Broker(int(node)), gs)
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					for _, g := range gs {
+						last[g] = err
+					}
+					retry = append(retry, gs...)
+					return
+				}
+				for _, g := range gs {
+					code, ok := codes[g]
+					switch {
+					case !ok:
+						out[g].err = &MalformedError{Reason: fmt.Sprintf("%s response from broker %d has no row for group '%s'", call.api, node, g)}
+					case isCoordinatorRetriable(code):
+						last[g] = NewKafkaError(code, msgs[g])
+						retry = append(retry, g)
+					default:
+						out[g].row = rows[g]
+						if code != 0 {
+							out[g].err = NewKafkaError(code, msgs[g])
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		slices.SortFunc(retry, func(a, b string) int { return slices.Index(pending, a) - slices.Index(pending, b) })
+		pending = retry
+	}
+	return out
+}
+
+// findCoordinators looks up the group coordinators of groups in one batched
+// FindCoordinator (kgo splits it per key for brokers older than v4).
+func (c *Client) findCoordinators(ctx context.Context, groups []string) (map[string]*coordinator, error) {
+	req := kmsg.NewPtrFindCoordinatorRequest()
+	req.CoordinatorType = 0 // group
+	req.CoordinatorKeys = groups
+	resp, err := req.RequestWith(ctx, c.cl)
+	if err != nil {
+		return nil, &UnavailableError{Op: "FindCoordinator", Err: err}
+	}
+	out := make(map[string]*coordinator, len(resp.Coordinators))
+	for _, co := range resp.Coordinators {
+		if co.ErrorCode != 0 {
+			out[co.Key] = &coordinator{err: NewKafkaError(co.ErrorCode, co.ErrorMessage)}
+			continue
+		}
+		out[co.Key] = &coordinator{broker: Broker{ID: co.NodeID, Host: co.Host, Port: co.Port}}
+	}
+	return out, nil
+}

@@ -1,0 +1,128 @@
+package describe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+// Options select what to describe.
+type Options struct {
+	// Groups are described in this order; AllGroups lists them instead.
+	Groups    []string
+	AllGroups bool
+	// Topology asks the broker for the KIP-1331 topology description.
+	Topology bool
+}
+
+// Validate checks the options before any I/O.
+func (o Options) Validate() error {
+	if o.AllGroups && len(o.Groups) > 0 {
+		return errors.New(`Option "[group]" can't be used with option "[all-groups]"`)
+	}
+	if !o.AllGroups && len(o.Groups) == 0 {
+		return errors.New("Option [describe] takes one of these options: [all-groups], [group]")
+	}
+	return nil
+}
+
+// Client is what Run needs from the admin client.
+type Client interface {
+	DescribeStreamsGroups(ctx context.Context, groups []string, includeTopology bool) []admin.DescribedGroup
+	ListStreamsGroups(ctx context.Context) ([]admin.ListedGroup, error)
+}
+
+// Result holds one Group per requested group, in request order.
+type Result struct {
+	Groups []*Group `json:"groups" yaml:"groups"`
+}
+
+// Group is one described group, or the error that kept it from being
+// described.
+type Group struct {
+	Group           string        `json:"group" yaml:"group"`
+	Coordinator     *admin.Broker `json:"coordinator,omitempty" yaml:"coordinator,omitempty"`
+	State           string        `json:"state,omitempty" yaml:"state,omitempty"`
+	GroupEpoch      int32         `json:"group_epoch" yaml:"group_epoch"`
+	AssignmentEpoch int32         `json:"assignment_epoch" yaml:"assignment_epoch"`
+	AssignorName    *string       `json:"assignor_name,omitempty" yaml:"assignor_name,omitempty"`
+	// TopologyEpoch is the epoch of the topology the coordinator holds, or
+	// -1 when it holds none.
+	TopologyEpoch  int32                 `json:"topology_epoch" yaml:"topology_epoch"`
+	TopologyStatus topology.Status       `json:"topology_description_status" yaml:"topology_description_status"`
+	Topology       *topology.Description `json:"topology_description,omitempty" yaml:"topology_description,omitempty"`
+	// Err is set when the group could not be described.
+	Err error `json:"-" yaml:"-"`
+}
+
+// Run describes the groups of opts. Per-group failures are in each Group's
+// Err; the returned error is for failures of the whole command, such as
+// listing the groups.
+func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	ids := opts.Groups
+	if opts.AllGroups {
+		listed, err := client.ListStreamsGroups(ctx)
+		if err != nil {
+			return nil, err
+		}
+		ids = make([]string, len(listed))
+		for i, l := range listed {
+			ids[i] = l.Group
+		}
+	}
+	res := &Result{Groups: make([]*Group, 0, len(ids))}
+	if len(ids) == 0 {
+		return res, nil
+	}
+	for _, d := range client.DescribeStreamsGroups(ctx, ids, opts.Topology) {
+		res.Groups = append(res.Groups, build(d, opts))
+	}
+	return res, nil
+}
+
+// build turns one wire answer into a Group; it is pure so that it can be
+// tested with wire literals.
+func build(d admin.DescribedGroup, opts Options) *Group {
+	g := &Group{Group: d.Group, TopologyEpoch: -1}
+	if d.Coordinator != (admin.Broker{}) {
+		c := d.Coordinator
+		g.Coordinator = &c
+	}
+	if d.Err != nil {
+		g.Err = d.Err
+		return g
+	}
+	row := d.Row
+	g.State, g.GroupEpoch, g.AssignmentEpoch, g.AssignorName = row.State, row.Epoch, row.AssignmentEpoch, row.AssignorName
+	if row.Topology != nil {
+		g.TopologyEpoch = row.Topology.Epoch
+	}
+	status, err := topology.ParseStatus(row.TopologyDescriptionStatus)
+	if err != nil {
+		g.Err = &admin.MalformedError{Reason: err.Error()}
+		return g
+	}
+	g.TopologyStatus = status
+	if status == topology.Available {
+		if row.TopologyDescription == nil {
+			g.Err = &admin.MalformedError{Reason: "Topology description is missing despite status AVAILABLE"}
+			return g
+		}
+		desc, err := topology.FromWire(row.TopologyDescription)
+		if err != nil {
+			g.Err = &admin.MalformedError{Reason: err.Error()}
+			return g
+		}
+		g.Topology = desc
+	}
+	if opts.Topology && status == topology.NotRequested {
+		g.Err = &admin.MalformedError{Reason: fmt.Sprintf("the broker answered %s although the topology description was requested", status)}
+	}
+	return g
+}
