@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
 )
@@ -19,6 +21,7 @@ import (
 type Config struct {
 	Bootstrap         []string
 	Timeout           time.Duration
+	Output            format.Output
 	DetailedExitCodes bool
 	// File is the config file that was read, if any.
 	File string
@@ -26,7 +29,7 @@ type Config struct {
 
 // configKeys are the keys a config file may hold; each is also a flag and an
 // environment variable (KSTREAMS_GROUPS_ + upper-case, - as _).
-var configKeys = []string{"bootstrap-server", "timeout", "detailed-exit-codes"}
+var configKeys = []string{"bootstrap-server", "timeout", "detailed-exit-codes", "output"}
 
 // loadConfig resolves Config from the parsed flags, the environment and the
 // config file. It runs before every command.
@@ -80,6 +83,11 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 		return usageErrorf("invalid detailed-exit-codes %v: want true or false", v.Get("detailed-exit-codes"))
 	}
 	a.cfg.DetailedExitCodes = detailed
+	out, err := format.ParseOutput(v.GetString("output"))
+	if err != nil {
+		return &usageError{err: err}
+	}
+	a.cfg.Output = out
 	a.loaded = true
 	return nil
 }

@@ -68,6 +68,11 @@ func (a *app) describe(ctx context.Context, opts describe.Options) error {
 		return err
 	}
 	var failures []error
+	if a.cfg.Output.Machine() {
+		if err := format.Describe(a.io.Out, a.cfg.Output, res); err != nil {
+			return err
+		}
+	}
 	multi := len(res.Groups) > 1
 	for _, g := range res.Groups {
 		if g.Err != nil {
@@ -75,8 +80,10 @@ func (a *app) describe(ctx context.Context, opts describe.Options) error {
 			failures = append(failures, g.Err)
 			continue
 		}
-		if err := format.TopologyBlock(a.io.Out, g, multi); err != nil {
-			return err
+		if !a.cfg.Output.Machine() {
+			if err := format.TopologyBlock(a.io.Out, g, multi); err != nil {
+				return err
+			}
 		}
 		if g.TopologyStatus != topology.Available {
 			failures = append(failures, &statusError{group: g.Group, status: g.TopologyStatus})

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -16,6 +17,9 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 	tt "github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
 )
+
+// randomPorts matches the test broker's port numbers in documents.
+var randomPorts = regexp.MustCompile(`("port": |port: )\d+`)
 
 const (
 	keyFindCoordinator      = 10
@@ -115,6 +119,21 @@ func TestDescribeTopology(t *testing.T) {
 			wantDetailed: 4,
 		},
 		{
+			name:         "json document",
+			args:         []string{"describe", "--topology", "--group", "word-count", "--group", "inventory", "--group", "nope", "-o", "json"},
+			wantGolden:   true,
+			wantStderr:   "Error: streams group 'nope': GROUP_ID_NOT_FOUND: Group nope not found.\n",
+			wantCode:     1,
+			wantDetailed: 3,
+		},
+		{
+			name:         "yaml document",
+			args:         []string{"--describe", "--topology", "--group", "word-count", "--group", "billing", "--output", "yaml"},
+			wantGolden:   true,
+			wantCode:     1,
+			wantDetailed: 4,
+		},
+		{
 			name:       "a repeated group is printed for each occurrence",
 			args:       []string{"--describe", "--topology", "--group", "word-count", "--group", "word-count"},
 			wantGolden: true,
@@ -134,7 +153,7 @@ func TestDescribeTopology(t *testing.T) {
 				r := runCLI(t, args...)
 				assert.Equal(t, want, r.code, "exit code (detailed=%v); stderr: %s", detailed, r.stderr)
 				if tc.wantGolden {
-					golden.Assert(t, []byte(r.stdout))
+					golden.Assert(t, []byte(randomPorts.ReplaceAllString(r.stdout, "${1}PORT")))
 				} else {
 					assert.Equal(t, tc.wantStdout, r.stdout)
 				}
@@ -434,6 +453,7 @@ func TestUsageErrors(t *testing.T) {
 		{name: "describe without group", args: []string{"--bootstrap-server", "x:1", "--describe", "--topology"}, wantStderr: "Option [describe] takes one of these options: [all-groups], [group]\n"},
 		{name: "subcommand without group", args: []string{"describe", "--bootstrap-server", "x:1", "--topology"}, wantStderr: "Option [describe] takes one of these options: [all-groups], [group]\n"},
 		{name: "group and all groups", args: []string{"--bootstrap-server", "x:1", "--describe", "--topology", "--group", "g", "--all-groups"}, wantStderr: "Option \"[group]\" can't be used with option \"[all-groups]\"\n"},
+		{name: "unknown output format", args: []string{"--bootstrap-server", "x:1", "--describe", "--topology", "--group", "g", "-o", "xml"}, wantStderr: "unknown output format \"xml\" (want text, json, yaml)\n"},
 		{name: "unknown flag", args: []string{"--bootstrap-server", "x:1", "--frivolous-nonsense"}, wantStderr: "unknown flag: --frivolous-nonsense\n"},
 		{name: "stray argument", args: []string{"--bootstrap-server", "x:1", "--describe", "oops"}, wantStderr: "unexpected argument \"oops\"\n"},
 		{name: "bad timeout", args: []string{"--bootstrap-server", "x:1", "--timeout", "0", "--describe", "--topology", "--group", "g"}, wantStderr: "invalid timeout 0: want a positive number of milliseconds\n"},

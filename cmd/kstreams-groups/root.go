@@ -95,6 +95,7 @@ subcommands.` + "\n\n" + exitStatusHelp(),
 	pf.String("bootstrap-server", "", "REQUIRED: The server(s) to connect to (host:port, comma-separated). Also KSTREAMS_GROUPS_BOOTSTRAP_SERVER or the config file.")
 	pf.Int64("timeout", 30000, "The timeout in milliseconds for the whole command.")
 	pf.Bool("detailed-exit-codes", false, "Exit with a distinct code per outcome (see Exit status).")
+	pf.StringP("output", "o", "text", "Output format: text (Kafka-compatible), json or yaml.")
 	pf.String("config", "", "Config file (default $XDG_CONFIG_HOME/kstreams-groups/config.yaml).")
 
 	f := root.Flags()

@@ -1,0 +1,154 @@
+package format
+
+// The JSON and YAML document of --describe --topology. Field names are the
+// schema documented in the README; json and yaml tags are kept identical by
+// TestSchemaTags. Sets (topics, stores, successors, predecessors) are sorted
+// as in the text view; subtopologies and nodes keep the broker's order.
+
+import (
+	"errors"
+	"io"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/describe"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+// DescribeDoc is the top-level describe document.
+type DescribeDoc struct {
+	Groups []GroupDoc `json:"groups" yaml:"groups"`
+}
+
+// GroupDoc is one described group.
+type GroupDoc struct {
+	Group                     string        `json:"group" yaml:"group"`
+	Coordinator               *admin.Broker `json:"coordinator,omitempty" yaml:"coordinator,omitempty"`
+	State                     string        `json:"state,omitempty" yaml:"state,omitempty"`
+	GroupEpoch                int32         `json:"group_epoch" yaml:"group_epoch"`
+	AssignmentEpoch           int32         `json:"assignment_epoch" yaml:"assignment_epoch"`
+	TopologyEpoch             int32         `json:"topology_epoch" yaml:"topology_epoch"`
+	AssignorName              *string       `json:"assignor_name,omitempty" yaml:"assignor_name,omitempty"`
+	TopologyDescriptionStatus string        `json:"topology_description_status,omitempty" yaml:"topology_description_status,omitempty"`
+	TopologyDescription       *TopologyDoc  `json:"topology_description,omitempty" yaml:"topology_description,omitempty"`
+	Error                     *ErrorDoc     `json:"error,omitempty" yaml:"error,omitempty"`
+}
+
+// ErrorDoc is a per-group error.
+type ErrorDoc struct {
+	// Code is Kafka's error code, when Kafka answered one.
+	Code *int16 `json:"code,omitempty" yaml:"code,omitempty"`
+	// Name is Kafka's error name (GROUP_ID_NOT_FOUND) or a kind of ours:
+	// UNAVAILABLE, BROKER_TOO_OLD, MALFORMED_RESPONSE, ERROR.
+	Name    string `json:"name" yaml:"name"`
+	Message string `json:"message" yaml:"message"`
+}
+
+// NewErrorDoc classifies err for documents.
+func NewErrorDoc(err error) *ErrorDoc {
+	var ke *admin.KafkaError
+	switch {
+	case errors.As(err, &ke):
+		code := ke.Code
+		return &ErrorDoc{Code: &code, Name: ke.Name, Message: ke.Message}
+	case errors.Is(err, admin.ErrBrokerTooOld):
+		return &ErrorDoc{Name: "BROKER_TOO_OLD", Message: err.Error()}
+	case errors.Is(err, admin.ErrUnavailable):
+		return &ErrorDoc{Name: "UNAVAILABLE", Message: err.Error()}
+	case errors.Is(err, admin.ErrMalformedResponse):
+		return &ErrorDoc{Name: "MALFORMED_RESPONSE", Message: err.Error()}
+	}
+	return &ErrorDoc{Name: "ERROR", Message: err.Error()}
+}
+
+// NewDescribeDoc builds the document of a describe result.
+func NewDescribeDoc(res *describe.Result) DescribeDoc {
+	doc := DescribeDoc{Groups: make([]GroupDoc, 0, len(res.Groups))}
+	for _, g := range res.Groups {
+		d := GroupDoc{Group: g.Group, Coordinator: g.Coordinator}
+		if g.Err != nil {
+			d.Error = NewErrorDoc(g.Err)
+		} else {
+			d.State, d.GroupEpoch, d.AssignmentEpoch, d.TopologyEpoch, d.AssignorName = g.State, g.GroupEpoch, g.AssignmentEpoch, g.TopologyEpoch, g.AssignorName
+			d.TopologyDescriptionStatus = g.TopologyStatus.String()
+			d.TopologyDescription = NewTopologyDoc(g.Topology)
+		}
+		doc.Groups = append(doc.Groups, d)
+	}
+	return doc
+}
+
+// Describe writes a describe result as a JSON or YAML document.
+func Describe(w io.Writer, o Output, res *describe.Result) error {
+	return Encode(w, o, NewDescribeDoc(res))
+}
+
+// TopologyDoc is a topology description in documents.
+type TopologyDoc struct {
+	Subtopologies []SubtopologyDoc `json:"subtopologies" yaml:"subtopologies"`
+	GlobalStores  []GlobalStoreDoc `json:"global_stores" yaml:"global_stores"`
+}
+
+// SubtopologyDoc is one subtopology; nodes keep the broker's order.
+type SubtopologyDoc struct {
+	ID    string    `json:"id" yaml:"id"`
+	Nodes []NodeDoc `json:"nodes" yaml:"nodes"`
+}
+
+// GlobalStoreDoc is a global store, numbered as in the text view.
+type GlobalStoreDoc struct {
+	ID        int     `json:"id" yaml:"id"`
+	Source    NodeDoc `json:"source" yaml:"source"`
+	Processor NodeDoc `json:"processor" yaml:"processor"`
+}
+
+// NodeDoc is one node. Each kind has its own fields: topics (sources; []
+// for a pattern source), stores (processors), topic (sinks; null for a
+// dynamic sink). Sets are sorted.
+type NodeDoc struct {
+	Name         string    `json:"name" yaml:"name"`
+	Type         string    `json:"type" yaml:"type"`
+	Topics       *[]string `json:"topics,omitempty" yaml:"topics,omitempty"`
+	Stores       *[]string `json:"stores,omitempty" yaml:"stores,omitempty"`
+	Topic        **string  `json:"topic,omitempty" yaml:"topic,omitempty"`
+	Successors   []string  `json:"successors" yaml:"successors"`
+	Predecessors []string  `json:"predecessors" yaml:"predecessors"`
+}
+
+// NewTopologyDoc converts a model for documents.
+func NewTopologyDoc(d *topology.Description) *TopologyDoc {
+	if d == nil {
+		return nil
+	}
+	out := &TopologyDoc{Subtopologies: make([]SubtopologyDoc, 0, len(d.Subtopologies)), GlobalStores: make([]GlobalStoreDoc, 0, len(d.GlobalStores))}
+	for _, s := range d.Subtopologies {
+		ns := SubtopologyDoc{ID: s.ID, Nodes: make([]NodeDoc, 0, len(s.Nodes))}
+		for _, n := range s.Nodes {
+			ns.Nodes = append(ns.Nodes, newNodeDoc(n))
+		}
+		out.Subtopologies = append(out.Subtopologies, ns)
+	}
+	for _, g := range d.GlobalStores {
+		out.GlobalStores = append(out.GlobalStores, GlobalStoreDoc{ID: g.ID, Source: newNodeDoc(g.Source), Processor: newNodeDoc(g.Processor)})
+	}
+	return out
+}
+
+func newNodeDoc(n *topology.Node) NodeDoc {
+	d := NodeDoc{Name: n.Name, Type: n.Kind.String(), Successors: sortedCopy(n.Successors), Predecessors: sortedCopy(n.Predecessors)}
+	switch n.Kind {
+	case topology.Source:
+		t := sortedCopy(n.Topics)
+		d.Topics = &t
+	case topology.Processor:
+		st := sortedCopy(n.Stores)
+		d.Stores = &st
+	case topology.Sink:
+		t := n.Topic
+		d.Topic = &t
+	}
+	return d
+}
+
+func sortedCopy(xs []string) []string {
+	return append([]string{}, SortedSet(xs)...)
+}

@@ -1,0 +1,63 @@
+package format
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Output is a document format chosen with -o.
+type Output string
+
+// The document formats. Text is Kafka-compatible; JSON and YAML share one
+// schema (snake_case keys, a top-level object).
+const (
+	Text Output = "text"
+	JSON Output = "json"
+	YAML Output = "yaml"
+)
+
+// AllowedOutputs lists the formats for help and completion.
+func AllowedOutputs() []Output { return []Output{Text, JSON, YAML} }
+
+// ParseOutput validates an -o value.
+func ParseOutput(s string) (Output, error) {
+	for _, o := range AllowedOutputs() {
+		if strings.EqualFold(s, string(o)) {
+			return o, nil
+		}
+	}
+	names := make([]string, 0, 3)
+	for _, o := range AllowedOutputs() {
+		names = append(names, string(o))
+	}
+	return "", fmt.Errorf("unknown output format %q (want %s)", s, strings.Join(names, ", "))
+}
+
+// Machine tells whether the format is for programs (never colored).
+func (o Output) Machine() bool { return o == JSON || o == YAML }
+
+// Encode writes v as an indented JSON or YAML document.
+func Encode(w io.Writer, o Output, v any) error {
+	switch o {
+	case JSON:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(v)
+	case YAML:
+		enc := yaml.NewEncoder(w)
+		enc.SetIndent(2)
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		return enc.Close()
+	}
+	return fmt.Errorf("format %q is not a document format", o)
+}
+
+// Documents lists the top-level document types, for schema tests.
+func Documents() []any { return []any{DescribeDoc{}} }
