@@ -46,7 +46,11 @@ import org.apache.kafka.streams.state.Stores;
  * <ul>
  *   <li>{@code bootstrap=HOST:PORT} (required)</li>
  *   <li>{@code app-id=ID} (required; the streams group id)</li>
- *   <li>{@code topology=wordcount|globalstore|pattern} (required)</li>
+ *   <li>{@code topology=wordcount|globalstore|dynamicsink|pattern} (required). {@code pattern} (a
+ *       Pattern-subscribed source) cannot run with group.protocol=streams in Kafka 4.4.0
+ *       ("Pattern subscriptions are not supported with the STREAMS protocol."); it is kept for
+ *       {@code describe-only=true}. {@code dynamicsink} is the runnable variant (two-topic source
+ *       list + TopicNameExtractor sink).</li>
  *   <li>{@code push=true|false} ({@code topology.description.push.enabled}, default true)</li>
  *   <li>{@code state-dir=DIR} (default: a fresh temp dir)</li>
  *   <li>{@code describe-out=FILE} (optional; {@code topology.describe().toString()} is written there)</li>
@@ -69,9 +73,10 @@ public final class TopologyApp {
             case "globalstore":
                 return List.of("gs-input", "gs-global", "gs-output");
             case "pattern":
+            case "dynamicsink":
                 return List.of("pt-input-a", "pt-input-b", "pt-output-a", "pt-output-b");
             default:
-                throw new IllegalArgumentException("unknown topology '" + topology + "' (wordcount|globalstore|pattern)");
+                throw new IllegalArgumentException("unknown topology '" + topology + "' (wordcount|globalstore|dynamicsink|pattern)");
         }
     }
 
@@ -109,8 +114,17 @@ public final class TopologyApp {
                     .to(extractor, Produced.with(Serdes.String(), Serdes.String()));
                 break;
             }
+            case "dynamicsink": {
+                // a source on two topics and a dynamic sink (TopicNameExtractor)
+                KStream<String, String> in = builder.stream(List.of("pt-input-a", "pt-input-b"),
+                    Consumed.with(Serdes.String(), Serdes.String()));
+                TopicNameExtractor<String, String> extractor = new SuffixExtractor();
+                in.mapValues(v -> v.toUpperCase(Locale.ROOT))
+                    .to(extractor, Produced.with(Serdes.String(), Serdes.String()));
+                break;
+            }
             default:
-                throw new IllegalArgumentException("unknown topology '" + topology + "' (wordcount|globalstore|pattern)");
+                throw new IllegalArgumentException("unknown topology '" + topology + "' (wordcount|globalstore|dynamicsink|pattern)");
         }
         return builder.build();
     }
@@ -121,6 +135,12 @@ public final class TopologyApp {
         public String extract(String key, String value, org.apache.kafka.streams.processor.RecordContext ctx) {
             String t = ctx.topic();
             return t != null && t.endsWith("-b") ? "pt-output-b" : "pt-output-a";
+        }
+
+        /** Topology#describe() prints the extractor's toString(); keep it stable (no identity hash). */
+        @Override
+        public String toString() {
+            return "SuffixExtractor";
         }
     }
 
