@@ -453,6 +453,15 @@ func TestUsageErrors(t *testing.T) {
 		{name: "describe without group", args: []string{"--bootstrap-server", "x:1", "--describe", "--topology"}, wantStderr: "Option [describe] takes one of these options: [all-groups], [group]\n"},
 		{name: "subcommand without group", args: []string{"describe", "--bootstrap-server", "x:1", "--topology"}, wantStderr: "Option [describe] takes one of these options: [all-groups], [group]\n"},
 		{name: "group and all groups", args: []string{"--bootstrap-server", "x:1", "--describe", "--topology", "--group", "g", "--all-groups"}, wantStderr: "Option \"[group]\" can't be used with option \"[all-groups]\"\n"},
+		{name: "members without describe", args: []string{"--bootstrap-server", "x:1", "--list", "--members"}, wantStderr: "Option(s) [members] are unavailable given other options on the command line\n"},
+		{name: "state without list or describe", args: []string{"--bootstrap-server", "x:1", "--delete", "--group", "g", "--state"}, wantStderr: "Option(s) [state] are unavailable given other options on the command line\n"},
+		{name: "topology with list", args: []string{"--bootstrap-server", "x:1", "--list", "--topology"}, wantStderr: "Option(s) [topology] are unavailable given other options on the command line\n"},
+		{name: "topology with members", args: []string{"--bootstrap-server", "x:1", "--describe", "--topology", "--members", "--group", "g"}, wantStderr: "Option [describe] takes at most one of these options: [members], [offsets], [state], [topology]\n"},
+		{name: "describe state with a value", args: []string{"--bootstrap-server", "x:1", "--describe", "--group", "g", "--state", "Stable"}, wantStderr: "Option [describe] does not take a value for [state]\n"},
+		{name: "delete without group", args: []string{"--bootstrap-server", "x:1", "--delete"}, wantStderr: "Option [delete] takes one of these options: [all-groups], [group]\n"},
+		{name: "internal topics without delete", args: []string{"--bootstrap-server", "x:1", "--describe", "--group", "g", "--delete-all-internal-topics"}, wantStderr: "Option [delete-all-internal-topics] takes one of these options: [delete], [reset-offsets]\n"},
+		{name: "two actions", args: []string{"--bootstrap-server", "x:1", "--describe", "--delete", "--group", "g"}, wantStderr: "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, or --delete-offsets.\n"},
+		{name: "group with list", args: []string{"--bootstrap-server", "x:1", "--list", "--group", "g"}, wantStderr: "Option \"[group]\" can't be used with option \"[list]\"\n"},
 		{name: "unknown output format", args: []string{"--bootstrap-server", "x:1", "--describe", "--topology", "--group", "g", "-o", "xml"}, wantStderr: "unknown output format \"xml\" (want text, json, yaml)\n"},
 		{name: "unknown flag", args: []string{"--bootstrap-server", "x:1", "--frivolous-nonsense"}, wantStderr: "unknown flag: --frivolous-nonsense\n"},
 		{name: "stray argument", args: []string{"--bootstrap-server", "x:1", "--describe", "oops"}, wantStderr: "unexpected argument \"oops\"\n"},
@@ -507,4 +516,17 @@ func requestName(key int16) string {
 
 func formatTopology(w *strings.Builder, d *topology.Description) error {
 	return formatTopologyTo(w, d)
+}
+
+func TestJoinStateArg(t *testing.T) {
+	tests := []struct{ in, want []string }{
+		{[]string{"--list", "--state", "Stable"}, []string{"--list", "--state=Stable"}},
+		{[]string{"--list", "--state", "--group", "g"}, []string{"--list", "--state", "--group", "g"}},
+		{[]string{"--list", "--state"}, []string{"--list", "--state"}},
+		{[]string{"--", "--state", "x"}, []string{"--", "--state", "x"}},
+		{[]string{"--state=Empty,Stable"}, []string{"--state=Empty,Stable"}},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, joinStateArg(tc.in))
+	}
 }

@@ -28,7 +28,7 @@ type app struct {
 func run(args []string, ios IOStreams) int {
 	a := &app{io: ios}
 	root := a.newRootCmd()
-	root.SetArgs(args)
+	root.SetArgs(joinStateArg(args))
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
@@ -52,13 +52,6 @@ func (a *app) report(err error) {
 	default:
 		fmt.Fprintln(a.io.ErrOut, "Error: "+a.errorText(err))
 	}
-}
-
-// kafkaFlags are the kafka-streams-groups.sh style action flags of the root
-// command; they lead to the same code paths as the subcommands.
-type kafkaFlags struct {
-	describe, topology, allGroups bool
-	groups                        []string
 }
 
 func (a *app) newRootCmd() *cobra.Command {
@@ -99,10 +92,7 @@ subcommands.` + "\n\n" + exitStatusHelp(),
 	pf.String("config", "", "Config file (default $XDG_CONFIG_HOME/kstreams-groups/config.yaml).")
 
 	f := root.Flags()
-	f.BoolVar(&kf.describe, "describe", false, "Describe streams group and list offset lag related to given group.")
-	f.BoolVar(&kf.topology, "topology", false, "Describe the topology description that the broker stored for the group (KIP-1331). Requires --describe.")
-	f.StringArrayVar(&kf.groups, "group", nil, "The streams group we wish to act on.")
-	f.BoolVar(&kf.allGroups, "all-groups", false, "Apply to all streams groups.")
+	kf.register(f)
 	f.SortFlags = false
 
 	root.AddCommand(a.newDescribeCmd(), a.newPlaygroundCmd())
@@ -117,13 +107,22 @@ func (a *app) runKafkaForm(cmd *cobra.Command, kf kafkaFlags) error {
 		_ = cmd.Help()
 		return usageErrorf("no action given")
 	}
-	if kf.topology && !kf.describe {
-		return usageErrorf("Option(s) [topology] are unavailable given other options on the command line")
+	if err := kf.validate(cmd, len(a.cfg.Bootstrap) > 0); err != nil {
+		return err
 	}
-	if !kf.describe {
-		return usageErrorf("Command must include exactly one action: --list, --describe, --delete, --reset-offsets, or --delete-offsets.")
+	switch {
+	case kf.describe:
+		return a.describe(cmd.Context(), describeOptions(kf.groups, kf.allGroups, kf.topology))
+	case kf.list:
+		return errNotImplemented("--list")
+	case kf.delete:
+		return errNotImplemented("--delete")
 	}
-	return a.describe(cmd.Context(), describeOptions(kf.groups, kf.allGroups, kf.topology))
+	return nil
+}
+
+func errNotImplemented(what string) error {
+	return fmt.Errorf("%s is not implemented in this version", what)
 }
 
 func noArgs(_ *cobra.Command, args []string) error {
