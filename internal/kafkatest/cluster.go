@@ -88,6 +88,7 @@ type Cluster struct {
 	topics       map[string]*topic
 	faults       []*Fault
 	raws         []*rawResponse
+	offsets      offsetBook // log and committed offsets (offsets.go)
 	log          []Request
 	conns        map[net.Conn]struct{}
 	closed       bool

@@ -1,7 +1,8 @@
 // Package kafkatest is a Kafka-protocol test broker on loopback. Its single
 // job is to answer the handful of RPCs kstreams-groups sends (ApiVersions,
-// Metadata, FindCoordinator, ListGroups, DeleteGroups and the KIP-1071/KIP-1331
-// StreamsGroupDescribe) the way an Apache Kafka 4.3 or 4.4 cluster does, from
+// Metadata, FindCoordinator, ListGroups, DeleteGroups, OffsetFetch, ListOffsets
+// and the KIP-1071/KIP-1331 StreamsGroupDescribe) the way an Apache Kafka 4.3 or
+// 4.4 cluster does, from
 // an in-memory model of streams groups, so CLI tests and the playground
 // command can run the real client code over real TCP without a Kafka
 // installation.

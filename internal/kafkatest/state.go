@@ -30,12 +30,18 @@ type State struct {
 type StateTopic struct {
 	Name       string `yaml:"name"`
 	Partitions int32  `yaml:"partitions"`
+	// StartOffsets and EndOffsets are the log start and end offset of each
+	// partition (offsets.go); omitted means 0.
+	StartOffsets []int64 `yaml:"start_offsets"`
+	EndOffsets   []int64 `yaml:"end_offsets"`
 }
 
 // StateStreamsGroup is a StreamsGroup plus its coordinator placement.
 type StateStreamsGroup struct {
 	StreamsGroup `yaml:",inline"`
 	Coordinator  *int32 `yaml:"coordinator"` // nil: default placement
+	// CommittedOffsets are the group's committed offsets (offsets.go).
+	CommittedOffsets []StateCommitted `yaml:"committed_offsets"`
 }
 
 // StateGroup is a group of another type (see PutGroup).
@@ -187,14 +193,17 @@ func (c *Cluster) Load(s *State) error {
 		faults = append(faults, &Fault{Key: f.Key, Group: f.Group, ErrorCode: f.ErrorCode, ErrorMessage: clonePtr(f.ErrorMessage), Times: f.Times, Node: node})
 	}
 
+	offsets := stateOffsets(s)
+
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.groups, c.coordinators, c.topics, c.faults, c.raws = groups, coordinators, topics, faults, nil
+	c.offsets = offsets
 	return nil
 }
 
 // faultKeys are the keys whose handlers consult faults.
-var faultKeys = []int16{findCoordinatorKey, listGroupsKey, deleteGroupsKey, streamsGroupDescribeKey}
+var faultKeys = []int16{offsetFetchKey, findCoordinatorKey, listGroupsKey, deleteGroupsKey, streamsGroupDescribeKey}
 
 // validate collects every problem so a playground user fixes a file in one
 // pass.
@@ -272,7 +281,7 @@ func (s *State) validate(nodes int) error {
 	for i, f := range s.Faults {
 		where := fmt.Sprintf("faults[%d]", i)
 		if !slices.Contains(faultKeys, f.Key) {
-			p.add("%s: key %d cannot be faulted (want 10, 16, 42 or 89)", where, f.Key)
+			p.add("%s: key %d cannot be faulted (want 9, 10, 16, 42 or 89)", where, f.Key)
 		}
 		if f.Node != nil && (*f.Node < 0 || int(*f.Node) >= nodes) {
 			p.add("%s: node %d out of range (nodes are 0..%d; omit node for any)", where, *f.Node, nodes-1)
@@ -281,6 +290,7 @@ func (s *State) validate(nodes int) error {
 			p.add("%s: times must be 0 (forever) or more, got %d", where, f.Times)
 		}
 	}
+	validateOffsets(s, &p)
 	return p.err()
 }
 
@@ -473,6 +483,7 @@ var sectionNames = map[string]string{
 	"StateStreamsGroup":      "a streams group",
 	"StateGroup":             "a group",
 	"StateFault":             "a fault",
+	"StateCommitted":         "a committed offset",
 	"Topology":               "topology",
 	"Subtopology":            "a topology subtopology",
 	"TopicInfo":              "a topic info",

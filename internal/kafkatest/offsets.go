@@ -1,0 +1,446 @@
+package kafkatest
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// Offsets: OffsetFetch (key 9) and ListOffsets (key 2), for the offsets view
+// of kafka-streams-groups.sh --describe. The cluster keeps a log start and
+// end offset per partition (both 0 until set) and the offsets each group
+// committed; nothing is ever produced or consumed, tests set the numbers.
+//
+// OffsetFetch follows the KIP-848/KIP-1071 group coordinator: the
+// coordinator answers, other nodes say NOT_COORDINATOR per group; a group
+// that does not exist has no offsets and no error; a streams group accepts
+// the admin form (member id null, member epoch -1, StreamsGroup.
+// validateOffsetFetch) and otherwise checks the member and its epoch. v8+
+// batch groups, v10 names topics by id. A Fault with Key 9 answers its
+// ErrorCode for the group (or for every group of the request when Group is
+// "").
+//
+// ListOffsets answers from the partition leader only (other nodes:
+// NOT_LEADER_OR_FOLLOWER), UNKNOWN_TOPIC_OR_PARTITION for what Metadata does
+// not know, the log start for -2 (EARLIEST) and -4 (EARLIEST_LOCAL), the log
+// end for -1 (LATEST) and -5 (LATEST_TIERED), the last offset for -3
+// (MAX_TIMESTAMP, -1 on an empty log), and "no offset" (-1) for a real
+// timestamp, as there are no records to search.
+
+const (
+	listOffsetsKey int16 = 2
+	offsetFetchKey int16 = 9
+)
+
+func init() {
+	handlers[listOffsetsKey] = (*Cluster).handleListOffsets
+	handlers[offsetFetchKey] = (*Cluster).handleOffsetFetch
+}
+
+// Committed is an offset a group committed for a partition.
+type Committed struct {
+	Topic     string
+	Partition int32
+	Offset    int64
+	// LeaderEpoch is the leader epoch sent with the commit; -1 means none.
+	LeaderEpoch int32
+	Metadata    *string
+}
+
+// StateCommitted is a Committed in a state file, where an omitted
+// leader_epoch means none (-1).
+type StateCommitted struct {
+	Topic       string  `yaml:"topic"`
+	Partition   int32   `yaml:"partition"`
+	Offset      int64   `yaml:"offset"`
+	LeaderEpoch *int32  `yaml:"leader_epoch"`
+	Metadata    *string `yaml:"metadata"`
+}
+
+func (o StateCommitted) committed() Committed {
+	epoch := int32(-1)
+	if o.LeaderEpoch != nil {
+		epoch = *o.LeaderEpoch
+	}
+	return Committed{Topic: o.Topic, Partition: o.Partition, Offset: o.Offset, LeaderEpoch: epoch, Metadata: o.Metadata}
+}
+
+// offsetBook is the cluster's offset state; the zero value is empty.
+// Callers hold c.mu.
+type offsetBook struct {
+	logs      map[string][]logRange          // topic → per partition
+	committed map[string]map[tpKey]Committed // group → partition → commit
+}
+
+type logRange struct{ start, end int64 }
+
+type tpKey struct {
+	topic     string
+	partition int32
+}
+
+// SetLogOffsets sets the log start and end offset of one partition. The
+// partition does not have to exist; Metadata and ListOffsets only answer
+// for partitions of topics added with PutTopic.
+func (c *Cluster) SetLogOffsets(topicName string, partition int32, start, end int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.offsets.setLog(topicName, partition, start, end)
+}
+
+func (b *offsetBook) setLog(topicName string, partition int32, start, end int64) {
+	if b.logs == nil {
+		b.logs = map[string][]logRange{}
+	}
+	l := b.logs[topicName]
+	for int32(len(l)) <= partition {
+		l = append(l, logRange{})
+	}
+	l[partition] = logRange{start: start, end: end}
+	b.logs[topicName] = l
+}
+
+func (b *offsetBook) log(topicName string, partition int32) logRange {
+	l := b.logs[topicName]
+	if partition < 0 || int(partition) >= len(l) {
+		return logRange{}
+	}
+	return l[partition]
+}
+
+// Commit records an offset of group, as an OffsetCommit would. LeaderEpoch
+// -1 means the committer sent none.
+func (c *Cluster) Commit(group string, o Committed) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.offsets.commit(group, o)
+}
+
+func (b *offsetBook) commit(group string, o Committed) {
+	if b.committed == nil {
+		b.committed = map[string]map[tpKey]Committed{}
+	}
+	m := b.committed[group]
+	if m == nil {
+		m = map[tpKey]Committed{}
+		b.committed[group] = m
+	}
+	o.Metadata = clonePtr(o.Metadata)
+	m[tpKey{o.Topic, o.Partition}] = o
+}
+
+// CommittedOffsets returns group's committed offsets sorted by topic and
+// partition.
+func (c *Cluster) CommittedOffsets(group string) []Committed {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.offsets.sorted(group)
+}
+
+func (b *offsetBook) sorted(group string) []Committed {
+	m := b.committed[group]
+	out := make([]Committed, 0, len(m))
+	for _, o := range m {
+		out = append(out, o)
+	}
+	slices.SortFunc(out, func(a, b Committed) int {
+		if a.Topic != b.Topic {
+			if a.Topic < b.Topic {
+				return -1
+			}
+			return 1
+		}
+		return int(a.Partition) - int(b.Partition)
+	})
+	return out
+}
+
+func (c *Cluster) handleOffsetFetch(n *node, req kmsg.Request) (kmsg.Response, error) {
+	r := req.(*kmsg.OffsetFetchRequest)
+	resp := r.ResponseKind().(*kmsg.OffsetFetchResponse)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+
+	if r.Version < 8 {
+		// One group per request, answered at the top level.
+		g := c.offsetFetchGroupLocked(n, r.Version, kmsg.OffsetFetchRequestGroup{Group: r.Group, MemberEpoch: -1, Topics: v7Topics(r.Topics)})
+		resp.ErrorCode = g.ErrorCode
+		for _, t := range g.Topics {
+			rt := kmsg.NewOffsetFetchResponseTopic()
+			rt.Topic = t.Topic
+			for _, p := range t.Partitions {
+				rp := kmsg.NewOffsetFetchResponseTopicPartition()
+				rp.Partition, rp.Offset, rp.LeaderEpoch, rp.Metadata, rp.ErrorCode = p.Partition, p.Offset, p.LeaderEpoch, p.Metadata, p.ErrorCode
+				rt.Partitions = append(rt.Partitions, rp)
+			}
+			resp.Topics = append(resp.Topics, rt)
+		}
+		return resp, nil
+	}
+	for _, rg := range r.Groups {
+		resp.Groups = append(resp.Groups, c.offsetFetchGroupLocked(n, r.Version, rg))
+	}
+	return resp, nil
+}
+
+func v7Topics(in []kmsg.OffsetFetchRequestTopic) []kmsg.OffsetFetchRequestGroupTopic {
+	if in == nil {
+		return nil
+	}
+	out := make([]kmsg.OffsetFetchRequestGroupTopic, 0, len(in))
+	for _, t := range in {
+		out = append(out, kmsg.OffsetFetchRequestGroupTopic{Topic: t.Topic, Partitions: t.Partitions})
+	}
+	return out
+}
+
+func (c *Cluster) offsetFetchGroupLocked(n *node, version int16, rg kmsg.OffsetFetchRequestGroup) kmsg.OffsetFetchResponseGroup {
+	out := kmsg.NewOffsetFetchResponseGroup()
+	out.Group = rg.Group
+	if f, ok := c.takeFaultLocked(offsetFetchKey, n.id, rg.Group); ok {
+		out.ErrorCode = f.ErrorCode
+		return out
+	}
+	if rg.Group == "" {
+		out.ErrorCode = kerr.InvalidGroupID.Code
+		return out
+	}
+	if c.coordinatorLocked(rg.Group) != n.id {
+		out.ErrorCode = kerr.NotCoordinator.Code
+		return out
+	}
+	if g, ok := c.groups[rg.Group]; ok && g.streams != nil {
+		if code := g.streams.checkFetcher(rg.MemberID, rg.MemberEpoch); code != 0 {
+			out.ErrorCode = code
+			return out
+		}
+	}
+
+	byID := version >= 10
+	committed := c.offsets.sorted(rg.Group)
+	type answer struct {
+		topic      string
+		id         [16]byte
+		partitions []kmsg.OffsetFetchResponseGroupTopicPartition
+	}
+	var answers []*answer
+	index := map[string]*answer{}
+	add := func(topicName string, id [16]byte, p kmsg.OffsetFetchResponseGroupTopicPartition) {
+		a := index[topicName]
+		if a == nil {
+			a = &answer{topic: topicName, id: id}
+			index[topicName] = a
+			answers = append(answers, a)
+		}
+		a.partitions = append(a.partitions, p)
+	}
+	partition := func(o Committed, found bool, p int32) kmsg.OffsetFetchResponseGroupTopicPartition {
+		rp := kmsg.NewOffsetFetchResponseGroupTopicPartition()
+		rp.Partition = p
+		if !found {
+			// Kafka's "no offset": -1, no epoch, empty metadata.
+			rp.Offset, rp.LeaderEpoch, rp.Metadata = -1, -1, strPtr("")
+			return rp
+		}
+		rp.Offset, rp.LeaderEpoch = o.Offset, o.LeaderEpoch
+		rp.Metadata = clonePtr(o.Metadata)
+		if rp.Metadata == nil {
+			rp.Metadata = strPtr("")
+		}
+		return rp
+	}
+
+	if rg.Topics == nil {
+		// All topics: every committed partition, the answer Kafka gives an
+		// admin client. At v10 a topic Metadata does not know has no id and
+		// is left out, as the broker skips deleted topics.
+		for _, o := range committed {
+			var id [16]byte
+			if byID {
+				t, ok := c.topics[o.Topic]
+				if !ok {
+					continue
+				}
+				id = t.id
+			}
+			add(o.Topic, id, partition(o, true, o.Partition))
+		}
+	} else {
+		have := c.offsets.committed[rg.Group]
+		for _, rt := range rg.Topics {
+			name, id := rt.Topic, rt.TopicID
+			if byID {
+				name = ""
+				for _, t := range c.topics {
+					if t.id == rt.TopicID {
+						name = t.name
+					}
+				}
+			}
+			for _, p := range rt.Partitions {
+				o, found := have[tpKey{name, p}]
+				if name == "" {
+					found = false
+				}
+				add(name, id, partition(o, found, p))
+			}
+		}
+	}
+	for _, a := range answers {
+		t := kmsg.NewOffsetFetchResponseGroupTopic()
+		if byID {
+			t.TopicID = a.id
+		} else {
+			t.Topic = a.topic
+		}
+		t.Partitions = a.partitions
+		out.Topics = append(out.Topics, t)
+	}
+	return out
+}
+
+// checkFetcher applies StreamsGroup.validateOffsetFetch: the admin form
+// (no member id, epoch -1) is always accepted; otherwise the member must
+// exist and the epoch must match.
+func (e *streamsEntry) checkFetcher(memberID *string, epoch int32) int16 {
+	if memberID == nil && epoch < 0 {
+		return 0
+	}
+	for _, m := range e.row.Members {
+		if memberID != nil && m.MemberID == *memberID {
+			if epoch >= 0 && epoch != m.MemberEpoch {
+				return kerr.StaleMemberEpoch.Code
+			}
+			return 0
+		}
+	}
+	return kerr.UnknownMemberID.Code
+}
+
+// The ListOffsets special timestamps (KIP-79, KIP-734, KIP-1005).
+const (
+	tsLatest        int64 = -1
+	tsEarliest      int64 = -2
+	tsMaxTimestamp  int64 = -3
+	tsEarliestLocal int64 = -4
+	tsLatestTiered  int64 = -5
+)
+
+func (c *Cluster) handleListOffsets(n *node, req kmsg.Request) (kmsg.Response, error) {
+	r := req.(*kmsg.ListOffsetsRequest)
+	resp := r.ResponseKind().(*kmsg.ListOffsetsResponse)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	nodes := int32(len(c.nodes))
+	for _, rt := range r.Topics {
+		t := kmsg.NewListOffsetsResponseTopic()
+		t.Topic = rt.Topic
+		known, ok := c.topics[rt.Topic]
+		for _, rp := range rt.Partitions {
+			p := kmsg.NewListOffsetsResponseTopicPartition()
+			p.Partition = rp.Partition
+			p.Timestamp, p.Offset, p.LeaderEpoch = -1, -1, -1
+			switch {
+			case !ok || rp.Partition < 0 || rp.Partition >= known.partitions:
+				p.ErrorCode = kerr.UnknownTopicOrPartition.Code
+			case leaderOf(rt.Topic, rp.Partition, nodes) != n.id:
+				p.ErrorCode = kerr.NotLeaderForPartition.Code
+			default:
+				l := c.offsets.log(rt.Topic, rp.Partition)
+				p.LeaderEpoch = 0
+				switch rp.Timestamp {
+				case tsEarliest, tsEarliestLocal:
+					p.Offset = l.start
+				case tsLatest, tsLatestTiered:
+					p.Offset = l.end
+				case tsMaxTimestamp:
+					if l.end > l.start {
+						p.Offset = l.end - 1
+					}
+				}
+				if r.Version == 0 && p.Offset >= 0 {
+					p.OldStyleOffsets = []int64{p.Offset}
+				}
+			}
+			t.Partitions = append(t.Partitions, p)
+		}
+		resp.Topics = append(resp.Topics, t)
+	}
+	return resp, nil
+}
+
+// validateOffsets checks the offset keys of a state file.
+func validateOffsets(s *State, p *problems) {
+	topics := map[string]int32{}
+	for _, t := range s.Topics {
+		topics[t.Name] = t.Partitions
+	}
+	for i, t := range s.Topics {
+		where := fmt.Sprintf("topics[%d] (%s)", i, t.Name)
+		for key, list := range map[string][]int64{"start_offsets": t.StartOffsets, "end_offsets": t.EndOffsets} {
+			if len(list) > 0 && int32(len(list)) != t.Partitions {
+				p.add("%s: %s has %d entries, want one per partition (%d)", where, key, len(list), t.Partitions)
+			}
+			for j, o := range list {
+				if o < 0 {
+					p.add("%s: %s[%d] is negative (%d)", where, key, j, o)
+				}
+			}
+		}
+		for j := range min(len(t.StartOffsets), len(t.EndOffsets)) {
+			if t.StartOffsets[j] > t.EndOffsets[j] {
+				p.add("%s: partition %d starts at %d, after its end %d", where, j, t.StartOffsets[j], t.EndOffsets[j])
+			}
+		}
+	}
+	for i, g := range s.StreamsGroups {
+		where := fmt.Sprintf("streams_groups[%d] (%s)", i, g.ID)
+		seen := map[tpKey]bool{}
+		for j, o := range g.CommittedOffsets {
+			w := fmt.Sprintf("%s: committed_offsets[%d]", where, j)
+			n, ok := topics[o.Topic]
+			switch {
+			case o.Topic == "":
+				p.add("%s: topic is required", w)
+			case !ok:
+				p.add("%s: topic %q is not in topics", w, o.Topic)
+			case o.Partition < 0 || o.Partition >= n:
+				p.add("%s: partition %d out of range (%s has %d)", w, o.Partition, o.Topic, n)
+			}
+			if seen[tpKey{o.Topic, o.Partition}] {
+				p.add("%s: duplicate offset for %s-%d", w, o.Topic, o.Partition)
+			}
+			seen[tpKey{o.Topic, o.Partition}] = true
+			if o.Offset < 0 {
+				p.add("%s: offset must not be negative, got %d", w, o.Offset)
+			}
+		}
+	}
+}
+
+// stateOffsets builds the offset book of a validated state file.
+func stateOffsets(s *State) offsetBook {
+	var b offsetBook
+	for _, t := range s.Topics {
+		for j := range t.Partitions {
+			var r logRange
+			if int(j) < len(t.StartOffsets) {
+				r.start = t.StartOffsets[j]
+			}
+			if int(j) < len(t.EndOffsets) {
+				r.end = t.EndOffsets[j]
+			}
+			if r != (logRange{}) {
+				b.setLog(t.Name, j, r.start, r.end)
+			}
+		}
+	}
+	for _, g := range s.StreamsGroups {
+		for _, o := range g.CommittedOffsets {
+			b.commit(g.ID, o.committed())
+		}
+	}
+	return b
+}

@@ -1,0 +1,105 @@
+package kafkatest
+
+import (
+	"slices"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// DeleteTopics (key 20), for kafka-streams-groups.sh's
+// --delete-all-internal-topics. Every node answers it, as a KRaft broker
+// forwards it to the controller. A Fault with Key 20 matches the topic
+// name in its Group field ("" for every topic) and answers its ErrorCode
+// and, from v5, ErrorMessage; the topic is kept.
+
+const deleteTopicsKey int16 = 20
+
+func init() { handlers[deleteTopicsKey] = (*Cluster).handleDeleteTopics }
+
+// HasTopic reports whether a topic with this name exists.
+func (c *Cluster) HasTopic(name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.topics[name]
+	return ok
+}
+
+// RemoveTopic deletes a topic behind the clients' backs; it is a no-op for
+// unknown names.
+func (c *Cluster) RemoveTopic(name string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.topics, name)
+}
+
+// Topics returns the names of the existing topics, sorted.
+func (c *Cluster) Topics() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]string, 0, len(c.topics))
+	for name := range c.topics {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (c *Cluster) handleDeleteTopics(n *node, req kmsg.Request) (kmsg.Response, error) {
+	r := req.(*kmsg.DeleteTopicsRequest)
+	resp := r.ResponseKind().(*kmsg.DeleteTopicsResponse)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+
+	type ask struct {
+		name *string
+		id   [16]byte
+	}
+	var asks []ask
+	if r.Version >= 6 {
+		for _, t := range r.Topics {
+			asks = append(asks, ask{name: t.Topic, id: t.TopicID})
+		}
+	} else {
+		for _, name := range r.TopicNames {
+			asks = append(asks, ask{name: &name})
+		}
+	}
+	for _, a := range asks {
+		rt := kmsg.NewDeleteTopicsResponseTopic()
+		rt.Topic, rt.TopicID = a.name, a.id
+		var t *topic
+		if a.name != nil {
+			t = c.topics[*a.name]
+		} else {
+			for _, cand := range c.topics {
+				if cand.id == a.id {
+					t = cand
+				}
+			}
+		}
+		name := ""
+		if a.name != nil {
+			name = *a.name
+		} else if t != nil {
+			name = t.name
+			rt.Topic = &name
+		}
+		switch f, ok := c.takeFaultLocked(deleteTopicsKey, n.id, name); {
+		case ok:
+			rt.ErrorCode = f.ErrorCode
+			if r.Version >= 5 {
+				rt.ErrorMessage = f.ErrorMessage
+			}
+		case t == nil && a.name == nil:
+			rt.ErrorCode = kerr.UnknownTopicID.Code
+		case t == nil:
+			rt.ErrorCode = kerr.UnknownTopicOrPartition.Code
+		default:
+			rt.TopicID = t.id
+			delete(c.topics, t.name)
+		}
+		resp.Topics = append(resp.Topics, rt)
+	}
+	return resp, nil
+}
