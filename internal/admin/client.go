@@ -47,6 +47,7 @@ var pinned = map[int16]int16{
 	16: 5,  // ListGroups
 	17: 1,  // SaslHandshake
 	18: 4,  // ApiVersions
+	20: 6,  // DeleteTopics (--delete-all-internal-topics)
 	36: 2,  // SaslAuthenticate
 	42: 3,  // DeleteGroups (v3: per-group ErrorMessage, KIP-1331)
 	89: 1,  // StreamsGroupDescribe (v1: topology description, KIP-1331)

@@ -123,6 +123,9 @@ func (c *Client) ListStreamsGroups(ctx context.Context) ([]ListedGroup, error) {
 			}
 			return out, nil
 		}
+		if ce := connectFailure(err); ce != nil {
+			return nil, ce
+		}
 		var ke *kerr.Error
 		if errors.As(err, &ke) && !ke.Retriable {
 			return nil, NewKafkaError(ke.Code, nil)

@@ -1,6 +1,6 @@
 // Package admin is the Kafka wire client of kstreams-groups. Its single job is
 // to send the requests the CLI needs (FindCoordinator, StreamsGroupDescribe,
-// ListGroups, and later DeleteGroups and offsets) over franz-go at pinned
+// ListGroups, DeleteGroups, OffsetFetch and ListOffsets) over franz-go at pinned
 // protocol versions, route group requests to each group's coordinator with
 // per-group retries, and return wire rows or typed errors. It never prints,
 // never formats and never decides exit codes; franz-go is imported here and in

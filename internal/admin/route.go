@@ -68,6 +68,12 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 		}
 		coords, err := c.findCoordinators(ctx, pending)
 		if err != nil {
+			if ce := connectFailure(err); ce != nil {
+				for _, g := range pending {
+					out[g].err = ce
+				}
+				return out
+			}
 			if ctx.Err() != nil {
 				finish(pending, ctx.Err())
 				return out
@@ -111,7 +117,9 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 					if err := call.gate(ctx, node); err != nil {
 						mu.Lock()
 						defer mu.Unlock()
-						if ctx.Err() != nil || errors.Is(err, ErrUnavailable) {
+						if ce := connectFailure(err); ce != nil {
+							err = ce
+						} else if ctx.Err() != nil || errors.Is(err, ErrUnavailable) {
 							for _, g := range gs {
 								last[g] = err
 							}
@@ -127,6 +135,12 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 				rows, codes, msgs, err := call.send(ctx, c.cl.Broker(int(node)), gs)
 				mu.Lock()
 				defer mu.Unlock()
+				if ce := connectFailure(err); ce != nil {
+					for _, g := range gs {
+						out[g].err = ce
+					}
+					return
+				}
 				if err != nil {
 					for _, g := range gs {
 						last[g] = err

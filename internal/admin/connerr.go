@@ -1,0 +1,178 @@
+package admin
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"net"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// Connection set-up failures that no retry can fix: the broker refused the
+// credentials, or TLS could not be agreed (untrusted certificate, wrong host
+// name, TLS on one side only). The router stops at the first one instead of
+// retrying until --timeout, and the category tells the exit code.
+
+// ConnectFailure says which part of the connection set-up failed.
+type ConnectFailure int
+
+const (
+	// AuthFailed: SASL authentication failed (ErrNotAuthorized).
+	AuthFailed ConnectFailure = iota + 1
+	// TLSFailed: the TLS handshake failed or one side does not use TLS
+	// (ErrUnavailable).
+	TLSFailed
+)
+
+// ConnectError is a connection set-up failure that retrying cannot fix.
+type ConnectError struct {
+	Failure ConnectFailure
+	Err     error
+}
+
+func (e *ConnectError) Error() string {
+	switch e.Failure {
+	case AuthFailed:
+		return "authentication failed: " + e.Err.Error()
+	default:
+		return "TLS connection failed: " + e.Err.Error() + tlsHint(e.Err)
+	}
+}
+
+// Unwrap exposes the cause.
+func (e *ConnectError) Unwrap() error { return e.Err }
+
+// Is maps the failure onto ErrNotAuthorized or ErrUnavailable.
+func (e *ConnectError) Is(target error) bool {
+	switch target {
+	case ErrNotAuthorized:
+		return e.Failure == AuthFailed
+	case ErrUnavailable:
+		return e.Failure == TLSFailed
+	}
+	return false
+}
+
+// connectFailure returns err as a *ConnectError when it is a set-up failure
+// that retrying cannot fix, else nil.
+func connectFailure(err error) *ConnectError {
+	if err == nil {
+		return nil
+	}
+	var ce *ConnectError
+	if errors.As(err, &ce) {
+		return ce
+	}
+	err = cause(err)
+	if errors.Is(err, kerr.SaslAuthenticationFailed) || errors.Is(err, kerr.UnsupportedSaslMechanism) ||
+		errors.Is(err, kerr.IllegalSaslState) {
+		return &ConnectError{Failure: AuthFailed, Err: brokerMessage(err)}
+	}
+	var (
+		verr   *tls.CertificateVerificationError
+		ua     x509.UnknownAuthorityError
+		he     x509.HostnameError
+		ci     x509.CertificateInvalidError
+		rhe    tls.RecordHeaderError
+		alert  tls.AlertError
+		eof    *kgo.ErrFirstReadEOF
+		netErr *net.OpError
+	)
+	switch {
+	case errors.As(err, &verr), errors.As(err, &ua), errors.As(err, &he), errors.As(err, &ci),
+		errors.As(err, &rhe), errors.As(err, &alert):
+		return &ConnectError{Failure: TLSFailed, Err: err}
+	case errors.As(err, &eof):
+		// franz-go tells which side closed when: right after the dial
+		// (TLS client, plaintext listener), during ApiVersions (plaintext
+		// client, TLS listener) or after the first request (SASL missing).
+		if strings.Contains(eof.Error(), "SASL") {
+			return &ConnectError{Failure: AuthFailed, Err: eof}
+		}
+		return &ConnectError{Failure: TLSFailed, Err: eof}
+	case errors.As(err, &netErr) && strings.Contains(netErr.Error(), "remote error: tls"):
+		return &ConnectError{Failure: TLSFailed, Err: err}
+	case strings.Contains(err.Error(), plaintextToTLS):
+		// A Java TLS listener answers a plaintext request with a TLS alert
+		// record, which franz-go reads as an oversized response; the error
+		// is untyped, so its text is matched (pinned franz-go version).
+		return &ConnectError{Failure: TLSFailed, Err: err}
+	}
+	return nil
+}
+
+// plaintextToTLS is the end of franz-go's error for a TLS alert record read
+// as a response (pkg/kgo broker.go, parseReadSize).
+const plaintextToTLS = "is this a plaintext connection speaking to a tls endpoint?"
+
+// cause strips the wrappers that say nothing the category does not: the
+// router's UnavailableError, kadm's per-shard errors and franz-go's "unable
+// to dial: " prefix.
+func cause(err error) error {
+	for {
+		var (
+			ue *UnavailableError
+			se *kadm.ShardErrors
+		)
+		switch {
+		case errors.As(err, &ue) && ue.Err != nil:
+			err = ue.Err
+		case errors.As(err, &se) && len(se.Errs) > 0 && se.Errs[0].Err != nil:
+			err = se.Errs[0].Err
+		default:
+			return unwrapDial(err)
+		}
+	}
+}
+
+func unwrapDial(err error) error {
+	if u := errors.Unwrap(err); u != nil && strings.HasPrefix(err.Error(), "unable to dial: ") {
+		return u
+	}
+	return err
+}
+
+// brokerMessage turns franz-go's "<NAME>: <Kafka's description>: <broker
+// message>" into "<NAME>: <broker message>" when the broker sent one.
+func brokerMessage(err error) error {
+	var ke *kerr.Error
+	if !errors.As(err, &ke) {
+		return err
+	}
+	if msg, ok := strings.CutPrefix(err.Error(), ke.Error()+": "); ok && msg != "" {
+		return &saslError{kerr: ke, msg: ke.Message + ": " + msg}
+	}
+	return err
+}
+
+// saslError keeps errors.Is on the Kafka error while showing the broker's
+// message.
+type saslError struct {
+	kerr *kerr.Error
+	msg  string
+}
+
+func (e *saslError) Error() string { return e.msg }
+func (e *saslError) Unwrap() error { return e.kerr }
+
+// tlsHint points at the client property to check.
+func tlsHint(err error) string {
+	var (
+		ua  x509.UnknownAuthorityError
+		he  x509.HostnameError
+		eof *kgo.ErrFirstReadEOF
+	)
+	switch {
+	case errors.As(err, &ua):
+		return " (check ssl.truststore.* in --command-config)"
+	case errors.As(err, &he):
+		return " (check the bootstrap host name, or set ssl.endpoint.identification.algorithm= to skip host name checks)"
+	case errors.As(err, &eof), strings.Contains(err.Error(), plaintextToTLS):
+		return " (check security.protocol in --command-config)"
+	}
+	return ""
+}

@@ -1,0 +1,230 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// Kafka error codes that the delete verb names itself when a pre-check
+// (ListGroups) already decided a group's fate, so no request is sent for it.
+const (
+	CodeGroupIDNotFound int16 = 69 // GROUP_ID_NOT_FOUND
+	CodeNonEmptyGroup   int16 = 68 // NON_EMPTY_GROUP
+	// CodeUnknownServerError is what a DeleteGroups v0–v2 client sees where
+	// a v3 client sees GROUP_DELETION_FAILED (wire reference §2).
+	CodeUnknownServerError int16 = -1
+)
+
+// NewClientKafkaError is a Kafka error decided by this client rather than
+// answered by a broker: the code's name with the client's own message.
+func NewClientKafkaError(code int16, msg string) *KafkaError {
+	e := NewKafkaError(code, nil)
+	e.Message = msg
+	return e
+}
+
+// DeletedGroup is one group's DeleteGroups outcome.
+type DeletedGroup struct {
+	Group       string
+	Coordinator Broker
+	// Version is the DeleteGroups version the coordinator answered; below 3
+	// the broker cannot report GROUP_DELETION_FAILED and says
+	// UNKNOWN_SERVER_ERROR instead.
+	Version int16
+	// Err is nil when the group was deleted.
+	Err error
+	// AnswerLost tells that an earlier request for the group got no
+	// readable answer and the resend found the group gone. The pre-checks
+	// had seen the group, so the lost request most likely deleted it; it is
+	// reported as deleted either way, because the group no longer exists.
+	AnswerLost bool
+}
+
+const deleteGroupsAPI = "DeleteGroups"
+
+// DeleteGroups deletes groups at their coordinators and returns one entry
+// per requested group, in request order (a repeated id is sent once and
+// answered for each occurrence).
+//
+// Each group is sent at most once per attempt and only the groups that
+// answered NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE or
+// COORDINATOR_LOAD_IN_PROGRESS, or whose request got no answer, are sent
+// again (the router in route.go), until ctx ends. kgo's own retries are not
+// used: they resend a whole shard, groups it already deleted included, and
+// report those as GROUP_ID_NOT_FOUND. A request whose answer was lost may
+// still have deleted its groups, so a GROUP_ID_NOT_FOUND for such a group on
+// the resend counts as deleted (see DeletedGroup.AnswerLost).
+func (c *Client) DeleteGroups(ctx context.Context, groups []string) []DeletedGroup {
+	var mu sync.Mutex
+	versions := map[string]int16{}
+	maybeSent := map[string]bool{}
+	answerLost := map[string]bool{}
+	call := groupCall[struct{}]{
+		api: deleteGroupsAPI,
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string]struct{}, map[string]int16, map[string]*string, error) {
+			req := kmsg.NewPtrDeleteGroupsRequest()
+			req.Groups = gs
+			// Request, not RetriableRequest: a resend after a broken
+			// connection must go through the router, which knows which
+			// groups may already be gone.
+			kr, err := b.Request(ctx, req)
+			if err != nil {
+				mu.Lock()
+				for _, g := range gs {
+					maybeSent[g] = true
+				}
+				mu.Unlock()
+				return nil, nil, nil, err
+			}
+			resp := kr.(*kmsg.DeleteGroupsResponse)
+			rows := make(map[string]struct{}, len(resp.Groups))
+			codes := make(map[string]int16, len(resp.Groups))
+			msgs := make(map[string]*string, len(resp.Groups))
+			mu.Lock()
+			defer mu.Unlock()
+			for _, r := range resp.Groups {
+				if _, dup := codes[r.Group]; dup {
+					continue
+				}
+				code := r.ErrorCode
+				if code == CodeGroupIDNotFound && maybeSent[r.Group] {
+					code, answerLost[r.Group] = 0, true
+				}
+				rows[r.Group], codes[r.Group], msgs[r.Group] = struct{}{}, code, r.ErrorMessage
+				versions[r.Group] = resp.GetVersion()
+			}
+			return rows, codes, msgs, nil
+		},
+	}
+	res := route(ctx, c, groups, call)
+	out := make([]DeletedGroup, len(groups))
+	mu.Lock()
+	defer mu.Unlock()
+	for i, g := range groups {
+		r := res[g]
+		out[i] = DeletedGroup{Group: g, Coordinator: r.coordinator, Version: versions[g], Err: r.err,
+			AnswerLost: r.err == nil && answerLost[g]}
+	}
+	return out
+}
+
+// DeletedTopic is one topic's DeleteTopics outcome.
+type DeletedTopic struct {
+	Topic string
+	// Err is nil when the topic was deleted.
+	Err error
+}
+
+const deleteTopicsAPI = "DeleteTopics"
+
+// DeleteTopics deletes topics by name through the controller and returns
+// one entry per distinct topic, in request order. Like DeleteGroups it
+// retries only what was not answered (NOT_CONTROLLER, a lost answer) until
+// ctx ends, and an UNKNOWN_TOPIC_OR_PARTITION on a resend after a lost
+// answer counts as deleted. The broker is asked to wait for the deletion up
+// to ctx's deadline.
+func (c *Client) DeleteTopics(ctx context.Context, topics []string) []DeletedTopic {
+	var pending []string
+	errs := map[string]error{}
+	seen := map[string]bool{}
+	for _, t := range topics {
+		if !seen[t] {
+			seen[t] = true
+			pending = append(pending, t)
+		}
+	}
+	maybeSent := map[string]bool{}
+	last := map[string]error{}
+	for attempt := 0; len(pending) > 0; attempt++ {
+		if attempt > 0 {
+			if err := sleep(ctx, backoff(attempt-1)); err != nil {
+				for _, t := range pending {
+					errs[t] = &UnavailableError{Op: deleteTopicsAPI, Err: err, Last: last[t]}
+				}
+				break
+			}
+		}
+		resp, sent, err := c.deleteTopicsOnce(ctx, pending)
+		if err != nil {
+			for _, t := range pending {
+				last[t] = err
+				maybeSent[t] = maybeSent[t] || sent
+			}
+			continue
+		}
+		answered := map[string]kmsg.DeleteTopicsResponseTopic{}
+		for _, r := range resp.Topics {
+			if r.Topic != nil {
+				if _, dup := answered[*r.Topic]; !dup {
+					answered[*r.Topic] = r
+				}
+			}
+		}
+		var retry []string
+		for _, t := range pending {
+			r, ok := answered[t]
+			switch {
+			case !ok:
+				errs[t] = &MalformedError{Reason: "DeleteTopics response has no row for topic '" + t + "'"}
+			case r.ErrorCode == 0:
+			case r.ErrorCode == kerr.UnknownTopicOrPartition.Code && maybeSent[t]:
+			case r.ErrorCode == kerr.NotController.Code || r.ErrorCode == kerr.RequestTimedOut.Code:
+				// REQUEST_TIMED_OUT: the controller accepted the deletion
+				// but did not finish it within TimeoutMillis; asking again
+				// waits for it (or finds the topic gone).
+				last[t] = NewKafkaError(r.ErrorCode, r.ErrorMessage)
+				maybeSent[t] = maybeSent[t] || r.ErrorCode == kerr.RequestTimedOut.Code
+				retry = append(retry, t)
+			default:
+				errs[t] = NewKafkaError(r.ErrorCode, r.ErrorMessage)
+			}
+		}
+		pending = retry
+	}
+	out := make([]DeletedTopic, 0, len(seen))
+	done := map[string]bool{}
+	for _, t := range topics {
+		if !done[t] {
+			done[t] = true
+			out = append(out, DeletedTopic{Topic: t, Err: errs[t]})
+		}
+	}
+	return out
+}
+
+// deleteTopicsOnce sends one DeleteTopics to the controller, without kgo's
+// retries (see DeleteTopics). sent tells whether the DeleteTopics request
+// may have reached the broker.
+func (c *Client) deleteTopicsOnce(ctx context.Context, topics []string) (resp *kmsg.DeleteTopicsResponse, sent bool, err error) {
+	meta := kmsg.NewPtrMetadataRequest()
+	meta.Topics = []kmsg.MetadataRequestTopic{}
+	mresp, err := meta.RequestWith(ctx, c.cl)
+	if err != nil {
+		return nil, false, err
+	}
+	if mresp.ControllerID < 0 {
+		return nil, false, errors.New("the cluster reports no controller")
+	}
+	req := kmsg.NewPtrDeleteTopicsRequest()
+	req.TimeoutMillis = 30000
+	if dl, ok := ctx.Deadline(); ok {
+		req.TimeoutMillis = int32(max(min(time.Until(dl), 30*time.Second), time.Millisecond) / time.Millisecond)
+	}
+	for _, t := range topics {
+		req.TopicNames = append(req.TopicNames, t)
+		rt := kmsg.NewDeleteTopicsRequestTopic()
+		rt.Topic = kmsg.StringPtr(t)
+		req.Topics = append(req.Topics, rt)
+	}
+	kr, err := c.cl.Broker(int(mresp.ControllerID)).Request(ctx, req)
+	if err != nil {
+		return nil, true, err
+	}
+	return kr.(*kmsg.DeleteTopicsResponse), true, nil
+}

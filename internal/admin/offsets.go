@@ -1,0 +1,255 @@
+package admin
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// The offsets view of --describe needs two more requests: OffsetFetch for a
+// group's committed offsets (routed to the coordinator like
+// StreamsGroupDescribe, many groups per request) and ListOffsets for the
+// earliest and latest offsets of partitions (sharded by kgo to the
+// partition leaders).
+
+// TopicPartition names one partition.
+type TopicPartition struct {
+	Topic     string
+	Partition int32
+}
+
+// CompareTopicPartitions orders by topic, then partition number.
+func CompareTopicPartitions(a, b TopicPartition) int {
+	if c := cmp.Compare(a.Topic, b.Topic); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Partition, b.Partition)
+}
+
+// CommittedOffset is one offset a group committed.
+type CommittedOffset struct {
+	TopicPartition
+	Offset int64
+	// LeaderEpoch is the leader epoch the offset was committed with, or -1
+	// when the committer did not know it.
+	LeaderEpoch int32
+	// Err is a partition-level error code of the answer, if any.
+	Err error
+}
+
+// GroupOffsets is one group's OffsetFetch answer.
+type GroupOffsets struct {
+	Group       string
+	Coordinator Broker
+	// Offsets are sorted by topic and partition.
+	Offsets []CommittedOffset
+	Err     error
+}
+
+// offsetFetchAPI is the request name used in messages.
+const offsetFetchAPI = "OffsetFetch"
+
+// offsetFetchVersion is the OffsetFetch version sent: v8 batches groups, v9
+// adds the member id and epoch that streams groups check (null and -1 mean
+// an admin fetch, StreamsGroup.validateOffsetFetch), and v10 would answer
+// topic ids instead of names, which would cost a Metadata round trip.
+const offsetFetchVersion = 9
+
+// offsetFetchV9 caps OffsetFetch at v9 for this request only: kgo picks
+// min(request max, broker max, client max), and the client's table keeps
+// v10 for other uses.
+type offsetFetchV9 struct{ *kmsg.OffsetFetchRequest }
+
+func (offsetFetchV9) MaxVersion() int16 { return offsetFetchVersion }
+
+// FetchCommittedOffsets fetches every committed offset of groups at their
+// coordinators: one OffsetFetch per coordinator node for all its groups,
+// with the routing and retries of StreamsGroupDescribe. The result has one
+// entry per requested group, in request order.
+func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []GroupOffsets {
+	call := groupCall[[]CommittedOffset]{
+		api: offsetFetchAPI,
+		gate: func(ctx context.Context, node int32) error {
+			have, err := c.maxVersion(ctx, node, 9)
+			var ke *KafkaError
+			if errors.As(err, &ke) {
+				return err
+			}
+			if err != nil {
+				return &UnavailableError{Op: "ApiVersions", Err: err}
+			}
+			if have < 8 {
+				return &BrokerTooOldError{NodeID: node, API: offsetFetchAPI, Need: 8, Have: have, Feature: "committed offsets of several groups"}
+			}
+			return nil
+		},
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string][]CommittedOffset, map[string]int16, map[string]*string, error) {
+			req := kmsg.NewPtrOffsetFetchRequest()
+			for _, g := range gs {
+				rg := kmsg.NewOffsetFetchRequestGroup()
+				rg.Group = g
+				rg.MemberID = nil   // an admin fetch: no member id ...
+				rg.MemberEpoch = -1 // ... and no epoch
+				rg.Topics = nil     // null: every committed partition
+				req.Groups = append(req.Groups, rg)
+			}
+			kr, err := b.RetriableRequest(ctx, offsetFetchV9{req})
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			resp, ok := kr.(*kmsg.OffsetFetchResponse)
+			if !ok {
+				return nil, nil, nil, &MalformedError{Reason: fmt.Sprintf("OffsetFetch answered with %T", kr)}
+			}
+			return offsetFetchRows(resp)
+		},
+	}
+	res := route(ctx, c, groups, call)
+	out := make([]GroupOffsets, len(groups))
+	for i, g := range groups {
+		r := res[g]
+		out[i] = GroupOffsets{Group: g, Coordinator: r.coordinator, Offsets: r.row, Err: r.err}
+	}
+	return out
+}
+
+// offsetFetchRows splits an OffsetFetch v8+ answer per group. A top-level
+// error code (which v8+ brokers leave at 0) applies to every group.
+func offsetFetchRows(resp *kmsg.OffsetFetchResponse) (map[string][]CommittedOffset, map[string]int16, map[string]*string, error) {
+	rows := make(map[string][]CommittedOffset, len(resp.Groups))
+	codes := make(map[string]int16, len(resp.Groups))
+	msgs := make(map[string]*string, len(resp.Groups))
+	for _, g := range resp.Groups {
+		if _, dup := codes[g.Group]; dup {
+			continue
+		}
+		code := g.ErrorCode
+		if code == 0 {
+			code = resp.ErrorCode
+		}
+		codes[g.Group] = code
+		var offs []CommittedOffset
+		for _, t := range g.Topics {
+			for _, p := range t.Partitions {
+				co := CommittedOffset{TopicPartition: TopicPartition{Topic: t.Topic, Partition: p.Partition}, Offset: p.Offset, LeaderEpoch: p.LeaderEpoch}
+				if p.ErrorCode != 0 {
+					co.Err = NewKafkaError(p.ErrorCode, nil)
+				}
+				offs = append(offs, co)
+			}
+		}
+		slices.SortFunc(offs, func(a, b CommittedOffset) int { return CompareTopicPartitions(a.TopicPartition, b.TopicPartition) })
+		rows[g.Group] = offs
+	}
+	return rows, codes, msgs, nil
+}
+
+// ListOffsets timestamps (KIP-79): the log start and the log end.
+const (
+	// EarliestTimestamp asks for the log start offset.
+	EarliestTimestamp int64 = -2
+	// LatestTimestamp asks for the log end offset (high watermark with
+	// READ_UNCOMMITTED).
+	LatestTimestamp int64 = -1
+)
+
+// ListedOffset is one partition's ListOffsets answer.
+type ListedOffset struct {
+	TopicPartition
+	Offset      int64
+	LeaderEpoch int32
+	Err         error
+}
+
+// ListOffsets asks the partition leaders for the offset at timestamp
+// (EarliestTimestamp or LatestTimestamp) of each partition, one request per
+// leader (kgo shards ListOffsets by leader and retries leadership changes).
+// It uses READ_UNCOMMITTED, as kafka-streams-groups.sh's admin client does,
+// so the log end offset is the high watermark. The result is sorted and has
+// one entry per distinct partition; a partition that failed carries its
+// error. The error is for failures of the whole request.
+func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, timestamp int64) ([]ListedOffset, error) {
+	want := slices.Clone(tps)
+	slices.SortFunc(want, CompareTopicPartitions)
+	want = slices.Compact(want)
+	if len(want) == 0 {
+		return nil, nil
+	}
+	req := kmsg.NewPtrListOffsetsRequest()
+	req.ReplicaID = -1
+	req.IsolationLevel = 0
+	for i := 0; i < len(want); {
+		rt := kmsg.NewListOffsetsRequestTopic()
+		rt.Topic = want[i].Topic
+		for ; i < len(want) && want[i].Topic == rt.Topic; i++ {
+			rp := kmsg.NewListOffsetsRequestTopicPartition()
+			rp.Partition = want[i].Partition
+			rp.CurrentLeaderEpoch = -1
+			rp.Timestamp = timestamp
+			rp.MaxNumOffsets = 1
+			rt.Partitions = append(rt.Partitions, rp)
+		}
+		req.Topics = append(req.Topics, rt)
+	}
+
+	got := map[TopicPartition]ListedOffset{}
+	var shardErr error
+	for _, shard := range c.cl.RequestSharded(ctx, req) {
+		if shard.Err != nil {
+			// kgo reports a topic it could not map to a leader (or a broker
+			// it could not reach) as a shard with the request's partitions.
+			shardErr = listOffsetsShardError(shard.Err)
+			if sreq, ok := shard.Req.(*kmsg.ListOffsetsRequest); ok {
+				for _, t := range sreq.Topics {
+					for _, p := range t.Partitions {
+						tp := TopicPartition{Topic: t.Topic, Partition: p.Partition}
+						got[tp] = ListedOffset{TopicPartition: tp, Offset: -1, LeaderEpoch: -1, Err: shardErr}
+					}
+				}
+			}
+			continue
+		}
+		resp, ok := shard.Resp.(*kmsg.ListOffsetsResponse)
+		if !ok {
+			return nil, &MalformedError{Reason: fmt.Sprintf("ListOffsets answered with %T", shard.Resp)}
+		}
+		for _, t := range resp.Topics {
+			for _, p := range t.Partitions {
+				tp := TopicPartition{Topic: t.Topic, Partition: p.Partition}
+				lo := ListedOffset{TopicPartition: tp, Offset: p.Offset, LeaderEpoch: p.LeaderEpoch}
+				if p.ErrorCode != 0 {
+					lo.Err = NewKafkaError(p.ErrorCode, nil)
+				}
+				got[tp] = lo
+			}
+		}
+	}
+	out := make([]ListedOffset, 0, len(want))
+	for _, tp := range want {
+		lo, ok := got[tp]
+		if !ok {
+			err := shardErr
+			if err == nil {
+				err = &MalformedError{Reason: fmt.Sprintf("ListOffsets has no answer for %s-%d", tp.Topic, tp.Partition)}
+			}
+			lo = ListedOffset{TopicPartition: tp, Offset: -1, LeaderEpoch: -1, Err: err}
+		}
+		out = append(out, lo)
+	}
+	return out, nil
+}
+
+// listOffsetsShardError types what kgo reported for a failed shard.
+func listOffsetsShardError(err error) error {
+	var ke *kerr.Error
+	if errors.As(err, &ke) {
+		return NewKafkaError(ke.Code, nil)
+	}
+	return &UnavailableError{Op: "ListOffsets", Err: err}
+}

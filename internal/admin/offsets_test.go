@@ -1,0 +1,181 @@
+package admin
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+)
+
+// viewsCluster is a 3-node 4.4 test broker and a client for it.
+func viewsCluster(t *testing.T) (*kafkatest.Cluster, *Client) {
+	t.Helper()
+	c, err := kafkatest.Start(kafkatest.Config{Nodes: 3, Logf: t.Logf})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	cl, err := New(Config{Bootstrap: c.Addrs()})
+	require.NoError(t, err)
+	t.Cleanup(cl.Close)
+	return c, cl
+}
+
+func viewsCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// logged returns the requests with key, in arrival order.
+func logged(c *kafkatest.Cluster, key int16) []kafkatest.Request {
+	var out []kafkatest.Request
+	for _, r := range c.Requests() {
+		if r.Key == key {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func TestFetchCommittedOffsets(t *testing.T) {
+	c, cl := viewsCluster(t)
+	c.PutTopic("in", 2)
+	for i, g := range []string{"a", "b", "c"} {
+		c.PutStreamsGroup(kafkatest.StreamsGroup{ID: g, State: "Stable"})
+		c.SetCoordinator(g, int32(i%2)) // a and c on node 0, b on node 1
+	}
+	c.Commit("a", kafkatest.Committed{Topic: "in", Partition: 1, Offset: 12, LeaderEpoch: 0})
+	c.Commit("a", kafkatest.Committed{Topic: "in", Partition: 0, Offset: 10, LeaderEpoch: -1})
+	c.Commit("b", kafkatest.Committed{Topic: "in", Partition: 0, Offset: 3, LeaderEpoch: 1})
+	// node 1 answers b once with NOT_COORDINATOR: only b is asked again.
+	c.InjectError(kafkatest.Fault{Key: 9, Group: "b", ErrorCode: kerr.NotCoordinator.Code, Times: 1, Node: kafkatest.AnyNode})
+
+	got := cl.FetchCommittedOffsets(viewsCtx(t), []string{"c", "a", "b", "a"})
+	require.Len(t, got, 4)
+	assert.Equal(t, []string{"c", "a", "b", "a"}, []string{got[0].Group, got[1].Group, got[2].Group, got[3].Group})
+	for _, g := range got {
+		require.NoError(t, g.Err, g.Group)
+	}
+	assert.Empty(t, got[0].Offsets)
+	assert.Equal(t, []CommittedOffset{
+		{TopicPartition: TopicPartition{"in", 0}, Offset: 10, LeaderEpoch: -1},
+		{TopicPartition: TopicPartition{"in", 1}, Offset: 12, LeaderEpoch: 0},
+	}, got[1].Offsets, "sorted by partition")
+	assert.Equal(t, []CommittedOffset{{TopicPartition: TopicPartition{"in", 0}, Offset: 3, LeaderEpoch: 1}}, got[2].Offsets)
+	assert.EqualValues(t, 1, got[2].Coordinator.ID)
+
+	var batches [][]string
+	for _, r := range logged(c, 9) {
+		assert.EqualValues(t, 9, r.Version, "v9: topic names, no topic ids")
+		req := r.Msg.(*kmsg.OffsetFetchRequest)
+		var gs []string
+		for _, g := range req.Groups {
+			assert.Nil(t, g.MemberID, "an admin fetch")
+			assert.EqualValues(t, -1, g.MemberEpoch)
+			assert.Nil(t, g.Topics, "all topics")
+			gs = append(gs, g.Group)
+		}
+		batches = append(batches, gs)
+	}
+	assert.ElementsMatch(t, [][]string{{"c", "a"}, {"b"}, {"b"}}, batches, "one request per coordinator, then b's retry")
+}
+
+func TestFetchCommittedOffsets_groupError(t *testing.T) {
+	c, cl := viewsCluster(t)
+	c.PutStreamsGroup(kafkatest.StreamsGroup{ID: "a", State: "Stable"})
+	c.InjectError(kafkatest.Fault{Key: 9, Group: "a", ErrorCode: kerr.GroupAuthorizationFailed.Code, Node: kafkatest.AnyNode})
+	got := cl.FetchCommittedOffsets(viewsCtx(t), []string{"a"})
+	require.Len(t, got, 1)
+	assert.ErrorIs(t, got[0].Err, ErrNotAuthorized)
+}
+
+func TestListOffsets(t *testing.T) {
+	c, cl := viewsCluster(t)
+	c.PutTopic("in", 3)
+	c.PutTopic("other", 1)
+	for p := range int32(3) {
+		c.SetLogOffsets("in", p, int64(p), 100+int64(p))
+	}
+	c.SetLogOffsets("other", 0, 7, 9)
+	tps := []TopicPartition{{"other", 0}, {"in", 2}, {"in", 0}, {"in", 1}, {"in", 0}, {"missing", 0}}
+
+	c.ResetRequests()
+	latest, err := cl.ListOffsets(viewsCtx(t), tps, LatestTimestamp)
+	require.NoError(t, err)
+	require.Len(t, latest, 5, "one entry per distinct partition")
+	want := []TopicPartition{{"in", 0}, {"in", 1}, {"in", 2}, {"missing", 0}, {"other", 0}}
+	for i, lo := range latest {
+		assert.Equal(t, want[i], lo.TopicPartition)
+	}
+	assert.Equal(t, []int64{100, 101, 102}, []int64{latest[0].Offset, latest[1].Offset, latest[2].Offset})
+	assert.Equal(t, int64(9), latest[4].Offset)
+	assert.Error(t, latest[3].Err, "a topic the cluster does not have")
+	for _, lo := range []ListedOffset{latest[0], latest[1], latest[2], latest[4]} {
+		assert.NoError(t, lo.Err)
+	}
+
+	// Each ListOffsets went to the leader of all its partitions.
+	sent := logged(c, 2)
+	require.NotEmpty(t, sent)
+	nodes := map[int32]bool{}
+	for _, r := range sent {
+		assert.False(t, nodes[r.Node], "one request per leader")
+		nodes[r.Node] = true
+		req := r.Msg.(*kmsg.ListOffsetsRequest)
+		assert.EqualValues(t, 0, req.IsolationLevel, "READ_UNCOMMITTED, as the Java admin client")
+		for _, rt := range req.Topics {
+			for _, rp := range rt.Partitions {
+				leader, ok := c.PartitionLeader(rt.Topic, rp.Partition)
+				require.True(t, ok)
+				assert.Equal(t, leader, r.Node)
+				assert.Equal(t, LatestTimestamp, rp.Timestamp)
+			}
+		}
+	}
+
+	earliest, err := cl.ListOffsets(viewsCtx(t), tps[:4], EarliestTimestamp)
+	require.NoError(t, err)
+	assert.Equal(t, []int64{0, 1, 2, 7}, []int64{earliest[0].Offset, earliest[1].Offset, earliest[2].Offset, earliest[3].Offset})
+
+	none, err := cl.ListOffsets(viewsCtx(t), nil, LatestTimestamp)
+	require.NoError(t, err)
+	assert.Empty(t, none)
+}
+
+func TestListStreamsGroupsInStates(t *testing.T) {
+	c, cl := viewsCluster(t)
+	for i, s := range []string{"Stable", "NotReady", "Empty", "Assigning"} {
+		id := "g-" + s
+		c.PutStreamsGroup(kafkatest.StreamsGroup{ID: id, State: s})
+		c.SetCoordinator(id, int32(i%3))
+	}
+	c.PutGroup("classic", "classic", "consumer", "Empty")
+	ctx := viewsCtx(t)
+
+	ids := func(gs []ListedGroup) []string {
+		var out []string
+		for _, g := range gs {
+			out = append(out, g.Group)
+		}
+		return out
+	}
+	all, err := cl.ListStreamsGroupsInStates(ctx, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"g-Assigning", "g-Empty", "g-NotReady", "g-Stable"}, ids(all))
+
+	some, err := cl.ListStreamsGroupsInStates(ctx, []string{"NotReady", "Empty"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"g-Empty", "g-NotReady"}, ids(some))
+
+	// The quirk that makes filtering client-side necessary: the broker's
+	// own StatesFilter spells NotReady "not_ready".
+	listed, err := kadm.NewClient(cl.cl).ListGroupsByType(ctx, []string{"streams"}, "NotReady")
+	require.NoError(t, err)
+	assert.Empty(t, listed.Groups())
+}
