@@ -1,0 +1,221 @@
+package clientconfig
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// The --debug log: one line per request and response with the API name,
+// version, correlation id, size and the broker, decoded from the Kafka frame
+// headers on the wire (franz-go's hooks do not carry the version). Bodies
+// are never printed, so credentials in SaslAuthenticate never reach the
+// log; every line still passes through the redactor.
+
+// debugLog writes the lines; it is a kgo.Logger and a kgo hook.
+type debugLog struct {
+	mu     sync.Mutex
+	w      io.Writer
+	redact func(string) string
+	now    func() time.Time
+}
+
+func (d *debugLog) printf(format string, args ...any) {
+	line := "debug: " + d.redact(fmt.Sprintf(format, args...)) + "\n"
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, _ = io.WriteString(d.w, line)
+}
+
+// Level makes franz-go log its informational messages and above.
+func (d *debugLog) Level() kgo.LogLevel { return kgo.LogLevelInfo }
+
+// Log is franz-go's logger callback.
+func (d *debugLog) Log(level kgo.LogLevel, msg string, keyvals ...any) {
+	var b strings.Builder
+	b.WriteString("kgo ")
+	b.WriteString(strings.ToLower(level.String()))
+	b.WriteString(": ")
+	b.WriteString(msg)
+	for i := 0; i+1 < len(keyvals); i += 2 {
+		fmt.Fprintf(&b, " %v=%v", keyvals[i], keyvals[i+1])
+	}
+	d.printf("%s", b.String())
+}
+
+// OnBrokerConnect names a connection once franz-go knows which broker it
+// belongs to (after ApiVersions and SASL, which are logged by address).
+func (d *debugLog) OnBrokerConnect(meta kgo.BrokerMetadata, initDur time.Duration, conn net.Conn, err error) {
+	label := brokerLabel(meta)
+	if err != nil {
+		d.printf("[%s] connection failed after %s: %v", label, initDur.Round(time.Millisecond), err)
+		return
+	}
+	if dc, ok := conn.(*debugConn); ok {
+		dc.setLabel(label)
+	}
+	d.printf("[%s] connection ready after %s", label, initDur.Round(time.Millisecond))
+}
+
+func brokerLabel(meta kgo.BrokerMetadata) string {
+	addr := net.JoinHostPort(meta.Host, fmt.Sprint(meta.Port))
+	if meta.NodeID < math.MinInt32+1<<16 {
+		return fmt.Sprintf("seed %d %s", meta.NodeID-math.MinInt32, addr)
+	}
+	return fmt.Sprintf("node %d %s", meta.NodeID, addr)
+}
+
+// dialer dials like franz-go's own dialer (TLS with the host as server name
+// unless the config sets one) and wraps the connection for the log.
+func (s *Settings) dialer(log *debugLog) func(context.Context, string, string) (net.Conn, error) {
+	return func(ctx context.Context, network, host string) (net.Conn, error) {
+		d := &net.Dialer{Timeout: dialTimeout}
+		conn, err := d.DialContext(ctx, network, host)
+		if err != nil {
+			log.printf("[%s] dial failed: %v", host, err)
+			return nil, err
+		}
+		if s.TLS != nil {
+			cfg := s.TLS.Clone()
+			if cfg.ServerName == "" {
+				if h, _, err := net.SplitHostPort(host); err == nil {
+					cfg.ServerName = h
+				}
+			}
+			tc := tls.Client(conn, cfg)
+			if err := tc.HandshakeContext(ctx); err != nil {
+				_ = conn.Close()
+				log.printf("[%s] TLS handshake failed: %v", host, err)
+				return nil, err
+			}
+			st := tc.ConnectionState()
+			log.printf("[%s] TLS %s %s", host, tls.VersionName(st.Version), tls.CipherSuiteName(st.CipherSuite))
+			conn = tc
+		}
+		return &debugConn{Conn: conn, log: log, label: host, inflight: map[int32]inflight{}}, nil
+	}
+}
+
+type inflight struct {
+	key, version int16
+	sent         time.Time
+}
+
+// debugConn decodes the frame headers flowing through a connection.
+type debugConn struct {
+	net.Conn
+	log *debugLog
+
+	mu       sync.Mutex
+	label    string
+	inflight map[int32]inflight
+	wr, rd   frameState
+	raw      bool // raw SASL (SaslHandshake v0): frames are not Kafka requests
+	rawNext  bool
+}
+
+func (c *debugConn) setLabel(l string) {
+	c.mu.Lock()
+	c.label = l
+	c.mu.Unlock()
+}
+
+// frameState follows length-prefixed frames across arbitrary reads and
+// writes.
+type frameState struct {
+	hdr       [12]byte
+	n         int
+	remaining int64
+}
+
+// feed consumes p; for each frame whose first hdrLen bytes are complete it
+// calls on with them and the frame's size. A negative size stops decoding.
+func (s *frameState) feed(p []byte, hdrLen int, on func(hdr []byte, size int32)) bool {
+	for len(p) > 0 {
+		if s.remaining > 0 {
+			k := int(min(int64(len(p)), s.remaining))
+			p, s.remaining = p[k:], s.remaining-int64(k)
+			continue
+		}
+		k := copy(s.hdr[s.n:hdrLen], p)
+		s.n += k
+		p = p[k:]
+		if s.n < hdrLen {
+			return true
+		}
+		size := int32(binary.BigEndian.Uint32(s.hdr[:4]))
+		if size < int32(hdrLen-4) {
+			return false
+		}
+		on(s.hdr[:hdrLen], size)
+		s.remaining, s.n = int64(size)-int64(hdrLen-4), 0
+	}
+	return true
+}
+
+func (c *debugConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.raw || n <= 0 {
+		return n, err
+	}
+	ok := c.wr.feed(p[:n], 12, func(h []byte, size int32) {
+		key, version := int16(binary.BigEndian.Uint16(h[4:])), int16(binary.BigEndian.Uint16(h[6:]))
+		corr := int32(binary.BigEndian.Uint32(h[8:]))
+		c.inflight[corr] = inflight{key: key, version: version, sent: c.log.now()}
+		c.log.printf("[%s] > %s v%d correlation_id=%d bytes=%d", c.label, apiName(key), version, corr, size+4)
+		if key == 17 && version == 0 {
+			c.rawNext = true
+		}
+	})
+	if !ok {
+		c.raw = true
+	}
+	return n, err
+}
+
+func (c *debugConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.raw || n <= 0 {
+		return n, err
+	}
+	ok := c.rd.feed(p[:n], 8, func(h []byte, size int32) {
+		corr := int32(binary.BigEndian.Uint32(h[4:]))
+		in, known := c.inflight[corr]
+		if !known {
+			c.log.printf("[%s] < response to unknown correlation_id=%d bytes=%d", c.label, corr, size+4)
+			return
+		}
+		delete(c.inflight, corr)
+		c.log.printf("[%s] < %s v%d correlation_id=%d bytes=%d after %s", c.label, apiName(in.key), in.version, corr, size+4,
+			c.log.now().Sub(in.sent).Round(100*time.Microsecond))
+		if c.rawNext && in.key == 17 {
+			c.log.printf("[%s] raw SASL follows; its frames are not logged", c.label)
+			c.raw = true
+		}
+	})
+	if !ok {
+		c.raw = true
+	}
+	return n, err
+}
+
+func apiName(key int16) string {
+	if name := kmsg.NameForKey(key); name != "" {
+		return name
+	}
+	return fmt.Sprintf("ApiKey(%d)", key)
+}

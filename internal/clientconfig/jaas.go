@@ -1,0 +1,210 @@
+package clientconfig
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// jaasEntry is the one login module of a client's sasl.jaas.config, e.g.
+//
+//	org.apache.kafka.common.security.scram.ScramLoginModule required username="alice" password="s3cret";
+type jaasEntry struct {
+	Module  string
+	Flag    string
+	Options map[string]string
+}
+
+// JAAS login modules the client understands, by the mechanism they serve.
+const (
+	plainModule = "org.apache.kafka.common.security.plain.PlainLoginModule"
+	scramModule = "org.apache.kafka.common.security.scram.ScramLoginModule"
+	oauthModule = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
+)
+
+// parseJAAS reads sasl.jaas.config with the rules of Kafka's JaasConfig,
+// which uses java.io.StreamTokenizer: words, "double" or 'single' quoted
+// strings with backslash escapes, '=' and ';' as punctuation, and //, /* */
+// and a lone / as comments. A client's value must hold exactly one login
+// module. Errors name option keys but never their values.
+func parseJAAS(s string) (jaasEntry, error) {
+	tz := jaasTokenizer{in: []rune(s)}
+	var entries []jaasEntry
+	for {
+		t := tz.next()
+		if t.kind == tokEOF {
+			break
+		}
+		if t.kind != tokWord {
+			return jaasEntry{}, errors.New("expected a login module class name")
+		}
+		e := jaasEntry{Module: t.text, Options: map[string]string{}}
+		t = tz.next()
+		if t.kind == tokEOF {
+			return jaasEntry{}, errors.New("login module control flag not specified")
+		}
+		switch flag := strings.ToLower(t.text); {
+		case t.kind == tokWord && (flag == "required" || flag == "requisite" || flag == "sufficient" || flag == "optional"):
+			e.Flag = flag
+		default:
+			return jaasEntry{}, errors.New("invalid login module control flag (want required, requisite, sufficient or optional)")
+		}
+		for {
+			t = tz.next()
+			if t.kind == tokEOF || t.kind == tokPunct && t.text == ";" {
+				break
+			}
+			if t.kind != tokWord {
+				return jaasEntry{}, errors.New("expected an option name or ';'")
+			}
+			key := t.text
+			if eq := tz.next(); eq.kind != tokPunct || eq.text != "=" {
+				return jaasEntry{}, fmt.Errorf("value not specified for option %q", key)
+			}
+			v := tz.next()
+			switch v.kind {
+			case tokWord, tokQuoted:
+			case tokNumber:
+				return jaasEntry{}, fmt.Errorf("value of option %q must be quoted", key)
+			default:
+				return jaasEntry{}, fmt.Errorf("value not specified for option %q", key)
+			}
+			e.Options[key] = v.text
+		}
+		if t.kind != tokPunct || t.text != ";" {
+			return jaasEntry{}, errors.New("login module entry not terminated by ';'")
+		}
+		entries = append(entries, e)
+	}
+	switch len(entries) {
+	case 0:
+		return jaasEntry{}, errors.New("login module not specified")
+	case 1:
+		return entries[0], nil
+	}
+	return jaasEntry{}, fmt.Errorf("holds %d login modules, a client needs exactly 1", len(entries))
+}
+
+type tokKind int
+
+const (
+	tokEOF tokKind = iota
+	tokWord
+	tokQuoted
+	tokNumber
+	tokPunct
+)
+
+type token struct {
+	kind tokKind
+	text string
+}
+
+type jaasTokenizer struct {
+	in  []rune
+	off int
+}
+
+func isWordStart(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_' || r == '$' || r >= 0xA0
+}
+
+func isWordPart(r rune) bool {
+	return isWordStart(r) || r >= '0' && r <= '9' || r == '.' || r == '-'
+}
+
+func (tz *jaasTokenizer) next() token {
+	for tz.off < len(tz.in) {
+		c := tz.in[tz.off]
+		switch {
+		case c <= ' ':
+			tz.off++
+		case c == '/':
+			if tz.off+1 < len(tz.in) && tz.in[tz.off+1] == '*' {
+				tz.off += 2
+				for tz.off < len(tz.in) && (tz.in[tz.off] != '*' || tz.off+1 >= len(tz.in) || tz.in[tz.off+1] != '/') {
+					tz.off++
+				}
+				tz.off = min(tz.off+2, len(tz.in))
+				continue
+			}
+			// "//" and, as in StreamTokenizer, a lone '/' comment out the
+			// rest of the line.
+			for tz.off < len(tz.in) && tz.in[tz.off] != '\n' && tz.in[tz.off] != '\r' {
+				tz.off++
+			}
+		case c == '"' || c == '\'':
+			tz.off++
+			return token{kind: tokQuoted, text: tz.quoted(c)}
+		case isWordStart(c):
+			start := tz.off
+			for tz.off < len(tz.in) && isWordPart(tz.in[tz.off]) {
+				tz.off++
+			}
+			return token{kind: tokWord, text: string(tz.in[start:tz.off])}
+		case c >= '0' && c <= '9' || c == '.' || c == '-':
+			start := tz.off
+			for tz.off < len(tz.in) && isWordPart(tz.in[tz.off]) {
+				tz.off++
+			}
+			return token{kind: tokNumber, text: string(tz.in[start:tz.off])}
+		default:
+			tz.off++
+			return token{kind: tokPunct, text: string(c)}
+		}
+	}
+	return token{kind: tokEOF}
+}
+
+// quoted reads a quoted string after its opening quote q. Like
+// StreamTokenizer, it ends at the closing quote or at the end of the line.
+func (tz *jaasTokenizer) quoted(q rune) string {
+	var b strings.Builder
+	for tz.off < len(tz.in) {
+		c := tz.in[tz.off]
+		if c == q {
+			tz.off++
+			return b.String()
+		}
+		if c == '\n' || c == '\r' {
+			return b.String()
+		}
+		tz.off++
+		if c != '\\' || tz.off >= len(tz.in) {
+			b.WriteRune(c)
+			continue
+		}
+		c = tz.in[tz.off]
+		tz.off++
+		switch c {
+		case 'a':
+			c = 7
+		case 'b':
+			c = '\b'
+		case 'f':
+			c = '\f'
+		case 'n':
+			c = '\n'
+		case 'r':
+			c = '\r'
+		case 't':
+			c = '\t'
+		case 'v':
+			c = '\v'
+		}
+		if c >= '0' && c <= '7' {
+			// Octal escape: up to three digits, at most \377.
+			v, max := c-'0', 2
+			if c > '3' {
+				max = 1
+			}
+			for ; max > 0 && tz.off < len(tz.in) && tz.in[tz.off] >= '0' && tz.in[tz.off] <= '7'; max-- {
+				v = v*8 + tz.in[tz.off] - '0'
+				tz.off++
+			}
+			c = v
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,298 @@
+package clientconfig
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf16"
+)
+
+// Properties are the entries of a Java properties file. A key given twice
+// keeps its last value, as java.util.Properties does.
+type Properties struct {
+	entries map[string]Entry
+}
+
+// Entry is one key with its value and where it was defined.
+type Entry struct {
+	Key   string
+	Value string
+	// Line is the 1-based line where the entry starts in its file; 0 for an
+	// entry that came from somewhere else (a config file's inline
+	// properties).
+	Line int
+}
+
+// Get returns the entry for key.
+func (p Properties) Get(key string) (Entry, bool) {
+	e, ok := p.entries[key]
+	return e, ok
+}
+
+// Len is the number of distinct keys.
+func (p Properties) Len() int { return len(p.entries) }
+
+// Entries returns the entries sorted by line, then key, so validation
+// reports the first problem in file order.
+func (p Properties) Entries() []Entry {
+	out := make([]Entry, 0, len(p.entries))
+	for _, e := range p.entries {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Line != out[j].Line {
+			return out[i].Line < out[j].Line
+		}
+		return out[i].Key < out[j].Key
+	})
+	return out
+}
+
+// Set adds or replaces an entry.
+func (p *Properties) Set(e Entry) {
+	if p.entries == nil {
+		p.entries = map[string]Entry{}
+	}
+	p.entries[e.Key] = e
+}
+
+// Merge returns p with every entry of over replacing p's entry of the same
+// key.
+func (p Properties) Merge(over Properties) Properties {
+	out := Properties{entries: make(map[string]Entry, len(p.entries)+len(over.entries))}
+	for k, e := range p.entries {
+		out.entries[k] = e
+	}
+	for k, e := range over.entries {
+		out.entries[k] = e
+	}
+	return out
+}
+
+// FromMap builds properties from inline key/value pairs (no line numbers).
+func FromMap(m map[string]string) Properties {
+	p := Properties{entries: make(map[string]Entry, len(m))}
+	for k, v := range m {
+		p.entries[k] = Entry{Key: k, Value: v}
+	}
+	return p
+}
+
+// SyntaxError is a line that java.util.Properties would reject.
+type SyntaxError struct {
+	Line int
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// ParseBytes parses a properties file as Java's Properties.load(InputStream)
+// does, which is how Kafka's tools read --command-config: the bytes are
+// ISO-8859-1, so characters outside Latin-1 must be written as \uXXXX (a
+// UTF-8 file with such characters means different bytes to Java, and the
+// same bytes here).
+func ParseBytes(data []byte) (Properties, error) {
+	rs := make([]rune, len(data))
+	for i, b := range data {
+		rs[i] = rune(b)
+	}
+	return parse(rs)
+}
+
+// Parse parses properties from text that is already decoded, as
+// Properties.load(Reader) does.
+func Parse(text string) (Properties, error) { return parse([]rune(text)) }
+
+// parse follows java.util.Properties.load: LineReader joins natural lines
+// into logical lines, then load0 splits key and value and loadConvert
+// resolves escapes.
+func parse(in []rune) (Properties, error) {
+	p := Properties{entries: map[string]Entry{}}
+	lr := lineReader{in: in, line: 1}
+	for {
+		buf, line, ok := lr.readLine()
+		if !ok {
+			return p, nil
+		}
+		keyLen, valueStart, hasSep, backslash := 0, len(buf), false, false
+		for keyLen < len(buf) {
+			c := buf[keyLen]
+			if (c == '=' || c == ':') && !backslash {
+				valueStart, hasSep = keyLen+1, true
+				break
+			}
+			if (c == ' ' || c == '\t' || c == '\f') && !backslash {
+				valueStart = keyLen + 1
+				break
+			}
+			if c == '\\' {
+				backslash = !backslash
+			} else {
+				backslash = false
+			}
+			keyLen++
+		}
+		for valueStart < len(buf) {
+			c := buf[valueStart]
+			if c != ' ' && c != '\t' && c != '\f' {
+				if !hasSep && (c == '=' || c == ':') {
+					hasSep = true
+				} else {
+					break
+				}
+			}
+			valueStart++
+		}
+		key, err := unescape(buf[:keyLen])
+		if err != nil {
+			return Properties{}, &SyntaxError{Line: line, Msg: err.Error()}
+		}
+		value, err := unescape(buf[valueStart:])
+		if err != nil {
+			return Properties{}, &SyntaxError{Line: line, Msg: fmt.Sprintf("property %q: %v", key, err)}
+		}
+		p.entries[key] = Entry{Key: key, Value: value, Line: line}
+	}
+}
+
+// lineReader is java.util.Properties.LineReader over runes.
+type lineReader struct {
+	in   []rune
+	off  int
+	line int // line number of in[off]
+}
+
+// readLine returns the next logical line, without comments, leading white
+// space and continuation backslashes, and the line it started on.
+func (lr *lineReader) readLine() (buf []rune, start int, ok bool) {
+	skipWhite, appendedLineBegin, backslash := true, false, false
+	start = lr.line
+	for {
+		if lr.off >= len(lr.in) {
+			if len(buf) == 0 {
+				return nil, 0, false
+			}
+			if backslash {
+				buf = buf[:len(buf)-1]
+			}
+			return buf, start, true
+		}
+		c := lr.in[lr.off]
+		lr.off++
+		if skipWhite {
+			if c == ' ' || c == '\t' || c == '\f' {
+				continue
+			}
+			if !appendedLineBegin && (c == '\r' || c == '\n') {
+				lr.newline(c)
+				continue
+			}
+			skipWhite, appendedLineBegin = false, false
+		}
+		if len(buf) == 0 {
+			start = lr.line
+			if c == '#' || c == '!' {
+				for lr.off < len(lr.in) && lr.in[lr.off] != '\n' && lr.in[lr.off] != '\r' {
+					lr.off++
+				}
+				skipWhite = true
+				continue
+			}
+		}
+		if c != '\n' && c != '\r' {
+			buf = append(buf, c)
+			backslash = c == '\\' && !backslash
+			continue
+		}
+		lr.newline(c)
+		if len(buf) == 0 {
+			skipWhite = true
+			continue
+		}
+		if !backslash {
+			return buf, start, true
+		}
+		buf = buf[:len(buf)-1]
+		skipWhite, appendedLineBegin, backslash = true, true, false
+	}
+}
+
+// newline counts a line break whose first character c was just read,
+// consuming the \n of a \r\n pair.
+func (lr *lineReader) newline(c rune) {
+	if c == '\r' && lr.off < len(lr.in) && lr.in[lr.off] == '\n' {
+		lr.off++
+	}
+	lr.line++
+}
+
+// unescape is Properties.loadConvert: \uXXXX (UTF-16 code units, so
+// surrogate pairs combine), \t \n \r \f, and any other escaped character
+// stands for itself.
+func unescape(in []rune) (string, error) {
+	if !containsRune(in, '\\') {
+		return string(in), nil
+	}
+	var units []uint16
+	for i := 0; i < len(in); i++ {
+		c := in[i]
+		if c == '\\' && i+1 < len(in) {
+			i++
+			c = in[i]
+			switch c {
+			case 'u':
+				if i+4 >= len(in) {
+					return "", fmt.Errorf(`malformed \uxxxx encoding`)
+				}
+				var v uint16
+				for _, h := range in[i+1 : i+5] {
+					d, ok := hexDigit(h)
+					if !ok {
+						return "", fmt.Errorf(`malformed \uxxxx encoding`)
+					}
+					v = v<<4 | uint16(d)
+				}
+				units = append(units, v)
+				i += 4
+				continue
+			case 't':
+				c = '\t'
+			case 'r':
+				c = '\r'
+			case 'n':
+				c = '\n'
+			case 'f':
+				c = '\f'
+			}
+		}
+		units = utf16.AppendRune(units, c)
+	}
+	return string(utf16.Decode(units)), nil
+}
+
+func hexDigit(r rune) (int, bool) {
+	switch {
+	case r >= '0' && r <= '9':
+		return int(r - '0'), true
+	case r >= 'a' && r <= 'f':
+		return int(r-'a') + 10, true
+	case r >= 'A' && r <= 'F':
+		return int(r-'A') + 10, true
+	}
+	return 0, false
+}
+
+func containsRune(rs []rune, r rune) bool {
+	for _, x := range rs {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// javaTrim is String.trim: Kafka's ConfigDef trims every string value,
+// passwords included, by removing characters up to U+0020 at both ends.
+func javaTrim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
+}

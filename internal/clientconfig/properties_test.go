@@ -1,0 +1,141 @@
+package clientconfig
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestParseBytes covers the corner cases of java.util.Properties.load. Every
+// want below is what Java 17's Properties.load(InputStream) returned for the
+// same bytes (checked with a small Java program while writing the test).
+func TestParseBytes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		in      string
+		want    map[string]string
+		wantErr string
+	}{
+		{name: "equals", in: "a=b\n", want: map[string]string{"a": "b"}},
+		{name: "colon", in: "a:b\n", want: map[string]string{"a": "b"}},
+		{name: "whitespace separator", in: "a b\n", want: map[string]string{"a": "b"}},
+		{name: "spaces around separator", in: "  a  =   b  \n", want: map[string]string{"a": "b  "}},
+		{name: "separator whitespace then equals", in: "a  = b\n", want: map[string]string{"a": "b"}},
+		{name: "second separator is value", in: "a==b\n", want: map[string]string{"a": "=b"}},
+		{name: "colon then equals", in: "a:=b\n", want: map[string]string{"a": "=b"}},
+		{name: "tab and formfeed", in: "\ta\t=\fb\n", want: map[string]string{"a": "b"}},
+		{name: "empty value", in: "a=\n", want: map[string]string{"a": ""}},
+		{name: "key only", in: "a\n", want: map[string]string{"a": ""}},
+		{name: "hash comment", in: "# x=y\na=b\n", want: map[string]string{"a": "b"}},
+		{name: "bang comment", in: "! x=y\n  # indented comment\na=b\n", want: map[string]string{"a": "b"}},
+		{name: "hash inside value", in: "a=b#c\n", want: map[string]string{"a": "b#c"}},
+		{name: "comment ends with backslash", in: "# comment \\\na=b\n", want: map[string]string{"a": "b"}},
+		{name: "continuation", in: "a=one\\\n    two\\\n\tthree\n", want: map[string]string{"a": "onetwothree"}},
+		{name: "continuation line starting with hash", in: "a=one\\\n#two\n", want: map[string]string{"a": "one#two"}},
+		{name: "empty continuation ends the line", in: "a=one\\\n\nb=2\n", want: map[string]string{"a": "one", "b": "2"}},
+		{name: "escaped backslash at end", in: "a=one\\\\\nb=2\n", want: map[string]string{"a": "one\\", "b": "2"}},
+		{name: "three backslashes", in: "a=one\\\\\\\n two\n", want: map[string]string{"a": "one\\two"}},
+		{name: "backslash at eof", in: "a=one\\", want: map[string]string{"a": "one"}},
+		{name: "crlf", in: "a=1\r\nb=2\r\n", want: map[string]string{"a": "1", "b": "2"}},
+		{name: "cr only", in: "a=1\rb=2\r", want: map[string]string{"a": "1", "b": "2"}},
+		{name: "crlf continuation", in: "a=1\\\r\n  2\r\n", want: map[string]string{"a": "12"}},
+		{name: "escapes", in: "a=\\t\\n\\r\\f\\x\\\\\\=\\:\n", want: map[string]string{"a": "\t\n\r\fx\\=:"}},
+		{name: "escaped separators in key", in: "a\\=b\\:c\\ d=e\n", want: map[string]string{"a=b:c d": "e"}},
+		{name: "unicode escape", in: "a=caf\\u00e9 \\u20ac\n", want: map[string]string{"a": "caf\u00e9 \u20ac"}},
+		{name: "surrogate pair", in: "a=\\ud83d\\ude00\n", want: map[string]string{"a": "\U0001f600"}},
+		{name: "latin1 bytes", in: "a=caf\xe9\n", want: map[string]string{"a": "caf\u00e9"}},
+		{name: "utf8 bytes read as latin1", in: "a=caf\xc3\xa9\n", want: map[string]string{"a": "caf\u00c3\u00a9"}},
+		{name: "malformed unicode", in: "a=\\u12\n", wantErr: `line 1: property "a": malformed \uxxxx encoding`},
+		{name: "malformed unicode hex", in: "a=\\u12zz\n", wantErr: `line 1: property "a": malformed \uxxxx encoding`},
+		{name: "unicode escape in key", in: "\\u0061b=c\n", want: map[string]string{"ab": "c"}},
+		{name: "duplicate key keeps last", in: "a=1\na=2\n", want: map[string]string{"a": "2"}},
+		{name: "blank lines", in: "\n\n   \n\ta=b\n\n", want: map[string]string{"a": "b"}},
+		{name: "no trailing newline", in: "a=b", want: map[string]string{"a": "b"}},
+		{name: "lone backslash line then comment", in: "\\\n#x=y\n", want: map[string]string{}},
+		{name: "jaas multi line", in: "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required \\\n    username=\"alice\" \\\n    password=\"s3cret\";\n", want: map[string]string{"sasl.jaas.config": "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"alice\" password=\"s3cret\";"}},
+		{name: "value trailing spaces kept", in: "a=b   \n", want: map[string]string{"a": "b   "}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := ParseBytes([]byte(tt.in))
+			if tt.wantErr != "" {
+				require.EqualError(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			got := map[string]string{}
+			for _, e := range p.Entries() {
+				got[e.Key] = e.Value
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestParseBytes_lines(t *testing.T) {
+	t.Parallel()
+	in := "# header\n\na=1\nb=two\\\n  lines\r\n\r\n! c\nc : 3\n"
+	p, err := ParseBytes([]byte(in))
+	require.NoError(t, err)
+	var got []Entry
+	got = append(got, p.Entries()...)
+	assert.Equal(t, []Entry{
+		{Key: "a", Value: "1", Line: 3},
+		{Key: "b", Value: "twolines", Line: 4},
+		{Key: "c", Value: "3", Line: 8},
+	}, got)
+
+	_, err = ParseBytes([]byte("a=1\n\n# x\nb=\\uZZZZ\n"))
+	var se *SyntaxError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, 4, se.Line)
+}
+
+func TestParse_textIsNotLatin1(t *testing.T) {
+	t.Parallel()
+	p, err := Parse("a=café")
+	require.NoError(t, err)
+	e, _ := p.Get("a")
+	assert.Equal(t, "café", e.Value)
+}
+
+func TestProperties_Merge(t *testing.T) {
+	t.Parallel()
+	base, err := Parse("a=1\nb=2\n")
+	require.NoError(t, err)
+	got := base.Merge(FromMap(map[string]string{"b": "3", "c": "4"}))
+	assert.Equal(t, 3, got.Len())
+	b, _ := got.Get("b")
+	assert.Equal(t, "3", b.Value)
+	a, _ := base.Get("a")
+	assert.Equal(t, 1, a.Line)
+}
+
+// FuzzParseProperties proves the parser, and the validation that runs on
+// what it returns, never panics on any input.
+func FuzzParseProperties(f *testing.F) {
+	for _, s := range []string{
+		"a=b\n", "a\\\n b", "\\u00e9=\\u12", "#c\n!d\n a : b \\\r\n c", "\\", "\\\n#x", "a=\\ud83d",
+		"security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"p\";\n",
+		"sasl.jaas.config=x required a='b\\", "sasl.jaas.config=/* x required;", "ssl.enabled.protocols=TLSv1.2,,TLSv9",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParseBytes(data)
+		if err != nil {
+			return
+		}
+		for _, e := range p.Entries() {
+			_, _ = parseJAAS(e.Value)
+			if strings.HasSuffix(e.Key, ".location") || strings.HasSuffix(e.Key, ".url") {
+				return // no reads of arbitrary files (a device could block)
+			}
+		}
+		_, _ = Build(p, Options{})
+	})
+}
