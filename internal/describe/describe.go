@@ -16,6 +16,37 @@ type Options struct {
 	AllGroups bool
 	// Topology asks the broker for the KIP-1331 topology description.
 	Topology bool
+	// Members, State and Offsets select the other views; Offsets is the
+	// default when none of the four is set. At most one may be set.
+	Members, State, Offsets bool
+	// Verbose adds the verbose columns to the text views.
+	Verbose bool
+}
+
+// View is what a describe prints about each group.
+type View int
+
+// The describe views of kafka-streams-groups.sh. The zero value is the
+// topology view, the first one this tool had, so a Result built without a
+// view keeps the topology document.
+const (
+	ViewTopology View = iota
+	ViewOffsets
+	ViewMembers
+	ViewState
+)
+
+// View returns the selected view.
+func (o Options) View() View {
+	switch {
+	case o.Topology:
+		return ViewTopology
+	case o.Members:
+		return ViewMembers
+	case o.State:
+		return ViewState
+	}
+	return ViewOffsets
 }
 
 // Validate checks the options before any I/O.
@@ -26,6 +57,15 @@ func (o Options) Validate() error {
 	if !o.AllGroups && len(o.Groups) == 0 {
 		return errors.New("Option [describe] takes one of these options: [all-groups], [group]")
 	}
+	n := 0
+	for _, on := range []bool{o.Members, o.Offsets, o.State, o.Topology} {
+		if on {
+			n++
+		}
+	}
+	if n > 1 {
+		return errors.New("Option [describe] takes at most one of these options: [members], [offsets], [state], [topology]")
+	}
 	return nil
 }
 
@@ -33,11 +73,16 @@ func (o Options) Validate() error {
 type Client interface {
 	DescribeStreamsGroups(ctx context.Context, groups []string, includeTopology bool) []admin.DescribedGroup
 	ListStreamsGroups(ctx context.Context) ([]admin.ListedGroup, error)
+	// FetchCommittedOffsets and ListOffsets serve the offsets view.
+	FetchCommittedOffsets(ctx context.Context, groups []string) []admin.GroupOffsets
+	ListOffsets(ctx context.Context, tps []admin.TopicPartition, timestamp int64) ([]admin.ListedOffset, error)
 }
 
 // Result holds one Group per requested group, in request order.
 type Result struct {
 	Groups []*Group `json:"groups" yaml:"groups"`
+	// View is the view the groups were described for.
+	View View `json:"-" yaml:"-"`
 }
 
 // Group is one described group, or the error that kept it from being
@@ -54,6 +99,15 @@ type Group struct {
 	TopologyEpoch  int32                 `json:"topology_epoch" yaml:"topology_epoch"`
 	TopologyStatus topology.Status       `json:"topology_description_status" yaml:"topology_description_status"`
 	Topology       *topology.Description `json:"topology_description,omitempty" yaml:"topology_description,omitempty"`
+	// Members are sorted by member id (members.go).
+	Members []Member `json:"members" yaml:"members"`
+	// Subtopologies is the KIP-1071 topology the coordinator holds; nil
+	// when it holds none.
+	Subtopologies []Subtopology `json:"subtopologies,omitempty" yaml:"subtopologies,omitempty"`
+	// Offsets are the rows of the offsets view, sorted by topic and
+	// partition; nil in other views and for groups the view skips
+	// (HasRows).
+	Offsets []PartitionOffset `json:"offsets,omitempty" yaml:"offsets,omitempty"`
 	// Err is set when the group could not be described.
 	Err error `json:"-" yaml:"-"`
 }
@@ -76,12 +130,21 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 			ids[i] = l.Group
 		}
 	}
-	res := &Result{Groups: make([]*Group, 0, len(ids))}
+	res := &Result{Groups: make([]*Group, 0, len(ids)), View: opts.View()}
 	if len(ids) == 0 {
 		return res, nil
 	}
 	for _, d := range client.DescribeStreamsGroups(ctx, ids, opts.Topology) {
 		res.Groups = append(res.Groups, build(d, opts))
+	}
+	if opts.View() == ViewOffsets {
+		var ok []*Group
+		for _, g := range res.Groups {
+			if g.Err == nil {
+				ok = append(ok, g)
+			}
+		}
+		fillOffsets(ctx, client, ok)
 	}
 	return res, nil
 }
@@ -100,6 +163,8 @@ func build(d admin.DescribedGroup, opts Options) *Group {
 	}
 	row := d.Row
 	g.State, g.GroupEpoch, g.AssignmentEpoch, g.AssignorName = row.State, row.Epoch, row.AssignmentEpoch, row.AssignorName
+	g.Members = buildMembers(row.Members)
+	g.Subtopologies = buildSubtopologies(row.Topology)
 	if row.Topology != nil {
 		g.TopologyEpoch = row.Topology.Epoch
 	}

@@ -1,0 +1,281 @@
+package delete
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+)
+
+// Options select what to delete.
+type Options struct {
+	// Groups are deleted in this order (a repeated id counts once);
+	// AllGroups lists every streams group instead.
+	Groups    []string
+	AllGroups bool
+	// DryRun runs the pre-checks (and infers internal topics) but sends no
+	// DeleteGroups and no DeleteTopics.
+	DryRun bool
+	// DeleteInternalTopics also deletes the internal topics inferred from
+	// each deleted group's topology (--delete-all-internal-topics).
+	DeleteInternalTopics bool
+}
+
+// Validate checks the options before any I/O, with
+// kafka-streams-groups.sh's messages.
+func (o Options) Validate() error {
+	if o.AllGroups && len(o.Groups) > 0 {
+		return errors.New(`Option "[group]" can't be used with option "[all-groups]"`)
+	}
+	if !o.AllGroups && len(o.Groups) == 0 {
+		return errors.New("Option [delete] takes one of these options: [all-groups], [group]")
+	}
+	return nil
+}
+
+// Client is what Run needs from the admin client.
+type Client interface {
+	ListStreamsGroups(ctx context.Context) ([]admin.ListedGroup, error)
+	DescribeStreamsGroups(ctx context.Context, groups []string, includeTopology bool) []admin.DescribedGroup
+	DeleteGroups(ctx context.Context, groups []string) []admin.DeletedGroup
+	DeleteTopics(ctx context.Context, topics []string) []admin.DeletedTopic
+}
+
+// Stage names the step at which a group failed.
+type Stage string
+
+const (
+	// StagePreCheck: the ListGroups pre-check refused the group; nothing
+	// was sent to delete it.
+	StagePreCheck Stage = "pre_check"
+	// StageDeleteGroups: the coordinator refused DeleteGroups, or did not
+	// answer in time.
+	StageDeleteGroups Stage = "delete_groups"
+)
+
+// Result holds one Group per requested group, in request order.
+type Result struct {
+	DryRun bool
+	Groups []*Group
+}
+
+// Group is one requested group and its outcome.
+type Group struct {
+	Group string
+	// State is the group's state in the ListGroups pre-check, "" when the
+	// group was not listed as a streams group.
+	State string
+	// Coordinator answered DeleteGroups; nil when nothing was sent.
+	Coordinator *admin.Broker
+	// Deleted is true once the coordinator deleted the group. In a dry run
+	// it stays false; a group without Err would have been sent.
+	Deleted bool
+	Err     error
+	Stage   Stage // where Err arose
+	// DeleteGroupsVersion is the DeleteGroups version the coordinator
+	// answered, 0 when nothing was answered.
+	DeleteGroupsVersion int16
+	// AnswerLost: see admin.DeletedGroup.AnswerLost.
+	AnswerLost bool
+	// InternalTopics is set with Options.DeleteInternalTopics for every
+	// group that passed the pre-checks.
+	InternalTopics *InternalTopics
+}
+
+// MayBePluginFailure tells whether the group's UNKNOWN_SERVER_ERROR came
+// from a DeleteGroups version that cannot carry GROUP_DELETION_FAILED, so it
+// may hide a topology description plugin failure (a Kafka 4.4 broker
+// answers v0–v2 clients so when its plugin fails).
+func (g *Group) MayBePluginFailure() bool {
+	var ke *admin.KafkaError
+	return g.Stage == StageDeleteGroups && g.DeleteGroupsVersion < 3 &&
+		errors.As(g.Err, &ke) && ke.Code == admin.CodeUnknownServerError
+}
+
+// InternalTopics are a group's internal topics, inferred from the topology
+// its members declared (StreamsGroupDescribe), by kafka-streams-groups.sh's
+// rules (see Infer).
+type InternalTopics struct {
+	// Inferred are deleted after the group (in a dry run: would be).
+	Inferred []string
+	// NotInferred are topics the topology names as repartition or
+	// changelog topics that do not follow the internal naming rules; they
+	// are reported and left alone.
+	NotInferred []string
+	// Err is set when the group could not be described, so no topic is
+	// known and none is deleted.
+	Err error
+	// Deleted and Failed are the DeleteTopics outcomes, in Inferred order.
+	Deleted []string
+	Failed  []TopicFailure
+}
+
+// TopicFailure is a topic that could not be deleted.
+type TopicFailure struct {
+	Topic string
+	Err   error
+}
+
+// FirstErr is the first error about the group's internal topics, or nil.
+func (it *InternalTopics) FirstErr() error {
+	switch {
+	case it == nil:
+		return nil
+	case it.Err != nil:
+		return it.Err
+	case len(it.Failed) > 0:
+		return it.Failed[0].Err
+	}
+	return nil
+}
+
+// Reference messages of kafka-streams-groups.sh's pre-checks (§B.7).
+func notFoundMessage(g string) string {
+	return fmt.Sprintf("Group '%s' does not exist or is not a streams group.", g)
+}
+
+func deadMessage(g string) string {
+	return fmt.Sprintf("Streams group '%s' group state is DEAD.", g)
+}
+
+func notEmptyMessage(g string) string {
+	return fmt.Sprintf("Streams group '%s' is not EMPTY.", g)
+}
+
+// Run deletes the groups of opts. Per-group outcomes are in each Group;
+// the returned error is for failures of the whole command, such as
+// ListGroups failing, in which case nothing was deleted.
+func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	listed, err := client.ListStreamsGroups(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]admin.ListedGroup, len(listed))
+	for _, l := range listed {
+		byID[l.Group] = l
+	}
+	var ids []string
+	if opts.AllGroups {
+		for _, l := range listed {
+			ids = append(ids, l.Group)
+		}
+	} else {
+		seen := map[string]bool{}
+		for _, g := range opts.Groups {
+			if !seen[g] {
+				seen[g] = true
+				ids = append(ids, g)
+			}
+		}
+	}
+
+	res := &Result{DryRun: opts.DryRun, Groups: make([]*Group, 0, len(ids))}
+	var passing []string
+	byGroup := map[string]*Group{}
+	for _, id := range ids {
+		g := precheck(id, byID)
+		res.Groups = append(res.Groups, g)
+		byGroup[id] = g
+		if g.Err == nil {
+			passing = append(passing, id)
+		}
+	}
+	if len(passing) == 0 {
+		return res, nil
+	}
+
+	if opts.DeleteInternalTopics {
+		// Before the delete: once a group is gone its topology is too.
+		for _, d := range client.DescribeStreamsGroups(ctx, passing, false) {
+			byGroup[d.Group].InternalTopics = internalTopicsOf(d)
+		}
+	}
+	if opts.DryRun {
+		return res, nil
+	}
+
+	for _, d := range client.DeleteGroups(ctx, passing) {
+		g := byGroup[d.Group]
+		if d.Coordinator != (admin.Broker{}) {
+			c := d.Coordinator
+			g.Coordinator = &c
+		}
+		g.DeleteGroupsVersion, g.AnswerLost = d.Version, d.AnswerLost
+		if d.Err != nil {
+			g.Err, g.Stage = d.Err, StageDeleteGroups
+			continue
+		}
+		g.Deleted = true
+	}
+
+	if opts.DeleteInternalTopics {
+		// One DeleteTopics per group, in request order, and only for groups
+		// that are gone: the topics of a group that still exists stay.
+		for _, g := range res.Groups {
+			it := g.InternalTopics
+			if !g.Deleted || it == nil || len(it.Inferred) == 0 {
+				continue
+			}
+			for _, t := range client.DeleteTopics(ctx, it.Inferred) {
+				if t.Err != nil {
+					it.Failed = append(it.Failed, TopicFailure{Topic: t.Topic, Err: t.Err})
+					continue
+				}
+				it.Deleted = append(it.Deleted, t.Topic)
+			}
+		}
+	}
+	return res, nil
+}
+
+// precheck applies kafka-streams-groups.sh's ListGroups checks. The Java
+// tool throws IllegalArgumentException, IllegalStateException and
+// GroupNotEmptyException; here each failure carries the fitting Kafka error
+// name with the reference message. A dead group is reported as
+// GROUP_ID_NOT_FOUND: it is being removed, and Kafka's describe says such a
+// group "does not exist".
+func precheck(id string, listed map[string]admin.ListedGroup) *Group {
+	g := &Group{Group: id}
+	l, ok := listed[id]
+	if !ok {
+		g.Err, g.Stage = admin.NewClientKafkaError(admin.CodeGroupIDNotFound, notFoundMessage(id)), StagePreCheck
+		return g
+	}
+	g.State = l.State
+	switch {
+	case strings.EqualFold(l.State, "Dead"):
+		g.Err, g.Stage = admin.NewClientKafkaError(admin.CodeGroupIDNotFound, deadMessage(id)), StagePreCheck
+	case l.State != "" && !strings.EqualFold(l.State, "Empty"):
+		// The Java tool skips the state check when ListGroups reports no
+		// state (brokers before ListGroups v4); so does this.
+		g.Err, g.Stage = admin.NewClientKafkaError(admin.CodeNonEmptyGroup, notEmptyMessage(id)), StagePreCheck
+	}
+	return g
+}
+
+// internalTopicsOf infers one described group's internal topics.
+func internalTopicsOf(d admin.DescribedGroup) *InternalTopics {
+	if d.Err != nil {
+		return &InternalTopics{Err: d.Err}
+	}
+	var subs []Subtopology
+	if d.Row != nil && d.Row.Topology != nil {
+		for _, s := range d.Row.Topology.Subtopologies {
+			sub := Subtopology{SourceTopics: s.SourceTopics}
+			for _, t := range s.RepartitionSourceTopics {
+				sub.RepartitionSourceTopics = append(sub.RepartitionSourceTopics, t.Topic)
+			}
+			for _, t := range s.StateChangelogTopics {
+				sub.StateChangelogTopics = append(sub.StateChangelogTopics, t.Topic)
+			}
+			subs = append(subs, sub)
+		}
+	}
+	inferred, notInferred := Infer(d.Group, subs)
+	return &InternalTopics{Inferred: inferred, NotInferred: notInferred}
+}

@@ -1,0 +1,168 @@
+package describe
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+)
+
+// The offsets view (kafka-streams-groups.sh --describe [--offsets]): one
+// row per partition of the source and repartition-source topics of the
+// subtopologies in the members' active tasks, with the group's committed
+// offset, the partition's log end offset and the lag. As in the Java tool,
+// the lag is log end minus committed offset, or log end minus log start
+// when nothing is committed (StreamsGroupCommand.getOffsets).
+//
+// All offsets-view groups are fetched together: one OffsetFetch per
+// coordinator for their committed offsets and two ListOffsets per partition
+// leader (earliest, latest) for the union of their partitions.
+
+// PartitionOffset is one row of the offsets view.
+type PartitionOffset struct {
+	Topic     string `json:"topic" yaml:"topic"`
+	Partition int32  `json:"partition" yaml:"partition"`
+	// CurrentOffset is the committed offset; nil when the group committed
+	// none for this partition.
+	CurrentOffset *int64 `json:"current_offset" yaml:"current_offset"`
+	// LeaderEpoch is the leader epoch of the committed offset; nil when
+	// there is none or the committer did not send one.
+	LeaderEpoch    *int32 `json:"leader_epoch" yaml:"leader_epoch"`
+	LogStartOffset int64  `json:"log_start_offset" yaml:"log_start_offset"`
+	LogEndOffset   int64  `json:"log_end_offset" yaml:"log_end_offset"`
+	Lag            int64  `json:"lag" yaml:"lag"`
+}
+
+// HasRows tells whether the members and offsets views print a group: the
+// Java tool skips a Dead group and a group without members (isGroupStateValid).
+func (g *Group) HasRows() bool {
+	return g.State != "Dead" && len(g.Members) > 0
+}
+
+// activePartitions returns the partitions the members' active tasks read,
+// sorted, or an error naming a subtopology the group's topology lacks (the
+// Java tool's IllegalArgumentException).
+func activePartitions(g *Group) ([]admin.TopicPartition, error) {
+	topics := map[string][]string{}
+	for _, s := range g.Subtopologies {
+		topics[s.ID] = append(slices.Clone(s.SourceTopics), s.RepartitionSourceTopics...)
+	}
+	var out []admin.TopicPartition
+	for _, m := range g.Members {
+		for _, t := range m.Assignment.Active {
+			ts, ok := topics[t.SubtopologyID]
+			if !ok {
+				return nil, &admin.MalformedError{Reason: fmt.Sprintf("Subtopology %s not found in group description!", t.SubtopologyID)}
+			}
+			for _, topic := range ts {
+				for _, p := range t.Partitions {
+					out = append(out, admin.TopicPartition{Topic: topic, Partition: p})
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, admin.CompareTopicPartitions)
+	return slices.Compact(out), nil
+}
+
+// fillOffsets computes the offsets view of groups (all described without
+// error); a group whose offsets cannot be fetched gets Err.
+func fillOffsets(ctx context.Context, client Client, groups []*Group) {
+	type want struct {
+		g   *Group
+		tps []admin.TopicPartition
+	}
+	var wants []want
+	var ids []string
+	var all []admin.TopicPartition
+	for _, g := range groups {
+		if !g.HasRows() {
+			continue
+		}
+		tps, err := activePartitions(g)
+		if err != nil {
+			g.Err = err
+			continue
+		}
+		g.Offsets = []PartitionOffset{}
+		if len(tps) == 0 {
+			continue // members without active tasks: nothing to fetch
+		}
+		wants = append(wants, want{g: g, tps: tps})
+		ids = append(ids, g.Group)
+		all = append(all, tps...)
+	}
+	if len(wants) == 0 {
+		return
+	}
+
+	committed := map[string]admin.GroupOffsets{}
+	for _, co := range client.FetchCommittedOffsets(ctx, ids) {
+		committed[co.Group] = co
+	}
+	earliest, errE := listed(client.ListOffsets(ctx, all, admin.EarliestTimestamp))
+	latest, errL := listed(client.ListOffsets(ctx, all, admin.LatestTimestamp))
+
+	for _, w := range wants {
+		co := committed[w.g.Group]
+		switch {
+		case co.Err != nil:
+			w.g.Err = co.Err
+			continue
+		case errE != nil:
+			w.g.Err = errE
+			continue
+		case errL != nil:
+			w.g.Err = errL
+			continue
+		}
+		mine := map[admin.TopicPartition]admin.CommittedOffset{}
+		for _, o := range co.Offsets {
+			// The Java admin client skips partitions answered with an error.
+			if o.Err == nil && o.Offset >= 0 {
+				mine[o.TopicPartition] = o
+			}
+		}
+		for _, tp := range w.tps {
+			start, end := earliest[tp], latest[tp]
+			if start.Err != nil || end.Err != nil {
+				w.g.Err = firstErr(start.Err, end.Err)
+				w.g.Offsets = nil
+				break
+			}
+			row := PartitionOffset{Topic: tp.Topic, Partition: tp.Partition, LogStartOffset: start.Offset, LogEndOffset: end.Offset, Lag: end.Offset - start.Offset}
+			if c, ok := mine[tp]; ok {
+				off := c.Offset
+				row.CurrentOffset = &off
+				row.Lag = end.Offset - off
+				if c.LeaderEpoch >= 0 {
+					epoch := c.LeaderEpoch
+					row.LeaderEpoch = &epoch
+				}
+			}
+			w.g.Offsets = append(w.g.Offsets, row)
+		}
+	}
+}
+
+// listed indexes a ListOffsets answer by partition.
+func listed(los []admin.ListedOffset, err error) (map[admin.TopicPartition]admin.ListedOffset, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[admin.TopicPartition]admin.ListedOffset, len(los))
+	for _, lo := range los {
+		out[lo.TopicPartition] = lo
+	}
+	return out, nil
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
