@@ -9,6 +9,9 @@ package format
 //   - With more than one group, each block is preceded by a line naming its
 //     group; the block itself is byte-for-byte Kafka's. A single group prints
 //     exactly Kafka's text.
+//   - Group names are escaped (escape.go). With color, the status message
+//     line is yellow for NOT_STORED and red for ERROR, and the group header
+//     is bold; the bytes between the escape sequences do not change.
 
 import (
 	"fmt"
@@ -20,17 +23,17 @@ import (
 
 // NotStoredMessage is Kafka 4.4's text for a NOT_STORED description.
 func NotStoredMessage(group string) string {
-	return fmt.Sprintf("No topology description is stored for streams group '%s'.", group)
+	return fmt.Sprintf("No topology description is stored for streams group '%s'.", Escape(group))
 }
 
 // ErrorMessage is Kafka 4.4's text for an ERROR description.
 func ErrorMessage(group string) string {
-	return fmt.Sprintf("The broker failed to fetch the topology description for streams group '%s'. See the broker logs for details.", group)
+	return fmt.Sprintf("The broker failed to fetch the topology description for streams group '%s'. See the broker logs for details.", Escape(group))
 }
 
 // GroupHeader is the line naming a group when several are described.
 func GroupHeader(group string) string {
-	return fmt.Sprintf("Streams group '%s':", group)
+	return fmt.Sprintf("Streams group '%s':", Escape(group))
 }
 
 // TopologyBlock writes one described group of --describe --topology exactly
@@ -39,23 +42,28 @@ func GroupHeader(group string) string {
 // which puts a blank line and "Error: " before it. With header set the block
 // is preceded by GroupHeader.
 func TopologyBlock(w io.Writer, g *describe.Group, header bool) error {
+	return WriteTopologyBlock(w, g, header, nil)
+}
+
+// WriteTopologyBlock is TopologyBlock colored by st (nil: plain).
+func WriteTopologyBlock(w io.Writer, g *describe.Group, header bool, st *Styles) error {
 	if header {
-		if _, err := fmt.Fprintln(w, GroupHeader(g.Group)); err != nil {
+		if _, err := fmt.Fprintln(w, st.Paint(st.header(), GroupHeader(g.Group))); err != nil {
 			return err
 		}
 	}
 	switch g.TopologyStatus {
 	case topology.Available:
-		if err := Topology(w, g.Topology); err != nil {
+		if err := WriteTopology(w, g.Topology, st); err != nil {
 			return err
 		}
 		_, err := io.WriteString(w, "\n")
 		return err
 	case topology.NotStored:
-		_, err := fmt.Fprintf(w, "\nError: %s\n", NotStoredMessage(g.Group))
+		_, err := fmt.Fprintf(w, "\n%s\n", st.Paint(st.warning(), "Error: "+NotStoredMessage(g.Group)))
 		return err
 	case topology.Error:
-		_, err := fmt.Fprintf(w, "\nError: %s\n", ErrorMessage(g.Group))
+		_, err := fmt.Fprintf(w, "\n%s\n", st.Paint(st.errorColor(), "Error: "+ErrorMessage(g.Group)))
 		return err
 	}
 	return nil

@@ -30,7 +30,12 @@ type GroupDoc struct {
 	AssignorName              *string       `json:"assignor_name,omitempty" yaml:"assignor_name,omitempty"`
 	TopologyDescriptionStatus string        `json:"topology_description_status,omitempty" yaml:"topology_description_status,omitempty"`
 	TopologyDescription       *TopologyDoc  `json:"topology_description,omitempty" yaml:"topology_description,omitempty"`
-	Error                     *ErrorDoc     `json:"error,omitempty" yaml:"error,omitempty"`
+	// MemberCount, Members and Offsets belong to the state, members and
+	// offsets views (state.go); the topology view leaves them out.
+	MemberCount *int         `json:"member_count,omitempty" yaml:"member_count,omitempty"`
+	Members     *[]MemberDoc `json:"members,omitempty" yaml:"members,omitempty"`
+	Offsets     *[]OffsetDoc `json:"offsets,omitempty" yaml:"offsets,omitempty"`
+	Error       *ErrorDoc    `json:"error,omitempty" yaml:"error,omitempty"`
 }
 
 // ErrorDoc is a per-group error.
@@ -71,6 +76,7 @@ func NewDescribeDoc(res *describe.Result) DescribeDoc {
 			d.State, d.GroupEpoch, d.AssignmentEpoch, d.TopologyEpoch, d.AssignorName = g.State, g.GroupEpoch, g.AssignmentEpoch, g.TopologyEpoch, g.AssignorName
 			d.TopologyDescriptionStatus = g.TopologyStatus.String()
 			d.TopologyDescription = NewTopologyDoc(g.Topology)
+			addViewFields(&d, g, res.View)
 		}
 		doc.Groups = append(doc.Groups, d)
 	}
@@ -108,10 +114,14 @@ type NodeDoc struct {
 	Name         string    `json:"name" yaml:"name"`
 	Type         string    `json:"type" yaml:"type"`
 	Topics       *[]string `json:"topics,omitempty" yaml:"topics,omitempty"`
+	TopicPattern string    `json:"topic_pattern,omitempty" yaml:"topic_pattern,omitempty"`
 	Stores       *[]string `json:"stores,omitempty" yaml:"stores,omitempty"`
 	Topic        **string  `json:"topic,omitempty" yaml:"topic,omitempty"`
-	Successors   []string  `json:"successors" yaml:"successors"`
-	Predecessors []string  `json:"predecessors" yaml:"predecessors"`
+	// TopicExtractor is a dynamic sink's TopicNameExtractor class, known
+	// only when rendering a Topology#describe() text.
+	TopicExtractor string   `json:"topic_extractor,omitempty" yaml:"topic_extractor,omitempty"`
+	Successors     []string `json:"successors" yaml:"successors"`
+	Predecessors   []string `json:"predecessors" yaml:"predecessors"`
 }
 
 // NewTopologyDoc converts a model for documents.
@@ -138,13 +148,13 @@ func newNodeDoc(n *topology.Node) NodeDoc {
 	switch n.Kind {
 	case topology.Source:
 		t := sortedCopy(n.Topics)
-		d.Topics = &t
+		d.Topics, d.TopicPattern = &t, n.Pattern
 	case topology.Processor:
 		st := sortedCopy(n.Stores)
 		d.Stores = &st
 	case topology.Sink:
 		t := n.Topic
-		d.Topic = &t
+		d.Topic, d.TopicExtractor = &t, n.Extractor
 	}
 	return d
 }

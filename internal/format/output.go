@@ -18,10 +18,16 @@ const (
 	Text Output = "text"
 	JSON Output = "json"
 	YAML Output = "yaml"
+	// Dot and Mermaid draw a topology; only topology views accept them.
+	Dot     Output = "dot"
+	Mermaid Output = "mermaid"
 )
 
 // AllowedOutputs lists the formats for help and completion.
-func AllowedOutputs() []Output { return []Output{Text, JSON, YAML} }
+func AllowedOutputs() []Output { return []Output{Text, JSON, YAML, Dot, Mermaid} }
+
+// Graph tells whether the format draws a topology.
+func (o Output) Graph() bool { return o == Dot || o == Mermaid }
 
 // ParseOutput validates an -o value.
 func ParseOutput(s string) (Output, error) {
@@ -38,7 +44,7 @@ func ParseOutput(s string) (Output, error) {
 }
 
 // Machine tells whether the format is for programs (never colored).
-func (o Output) Machine() bool { return o == JSON || o == YAML }
+func (o Output) Machine() bool { return o == JSON || o == YAML || o.Graph() }
 
 // Encode writes v as an indented JSON or YAML document.
 func Encode(w io.Writer, o Output, v any) error {
@@ -60,4 +66,4 @@ func Encode(w io.Writer, o Output, v any) error {
 }
 
 // Documents lists the top-level document types, for schema tests.
-func Documents() []any { return []any{DescribeDoc{}} }
+func Documents() []any { return []any{DescribeDoc{}, DeleteDoc{}, ListDoc{}} }

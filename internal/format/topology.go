@@ -14,6 +14,8 @@ package format
 //     "(topic: null)", a pattern source "(topics: [])".
 //   - Global stores follow, numbered from the subtopology count, headed
 //     "Sub-topology: <n> for global store (will not generate tasks)".
+//   - Broker-supplied strings (ids, names, topics, stores) are escaped as
+//     escape.go says: unchanged unless they hold control characters.
 
 import (
 	"bufio"
@@ -25,43 +27,93 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
-// Topology writes d exactly as Kafka's tool prints it.
+// Topology writes d exactly as Kafka's tool prints it, in plain text.
 func Topology(w io.Writer, d *topology.Description) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.WriteString("Topologies:\n")
+	return WriteTopology(w, d, nil)
+}
+
+// WriteTopology writes d as Topology does, colored by st (nil: plain).
+// Broker-supplied names are escaped (escape.go); color only adds escape
+// sequences around the kind labels, the defined node names and the
+// headers, so the visible text is the same either way.
+func WriteTopology(w io.Writer, d *topology.Description, st *Styles) error {
+	tw := topologyWriter{bw: bufio.NewWriterSize(w, 64<<10), color: st.Enabled()}
+	if tw.color {
+		tw.header, tw.node = st.span(st.Header), st.span(st.Node)
+		tw.source, tw.processor, tw.sink = st.span(st.Source), st.span(st.Processor), st.span(st.Sink)
+	}
+	bw := tw.bw
+	tw.paint(tw.header, "Topologies:")
+	bw.WriteByte('\n')
 	for _, s := range d.Subtopologies {
-		bw.WriteString("   Sub-topology: ")
-		bw.WriteString(s.ID)
+		bw.WriteString("   ")
+		tw.open(tw.header)
+		bw.WriteString("Sub-topology: ")
+		writeEscaped(bw, s.ID)
+		tw.close(tw.header)
 		bw.WriteByte('\n')
 		for _, n := range s.Nodes {
-			writeNode(bw, n)
+			tw.writeNode(n)
 		}
 		bw.WriteByte('\n')
 	}
 	for i, g := range d.GlobalStores {
-		bw.WriteString("   Sub-topology: ")
+		bw.WriteString("   ")
+		tw.open(tw.header)
+		bw.WriteString("Sub-topology: ")
 		bw.WriteString(strconv.Itoa(len(d.Subtopologies) + i))
-		bw.WriteString(" for global store (will not generate tasks)\n")
-		writeNode(bw, g.Source)
-		writeNode(bw, g.Processor)
+		bw.WriteString(" for global store (will not generate tasks)")
+		tw.close(tw.header)
+		bw.WriteByte('\n')
+		tw.writeNode(g.Source)
+		tw.writeNode(g.Processor)
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
 }
 
-func writeNode(bw *bufio.Writer, n *topology.Node) {
+// topologyWriter holds the escape sequences of one document, computed once;
+// with color off every span is empty and never written, so the plain path
+// costs one branch per colored item.
+type topologyWriter struct {
+	bw                                    *bufio.Writer
+	color                                 bool
+	header, node, source, processor, sink span
+}
+
+func (tw *topologyWriter) open(s span) {
+	if tw.color {
+		tw.bw.WriteString(s.on)
+	}
+}
+
+func (tw *topologyWriter) close(s span) {
+	if tw.color {
+		tw.bw.WriteString(s.off)
+	}
+}
+
+// paint writes a fixed label (never a broker string) in color s.
+func (tw *topologyWriter) paint(s span, label string) {
+	tw.open(s)
+	tw.bw.WriteString(label)
+	tw.close(s)
+}
+
+func (tw *topologyWriter) writeNode(n *topology.Node) {
+	bw := tw.bw
 	bw.WriteString("    ")
 	switch n.Kind {
 	case topology.Source:
-		bw.WriteString("Source: ")
-		bw.WriteString(n.Name)
+		tw.paint(tw.source, "Source:")
+		tw.writeName(n.Name)
 		bw.WriteString(" (topics: ")
 		writeSet(bw, n.Topics)
 		bw.WriteString(")\n      --> ")
 		writeNames(bw, n.Successors)
 	case topology.Processor:
-		bw.WriteString("Processor: ")
-		bw.WriteString(n.Name)
+		tw.paint(tw.processor, "Processor:")
+		tw.writeName(n.Name)
 		bw.WriteString(" (stores: ")
 		writeSet(bw, n.Stores)
 		bw.WriteString(")\n      --> ")
@@ -69,18 +121,26 @@ func writeNode(bw *bufio.Writer, n *topology.Node) {
 		bw.WriteString("\n      <-- ")
 		writeNames(bw, n.Predecessors)
 	case topology.Sink:
-		bw.WriteString("Sink: ")
-		bw.WriteString(n.Name)
+		tw.paint(tw.sink, "Sink:")
+		tw.writeName(n.Name)
 		bw.WriteString(" (topic: ")
 		if n.Topic == nil {
 			bw.WriteString("null")
 		} else {
-			bw.WriteString(*n.Topic)
+			writeEscaped(bw, *n.Topic)
 		}
 		bw.WriteString(")\n      <-- ")
 		writeNames(bw, n.Predecessors)
 	}
 	bw.WriteByte('\n')
+}
+
+// writeName writes " <name>" after a kind label, the name in the node color.
+func (tw *topologyWriter) writeName(name string) {
+	tw.bw.WriteByte(' ')
+	tw.open(tw.node)
+	writeEscaped(tw.bw, name)
+	tw.close(tw.node)
 }
 
 // writeSet prints a Java TreeSet's toString: "[a, b]".
@@ -99,12 +159,14 @@ func writeNames(bw *bufio.Writer, xs []string) {
 	writeJoined(bw, xs)
 }
 
+// writeJoined sorts by the raw names, as Kafka does, and escapes each one
+// as it is written.
 func writeJoined(bw *bufio.Writer, xs []string) {
 	for i, x := range SortedSet(xs) {
 		if i > 0 {
 			bw.WriteString(", ")
 		}
-		bw.WriteString(x)
+		writeEscaped(bw, x)
 	}
 }
 

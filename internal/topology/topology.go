@@ -61,8 +61,15 @@ type Node struct {
 	Kind Kind   `json:"type" yaml:"type"`
 	// Topics are a source's topics; empty for a pattern-subscribed source.
 	Topics []string `json:"topics,omitempty" yaml:"topics,omitempty"`
+	// Pattern is a pattern-subscribed source's regex. The broker does not
+	// carry it (such a source has no topics on the wire); only a
+	// Topology#describe() text does.
+	Pattern string `json:"topic_pattern,omitempty" yaml:"topic_pattern,omitempty"`
 	// Topic is a sink's topic; nil for a dynamic (TopicNameExtractor) sink.
-	Topic        *string  `json:"topic,omitempty" yaml:"topic,omitempty"`
+	Topic *string `json:"topic,omitempty" yaml:"topic,omitempty"`
+	// Extractor is a dynamic sink's TopicNameExtractor class, known only
+	// from a Topology#describe() text.
+	Extractor    string   `json:"topic_extractor,omitempty" yaml:"topic_extractor,omitempty"`
 	Stores       []string `json:"stores,omitempty" yaml:"stores,omitempty"`
 	Successors   []string `json:"successors" yaml:"successors"`
 	Predecessors []string `json:"predecessors" yaml:"predecessors"`

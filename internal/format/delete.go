@@ -1,0 +1,296 @@
+package format
+
+// Display rules for --delete. The text keeps kafka-streams-groups.sh's
+// lines and layout, on stdout as the Java tool prints them (verified
+// against the real 4.4.0 tool, e2e/FINDINGS.md F30–F34, F53), in the Java
+// tool's order of sections:
+//
+//  1. with --delete-all-internal-topics, one Kafka printError line per topic
+//     that is not inferred as internal ("\nError: The internal topic ...");
+//     a group that could not be described gets one such line too;
+//  2. one "Failed to delete internal topic: <t>" line per topic whose
+//     deletion failed (the Java tool prints them while deleting, before the
+//     summary);
+//  3. the group summary: "Deletion of requested streams groups ('g1', 'g2')
+//     was successful." or the "\nError: Deletion of some streams groups
+//     failed:" block, then "\nThese streams groups were deleted
+//     successfully: ..." when some were;
+//  4. with --delete-all-internal-topics, the internal topics summary.
+//
+// Differences from the Java tool, all deliberate:
+//   - each failed group's line carries Kafka's error name and the broker's
+//     ErrorMessage verbatim ("GROUP_DELETION_FAILED: Topology description
+//     plugin failed to delete the topology."), where the Java tool prints
+//     its exception class and drops the broker's message; pre-check
+//     failures use the fitting name (GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP)
+//     with the Java tool's message;
+//   - groups are listed in request order (--all-groups: sorted), where the
+//     Java tool prints HashMap order and its pre-check failures first;
+//   - the internal topics summary is printed only when a deleted group had
+//     internal topics (the Java tool can print "('')").
+//
+// --dry-run has no Java counterpart; it prints the pre-check failures in the
+// same block shape under "Deletion of some streams groups would fail:" and
+// ends with one "Dry run: nothing was deleted. ..." line, plus one line per
+// group naming the internal topics that would be deleted with it.
+//
+// Group and topic names and broker messages are escaped (escape.go).
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	groupdelete "github.com/kstreams-groups/kstreams-groups/internal/delete"
+)
+
+// DeleteText writes a delete result as kafka-streams-groups.sh lays it out.
+func DeleteText(w io.Writer, res *groupdelete.Result) error {
+	var b strings.Builder
+	var deleted, failed []*groupdelete.Group
+	withTopics := false
+	for _, g := range res.Groups {
+		if g.Err != nil {
+			failed = append(failed, g)
+		} else if g.Deleted {
+			deleted = append(deleted, g)
+		}
+		it := g.InternalTopics
+		if it == nil {
+			continue
+		}
+		for _, t := range it.NotInferred {
+			fmt.Fprintf(&b, "\nError: The internal topic '%s' is not inferred as internal and thus will not be deleted with the group '%s'.\n", Escape(t), Escape(g.Group))
+		}
+		if it.Err != nil {
+			fmt.Fprintf(&b, "\nError: Retrieving internal topics of the streams group '%s' failed due to %s\n", Escape(g.Group), errorLine(it.Err))
+		}
+		if len(it.Inferred) > 0 {
+			withTopics = true
+		}
+	}
+	for _, g := range res.Groups {
+		if it := g.InternalTopics; it != nil {
+			for _, f := range it.Failed {
+				fmt.Fprintf(&b, "Failed to delete internal topic: %s\n", Escape(f.Topic))
+			}
+		}
+	}
+
+	if res.DryRun {
+		writeDryRun(&b, res, failed)
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+
+	if len(failed) == 0 {
+		fmt.Fprintf(&b, "Deletion of requested streams groups (%s) was successful.\n", quotedGroups(deleted))
+	} else {
+		b.WriteString("\nError: Deletion of some streams groups failed:\n")
+		for _, g := range failed {
+			fmt.Fprintf(&b, "* Group '%s' could not be deleted due to: %s\n", Escape(g.Group), errorLine(g.Err))
+		}
+		if len(deleted) > 0 {
+			fmt.Fprintf(&b, "\nThese streams groups were deleted successfully: %s.\n", quotedGroups(deleted))
+		}
+	}
+
+	if withTopics {
+		var done, topicFailed []*groupdelete.Group
+		for _, g := range deleted {
+			it := g.InternalTopics
+			if it == nil || len(it.Inferred) == 0 {
+				continue
+			}
+			if len(it.Failed) > 0 {
+				topicFailed = append(topicFailed, g)
+			} else {
+				done = append(done, g)
+			}
+		}
+		switch {
+		case len(topicFailed) > 0:
+			b.WriteString("Deletion of some associated internal topics failed:\n")
+			for _, g := range topicFailed {
+				fmt.Fprintf(&b, "* Internal topics of the streams group '%s' could not be deleted due to: %s\n", Escape(g.Group), errorLine(g.InternalTopics.Failed[0].Err))
+			}
+		case len(done) > 0:
+			fmt.Fprintf(&b, "Deletion of associated internal topics of the streams groups (%s) was successful.\n", quotedGroups(done))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeDryRun(b *strings.Builder, res *groupdelete.Result, failed []*groupdelete.Group) {
+	if len(failed) > 0 {
+		b.WriteString("\nError: Deletion of some streams groups would fail:\n")
+		for _, g := range failed {
+			fmt.Fprintf(b, "* Group '%s' could not be deleted due to: %s\n", Escape(g.Group), errorLine(g.Err))
+		}
+		b.WriteString("\n")
+	}
+	var passing []*groupdelete.Group
+	for _, g := range res.Groups {
+		if g.Err == nil {
+			passing = append(passing, g)
+		}
+	}
+	if len(passing) == 0 {
+		b.WriteString("Dry run: nothing was deleted. No streams group passed the pre-checks.\n")
+		return
+	}
+	fmt.Fprintf(b, "Dry run: nothing was deleted. These streams groups passed the pre-checks and would be deleted: %s.\n", quotedGroups(passing))
+	for _, g := range passing {
+		if it := g.InternalTopics; it != nil && len(it.Inferred) > 0 {
+			fmt.Fprintf(b, "Dry run: these internal topics would be deleted with the streams group '%s': %s.\n", Escape(g.Group), quoted(it.Inferred))
+		}
+	}
+}
+
+// quotedGroups joins group ids as the Java tool does: 'a', 'b'.
+func quotedGroups(gs []*groupdelete.Group) string {
+	ids := make([]string, len(gs))
+	for i, g := range gs {
+		ids[i] = g.Group
+	}
+	return quoted(ids)
+}
+
+func quoted(xs []string) string {
+	esc := make([]string, len(xs))
+	for i, x := range xs {
+		esc[i] = Escape(x)
+	}
+	return "'" + strings.Join(esc, "', '") + "'"
+}
+
+// errorLine renders a per-group error on one line: Kafka's error name and
+// the broker's message for Kafka errors, the error text otherwise.
+func errorLine(err error) string {
+	return Escape(err.Error())
+}
+
+// DeleteHints returns one stderr line per group whose UNKNOWN_SERVER_ERROR
+// may hide a topology description plugin failure: a broker that answers
+// DeleteGroups below v3 (Apache Kafka 4.3, or a client capped lower) cannot
+// say GROUP_DELETION_FAILED.
+func DeleteHints(res *groupdelete.Result) []string {
+	var out []string
+	for _, g := range res.Groups {
+		if g.MayBePluginFailure() {
+			out = append(out, deletionHint(g))
+		}
+	}
+	return out
+}
+
+func deletionHint(g *groupdelete.Group) string {
+	broker := "the coordinator"
+	if g.Coordinator != nil {
+		broker = fmt.Sprintf("broker %d", g.Coordinator.ID)
+	}
+	return fmt.Sprintf("hint: %s answered DeleteGroups v%d, which cannot report GROUP_DELETION_FAILED: the UNKNOWN_SERVER_ERROR for group '%s' may mean that the broker's topology description plugin failed to delete the group's topology",
+		broker, g.DeleteGroupsVersion, Escape(g.Group))
+}
+
+// DeleteDoc is the JSON and YAML document of --delete.
+type DeleteDoc struct {
+	DryRun bool             `json:"dry_run" yaml:"dry_run"`
+	Groups []DeleteGroupDoc `json:"groups" yaml:"groups"`
+}
+
+// DeleteGroupDoc is one requested group.
+type DeleteGroupDoc struct {
+	Group string `json:"group" yaml:"group"`
+	// Result is "deleted", "failed", or in a dry run "would_delete".
+	Result string `json:"result" yaml:"result"`
+	// State is the group's state in the pre-check, absent when the group
+	// was not listed as a streams group.
+	State       string        `json:"state,omitempty" yaml:"state,omitempty"`
+	Coordinator *admin.Broker `json:"coordinator,omitempty" yaml:"coordinator,omitempty"`
+	// Stage is where a failed group failed: "pre_check" (nothing was
+	// sent) or "delete_groups".
+	Stage string    `json:"stage,omitempty" yaml:"stage,omitempty"`
+	Error *ErrorDoc `json:"error,omitempty" yaml:"error,omitempty"`
+	// Hint explains an error that may hide another (see DeleteHints).
+	Hint           string             `json:"hint,omitempty" yaml:"hint,omitempty"`
+	InternalTopics *InternalTopicsDoc `json:"internal_topics,omitempty" yaml:"internal_topics,omitempty"`
+}
+
+// InternalTopicsDoc is a group's internal topics with
+// --delete-all-internal-topics.
+type InternalTopicsDoc struct {
+	// Inferred are the topics deleted (or to delete) with the group.
+	Inferred []string `json:"inferred" yaml:"inferred"`
+	// NotInferred are named by the topology but do not follow the internal
+	// naming rules; they are left alone.
+	NotInferred []string        `json:"not_inferred" yaml:"not_inferred"`
+	Deleted     []string        `json:"deleted" yaml:"deleted"`
+	Failed      []TopicErrorDoc `json:"failed" yaml:"failed"`
+	// Error is set when the group could not be described, so no topic is
+	// known.
+	Error *ErrorDoc `json:"error,omitempty" yaml:"error,omitempty"`
+}
+
+// TopicErrorDoc is a topic that could not be deleted.
+type TopicErrorDoc struct {
+	Topic string    `json:"topic" yaml:"topic"`
+	Error *ErrorDoc `json:"error" yaml:"error"`
+}
+
+// The per-group results of DeleteGroupDoc.Result.
+const (
+	DeleteResultDeleted     = "deleted"
+	DeleteResultFailed      = "failed"
+	DeleteResultWouldDelete = "would_delete"
+)
+
+// NewDeleteDoc builds the document of a delete result.
+func NewDeleteDoc(res *groupdelete.Result) DeleteDoc {
+	doc := DeleteDoc{DryRun: res.DryRun, Groups: make([]DeleteGroupDoc, 0, len(res.Groups))}
+	for _, g := range res.Groups {
+		d := DeleteGroupDoc{Group: g.Group, State: g.State, Coordinator: g.Coordinator}
+		switch {
+		case g.Err != nil:
+			d.Result, d.Stage, d.Error = DeleteResultFailed, string(g.Stage), NewErrorDoc(g.Err)
+			if g.MayBePluginFailure() {
+				d.Hint = strings.TrimPrefix(deletionHint(g), "hint: ")
+			}
+		case g.Deleted:
+			d.Result = DeleteResultDeleted
+		case res.DryRun:
+			d.Result = DeleteResultWouldDelete
+		default:
+			// Unreachable with a Result from Run: outside a dry run every
+			// group is deleted or has an error.
+			d.Result, d.Error = DeleteResultFailed, NewErrorDoc(errors.New("not deleted"))
+		}
+		if it := g.InternalTopics; it != nil {
+			td := &InternalTopicsDoc{Inferred: orEmpty(it.Inferred), NotInferred: orEmpty(it.NotInferred), Deleted: orEmpty(it.Deleted), Failed: []TopicErrorDoc{}}
+			for _, f := range it.Failed {
+				td.Failed = append(td.Failed, TopicErrorDoc{Topic: f.Topic, Error: NewErrorDoc(f.Err)})
+			}
+			if it.Err != nil {
+				td.Error = NewErrorDoc(it.Err)
+			}
+			d.InternalTopics = td
+		}
+		doc.Groups = append(doc.Groups, d)
+	}
+	return doc
+}
+
+func orEmpty(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+// Delete writes a delete result as a JSON or YAML document.
+func Delete(w io.Writer, o Output, res *groupdelete.Result) error {
+	return Encode(w, o, NewDeleteDoc(res))
+}

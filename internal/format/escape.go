@@ -1,0 +1,156 @@
+package format
+
+// Escaping of broker-supplied strings in text output. Group, member, client,
+// topic, node and store names come from the broker (and, through it, from any
+// client of the cluster), and Kafka does not restrict group or node names:
+// printed raw, a hostile name could move the cursor, rewrite earlier lines,
+// change the window title or fake a line of output. Text output therefore
+// makes every control character visible, in the spirit of kubectl's
+// WriteEscaped:
+//   - ESC becomes "^[" and CR becomes the two characters `\r` (kubectl's
+//     choices); LF, TAB and the other C0 controls become `\n`, `\t` and caret
+//     notation (BEL is "^G"), DEL becomes "^?";
+//   - C1 controls (U+0080 to U+009F, which some terminals obey as 8-bit CSI,
+//     OSC, ...) become `\u0080` to `\u009f`;
+//   - bytes that are not valid UTF-8 become `\xNN`, so that no terminal in a
+//     legacy 8-bit mode can read them as C1 controls either.
+// Everything else, including every non-ASCII letter, is written unchanged,
+// so ordinary names are byte-identical to kafka-streams-groups.sh's output.
+// JSON and YAML escape control characters by their own rules and do not
+// use this.
+
+import (
+	"bufio"
+	"strings"
+	"unicode/utf8"
+)
+
+const hexDigits = "0123456789abcdef"
+
+// needsEscape reports whether s has anything Escape would change. It is the
+// fast path, taken for every name of a 100,000-node topology: it tests 8
+// bytes at a time and allocates nothing.
+func needsEscape(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if unusual8(load8(s[i : i+8])) {
+			return needsEscapeUTF8(s[i:])
+		}
+	}
+	for ; i < len(s); i++ {
+		if b := s[i]; b < 0x20 || b >= 0x7f {
+			return needsEscapeUTF8(s[i:])
+		}
+	}
+	return false
+}
+
+// load8 reads 8 bytes little-endian (the compiler makes it one load).
+func load8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// unusual8 reports whether any of the 8 bytes in x is below 0x20, is 0x7f
+// or has the high bit set (non-ASCII). Per byte, with l its low 7 bits:
+// l+0x01 reaches 0x80 only for 0x7f, and l+0x60 stays below 0x80 only for
+// bytes below 0x20; neither sum carries into the next byte.
+func unusual8(x uint64) bool {
+	const low7, high, ones, to20 = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080, 0x0101010101010101, 0x6060606060606060
+	l := x & low7
+	return (x|(l+ones)|^(l+to20))&high != 0
+}
+
+// needsEscapeUTF8 is needsEscape for the part of a string from its first
+// non-ASCII byte on.
+func needsEscapeUTF8(s string) bool {
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < 0x80 {
+			if b < 0x20 || b == 0x7f {
+				return true
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || r >= 0x80 && r <= 0x9f {
+			return true
+		}
+		i += n
+	}
+	return false
+}
+
+// Escape returns s with control characters and invalid UTF-8 made visible
+// (see the rules at the top of this file). It returns s itself when nothing
+// needs escaping.
+func Escape(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	escapeTo(&b, s)
+	return b.String()
+}
+
+// byteWriter is what escapeTo writes to: a strings.Builder or a
+// bufio.Writer.
+type byteWriter interface {
+	WriteString(string) (int, error)
+	WriteByte(byte) error
+}
+
+func escapeTo(w byteWriter, s string) {
+	start := 0 // s[start:i] is pending, unchanged text
+	for i := 0; i < len(s); {
+		b := s[i]
+		var esc string
+		n := 1
+		switch {
+		case b == 0x1b:
+			esc = "^["
+		case b == '\r':
+			esc = `\r`
+		case b == '\n':
+			esc = `\n`
+		case b == '\t':
+			esc = `\t`
+		case b < 0x20:
+			esc = "^" + string(rune('@'+b))
+		case b == 0x7f:
+			esc = "^?"
+		case b < 0x80:
+			i++
+			continue
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			n = size
+			switch {
+			case r == utf8.RuneError && size == 1:
+				esc = `\x` + string(hexDigits[b>>4]) + string(hexDigits[b&0xf])
+			case r >= 0x80 && r <= 0x9f:
+				esc = `\u00` + string(hexDigits[r>>4]) + string(hexDigits[r&0xf])
+			default:
+				i += size
+				continue
+			}
+		}
+		w.WriteString(s[start:i])
+		w.WriteString(esc)
+		i += n
+		start = i
+	}
+	w.WriteString(s[start:])
+}
+
+// writeEscaped writes Escape(s) to bw without building a string.
+func writeEscaped(bw *bufio.Writer, s string) {
+	if !needsEscape(s) {
+		bw.WriteString(s)
+		return
+	}
+	escapeTo(bw, s)
+}

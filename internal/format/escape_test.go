@@ -1,0 +1,111 @@
+package format
+
+import (
+	"bufio"
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestEscape(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{name: "ordinary name", in: "word-count_v2.app", want: "word-count_v2.app"},
+		{name: "kafka streams node name", in: "KSTREAM-AGGREGATE-STATE-STORE-0000000004", want: "KSTREAM-AGGREGATE-STATE-STORE-0000000004"},
+		{name: "non-ASCII letters", in: "zählung-日本-é-\U0001F600", want: "zählung-日本-é-\U0001F600"},
+		{name: "empty", in: "", want: ""},
+		{name: "SGR color", in: "\x1b[31mred\x1b[0m", want: "^[[31mred^[[0m"},
+		{name: "OSC window title", in: "\x1b]0;pwned\x07x", want: "^[]0;pwned^Gx"},
+		{name: "carriage return overwrites the line", in: "good\rEVIL", want: `good\rEVIL`},
+		{name: "line feed fakes a line", in: "g\n   Sub-topology: 99", want: `g\n   Sub-topology: 99`},
+		{name: "tab", in: "a\tb", want: `a\tb`},
+		{name: "NUL and BEL", in: "\x00\x07", want: "^@^G"},
+		{name: "unit separator", in: "\x1f", want: "^_"},
+		{name: "DEL", in: "a\x7f", want: "a^?"},
+		{name: "C1 CSI as UTF-8", in: "x\u009b31my", want: `x\u009b31my`},
+		{name: "C1 NEL and APC", in: "\u0085\u009f", want: `\u0085\u009f`},
+		{name: "first character after C1", in: "\u00a0", want: "\u00a0"},
+		{name: "lone 8-bit CSI byte", in: "x\x9b31m", want: `x\x9b31m`},
+		{name: "truncated UTF-8", in: "ab\xc3", want: `ab\xc3`},
+		{name: "invalid byte between letters", in: "é\xffé", want: `é\xffé`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, Escape(tc.in))
+			var b strings.Builder
+			bw := bufio.NewWriter(&b)
+			writeEscaped(bw, tc.in)
+			require.NoError(t, bw.Flush())
+			assert.Equal(t, tc.want, b.String(), "writeEscaped")
+		})
+	}
+}
+
+// unusual8 agrees with the byte-wise test for every byte value at every
+// position, next to both harmless and unusual neighbours.
+func Test_unusual8(t *testing.T) {
+	for _, fill := range []byte{'a', ' ', '~', 0x00, 0x7f, 0xff} {
+		for pos := range 8 {
+			for b := range 256 {
+				buf := bytes.Repeat([]byte{fill}, 8)
+				buf[pos] = byte(b)
+				want := false
+				for _, c := range buf {
+					want = want || c < 0x20 || c >= 0x7f
+				}
+				if got := unusual8(load8(string(buf))); got != want {
+					t.Fatalf("unusual8(% x) = %v, want %v", buf, got, want)
+				}
+			}
+		}
+	}
+}
+
+// Ordinary names are the common case: no copy, no allocation.
+func TestEscape_ordinaryNamesDoNotAllocate(t *testing.T) {
+	for _, s := range []string{"KSTREAM-SOURCE-0000000000", "zählung-日本"} {
+		allocs := testing.AllocsPerRun(100, func() { _ = Escape(s) })
+		assert.Zero(t, allocs, s)
+	}
+}
+
+// FuzzEscape: whatever the broker sends, the escaped text holds no control
+// character and is valid UTF-8, and clean text passes through unchanged.
+func FuzzEscape(f *testing.F) {
+	for _, s := range []string{"word-count", "\x1b[2J", "a\rb\n", "\u009b", "\xff\xfe", "日本\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Escape(s)
+		if !utf8.ValidString(got) {
+			t.Fatalf("Escape(%q) = %q is not valid UTF-8", s, got)
+		}
+		for _, r := range got {
+			if r < 0x20 || r >= 0x7f && r <= 0x9f {
+				t.Fatalf("Escape(%q) = %q holds control character %U", s, got, r)
+			}
+		}
+		if !needsEscape(s) && got != s {
+			t.Fatalf("Escape(%q) changed clean text to %q", s, got)
+		}
+		if needsEscape(s) == (got == s) {
+			t.Fatalf("needsEscape(%q) = %v but Escape returned %q", s, needsEscape(s), got)
+		}
+	})
+}
+
+func BenchmarkNeedsEscape(b *testing.B) {
+	names := []string{"KSTREAM-AGGREGATE-STATE-STORE-0000000004", "word-count-counts-repartition", "p", "zählung-日本"}
+	for b.Loop() {
+		for _, s := range names {
+			if needsEscape(s) {
+				b.Fatal(s)
+			}
+		}
+	}
+}
