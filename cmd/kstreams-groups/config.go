@@ -2,34 +2,83 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 )
 
 // Config is the typed configuration of one invocation. Precedence, highest
-// first: flags, KSTREAMS_GROUPS_* environment variables, the config file,
-// defaults.
+// first (README "Configuration"):
+//
+//  1. flags
+//  2. KSTREAMS_GROUPS_* environment variables
+//  3. the chosen profile of the config file (--profile,
+//     KSTREAMS_GROUPS_PROFILE or the file's top-level "profile" key)
+//  4. the top-level keys of the config file
+//  5. defaults
 type Config struct {
 	Bootstrap         []string
 	Timeout           time.Duration
 	Output            format.Output
 	DetailedExitCodes bool
+	// Debug logs every request and response on stderr (--debug).
+	Debug bool
+	// Profile is the profile in use, "" for none.
+	Profile string
+	// Client says where the Kafka client properties come from; they are
+	// read when the first client is built, after the options were
+	// validated, as kafka-streams-groups.sh reads --command-config.
+	Client ClientSource
 	// File is the config file that was read, if any.
 	File string
 }
 
-// configKeys are the keys a config file may hold; each is also a flag and an
-// environment variable (KSTREAMS_GROUPS_ + upper-case, - as _).
-var configKeys = []string{"bootstrap-server", "timeout", "detailed-exit-codes", "output"}
+// ClientSource is the origin of the Kafka client properties: a properties
+// file, inline properties from the config file, or both (the inline ones
+// override the file's key by key). The zero value means PLAINTEXT with
+// defaults.
+type ClientSource struct {
+	// Path is a Java properties file (--command-config or a config file's
+	// command-config).
+	Path string
+	// Inline holds a config file's client-properties.
+	Inline map[string]string
+	// Origin names the layer in messages, e.g. `--command-config` or
+	// `profile "prod" in /home/me/.config/kstreams-groups/config.yaml`.
+	Origin string
+	// BaseDir resolves relative ssl.*.location values of Inline.
+	BaseDir string
+}
+
+// scalarKeys are the keys that are a flag, an environment variable
+// (KSTREAMS_GROUPS_ + upper case, - as _) and a config file key, both at the
+// top level and in a profile.
+var scalarKeys = []string{"bootstrap-server", "timeout", "detailed-exit-codes", "output", "debug", "command-config"}
+
+// Config file keys beyond scalarKeys.
+const (
+	keyProfile          = "profile"
+	keyProfiles         = "profiles"
+	keyClientProperties = "client-properties"
+)
+
+// configFile is a parsed config file.
+type configFile struct {
+	path     string
+	top      map[string]any
+	profiles map[string]map[string]any
+}
 
 // loadConfig resolves Config from the parsed flags, the environment and the
 // config file. It runs before every command.
@@ -38,33 +87,35 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 	v.SetEnvPrefix("KSTREAMS_GROUPS")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
 	v.AutomaticEnv()
-	for _, k := range configKeys {
+	for _, k := range append(slices.Clone(scalarKeys), keyProfile) {
 		if err := v.BindPFlag(k, cmd.Flags().Lookup(k)); err != nil {
 			return err
 		}
 	}
 
-	path, explicit := cmd.Flags().Lookup("config").Value.String(), true
-	if path == "" {
-		path = os.Getenv("KSTREAMS_GROUPS_CONFIG")
+	cf, err := readConfigFile(cmd)
+	if err != nil {
+		return err
 	}
-	if path == "" {
-		path, explicit = defaultConfigPath(), false
+	if cf != nil {
+		a.cfg.File = cf.path
+		if err := v.MergeConfigMap(scalars(cf.top)); err != nil {
+			return usageErrorf("config file %s: %v", cf.path, err)
+		}
 	}
-	if path != "" {
-		data, err := os.ReadFile(path)
-		switch {
-		case err == nil:
-			if err := checkConfigKeys(data); err != nil {
-				return usageErrorf("config file %s: %v", path, err)
-			}
-			v.SetConfigType("yaml")
-			if err := v.ReadConfig(strings.NewReader(string(data))); err != nil {
-				return usageErrorf("config file %s: %v", path, err)
-			}
-			a.cfg.File = path
-		case explicit || !errors.Is(err, os.ErrNotExist):
-			return usageErrorf("cannot read config file: %v", err)
+	a.cfg.Profile = strings.TrimSpace(v.GetString(keyProfile))
+	var profile map[string]any
+	if a.cfg.Profile != "" {
+		if cf == nil {
+			return usageErrorf("profile %q: no config file (looked for %s; use --config)", a.cfg.Profile, configPathHint(cmd))
+		}
+		p, ok := cf.profiles[a.cfg.Profile]
+		if !ok {
+			return usageErrorf("profile %q is not in %s (profiles: %s)", a.cfg.Profile, cf.path, profileNames(cf))
+		}
+		profile = p
+		if err := v.MergeConfigMap(scalars(p)); err != nil {
+			return usageErrorf("config file %s: %v", cf.path, err)
 		}
 	}
 
@@ -78,27 +129,133 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 		return usageErrorf("invalid timeout %v: want a positive number of milliseconds", v.Get("timeout"))
 	}
 	a.cfg.Timeout = time.Duration(ms) * time.Millisecond
-	detailed, err := castBool(v.Get("detailed-exit-codes"))
-	if err != nil {
+	if a.cfg.DetailedExitCodes, err = castBool(v.Get("detailed-exit-codes")); err != nil {
 		return usageErrorf("invalid detailed-exit-codes %v: want true or false", v.Get("detailed-exit-codes"))
 	}
-	a.cfg.DetailedExitCodes = detailed
+	if a.cfg.Debug, err = castBool(v.Get("debug")); err != nil {
+		return usageErrorf("invalid debug %v: want true or false", v.Get("debug"))
+	}
 	out, err := format.ParseOutput(v.GetString("output"))
 	if err != nil {
 		return &usageError{err: err}
 	}
 	a.cfg.Output = out
+	a.cfg.Client = clientSource(cmd, cf, a.cfg.Profile, profile)
 	a.loaded = true
 	return nil
 }
 
-// requireBootstrap fails like kafka-streams-groups.sh when no bootstrap
-// server was given anywhere.
-func (a *app) requireBootstrap() error {
-	if len(a.cfg.Bootstrap) == 0 {
-		return usageErrorf(`Missing required argument "[bootstrap-server]"`)
+// clientSource picks the client properties of the highest layer that sets
+// any: the --command-config flag, KSTREAMS_GROUPS_COMMAND_CONFIG, the
+// profile (command-config and/or client-properties), the config file's top
+// level. Layers are not mixed, so a --command-config given for one run
+// replaces the profile's security settings whole.
+func clientSource(cmd *cobra.Command, cf *configFile, name string, profile map[string]any) ClientSource {
+	if changed(cmd.Flags(), "command-config") {
+		return ClientSource{Path: cmd.Flags().Lookup("command-config").Value.String(), Origin: "--command-config"}
 	}
-	return nil
+	if p := os.Getenv("KSTREAMS_GROUPS_COMMAND_CONFIG"); p != "" {
+		return ClientSource{Path: p, Origin: "KSTREAMS_GROUPS_COMMAND_CONFIG"}
+	}
+	if cf == nil {
+		return ClientSource{}
+	}
+	layer := func(m map[string]any, origin string) (ClientSource, bool) {
+		path, _ := m["command-config"].(string)
+		inline, _ := m[keyClientProperties].(map[string]string)
+		if path == "" && inline == nil {
+			return ClientSource{}, false
+		}
+		dir := filepath.Dir(cf.path)
+		if path != "" {
+			path = expandPath(path, dir)
+		}
+		return ClientSource{Path: path, Inline: inline, Origin: origin, BaseDir: dir}, true
+	}
+	if profile != nil {
+		if s, ok := layer(profile, fmt.Sprintf("profile %q in %s", name, cf.path)); ok {
+			return s
+		}
+	}
+	s, _ := layer(cf.top, cf.path)
+	return s
+}
+
+// expandPath resolves a config file's path value: ~/ is the home directory
+// and a relative path is relative to the config file.
+func expandPath(p, dir string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	if !filepath.IsAbs(p) {
+		return filepath.Join(dir, p)
+	}
+	return p
+}
+
+// scalars returns the keys of m that viper layers (everything but the
+// client properties, whose dotted keys viper would split).
+func scalars(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if k != keyClientProperties && k != keyProfiles {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func profileNames(cf *configFile) string {
+	if len(cf.profiles) == 0 {
+		return "none"
+	}
+	names := make([]string, 0, len(cf.profiles))
+	for n := range cf.profiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// readConfigFile reads --config, KSTREAMS_GROUPS_CONFIG or the default
+// location; a missing default file is no error.
+func readConfigFile(cmd *cobra.Command) (*configFile, error) {
+	path, explicit := cmd.Flags().Lookup("config").Value.String(), true
+	if path == "" {
+		path = os.Getenv("KSTREAMS_GROUPS_CONFIG")
+	}
+	if path == "" {
+		path, explicit = defaultConfigPath(), false
+	}
+	if path == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+	case explicit || !errors.Is(err, os.ErrNotExist):
+		return nil, usageErrorf("cannot read config file: %v", err)
+	default:
+		return nil, nil
+	}
+	cf, err := parseConfigFile(data)
+	if err != nil {
+		return nil, usageErrorf("config file %s: %v", path, err)
+	}
+	cf.path = path
+	return cf, nil
+}
+
+func configPathHint(cmd *cobra.Command) string {
+	if p := cmd.Flags().Lookup("config").Value.String(); p != "" {
+		return p
+	}
+	if p := os.Getenv("KSTREAMS_GROUPS_CONFIG"); p != "" {
+		return p
+	}
+	return defaultConfigPath()
 }
 
 func defaultConfigPath() string {
@@ -113,25 +270,128 @@ func defaultConfigPath() string {
 	return filepath.Join(dir, "kstreams-groups", "config.yaml")
 }
 
-// checkConfigKeys rejects keys the tool does not know, so a typo does not
-// silently fall back to a default.
-func checkConfigKeys(data []byte) error {
+// parseConfigFile checks the config file's shape and rejects keys the tool
+// does not know, with their line, so a typo does not silently fall back to
+// a default.
+func parseConfigFile(data []byte) (*configFile, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return err
+		return nil, err
 	}
+	cf := &configFile{top: map[string]any{}, profiles: map[string]map[string]any{}}
 	if len(doc.Content) == 0 {
-		return nil
+		return cf, nil
 	}
 	m := doc.Content[0]
 	if m.Kind != yaml.MappingNode {
-		return errors.New("want a mapping of keys to values at the top level")
+		return nil, errors.New("want a mapping of keys to values at the top level")
 	}
+	topKeys := append(slices.Clone(scalarKeys), keyClientProperties, keyProfile, keyProfiles)
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := m.Content[i]
-		if !slices.Contains(configKeys, k.Value) {
-			return errors.New("line " + itoa(k.Line) + ": unknown key \"" + k.Value + "\" (known: " + strings.Join(configKeys, ", ") + ")")
+		k, val := m.Content[i], m.Content[i+1]
+		switch {
+		case !slices.Contains(topKeys, k.Value):
+			return nil, fmt.Errorf("line %d: unknown key %q (known: %s)", k.Line, k.Value, strings.Join(topKeys, ", "))
+		case k.Value == keyProfiles:
+			if err := parseProfiles(val, cf); err != nil {
+				return nil, err
+			}
+		default:
+			x, err := configValue(k, val)
+			if err != nil {
+				return nil, err
+			}
+			cf.top[k.Value] = x
 		}
+	}
+	return cf, nil
+}
+
+func parseProfiles(n *yaml.Node, cf *configFile) error {
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: profiles: want a mapping of profile names to settings", n.Line)
+	}
+	profileKeys := append(slices.Clone(scalarKeys), keyClientProperties)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		name, body := n.Content[i], n.Content[i+1]
+		p := map[string]any{}
+		if body.Kind != yaml.MappingNode {
+			return fmt.Errorf("line %d: profile %q: want a mapping of keys to values", body.Line, name.Value)
+		}
+		for j := 0; j+1 < len(body.Content); j += 2 {
+			k, val := body.Content[j], body.Content[j+1]
+			if !slices.Contains(profileKeys, k.Value) {
+				return fmt.Errorf("line %d: profile %q: unknown key %q (known: %s)", k.Line, name.Value, k.Value, strings.Join(profileKeys, ", "))
+			}
+			x, err := configValue(k, val)
+			if err != nil {
+				return fmt.Errorf("profile %q: %w", name.Value, err)
+			}
+			p[k.Value] = x
+		}
+		cf.profiles[name.Value] = p
+	}
+	return nil
+}
+
+// configValue decodes one value: client-properties is a flat mapping of
+// property names to scalars, everything else a scalar.
+func configValue(k, val *yaml.Node) (any, error) {
+	if k.Value == keyClientProperties {
+		if val.Kind != yaml.MappingNode {
+			return nil, fmt.Errorf("line %d: %s: want a mapping of Kafka client property names to values", val.Line, k.Value)
+		}
+		props := map[string]string{}
+		for i := 0; i+1 < len(val.Content); i += 2 {
+			pk, pv := val.Content[i], val.Content[i+1]
+			if pv.Kind != yaml.ScalarNode {
+				return nil, fmt.Errorf("line %d: %s: %s: want a single value", pv.Line, k.Value, pk.Value)
+			}
+			props[pk.Value] = pv.Value
+		}
+		return props, nil
+	}
+	if val.Kind != yaml.ScalarNode {
+		return nil, fmt.Errorf("line %d: %s: want a single value", val.Line, k.Value)
+	}
+	var x any
+	if err := val.Decode(&x); err != nil {
+		return nil, fmt.Errorf("line %d: %s: %v", val.Line, k.Value, err)
+	}
+	return x, nil
+}
+
+// properties reads the client properties of c: the file first, then
+// the inline properties over it. Problems are usage errors that name the
+// file and line.
+func (c ClientSource) properties() (clientconfig.Properties, clientconfig.Options, error) {
+	var props clientconfig.Properties
+	opts := clientconfig.Options{Source: c.Origin}
+	if c.Path != "" {
+		data, err := os.ReadFile(c.Path)
+		if err != nil {
+			return props, opts, usageErrorf("cannot read client properties (%s): %v", c.Origin, err)
+		}
+		if props, err = clientconfig.ParseBytes(data); err != nil {
+			return props, opts, usageErrorf("client properties %s: %v", c.Path, err)
+		}
+		opts.Source = c.Path
+	}
+	if c.Inline != nil {
+		props = props.Merge(clientconfig.FromMap(c.Inline))
+		opts.BaseDir = c.BaseDir
+		if c.Path != "" {
+			opts.Source = c.Path + " with client-properties of " + c.Origin
+		}
+	}
+	return props, opts, nil
+}
+
+// requireBootstrap fails like kafka-streams-groups.sh when no bootstrap
+// server was given anywhere.
+func (a *app) requireBootstrap() error {
+	if len(a.cfg.Bootstrap) == 0 {
+		return usageErrorf(`Missing required argument "[bootstrap-server]"`)
 	}
 	return nil
 }

@@ -35,12 +35,12 @@ type exitStatus struct {
 }
 
 var exitStatuses = []exitStatus{
-	{exitOK, false, "Success; for --describe --topology, every requested group's topology description is AVAILABLE."},
-	{exitFailure, false, "Any failure: a description NOT_STORED or ERROR, a group error, an unsupported broker, an unreachable cluster. With --detailed-exit-codes, a failure not listed below."},
+	{exitOK, false, "Success; for --describe --topology, every requested group's topology description is AVAILABLE; for --delete, every requested group was deleted (with --dry-run: passed the pre-checks)."},
+	{exitFailure, false, "Any failure: a description NOT_STORED or ERROR, a group not deleted, a group error, an unsupported broker, an unreachable cluster. With --detailed-exit-codes, a failure not listed below."},
 	{exitUsage, false, "Usage error: unknown flag, bad value, missing or conflicting options, unreadable config file."},
 	{exitNotStored, true, "Topology description NOT_STORED."},
 	{exitDescError, true, "Topology description ERROR: the broker's plugin failed to fetch it."},
-	{exitNotFound, true, "Group not found, or not a streams group."},
+	{exitNotFound, true, "Group not found, or not a streams group (for --delete, also a Dead group)."},
 	{exitNotAuthorized, true, "Not authorized."},
 	{exitUnavailable, true, "Cluster unreachable, coordinator unavailable, or timed out."},
 	{exitTooOld, true, "Broker too old for the request (--topology needs Apache Kafka 4.4 or newer)."},

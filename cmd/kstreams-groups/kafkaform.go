@@ -114,7 +114,8 @@ func (kf *kafkaFlags) validate(cmd *cobra.Command, haveBootstrap bool) error {
 // an option, because joptsimple takes the next token as the optional value
 // while pflag takes only the = form.
 func joinStateArg(args []string) []string {
-	out := slices.Clone(args)
+	// Never nil: cobra reads os.Args when given nil.
+	out := append([]string{}, args...)
 	for i := 0; i < len(out)-1; i++ {
 		if out[i] == "--" {
 			break

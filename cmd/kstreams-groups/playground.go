@@ -23,7 +23,7 @@ word-count (topology AVAILABLE), inventory (NOT_STORED), billing (ERROR) and
 fraud-detector (Empty), and the classic group legacy-consumer. --state
 loads another seed (YAML or JSON; schema in internal/kafkatest/STATE.md).
 The bootstrap address is printed on stdout; the cluster runs until
-interrupted.`,
+interrupted.` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage),
 		Example: `  # Serve the playground and write its bootstrap address to a file
   kstreams-groups playground --addr-file /tmp/playground.addr &
   kstreams-groups --bootstrap-server "$(cat /tmp/playground.addr)" --describe --topology --group word-count`,

@@ -13,15 +13,13 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// version is set by goreleaser's ldflags.
-var version = "dev"
-
 // app holds what one invocation resolved from flags, environment and the
 // config file.
 type app struct {
 	io     IOStreams
 	cfg    Config
 	loaded bool
+	term   terminal
 }
 
 // run executes one command line and returns the process exit code.
@@ -50,7 +48,7 @@ func (a *app) report(err error) {
 		fmt.Fprintln(a.io.ErrOut, ue.Error())
 		fmt.Fprintln(a.io.ErrOut, "Run 'kstreams-groups --help' for usage.")
 	default:
-		fmt.Fprintln(a.io.ErrOut, "Error: "+a.errorText(err))
+		a.printError(a.errorText(err))
 	}
 }
 
@@ -72,11 +70,16 @@ subcommands.` + "\n\n" + exitStatusHelp(),
 
   # Exit 3 when a group's description is NOT_STORED, 4 on ERROR (health checks)
   kstreams-groups --bootstrap-server localhost:9092 --describe --topology --all-groups --detailed-exit-codes`,
-		Version:           version,
-		SilenceErrors:     true,
-		SilenceUsage:      true,
-		Args:              noArgs,
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return a.loadConfig(cmd) },
+		Version:       resolveVersion().short(),
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          noArgs,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Name() == cobra.ShellCompRequestCmd {
+				return nil // completion functions load what they need, silently
+			}
+			return a.loadConfig(cmd)
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.runKafkaForm(cmd, kf)
 		},
@@ -88,14 +91,21 @@ subcommands.` + "\n\n" + exitStatusHelp(),
 	pf.String("bootstrap-server", "", "REQUIRED: The server(s) to connect to (host:port, comma-separated). Also KSTREAMS_GROUPS_BOOTSTRAP_SERVER or the config file.")
 	pf.Int64("timeout", 30000, "The timeout in milliseconds for the whole command.")
 	pf.Bool("detailed-exit-codes", false, "Exit with a distinct code per outcome (see Exit status).")
-	pf.StringP("output", "o", "text", "Output format: text (Kafka-compatible), json or yaml.")
+	pf.StringP("output", "o", "text", outputFlagUsage())
 	pf.String("config", "", "Config file (default $XDG_CONFIG_HOME/kstreams-groups/config.yaml).")
+	pf.BoolVar(&a.term.noColor, "no-color", false, "Never color the output. Color is used only on a terminal, and never with NO_COLOR set, TERM=dumb or -o other than text.")
+	pf.String("command-config", "", "Property file containing configs to be passed to Admin Client: security.protocol, sasl.*, ssl.*, client.id, request.timeout.ms (Java properties syntax).")
+	pf.String("profile", "", "Profile of the config file to use (also KSTREAMS_GROUPS_PROFILE, or the file's top-level profile key).")
+	pf.Bool("debug", false, "Log every Kafka request and response (API, version, broker) on stderr; credentials are never logged.")
 
 	f := root.Flags()
 	kf.register(f)
 	f.SortFlags = false
 
-	root.AddCommand(a.newDescribeCmd(), a.newPlaygroundCmd())
+	root.AddCommand(a.newDescribeCmd(), a.newListCmd(), a.newPlaygroundCmd(), a.newRenderCmd(), a.newDeleteCmd())
+	root.AddCommand(a.newVersionCmd(), a.newCompletionCmd())
+	a.registerCompletions(root)
+	documentHelpCommand(root)
 	return root
 }
 
@@ -112,17 +122,17 @@ func (a *app) runKafkaForm(cmd *cobra.Command, kf kafkaFlags) error {
 	}
 	switch {
 	case kf.describe:
-		return a.describe(cmd.Context(), describeOptions(kf.groups, kf.allGroups, kf.topology))
+		return a.describe(cmd.Context(), kf.describeOptions(changed(cmd.Flags(), "state")))
 	case kf.list:
-		return errNotImplemented("--list")
+		opts, err := listOptions(changed(cmd.Flags(), "state"), kf.state)
+		if err != nil {
+			return err
+		}
+		return a.list(cmd.Context(), opts)
 	case kf.delete:
-		return errNotImplemented("--delete")
+		return a.deleteGroups(cmd.Context(), deleteOptions(kf.groups, kf.allGroups, kf.dryRun, kf.deleteAllInternalTopics))
 	}
 	return nil
-}
-
-func errNotImplemented(what string) error {
-	return fmt.Errorf("%s is not implemented in this version", what)
 }
 
 func noArgs(_ *cobra.Command, args []string) error {

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/golden"
+)
+
+// commandPaths lists every command a user can call, as argument lists:
+// the root ([]), then each visible subcommand, depth first. Commands added
+// later are found without touching this test; their help golden is
+// written by make golden.
+func commandPaths(t *testing.T) [][]string {
+	t.Helper()
+	root := (&app{}).newRootCmd()
+	var paths [][]string
+	var walk func(c *cobra.Command, path []string)
+	walk = func(c *cobra.Command, path []string) {
+		paths = append(paths, path)
+		for _, sub := range c.Commands() {
+			if sub.Hidden {
+				continue
+			}
+			walk(sub, append(append([]string{}, path...), sub.Name()))
+		}
+	}
+	walk(root, nil)
+	require.Greater(t, len(paths), 3)
+	return paths
+}
+
+// Every command's help exits 0 on stdout, shows examples and an "Exit
+// status" block built from exitStatuses, and is pinned by a golden file.
+func TestHelp(t *testing.T) {
+	for _, path := range commandPaths(t) {
+		name := strings.Join(append([]string{"kstreams-groups"}, path...), " ")
+		t.Run(name, func(t *testing.T) {
+			isolate(t)
+			r := runCLI(t, append(path, "--help")...)
+			assert.Equal(t, 0, r.code)
+			assert.Empty(t, r.stderr)
+			assert.Contains(t, r.stdout, "\nExamples:\n", "every command shows examples")
+			assert.Contains(t, r.stdout, "\nExit status:\n  0  ", "every command documents its exit status")
+			for _, line := range strings.Split(exampleBlock(r.stdout), "\n") {
+				assert.NotRegexp(t, `^\s*\$`, line, "examples carry no shell prompt")
+			}
+			golden.Assert(t, []byte(r.stdout))
+
+			short := runCLI(t, append(path, "-h")...)
+			assert.Equal(t, r, short, "-h is --help")
+			if len(path) > 0 && path[0] != "help" {
+				viaHelp := runCLI(t, append([]string{"help"}, path...)...)
+				assert.Equal(t, r, viaHelp, "help CMD is CMD --help")
+			}
+		})
+	}
+}
+
+func exampleBlock(help string) string {
+	_, after, _ := strings.Cut(help, "\nExamples:\n")
+	before, _, _ := strings.Cut(after, "\n\n")
+	return before
+}
+
+// Commands with the whole exit-code contract print the table exactly as
+// exitcode.go has it.
+func TestHelp_exitStatusFromTable(t *testing.T) {
+	isolate(t)
+	for _, args := range [][]string{{"--help"}, {"describe", "--help"}} {
+		r := runCLI(t, args...)
+		assert.Contains(t, r.stdout, exitStatusHelp()+"\n", args)
+		for _, s := range exitStatuses {
+			assert.Contains(t, r.stdout, s.Meaning, args)
+		}
+	}
+}
+
+func TestExitStatusHelpFor(t *testing.T) {
+	assert.Equal(t, "Exit status:\n  0  Success\n  2  Usage error", exitStatusHelpFor(exitOK, exitUsage))
+	assert.Equal(t, "Exit status:\n  0  Success\n  1  Any failure\n  2  Usage error", exitStatusHelpFor(exitUsage, exitFailure, exitOK), "table order")
+}
+
+func Test_firstClause(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Success; for --describe --topology, every group is AVAILABLE.", "Success"},
+		{"Usage error: unknown flag, bad value.", "Usage error"},
+		{"Not authorized.", "Not authorized"},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, firstClause(tc.in))
+	}
+}
+
+// The Java tool prints its help and exits 1 without arguments; so do we
+// (on stderr, exit 2 as every usage error), while --help is a success.
+func TestHelp_noArgumentsIsAUsageError(t *testing.T) {
+	isolate(t)
+	var out, errOut strings.Builder
+	// An empty, non-nil slice: cobra reads os.Args when given nil.
+	code := run([]string{}, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+	r := result{stdout: out.String(), stderr: errOut.String(), code: code}
+	assert.Equal(t, 2, r.code)
+	assert.Empty(t, r.stdout)
+	assert.Contains(t, r.stderr, "Exit status:")
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/topoparse"
+)
+
+func (a *app) newRenderCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "render [FILE]",
+		Short: "Render a topology description from a file or stdin, offline",
+		Long: `Read a topology description and write it as text, json, yaml, dot or mermaid
+(-o). The input may be what Topology#describe() prints in a Kafka Streams
+application (pattern sources, extractor-based sinks and interleaved global
+stores included), what kafka-streams-groups.sh or kstreams-groups print for
+--describe --topology, or a kstreams-groups JSON or YAML document holding one
+group's topology_description. Without FILE, or with -, stdin is read. No
+broker is contacted.
+
+Text output is the kafka-streams-groups.sh layout, so the tool's own text
+round-trips byte for byte.
+
+Exit status:
+  0  The description was rendered.
+  1  The input could not be read or parsed (the message names the line).
+  2  Usage error.`,
+		Example: `  # Draw a running application's topology from its Topology#describe() text
+  kstreams-groups render -o dot topology.txt | dot -Tsvg > topology.svg
+
+  # Turn the CLI's text into JSON
+  kstreams-groups describe --topology --group my-app | kstreams-groups render -o json`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usageErrorf("render takes at most one FILE, got %d", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var data []byte
+			var err error
+			name := "stdin"
+			if len(args) == 0 || args[0] == "-" {
+				data, err = io.ReadAll(a.io.In)
+			} else {
+				name = args[0]
+				data, err = os.ReadFile(args[0])
+			}
+			if err != nil {
+				return fmt.Errorf("cannot read the topology description: %w", err)
+			}
+			d, err := topoparse.Parse(data)
+			if err != nil {
+				var pe *topoparse.Error
+				if errors.As(err, &pe) {
+					return fmt.Errorf("%s: %w", name, err)
+				}
+				return err
+			}
+			switch o := a.cfg.Output; {
+			case o == format.Text:
+				if err := format.Topology(a.io.Out, d); err != nil {
+					return err
+				}
+				_, err = io.WriteString(a.io.Out, "\n")
+				return err
+			case o.Graph():
+				return format.TopologyGraph(a.io.Out, o, "topology", d)
+			default:
+				return format.Encode(a.io.Out, o, format.NewTopologyDoc(d))
+			}
+		},
+	}
+	return cmd
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/golden"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	tt "github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
+)
+
+func runWithStdin(t *testing.T, stdin string, args ...string) result {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(args, IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
+	return result{stdout: out.String(), stderr: errOut.String(), code: code}
+}
+
+func TestRender(t *testing.T) {
+	streams := "../../e2e/testdata/streams-describe/wordcount.txt"
+	for _, o := range []string{"text", "json", "yaml", "dot", "mermaid"} {
+		t.Run("streams describe to "+o, func(t *testing.T) {
+			isolate(t)
+			r := runCLI(t, "render", "-o", o, streams)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Empty(t, r.stderr)
+			golden.Assert(t, []byte(r.stdout))
+		})
+	}
+}
+
+// The CLI's own --describe --topology text round-trips byte for byte, from
+// a file and from stdin, and so do its JSON and YAML documents.
+func TestRender_roundTrip(t *testing.T) {
+	isolate(t)
+	c := describeCluster(t)
+	desc := runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--topology", "--group", "word-count")
+	require.Equal(t, 0, desc.code)
+
+	f := filepath.Join(t.TempDir(), "topology.txt")
+	require.NoError(t, os.WriteFile(f, []byte(desc.stdout), 0o600))
+	r := runCLI(t, "render", f)
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, desc.stdout, r.stdout)
+
+	r = runWithStdin(t, desc.stdout, "render", "-o", "text", "-")
+	assert.Equal(t, desc.stdout, r.stdout)
+
+	for _, o := range []string{"json", "yaml"} {
+		doc := runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--topology", "--group", "word-count", "-o", o)
+		require.Equal(t, 0, doc.code)
+		r = runWithStdin(t, doc.stdout, "render")
+		assert.Equal(t, desc.stdout, r.stdout, o)
+	}
+}
+
+func TestRender_errors(t *testing.T) {
+	isolate(t)
+	r := runWithStdin(t, "Topologies:\n   Sub-topology: 0\n    Widget: w\n", "render")
+	assert.Equal(t, 1, r.code)
+	assert.Empty(t, r.stdout)
+	assert.Equal(t, "Error: stdin: line 3: expected \"Sub-topology:\", \"Source:\", \"Processor:\", \"Sink:\", \"-->\", \"<--\" or a blank line, found \"Widget: w\"\n", r.stderr)
+
+	r = runCLI(t, "render", "/nonexistent/t.txt")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "Error: cannot read the topology description: open /nonexistent/t.txt")
+
+	r = runCLI(t, "render", "a", "b")
+	assert.Equal(t, 2, r.code)
+}
+
+func TestDescribeTopology_graphs(t *testing.T) {
+	isolate(t)
+	c := describeCluster(t)
+	c.PutStreamsGroup(streamsGroup("hostile\x1b[31m", tt.WordCount()))
+	for _, o := range []string{"dot", "mermaid"} {
+		t.Run(o, func(t *testing.T) {
+			r := runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--topology", "--group", "word-count", "-o", o)
+			assert.Equal(t, 0, r.code, r.stderr)
+			golden.Assert(t, []byte(r.stdout))
+		})
+	}
+	t.Run("dot draws one graph per group, statuses go to stderr", func(t *testing.T) {
+		r := runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--topology", "--group", "word-count", "--group", "inventory", "--group", "hostile\x1b[31m", "-o", "dot", "--detailed-exit-codes")
+		assert.Equal(t, 3, r.code)
+		assert.Equal(t, 2, strings.Count(r.stdout, "digraph "))
+		assert.Contains(t, r.stdout, `digraph "hostile\\x1B[31m" {`)
+		assert.NotContains(t, r.stdout, "\x1b")
+		assert.Equal(t, "Error: No topology description is stored for streams group 'inventory'.\n", r.stderr)
+	})
+	t.Run("mermaid takes one group", func(t *testing.T) {
+		r := runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--topology", "--group", "word-count", "--group", "inventory", "-o", "mermaid")
+		assert.Equal(t, 2, r.code)
+		assert.Contains(t, r.stderr, "-o mermaid draws one group")
+	})
+	t.Run("graphs need the topology view", func(t *testing.T) {
+		r := runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--group", "word-count", "-o", "dot")
+		assert.Equal(t, 2, r.code)
+		assert.Contains(t, r.stderr, "-o dot draws a topology: use it with --describe --topology or render")
+	})
+	_ = kafkatest.AnyNode
+}

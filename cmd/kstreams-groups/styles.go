@@ -1,0 +1,87 @@
+package main
+
+// Color and terminal handling. Color is decided once per stream, here and
+// nowhere else: on only when the stream is a terminal, NO_COLOR is unset or
+// empty (no-color.org), TERM is not "dumb", --no-color was not given and the
+// output format is text. The decision builds format.Styles whose colors are
+// switched per instance; fatih/color's global NoColor is never touched.
+// stdout and stderr are decided separately, so that `2>err.log` keeps
+// escape sequences out of the log while stdout on a terminal is colored.
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/mattn/go-colorable"
+	"github.com/mattn/go-isatty"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
+)
+
+// terminal is the color state of one invocation.
+type terminal struct {
+	noColor     bool // --no-color
+	out, errOut *format.Styles
+}
+
+// outStyles are the styles of stdout, decided on first use (after the
+// configuration is loaded, so that -o is known).
+func (a *app) outStyles() *format.Styles {
+	if a.term.out == nil {
+		on := a.colorOn(a.io.Out)
+		if on {
+			a.io.Out = ansiWriter(a.io.Out)
+		}
+		a.term.out = format.NewStyles(on)
+	}
+	return a.term.out
+}
+
+// errStyles are the styles of stderr.
+func (a *app) errStyles() *format.Styles {
+	if a.term.errOut == nil {
+		on := a.colorOn(a.io.ErrOut)
+		if on {
+			a.io.ErrOut = ansiWriter(a.io.ErrOut)
+		}
+		a.term.errOut = format.NewStyles(on)
+	}
+	return a.term.errOut
+}
+
+// colorOn is the one color decision for a stream.
+func (a *app) colorOn(w io.Writer) bool {
+	switch {
+	case a.term.noColor, a.cfg.Output != format.Text:
+		return false
+	case os.Getenv("NO_COLOR") != "", os.Getenv("TERM") == "dumb":
+		return false
+	}
+	return isTerminal(w)
+}
+
+// isTerminal reports whether w is a terminal (a Cygwin/MSYS pty counts).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd())
+}
+
+// ansiWriter lets a Windows console without virtual terminal support show
+// the escape sequences as colors; elsewhere it returns w itself.
+func ansiWriter(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok {
+		return colorable.NewColorable(f)
+	}
+	return w
+}
+
+// printError writes one "Error: <msg>" line on stderr, the label red on a
+// terminal. Broker-supplied parts of msg must already be escaped
+// (format.Escape; errorText does it for errors).
+func (a *app) printError(msg string) {
+	fmt.Fprintf(a.io.ErrOut, "%s %s\n", a.errStyles().ErrorLabel(), msg)
+}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
+)
+
+// Set by goreleaser's ldflags (-X main.version=... -X main.commit=...
+// -X main.date=...); a plain go build leaves the defaults.
+var (
+	version = "dev"
+	commit  = ""
+	date    = ""
+)
+
+// versionInfo is what `version` prints. Its fields are a document: json and
+// yaml tags are identical snake_case, as for every document.
+type versionInfo struct {
+	Version   string `json:"version" yaml:"version"`
+	Commit    string `json:"commit" yaml:"commit"`
+	Date      string `json:"date" yaml:"date"`
+	GoVersion string `json:"go_version" yaml:"go_version"`
+	Platform  string `json:"platform" yaml:"platform"`
+}
+
+// resolveVersion returns the ldflags values, or, for a build without them
+// (go install module@version, go build), what the Go toolchain recorded:
+// the module version and the VCS revision and time.
+func resolveVersion() versionInfo {
+	return resolveVersionFrom(version, commit, date, debug.ReadBuildInfo)
+}
+
+func resolveVersionFrom(v, c, d string, read func() (*debug.BuildInfo, bool)) versionInfo {
+	info := versionInfo{Version: v, Commit: c, Date: d, GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	if bi, ok := read(); ok {
+		info.GoVersion = bi.GoVersion
+		// go install ...@v1.2.3 records the module version; a build inside
+		// the repository records "(devel)" or a pseudo-version.
+		if info.Version == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			info.Version = bi.Main.Version
+		}
+		modified := false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				if info.Commit == "" {
+					info.Commit = s.Value
+				}
+			case "vcs.time":
+				if info.Date == "" {
+					info.Date = s.Value
+				}
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+		if modified && c == "" && info.Commit != "" {
+			info.Commit += "-dirty"
+		}
+	}
+	if info.Commit == "" {
+		info.Commit = "unknown"
+	}
+	if info.Date == "" {
+		info.Date = "unknown"
+	}
+	return info
+}
+
+// short is the one-line form printed by --version.
+func (v versionInfo) short() string {
+	return fmt.Sprintf("kstreams-groups version %s (commit %s, built %s)", v.Version, v.Commit, v.Date)
+}
+
+func (v versionInfo) writeText(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "Version:    %s\nCommit:     %s\nBuilt:      %s\nGo version: %s\nPlatform:   %s\n",
+		v.Version, v.Commit, v.Date, v.GoVersion, v.Platform)
+	return err
+}
+
+func (a *app) newVersionCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "version",
+		Short: "Print the version, commit and build date",
+		Long: `Print the version of kstreams-groups, the commit it was built from, the build
+date, the Go version and the platform. Release binaries carry the values
+goreleaser set; a binary built with go install reports the module version
+and the revision the Go toolchain recorded. --version prints the same on
+one line.` + "\n\n" + exitStatusHelpFor(exitOK, exitUsage),
+		Example: `  # The version as text
+  kstreams-groups version
+
+  # The version as a JSON document, for scripts
+  kstreams-groups version -o json
+
+  # The same on one line
+  kstreams-groups --version`,
+		Args: noArgs,
+		// version needs no configuration: a broken config file must not
+		// keep a user from learning which build they run.
+		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			out, err := format.ParseOutput(cmd.Flag("output").Value.String())
+			if err != nil {
+				return &usageError{err: err}
+			}
+			info := resolveVersion()
+			switch out {
+			case format.Text:
+				return info.writeText(a.io.Out)
+			case format.JSON, format.YAML:
+				return format.Encode(a.io.Out, out, info)
+			}
+			return usageErrorf("version prints text, json or yaml, not %s", out)
+		},
+	}
+	return cmd
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"encoding/json"
+	"runtime"
+	"runtime/debug"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
+)
+
+func Test_resolveVersionFrom(t *testing.T) {
+	vcs := func(rev, at, modified string) []debug.BuildSetting {
+		return []debug.BuildSetting{{Key: "vcs.revision", Value: rev}, {Key: "vcs.time", Value: at}, {Key: "vcs.modified", Value: modified}}
+	}
+	tests := []struct {
+		name                string
+		version, commit, at string
+		info                *debug.BuildInfo // nil: no build information
+		want                versionInfo
+	}{
+		{
+			name:    "goreleaser ldflags win",
+			version: "1.2.3", commit: "0123abc", at: "2026-11-29T12:00:00Z",
+			info: &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v9.9.9"}, Settings: vcs("fff", "2020-01-01T00:00:00Z", "true")},
+			want: versionInfo{Version: "1.2.3", Commit: "0123abc", Date: "2026-11-29T12:00:00Z", GoVersion: "go1.26.8"},
+		},
+		{
+			name:    "go install module@version",
+			version: "dev",
+			info:    &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.4.0"}},
+			want:    versionInfo{Version: "v1.4.0", Commit: "unknown", Date: "unknown", GoVersion: "go1.26.8"},
+		},
+		{
+			name:    "go build in a clone",
+			version: "dev",
+			info:    &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}, Settings: vcs("d2a8418", "2026-11-29T12:38:00Z", "false")},
+			want:    versionInfo{Version: "dev", Commit: "d2a8418", Date: "2026-11-29T12:38:00Z", GoVersion: "go1.26.8"},
+		},
+		{
+			name:    "go build with local changes",
+			version: "dev",
+			info:    &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}, Settings: vcs("d2a8418", "2026-11-29T12:38:00Z", "true")},
+			want:    versionInfo{Version: "dev", Commit: "d2a8418-dirty", Date: "2026-11-29T12:38:00Z", GoVersion: "go1.26.8"},
+		},
+		{
+			name:    "no build information",
+			version: "dev",
+			want:    versionInfo{Version: "dev", Commit: "unknown", Date: "unknown", GoVersion: runtime.Version()},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := resolveVersionFrom(tc.version, tc.commit, tc.at, func() (*debug.BuildInfo, bool) { return tc.info, tc.info != nil })
+			tc.want.Platform = runtime.GOOS + "/" + runtime.GOARCH
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	isolate(t)
+	info := resolveVersion()
+
+	r := runCLI(t, "--version")
+	assert.Equal(t, result{stdout: info.short() + "\n", code: 0}, r)
+	assert.Regexp(t, `^kstreams-groups version \S+ \(commit \S+, built \S+\)\n$`, r.stdout)
+
+	r = runCLI(t, "version")
+	assert.Equal(t, 0, r.code)
+	assert.Equal(t, "Version:    "+info.Version+"\nCommit:     "+info.Commit+"\nBuilt:      "+info.Date+
+		"\nGo version: "+info.GoVersion+"\nPlatform:   "+info.Platform+"\n", r.stdout)
+
+	r = runCLI(t, "version", "-o", "json")
+	require.Equal(t, 0, r.code)
+	var doc map[string]string
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &doc))
+	assert.Equal(t, map[string]string{"version": info.Version, "commit": info.Commit, "date": info.Date, "go_version": info.GoVersion, "platform": info.Platform}, doc)
+
+	r = runCLI(t, "version", "-o", "yaml")
+	require.Equal(t, 0, r.code)
+	var ydoc map[string]string
+	require.NoError(t, yaml.Unmarshal([]byte(r.stdout), &ydoc))
+	assert.Equal(t, doc, ydoc)
+
+	r = runCLI(t, "version", "-o", "dot")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "version prints text, json or yaml, not dot")
+
+	r = runCLI(t, "version", "extra")
+	assert.Equal(t, 2, r.code)
+}
+
+// A broken configuration must not hide which build is running.
+func TestVersion_ignoresABrokenConfigFile(t *testing.T) {
+	isolate(t)
+	t.Setenv("KSTREAMS_GROUPS_CONFIG", "/nonexistent/config.yaml")
+	assert.Equal(t, 0, runCLI(t, "version").code)
+	assert.Equal(t, 0, runCLI(t, "--version").code)
+}
