@@ -38,7 +38,7 @@ type BrokerOptions struct {
 	Version KafkaVersion      // default Kafka44
 	Plugin  Plugin            // default PluginDefault
 	HeapMB  int               // default 512
-	Props   map[string]string // extra/overriding server.properties entries
+	Props   map[string]string // extra/overriding server.properties entries; ${PLAINTEXT_PORT} and ${CONTROLLER_PORT} expand to the harness's ports (e.g. to add a listener)
 	// ReadyTimeout bounds the wait for ApiVersions+Metadata; default 90s (a loaded 2-core machine
 	// has needed 27s).
 	ReadyTimeout time.Duration
@@ -173,11 +173,12 @@ func startBroker(opts BrokerOptions) (*Broker, error) {
 	if opts.Plugin == PluginFailing {
 		props["e2e.plugin.fault.file"] = b.FaultFile
 	}
+	ports := strings.NewReplacer("${PLAINTEXT_PORT}", fmt.Sprint(p), "${CONTROLLER_PORT}", fmt.Sprint(c))
 	for k, v := range opts.Props {
 		if v == "" {
 			delete(props, k)
 		} else {
-			props[k] = v
+			props[k] = ports.Replace(v)
 		}
 	}
 	keys := make([]string, 0, len(props))
