@@ -4,7 +4,7 @@ BIN := bin/kstreams-groups
 # Packages whose tests compare with testdata/golden (only they know -update).
 GOLDEN_PKGS = $$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/\/internal\/golden( |$$)/{print $$1}')
 
-.PHONY: help build demo test golden bench vet tidy-check e2e ready
+.PHONY: help build demo test golden bench vet tidy-check e2e bench-e2e ready graph-check topology-svg snapshot
 help: ## list targets
 	@awk -F':.*## ' '/^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
@@ -21,17 +21,30 @@ vet: ## go vet and gofmt
 	$(GO) vet ./...
 	@out=$$(gofmt -l cmd internal e2e); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+graph-check: ## render every dot golden with Graphviz and parse every Mermaid golden with Mermaid (needs graphviz, node)
+	./tools/graph-check/run.sh
+
+topology-svg: build ## regenerate docs/word-count.svg from the playground with -o dot (needs graphviz)
+	./scripts/topology-svg.sh $(BIN) docs/word-count.svg
+
 golden: ## rewrite golden files under testdata/golden
 	$(GO) test $(GOLDEN_PKGS) -count=1 -update
 
 bench: ## Go benchmarks (formatter on 100,000 nodes, ...)
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/...
 
+snapshot: ## goreleaser check + snapshot release of every target into dist/ (goreleaser v2.15.1)
+	$(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1 check
+	$(GO) run github.com/goreleaser/goreleaser/v2@v2.15.1 release --snapshot --clean
+
 tidy-check: ## fail if go.mod/go.sum are not tidy
 	$(GO) mod tidy -diff
 
-e2e: build ## real Apache Kafka 4.4.0 end-to-end suite (Maven Central jars, Java 17)
-	$(GO) test -tags e2e -count=1 -timeout 30m ./e2e/...
+e2e: build ## real Apache Kafka 4.4.0 end-to-end suite (Maven Central jars, Java 17), on the built binary
+	E2E_OURS_BIN=$(CURDIR)/$(BIN) $(GO) test -tags e2e -count=1 -v -timeout 30m ./e2e/...
+
+bench-e2e: ## time kstreams-groups vs the Java StreamsGroupCommand on a real 4.4.0 broker (median wall, peak RSS)
+	./e2e/bench.sh
 
 ready: tidy-check test golden-check ## everything CI checks
 
