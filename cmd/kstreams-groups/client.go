@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -49,4 +50,21 @@ func (a *app) debugConfig(s *clientconfig.Settings) {
 	}
 	fmt.Fprintf(a.io.ErrOut, "debug: config file: %s; profile: %s; client properties: %s; security: %s; bootstrap: %s; timeout: %d ms\n",
 		file, profile, client, s, strings.Join(a.cfg.Bootstrap, ","), a.cfg.Timeout.Milliseconds())
+}
+
+// connect prepares a verb that talks to Kafka: the bootstrap servers must be
+// known, the whole verb is bounded by --timeout, and the client is built
+// from this invocation's settings. done closes the client and releases the
+// context.
+func (a *app) connect(ctx context.Context) (_ context.Context, _ *admin.Client, done func(), _ error) {
+	if err := a.requireBootstrap(); err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
+	client, err := a.newAdmin()
+	if err != nil {
+		cancel()
+		return nil, nil, nil, err
+	}
+	return ctx, client, func() { client.Close(); cancel() }, nil
 }

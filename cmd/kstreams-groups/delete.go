@@ -61,13 +61,11 @@ func (a *app) deleteGroups(ctx context.Context, opts groupdelete.Options) error 
 	if a.cfg.Output.Graph() {
 		return usageErrorf("-o %s draws a topology: delete prints text, json or yaml", a.cfg.Output)
 	}
-	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
-	defer cancel()
-	client, err := a.newAdmin()
+	ctx, client, done, err := a.connect(ctx)
 	if err != nil {
 		return err
 	}
-	defer client.Close()
+	defer done()
 
 	res, err := groupdelete.Run(ctx, client, opts)
 	if err != nil {

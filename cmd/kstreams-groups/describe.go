@@ -96,13 +96,11 @@ func (a *app) describe(ctx context.Context, opts describe.Options) error {
 	if a.cfg.Output.Graph() && !opts.Topology {
 		return usageErrorf("-o %s draws a topology: use it with --describe --topology or render", a.cfg.Output)
 	}
-	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
-	defer cancel()
-	client, err := a.newAdmin()
+	ctx, client, done, err := a.connect(ctx)
 	if err != nil {
 		return err
 	}
-	defer client.Close()
+	defer done()
 
 	res, err := describe.Run(ctx, client, opts)
 	if err != nil {

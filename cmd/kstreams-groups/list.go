@@ -70,13 +70,11 @@ func (a *app) list(ctx context.Context, opts list.Options) error {
 	if a.cfg.Output.Graph() {
 		return usageErrorf("-o %s draws a topology: use it with --describe --topology or render", a.cfg.Output)
 	}
-	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
-	defer cancel()
-	client, err := a.newAdmin()
+	ctx, client, done, err := a.connect(ctx)
 	if err != nil {
 		return err
 	}
-	defer client.Close()
+	defer done()
 
 	res, err := list.Run(ctx, client, opts)
 	if err != nil {
