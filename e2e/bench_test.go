@@ -21,10 +21,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestBenchDescribeTopology is `make bench-e2e` (e2e/bench.sh): on one real 4.4.0 broker with one
-// AVAILABLE group it times whole processes of our binary and of the Java StreamsGroupCommand
-// doing the same `--describe --topology --group G`, and reports median wall time and peak RSS.
-// It only runs with E2E_BENCH=1, so `make e2e` stays a correctness suite.
+// BenchmarkDescribeTopologyProcesses is `make bench-e2e` (e2e/bench.sh): on one real 4.4.0 broker
+// with one AVAILABLE group it times whole processes of our binary and of the Java
+// StreamsGroupCommand doing the same `--describe --topology --group G`, and reports median wall
+// time and peak RSS. Being a benchmark, `go test -run` (make e2e) never runs it. It does its own
+// E2E_BENCH_N timed runs per variant, so run it once: -benchtime 1x.
 //
 // Each process runs under GNU time (`/usr/bin/time -v -o FILE`), which reports the peak RSS
 // ("Maximum resident set size") of the measured process; wall time is measured here around the
@@ -34,29 +35,26 @@ import (
 //
 // Knobs: E2E_BENCH_N runs per variant (default 15), E2E_BENCH_OUT writes the Markdown summary to
 // that file, E2E_OURS_BIN the binary to measure (bench.sh passes the release build).
-func TestBenchDescribeTopology(t *testing.T) {
-	if os.Getenv("E2E_BENCH") != "1" {
-		t.Skip("benchmark: run with E2E_BENCH=1 (make bench-e2e)")
-	}
+func BenchmarkDescribeTopologyProcesses(tb *testing.B) {
 	gnuTime := "/usr/bin/time"
 	out, err := exec.Command(gnuTime, "--version").CombinedOutput()
-	require.NoError(t, err, "GNU time is needed at %s (Debian package time): %s", gnuTime, out)
-	require.Contains(t, string(out), "GNU", "%s is not GNU time", gnuTime)
+	require.NoError(tb, err, "GNU time is needed at %s (Debian package time): %s", gnuTime, out)
+	require.Contains(tb, string(out), "GNU", "%s is not GNU time", gnuTime)
 	n := 15
 	if s := os.Getenv("E2E_BENCH_N"); s != "" {
 		n, err = strconv.Atoi(s)
-		require.NoError(t, err)
-		require.Positive(t, n)
+		require.NoError(tb, err)
+		require.Positive(tb, n)
 	}
 
-	bin := OurBinary(t)
+	bin := OurBinary(tb)
 	cp, err := Classpath(Kafka44)
-	require.NoError(t, err)
+	require.NoError(tb, err)
 	ctx := context.Background()
-	b := StartBroker(t, BrokerOptions{})
-	app := StartApp(t, b, AppOptions{AppID: "bench-app", Topology: TopologyWordCount})
+	b := StartBroker(tb, BrokerOptions{})
+	app := StartApp(tb, b, AppOptions{AppID: "bench-app", Topology: TopologyWordCount})
 	if _, err := app.WaitTopologyStatus(ctx, b, StatusAvailable, 90*time.Second); err != nil {
-		t.Fatalf("%v\n%s", err, logTail(app.Proc.LogPath, 3000))
+		tb.Fatalf("%v\n%s", err, logTail(app.Proc.LogPath, 3000))
 	}
 	args := []string{"--bootstrap-server", b.Addr, "--describe", "--topology", "--group", "bench-app"}
 	log4j := "-Dlog4j2.configurationFile=" + filepath.Join(HarnessDir(), "config", "tool-log4j2.properties")
@@ -86,12 +84,12 @@ func TestBenchDescribeTopology(t *testing.T) {
 		for i := range variants {
 			v := &variants[i]
 			s, stdout, err := runTimed(ctx, gnuTime, timeFile, v.Cmd)
-			require.NoError(t, err, "%s", v.Name)
+			require.NoError(tb, err, "%s", v.Name)
 			if want == "" {
 				want = stdout
-				require.True(t, strings.HasPrefix(want, "Topologies:\n"), "%s printed %q", v.Name, want)
+				require.True(tb, strings.HasPrefix(want, "Topologies:\n"), "%s printed %q", v.Name, want)
 			}
-			require.Equal(t, want, stdout, "%s printed something else", v.Name)
+			require.Equal(tb, want, stdout, "%s printed something else", v.Name)
 			if round == 0 { // warm-up: page cache (jars, binary) and the broker's first-connection work
 				continue
 			}
@@ -99,11 +97,23 @@ func TestBenchDescribeTopology(t *testing.T) {
 		}
 	}
 
+	for _, v := range variants[:2] {
+		wall := make([]float64, 0, len(v.Samples))
+		for _, s := range v.Samples {
+			wall = append(wall, float64(s.Wall.Milliseconds()))
+		}
+		slices.Sort(wall)
+		name := "ours-median-ms"
+		if v.Name != "kstreams-groups" {
+			name = "java-median-ms"
+		}
+		tb.ReportMetric(wall[len(wall)/2], name)
+	}
 	summary := benchSummary(variants, n, b.Addr, loadBefore, loadAvg())
 	logf("bench summary:\n%s", summary)
 	if p := os.Getenv("E2E_BENCH_OUT"); p != "" {
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(summary), 0o644))
+		require.NoError(tb, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(tb, os.WriteFile(p, []byte(summary), 0o644))
 	}
 	_ = app.Stop()
 }
