@@ -226,32 +226,17 @@ func (s *State) validate(nodes int) error {
 	topicNames := map[string]bool{}
 	for i, t := range s.Topics {
 		where := fmt.Sprintf("topics[%d]", i)
-		switch {
-		case t.Name == "":
-			p.add("%s: name is required", where)
-		case topicNames[t.Name]:
-			p.add("%s: duplicate topic %q", where, t.Name)
-		}
-		topicNames[t.Name] = true
+		p.unique(topicNames, where, "name", "topic", t.Name)
 		if t.Partitions < 1 {
 			p.add("%s (%s): partitions must be at least 1, got %d", where, t.Name, t.Partitions)
 		}
 	}
 
 	ids := map[string]bool{}
-	checkID := func(where, id string) {
-		switch {
-		case id == "":
-			p.add("%s: id is required", where)
-		case ids[id]:
-			p.add("%s: duplicate group id %q", where, id)
-		}
-		ids[id] = true
-	}
 	for i := range s.StreamsGroups {
 		g := &s.StreamsGroups[i]
 		where := fmt.Sprintf("streams_groups[%d]", i)
-		checkID(where, g.ID)
+		p.unique(ids, where, "id", "group id", g.ID)
 		if g.ID != "" {
 			where = fmt.Sprintf("%s (%s)", where, g.ID)
 		}
@@ -260,7 +245,7 @@ func (s *State) validate(nodes int) error {
 	}
 	for i, g := range s.Groups {
 		where := fmt.Sprintf("groups[%d]", i)
-		checkID(where, g.ID)
+		p.unique(ids, where, "id", "group id", g.ID)
 		if g.ID != "" {
 			where = fmt.Sprintf("%s (%s)", where, g.ID)
 		}
@@ -314,25 +299,13 @@ func (g *StreamsGroup) validate(where string, p *problems) {
 		seen := map[string]bool{}
 		for i, st := range g.Topology.Subtopologies {
 			w := fmt.Sprintf("%s: topology.subtopologies[%d]", where, i)
-			switch {
-			case st.ID == "":
-				p.add("%s: id is required", w)
-			case seen[st.ID]:
-				p.add("%s: duplicate subtopology id %q", w, st.ID)
-			}
-			seen[st.ID] = true
+			p.unique(seen, w, "id", "subtopology id", st.ID)
 		}
 	}
 	members := map[string]bool{}
 	for i, m := range g.Members {
 		w := fmt.Sprintf("%s: members[%d]", where, i)
-		switch {
-		case m.MemberID == "":
-			p.add("%s: member_id is required", w)
-		case members[m.MemberID]:
-			p.add("%s: duplicate member_id %q", w, m.MemberID)
-		}
-		members[m.MemberID] = true
+		p.unique(members, w, "member_id", "member_id", m.MemberID)
 	}
 	if g.Description != nil {
 		g.Description.validate(where+": description", p)
@@ -343,13 +316,7 @@ func (d *Description) validate(where string, p *problems) {
 	seen := map[string]bool{}
 	for i, st := range d.Subtopologies {
 		w := fmt.Sprintf("%s.subtopologies[%d]", where, i)
-		switch {
-		case st.ID == "":
-			p.add("%s: id is required", w)
-		case seen[st.ID]:
-			p.add("%s: duplicate subtopology id %q", w, st.ID)
-		}
-		seen[st.ID] = true
+		p.unique(seen, w, "id", "subtopology id", st.ID)
 		validateNodes(w+".nodes", st.Nodes, p)
 	}
 	for i, gs := range d.GlobalStores {
@@ -379,13 +346,7 @@ func validateNodes(where string, nodes []Node, p *problems) {
 		if n.Name != "" {
 			w = fmt.Sprintf("%s (%s)", w, n.Name)
 		}
-		switch {
-		case n.Name == "":
-			p.add("%s: name is required", w)
-		case seen[n.Name]:
-			p.add("%s: duplicate node name %q", w, n.Name)
-		}
-		seen[n.Name] = true
+		p.unique(seen, w, "name", "node name", n.Name)
 		switch n.Type {
 		case NodeSource, NodeProcessor, NodeSink:
 		default:
@@ -414,6 +375,18 @@ func validateNodes(where string, nodes []Node, p *problems) {
 type problems []string
 
 func (p *problems) add(format string, args ...any) { *p = append(*p, fmt.Sprintf(format, args...)) }
+
+// unique reports a key that is empty or already in seen (the field's name
+// and, for duplicates, what the value identifies), then records it.
+func (p *problems) unique(seen map[string]bool, where, field, kind, v string) {
+	switch {
+	case v == "":
+		p.add("%s: %s is required", where, field)
+	case seen[v]:
+		p.add("%s: duplicate %s %q", where, kind, v)
+	}
+	seen[v] = true
+}
 
 func (p problems) err() error {
 	if len(p) == 0 {
