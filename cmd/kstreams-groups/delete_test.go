@@ -221,23 +221,11 @@ func TestDelete(t *testing.T) {
 					profile = kafkatest.Kafka44
 				}
 				c := deleteCluster(t, profile)
-				args := append([]string{"--bootstrap-server", bootstrap(c)}, tc.args...)
-				want := tc.wantCode
-				if detailed {
-					args = append(args, "--detailed-exit-codes")
-					want = tc.wantDetailed
-				}
-				r := runCLI(t, args...)
-				assert.Equal(t, want, r.code, "exit code (detailed=%v); stderr: %s", detailed, r.stderr)
+				r := runMode(t, c, detailed, tc.wantCode, tc.wantDetailed, tc.wantStderr, tc.args...)
 				if tc.wantGolden {
 					golden.Assert(t, []byte(randomPorts.ReplaceAllString(r.stdout, "${1}PORT")))
 				} else {
 					assert.Equal(t, tc.wantStdout, r.stdout)
-				}
-				if tc.wantStderr == "" {
-					assert.Empty(t, r.stderr)
-				} else {
-					assert.Contains(t, r.stderr, tc.wantStderr)
 				}
 				for _, g := range tc.wantGone {
 					assert.False(t, c.HasGroup(g), "group %s must be deleted", g)
@@ -472,20 +460,8 @@ func TestDelete_internalTopics(t *testing.T) {
 					tc.setup(c)
 				}
 				c.ResetRequests()
-				args := append([]string{"--bootstrap-server", bootstrap(c)}, tc.args...)
-				want := tc.wantCode
-				if detailed {
-					args = append(args, "--detailed-exit-codes")
-					want = tc.wantDetailed
-				}
-				r := runCLI(t, args...)
-				assert.Equal(t, want, r.code, "exit code (detailed=%v); stderr: %s", detailed, r.stderr)
+				r := runMode(t, c, detailed, tc.wantCode, tc.wantDetailed, tc.wantStderr, tc.args...)
 				golden.Assert(t, []byte(randomPorts.ReplaceAllString(r.stdout, "${1}PORT")))
-				if tc.wantStderr == "" {
-					assert.Empty(t, r.stderr)
-				} else {
-					assert.Contains(t, r.stderr, tc.wantStderr)
-				}
 				var sent []string
 				for _, req := range c.Requests() {
 					if req.Key == keyDeleteTopics {

@@ -144,23 +144,11 @@ func TestDescribeTopology(t *testing.T) {
 			isolate(t)
 			c := describeCluster(t)
 			for _, detailed := range []bool{false, true} {
-				args := append([]string{"--bootstrap-server", bootstrap(c)}, tc.args...)
-				want := tc.wantCode
-				if detailed {
-					args = append(args, "--detailed-exit-codes")
-					want = tc.wantDetailed
-				}
-				r := runCLI(t, args...)
-				assert.Equal(t, want, r.code, "exit code (detailed=%v); stderr: %s", detailed, r.stderr)
+				r := runMode(t, c, detailed, tc.wantCode, tc.wantDetailed, tc.wantStderr, tc.args...)
 				if tc.wantGolden {
 					golden.Assert(t, []byte(randomPorts.ReplaceAllString(r.stdout, "${1}PORT")))
 				} else {
 					assert.Equal(t, tc.wantStdout, r.stdout)
-				}
-				if tc.wantStderr == "" {
-					assert.Empty(t, r.stderr)
-				} else {
-					assert.Contains(t, r.stderr, tc.wantStderr)
 				}
 			}
 		})

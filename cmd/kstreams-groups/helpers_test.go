@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -109,4 +110,24 @@ func closedPort(t *testing.T) string {
 	addr := l.Addr().String()
 	require.NoError(t, l.Close())
 	return addr
+}
+
+// runMode runs args against c, adding --detailed-exit-codes when detailed,
+// and checks the exit code of that mode and stderr: empty when wantStderr
+// is "", else containing it.
+func runMode(t *testing.T, c *kafkatest.Cluster, detailed bool, code, detailedCode int, wantStderr string, args ...string) result {
+	t.Helper()
+	args = append([]string{"--bootstrap-server", bootstrap(c)}, args...)
+	want := code
+	if detailed {
+		args, want = append(args, "--detailed-exit-codes"), detailedCode
+	}
+	r := runCLI(t, args...)
+	assert.Equal(t, want, r.code, "exit code (detailed=%v); stderr: %s", detailed, r.stderr)
+	if wantStderr == "" {
+		assert.Empty(t, r.stderr)
+	} else {
+		assert.Contains(t, r.stderr, wantStderr)
+	}
+	return r
 }

@@ -110,20 +110,8 @@ func TestDescribeViews(t *testing.T) {
 			isolate(t)
 			c := viewsCluster(t)
 			for _, detailed := range []bool{false, true} {
-				args := append([]string{"--bootstrap-server", bootstrap(c)}, tc.args...)
-				want := tc.wantCode
-				if detailed {
-					args = append(args, "--detailed-exit-codes")
-					want = tc.wantDetail
-				}
-				r := runCLI(t, args...)
-				assert.Equal(t, want, r.code, "exit code (detailed=%v); stderr: %s", detailed, r.stderr)
+				r := runMode(t, c, detailed, tc.wantCode, tc.wantDetail, tc.wantStderr, tc.args...)
 				golden.Assert(t, stable(r.stdout))
-				if tc.wantStderr == "" {
-					assert.Empty(t, r.stderr)
-				} else {
-					assert.Contains(t, r.stderr, tc.wantStderr)
-				}
 			}
 		})
 	}
