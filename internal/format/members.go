@@ -120,23 +120,10 @@ type MemberDoc struct {
 	TopologyEpoch  int32              `json:"topology_epoch" yaml:"topology_epoch"`
 	UserEndpoint   *describe.Endpoint `json:"user_endpoint" yaml:"user_endpoint"`
 	// ClientTags are sorted by key.
-	ClientTags       []describe.ClientTag `json:"client_tags" yaml:"client_tags"`
-	Assignment       AssignmentDoc        `json:"assignment" yaml:"assignment"`
-	TargetAssignment AssignmentDoc        `json:"target_assignment" yaml:"target_assignment"`
-}
-
-// AssignmentDoc is a member's tasks by kind; subtopologies and partitions
-// are sorted.
-type AssignmentDoc struct {
-	Active  []TasksDoc `json:"active" yaml:"active"`
-	Standby []TasksDoc `json:"standby" yaml:"standby"`
-	Warmup  []TasksDoc `json:"warmup" yaml:"warmup"`
-}
-
-// TasksDoc is the tasks of one subtopology, one per partition.
-type TasksDoc struct {
-	SubtopologyID string  `json:"subtopology_id" yaml:"subtopology_id"`
-	Partitions    []int32 `json:"partitions" yaml:"partitions"`
+	ClientTags []describe.ClientTag `json:"client_tags" yaml:"client_tags"`
+	// Assignments are sorted by subtopology and partition, as the model is.
+	Assignment       describe.Assignment `json:"assignment" yaml:"assignment"`
+	TargetAssignment describe.Assignment `json:"target_assignment" yaml:"target_assignment"`
 }
 
 func newMemberDocs(ms []describe.Member) []MemberDoc {
@@ -151,24 +138,25 @@ func newMemberDocs(ms []describe.Member) []MemberDoc {
 			MemberID: m.MemberID, MemberEpoch: m.MemberEpoch, InstanceID: m.InstanceID, RackID: m.RackID,
 			ClientID: m.ClientID, ClientHost: m.ClientHost, ProcessID: m.ProcessID,
 			MemberProtocol: m.Protocol(), TopologyEpoch: m.TopologyEpoch, UserEndpoint: m.UserEndpoint,
-			ClientTags: tags, Assignment: newAssignmentDoc(m.Assignment), TargetAssignment: newAssignmentDoc(m.TargetAssignment),
+			ClientTags: tags, Assignment: docAssignment(m.Assignment), TargetAssignment: docAssignment(m.TargetAssignment),
 		})
 	}
 	return out
 }
 
-func newAssignmentDoc(a describe.Assignment) AssignmentDoc {
-	return AssignmentDoc{Active: newTasksDocs(a.Active), Standby: newTasksDocs(a.Standby), Warmup: newTasksDocs(a.Warmup)}
+// docAssignment is a with every task list and partition list non-nil, so
+// that documents show [] rather than null.
+func docAssignment(a describe.Assignment) describe.Assignment {
+	return describe.Assignment{Active: docTasks(a.Active), Standby: docTasks(a.Standby), Warmup: docTasks(a.Warmup)}
 }
 
-func newTasksDocs(ts []describe.Tasks) []TasksDoc {
-	out := make([]TasksDoc, 0, len(ts))
+func docTasks(ts []describe.Tasks) []describe.Tasks {
+	out := make([]describe.Tasks, 0, len(ts))
 	for _, t := range ts {
-		ps := t.Partitions
-		if ps == nil {
-			ps = []int32{}
+		if t.Partitions == nil {
+			t.Partitions = []int32{}
 		}
-		out = append(out, TasksDoc{SubtopologyID: t.SubtopologyID, Partitions: ps})
+		out = append(out, t)
 	}
 	return out
 }
