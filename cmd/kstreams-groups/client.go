@@ -52,14 +52,11 @@ func (a *app) debugConfig(s *clientconfig.Settings) {
 		file, profile, client, s, strings.Join(a.cfg.Bootstrap, ","), a.cfg.Timeout.Milliseconds())
 }
 
-// connect prepares a verb that talks to Kafka: the bootstrap servers must be
-// known, the whole verb is bounded by --timeout, and the client is built
-// from this invocation's settings. done closes the client and releases the
-// context.
+// connect prepares a verb that talks to Kafka, after the verb has checked
+// its options (requireBootstrap first, in Kafka's order): the whole verb is
+// bounded by --timeout and the client is built from this invocation's
+// settings. done closes the client and releases the context.
 func (a *app) connect(ctx context.Context) (_ context.Context, _ *admin.Client, done func(), _ error) {
-	if err := a.requireBootstrap(); err != nil {
-		return nil, nil, nil, err
-	}
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 	client, err := a.newAdmin()
 	if err != nil {

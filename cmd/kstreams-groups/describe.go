@@ -118,7 +118,7 @@ func (a *app) describe(ctx context.Context, opts describe.Options) error {
 	multi := len(res.Groups) > 1
 	for _, g := range res.Groups {
 		if g.Err != nil {
-			a.printError(fmt.Sprintf("streams group '%s': %s", format.Escape(g.Group), a.errorText(g.Err)))
+			a.printGroupError(g.Group, g.Err)
 			failures = append(failures, g.Err)
 			continue
 		}
@@ -137,6 +137,12 @@ func (a *app) describe(ctx context.Context, opts describe.Options) error {
 		return &outcomeError{causes: failures}
 	}
 	return nil
+}
+
+// printGroupError reports on stderr the error that kept one group from being
+// described: one line naming the (escaped) group.
+func (a *app) printGroupError(group string, err error) {
+	a.printError(fmt.Sprintf("streams group '%s': %s", format.Escape(group), a.errorText(err)))
 }
 
 // errorText renders an error for the one-line stderr report, adding the

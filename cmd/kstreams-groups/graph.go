@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
@@ -21,7 +19,7 @@ func (a *app) describeGraphs(res *describe.Result) error {
 	for _, g := range res.Groups {
 		switch {
 		case g.Err != nil:
-			a.printError(fmt.Sprintf("streams group '%s': %s", format.Escape(g.Group), a.errorText(g.Err)))
+			a.printGroupError(g.Group, g.Err)
 			failures = append(failures, g.Err)
 		case g.TopologyStatus == topology.Available:
 			if err := format.TopologyGraph(a.io.Out, a.cfg.Output, g.Group, g.Topology); err != nil {
