@@ -37,4 +37,3 @@ func castBool(v any) (bool, error) {
 	return false, fmt.Errorf("not a boolean: %v", v)
 }
 
-func itoa(i int) string { return strconv.Itoa(i) }

@@ -131,3 +131,5 @@ func runMode(t *testing.T, c *kafkatest.Cluster, detailed bool, code, detailedCo
 	}
 	return r
 }
+
+func itoa(i int) string { return strconv.Itoa(i) }

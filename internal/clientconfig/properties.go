@@ -29,9 +29,6 @@ func (p Properties) Get(key string) (Entry, bool) {
 	return e, ok
 }
 
-// Len is the number of distinct keys.
-func (p Properties) Len() int { return len(p.entries) }
-
 // Entries returns the entries sorted by line, then key, so validation
 // reports the first problem in file order.
 func (p Properties) Entries() []Entry {
@@ -46,14 +43,6 @@ func (p Properties) Entries() []Entry {
 		return out[i].Key < out[j].Key
 	})
 	return out
-}
-
-// Set adds or replaces an entry.
-func (p *Properties) Set(e Entry) {
-	if p.entries == nil {
-		p.entries = map[string]Entry{}
-	}
-	p.entries[e.Key] = e
 }
 
 // Merge returns p with every entry of over replacing p's entry of the same

@@ -108,7 +108,7 @@ func TestProperties_Merge(t *testing.T) {
 	base, err := Parse("a=1\nb=2\n")
 	require.NoError(t, err)
 	got := base.Merge(FromMap(map[string]string{"b": "3", "c": "4"}))
-	assert.Equal(t, 3, got.Len())
+	assert.Len(t, got.Entries(), 3)
 	b, _ := got.Get("b")
 	assert.Equal(t, "3", b.Value)
 	a, _ := base.Get("a")
