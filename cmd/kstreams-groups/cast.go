@@ -36,4 +36,3 @@ func castBool(v any) (bool, error) {
 	}
 	return false, fmt.Errorf("not a boolean: %v", v)
 }
-
