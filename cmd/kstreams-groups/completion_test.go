@@ -9,7 +9,7 @@ import (
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/golden"
-	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	tt "github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
 )
 
@@ -66,7 +66,7 @@ const noFiles = ":4"
 
 func TestCompleteGroups(t *testing.T) {
 	isolate(t)
-	c := startCluster(t, 3, kafkatest.Kafka44)
+	c := startCluster(t, 3, playground.Kafka44)
 	c.PutStreamsGroup(streamsGroup("word-count", tt.WordCount()))
 	c.SetCoordinator("word-count", 1)
 	inventory := streamsGroup("inventory", nil)

@@ -9,7 +9,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/golden"
-	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
 const (
@@ -20,7 +20,7 @@ const (
 
 // emptyGroup is a streams group whose members all left: the only state in
 // which Kafka deletes a streams group.
-func emptyGroup(id string) kafkatest.StreamsGroup {
+func emptyGroup(id string) playground.StreamsGroup {
 	g := streamsGroup(id, nil)
 	g.State = "Empty"
 	return g
@@ -33,7 +33,7 @@ func emptyGroup(id string) kafkatest.StreamsGroup {
 //     plugin fails to delete its description (GROUP_DELETION_FAILED);
 //   - busy-app (node 0): Stable;
 //   - legacy-consumer: a classic group.
-func deleteCluster(t *testing.T, profile kafkatest.Profile) *kafkatest.Cluster {
+func deleteCluster(t *testing.T, profile playground.Profile) *playground.Cluster {
 	t.Helper()
 	c := startCluster(t, 3, profile)
 	for id, node := range map[string]int32{"orders-app": 0, "billing-app": 1, "audit-app": 1, "fail-app": 2} {
@@ -44,14 +44,14 @@ func deleteCluster(t *testing.T, profile kafkatest.Profile) *kafkatest.Cluster {
 	c.PutStreamsGroup(busy)
 	c.SetCoordinator("busy-app", 0)
 	c.PutGroup("legacy-consumer", "classic", "consumer", "Stable")
-	msg := kafkatest.DeletionFailedMessage
-	c.InjectError(kafkatest.Fault{Key: keyDeleteGroups, Group: "fail-app", ErrorCode: kerr.GroupDeletionFailed.Code, ErrorMessage: &msg, Node: kafkatest.AnyNode})
+	msg := playground.DeletionFailedMessage
+	c.InjectError(playground.Fault{Key: keyDeleteGroups, Group: "fail-app", ErrorCode: kerr.GroupDeletionFailed.Code, ErrorMessage: &msg, Node: playground.AnyNode})
 	c.ResetRequests()
 	return c
 }
 
 // deleteRequests returns the groups of each DeleteGroups request, by node.
-func deleteRequests(c *kafkatest.Cluster) map[int32][][]string {
+func deleteRequests(c *playground.Cluster) map[int32][][]string {
 	out := map[int32][][]string{}
 	for _, r := range c.Requests() {
 		if r.Key == keyDeleteGroups {
@@ -64,7 +64,7 @@ func deleteRequests(c *kafkatest.Cluster) map[int32][][]string {
 func TestDelete(t *testing.T) {
 	tests := []struct {
 		name         string
-		profile      kafkatest.Profile
+		profile      playground.Profile
 		args         []string
 		wantStdout   string // exact; golden when wantGolden
 		wantGolden   bool
@@ -199,7 +199,7 @@ func TestDelete(t *testing.T) {
 		},
 		{
 			name:    "Kafka 4.3 broker gives UNKNOWN_SERVER_ERROR with a hint",
-			profile: kafkatest.Kafka43,
+			profile: playground.Kafka43,
 			args:    []string{"--delete", "--group", "fail-app", "--group", "orders-app"},
 			wantStdout: "\nError: Deletion of some streams groups failed:\n" +
 				"* Group 'fail-app' could not be deleted due to: UNKNOWN_SERVER_ERROR: The server experienced an unexpected error when processing the request.\n" +
@@ -218,7 +218,7 @@ func TestDelete(t *testing.T) {
 				// A fresh cluster per run: the first run deletes groups.
 				profile := tc.profile
 				if profile == "" {
-					profile = kafkatest.Kafka44
+					profile = playground.Kafka44
 				}
 				c := deleteCluster(t, profile)
 				r := runMode(t, c, detailed, tc.wantCode, tc.wantDetailed, tc.wantStderr, tc.args...)
@@ -248,9 +248,9 @@ func TestDelete(t *testing.T) {
 // request, as kgo's per-shard retry would report).
 func TestDelete_retriesOnlyCoordinatorErrors(t *testing.T) {
 	isolate(t)
-	c := deleteCluster(t, kafkatest.Kafka44)
+	c := deleteCluster(t, playground.Kafka44)
 	// Node 1 answers NOT_COORDINATOR once for each of its two groups.
-	c.InjectError(kafkatest.Fault{Key: keyDeleteGroups, ErrorCode: kerr.NotCoordinator.Code, Times: 2, Node: 1})
+	c.InjectError(playground.Fault{Key: keyDeleteGroups, ErrorCode: kerr.NotCoordinator.Code, Times: 2, Node: 1})
 
 	r := runCLI(t, "--bootstrap-server", bootstrap(c), "--delete",
 		"--group", "orders-app", "--group", "billing-app", "--group", "fail-app", "--group", "audit-app", "--detailed-exit-codes")
@@ -280,7 +280,7 @@ func TestDelete_retriesOnlyCoordinatorErrors(t *testing.T) {
 // resend then finds it gone, and the group is reported as deleted once.
 func TestDelete_lostAnswer(t *testing.T) {
 	isolate(t)
-	c := deleteCluster(t, kafkatest.Kafka44)
+	c := deleteCluster(t, playground.Kafka44)
 	c.SetRawResponse(keyDeleteGroups, 0, func(int16) []byte {
 		c.RemoveGroup("orders-app") // the broker deleted it, then the answer broke
 		return []byte{0xff}
@@ -296,8 +296,8 @@ func TestDelete_lostAnswer(t *testing.T) {
 // for the group with the last error.
 func TestDelete_timeout(t *testing.T) {
 	isolate(t)
-	c := deleteCluster(t, kafkatest.Kafka44)
-	c.InjectError(kafkatest.Fault{Key: keyDeleteGroups, Group: "orders-app", ErrorCode: kerr.CoordinatorLoadInProgress.Code, Node: kafkatest.AnyNode})
+	c := deleteCluster(t, playground.Kafka44)
+	c.InjectError(playground.Fault{Key: keyDeleteGroups, Group: "orders-app", ErrorCode: kerr.CoordinatorLoadInProgress.Code, Node: playground.AnyNode})
 
 	r := runCLI(t, "--bootstrap-server", bootstrap(c), "--delete", "--group", "orders-app", "--group", "billing-app", "--timeout", "800", "--detailed-exit-codes")
 	assert.Equal(t, 7, r.code, r.stderr)
@@ -310,7 +310,7 @@ func TestDelete_timeout(t *testing.T) {
 // A dead group fails the pre-check with Kafka's message.
 func TestDelete_deadGroup(t *testing.T) {
 	isolate(t)
-	c := deleteCluster(t, kafkatest.Kafka44)
+	c := deleteCluster(t, playground.Kafka44)
 	dead := emptyGroup("dead-app")
 	dead.State = "Dead"
 	c.PutStreamsGroup(dead)
@@ -326,8 +326,8 @@ func TestDelete_deadGroup(t *testing.T) {
 // fails as a whole.
 func TestDelete_listGroupsFails(t *testing.T) {
 	isolate(t)
-	c := deleteCluster(t, kafkatest.Kafka44)
-	c.InjectError(kafkatest.Fault{Key: keyListGroups, ErrorCode: kerr.ClusterAuthorizationFailed.Code, Node: kafkatest.AnyNode})
+	c := deleteCluster(t, playground.Kafka44)
+	c.InjectError(playground.Fault{Key: keyListGroups, ErrorCode: kerr.ClusterAuthorizationFailed.Code, Node: playground.AnyNode})
 
 	r := runCLI(t, "--bootstrap-server", bootstrap(c), "--delete", "--group", "orders-app", "--detailed-exit-codes")
 	assert.Equal(t, 6, r.code, r.stderr)
@@ -365,20 +365,20 @@ func TestDelete_usage(t *testing.T) {
 // internal, a changelog that is also a source topic (a source table's
 // changelog is its input topic), and one that does not follow the naming
 // rules.
-func internalTopicsGroup(c *kafkatest.Cluster) {
+func internalTopicsGroup(c *playground.Cluster) {
 	g := emptyGroup("wc-app")
-	g.Topology = &kafkatest.Topology{Epoch: 1, Subtopologies: []kafkatest.Subtopology{
+	g.Topology = &playground.Topology{Epoch: 1, Subtopologies: []playground.Subtopology{
 		{
 			ID:                    "0",
 			SourceTopics:          []string{"wc-input", "wc-app-users-changelog"},
 			RepartitionSinkTopics: []string{"wc-app-counts-repartition"},
-			StateChangelogTopics:  []kafkatest.TopicInfo{{Name: "wc-app-users-changelog"}},
+			StateChangelogTopics:  []playground.TopicInfo{{Name: "wc-app-users-changelog"}},
 		},
 		{
 			ID:                      "1",
 			SourceTopics:            []string{},
-			RepartitionSourceTopics: []kafkatest.TopicInfo{{Name: "wc-app-counts-repartition", Partitions: 3}},
-			StateChangelogTopics: []kafkatest.TopicInfo{
+			RepartitionSourceTopics: []playground.TopicInfo{{Name: "wc-app-counts-repartition", Partitions: 3}},
+			StateChangelogTopics: []playground.TopicInfo{
 				{Name: "wc-app-counts-changelog"},
 				{Name: "legacy-counts-changelog"},
 				{Name: "wc-app-KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-0000000007-topic"},
@@ -399,7 +399,7 @@ func TestDelete_internalTopics(t *testing.T) {
 	tests := []struct {
 		name         string
 		args         []string
-		setup        func(c *kafkatest.Cluster)
+		setup        func(c *playground.Cluster)
 		wantCode     int
 		wantDetailed int
 		wantStderr   string
@@ -422,8 +422,8 @@ func TestDelete_internalTopics(t *testing.T) {
 		{
 			name: "a topic that cannot be deleted is reported and fails the command",
 			args: []string{"--delete", "--delete-all-internal-topics", "--group", "wc-app"},
-			setup: func(c *kafkatest.Cluster) {
-				c.InjectError(kafkatest.Fault{Key: keyDeleteTopics, Group: "wc-app-counts-changelog", ErrorCode: kerr.TopicAuthorizationFailed.Code, Node: kafkatest.AnyNode})
+			setup: func(c *playground.Cluster) {
+				c.InjectError(playground.Fault{Key: keyDeleteTopics, Group: "wc-app-counts-changelog", ErrorCode: kerr.TopicAuthorizationFailed.Code, Node: playground.AnyNode})
 			},
 			wantCode:     1,
 			wantDetailed: 6,
@@ -434,9 +434,9 @@ func TestDelete_internalTopics(t *testing.T) {
 		{
 			name: "no topic is deleted for a group that was not deleted",
 			args: []string{"--delete", "--delete-all-internal-topics", "--group", "wc-app"},
-			setup: func(c *kafkatest.Cluster) {
-				msg := kafkatest.DeletionFailedMessage
-				c.InjectError(kafkatest.Fault{Key: keyDeleteGroups, Group: "wc-app", ErrorCode: kerr.GroupDeletionFailed.Code, ErrorMessage: &msg, Node: kafkatest.AnyNode})
+			setup: func(c *playground.Cluster) {
+				msg := playground.DeletionFailedMessage
+				c.InjectError(playground.Fault{Key: keyDeleteGroups, Group: "wc-app", ErrorCode: kerr.GroupDeletionFailed.Code, ErrorMessage: &msg, Node: playground.AnyNode})
 			},
 			wantCode:     1,
 			wantDetailed: 9,
@@ -454,7 +454,7 @@ func TestDelete_internalTopics(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			isolate(t)
 			for _, detailed := range []bool{false, true} {
-				c := deleteCluster(t, kafkatest.Kafka44)
+				c := deleteCluster(t, playground.Kafka44)
 				internalTopicsGroup(c)
 				if tc.setup != nil {
 					tc.setup(c)

@@ -13,7 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/golden"
-	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 	tt "github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
 )
@@ -28,14 +28,14 @@ const (
 
 // describeCluster is a 3-node 4.4 cluster holding one group per outcome,
 // with coordinators spread over the nodes.
-func describeCluster(t *testing.T) *kafkatest.Cluster {
-	c := startCluster(t, 3, kafkatest.Kafka44)
+func describeCluster(t *testing.T) *playground.Cluster {
+	c := startCluster(t, 3, playground.Kafka44)
 	c.PutStreamsGroup(streamsGroup("word-count", tt.WordCount()))
 	c.SetCoordinator("word-count", 1)
 	c.PutStreamsGroup(streamsGroup("inventory", nil))
 	c.SetCoordinator("inventory", 2)
 	errGroup := streamsGroup("billing", nil)
-	errGroup.DescriptionStatus = kafkatest.StatusError
+	errGroup.DescriptionStatus = playground.StatusError
 	c.PutStreamsGroup(errGroup)
 	c.SetCoordinator("billing", 0)
 	c.PutGroup("legacy-consumer", "classic", "consumer", "Stable")
@@ -202,7 +202,7 @@ func TestDescribeTopology_coordinatorMove(t *testing.T) {
 		co.Key, co.NodeID, co.Host = g, 1, "127.0.0.1"
 		stale.Coordinators = append(stale.Coordinators, co)
 	}
-	c.SetRawResponse(keyFindCoordinator, kafkatest.AnyNode, func(v int16) []byte {
+	c.SetRawResponse(keyFindCoordinator, playground.AnyNode, func(v int16) []byte {
 		stale.SetVersion(v)
 		port := portOf(t, c.Addrs()[1])
 		for i := range stale.Coordinators {
@@ -235,7 +235,7 @@ func TestDescribeTopology_retriesCoordinatorErrors(t *testing.T) {
 		t.Run(kerr.ErrorForCode(code).Error(), func(t *testing.T) {
 			isolate(t)
 			c := describeCluster(t)
-			c.InjectError(kafkatest.Fault{Key: keyStreamsGroupDescribe, Group: "word-count", ErrorCode: code, Times: 2, Node: kafkatest.AnyNode})
+			c.InjectError(playground.Fault{Key: keyStreamsGroupDescribe, Group: "word-count", ErrorCode: code, Times: 2, Node: playground.AnyNode})
 			r := runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--topology", "--group", "word-count")
 			assert.Equal(t, 0, r.code, r.stderr)
 			assert.True(t, strings.HasPrefix(r.stdout, "Topologies:\n"))
@@ -246,7 +246,7 @@ func TestDescribeTopology_retriesCoordinatorErrors(t *testing.T) {
 func TestDescribeTopology_coordinatorErrorsUntilTimeout(t *testing.T) {
 	isolate(t)
 	c := describeCluster(t)
-	c.InjectError(kafkatest.Fault{Key: keyStreamsGroupDescribe, Group: "word-count", ErrorCode: kerr.CoordinatorLoadInProgress.Code, Node: kafkatest.AnyNode})
+	c.InjectError(playground.Fault{Key: keyStreamsGroupDescribe, Group: "word-count", ErrorCode: kerr.CoordinatorLoadInProgress.Code, Node: playground.AnyNode})
 	for _, detailed := range []bool{false, true} {
 		args := []string{"--bootstrap-server", bootstrap(c), "--timeout", "700", "--describe", "--topology", "--group", "word-count", "--group", "inventory"}
 		want := 1
@@ -262,7 +262,7 @@ func TestDescribeTopology_coordinatorErrorsUntilTimeout(t *testing.T) {
 
 func TestDescribeTopology_brokerTooOld(t *testing.T) {
 	isolate(t)
-	c := startCluster(t, 2, kafkatest.Kafka43)
+	c := startCluster(t, 2, playground.Kafka43)
 	c.PutStreamsGroup(streamsGroup("word-count", tt.WordCount()))
 	c.ResetRequests()
 	for _, detailed := range []bool{false, true} {
@@ -286,26 +286,26 @@ func TestDescribeTopology_malformedResponses(t *testing.T) {
 	sink := "out"
 	tests := []struct {
 		name    string
-		group   func() kafkatest.StreamsGroup
+		group   func() playground.StreamsGroup
 		raw     func() kmsg.StreamsGroupDescribeResponseGroup // served instead of the broker's answer
 		wantErr string
 	}{
 		{
 			name: "unknown node type",
-			group: func() kafkatest.StreamsGroup {
+			group: func() playground.StreamsGroup {
 				g := streamsGroup("g", nil)
-				g.Description = &kafkatest.Description{Subtopologies: []kafkatest.DescriptionSubtopology{{ID: "0", Nodes: []kafkatest.Node{{Name: "x", Type: 9}}}}}
+				g.Description = &playground.Description{Subtopologies: []playground.DescriptionSubtopology{{ID: "0", Nodes: []playground.Node{{Name: "x", Type: 9}}}}}
 				return g
 			},
 			wantErr: "Error: streams group 'g': malformed response from the broker: Unknown topology node type: 9\n",
 		},
 		{
 			name: "global store that is not a source and a processor",
-			group: func() kafkatest.StreamsGroup {
+			group: func() playground.StreamsGroup {
 				g := streamsGroup("g", nil)
-				g.Description = &kafkatest.Description{GlobalStores: []kafkatest.GlobalStore{{
-					Source:    kafkatest.Node{Name: "s", Type: kafkatest.NodeSource},
-					Processor: kafkatest.Node{Name: "k", Type: kafkatest.NodeSink, SinkTopic: &sink},
+				g.Description = &playground.Description{GlobalStores: []playground.GlobalStore{{
+					Source:    playground.Node{Name: "s", Type: playground.NodeSource},
+					Processor: playground.Node{Name: "k", Type: playground.NodeSink, SinkTopic: &sink},
 				}}}
 				return g
 			},
@@ -313,16 +313,16 @@ func TestDescribeTopology_malformedResponses(t *testing.T) {
 		},
 		{
 			name: "available without a description",
-			group: func() kafkatest.StreamsGroup {
+			group: func() playground.StreamsGroup {
 				g := streamsGroup("g", nil)
-				g.DescriptionStatus = kafkatest.StatusAvailable
+				g.DescriptionStatus = playground.StatusAvailable
 				return g
 			},
 			wantErr: "Error: streams group 'g': malformed response from the broker: Topology description is missing despite status AVAILABLE\n",
 		},
 		{
 			name: "unknown status byte",
-			group: func() kafkatest.StreamsGroup {
+			group: func() playground.StreamsGroup {
 				g := streamsGroup("g", nil)
 				g.DescriptionStatus = 7
 				return g
@@ -331,7 +331,7 @@ func TestDescribeTopology_malformedResponses(t *testing.T) {
 		},
 		{
 			name:  "not requested although requested",
-			group: func() kafkatest.StreamsGroup { return streamsGroup("g", nil) },
+			group: func() playground.StreamsGroup { return streamsGroup("g", nil) },
 			raw: func() kmsg.StreamsGroupDescribeResponseGroup {
 				row := kmsg.NewStreamsGroupDescribeResponseGroup()
 				row.Group, row.State = "g", "Stable"
@@ -343,10 +343,10 @@ func TestDescribeTopology_malformedResponses(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			isolate(t)
-			c := startCluster(t, 1, kafkatest.Kafka44)
+			c := startCluster(t, 1, playground.Kafka44)
 			c.PutStreamsGroup(tc.group())
 			if tc.raw != nil {
-				c.SetRawResponse(keyStreamsGroupDescribe, kafkatest.AnyNode, func(v int16) []byte {
+				c.SetRawResponse(keyStreamsGroupDescribe, playground.AnyNode, func(v int16) []byte {
 					resp := kmsg.NewPtrStreamsGroupDescribeResponse()
 					resp.SetVersion(v)
 					resp.Groups = append(resp.Groups, tc.raw())
@@ -366,7 +366,7 @@ func TestDescribeTopology_malformedResponses(t *testing.T) {
 func TestDescribeTopology_undecodableResponse(t *testing.T) {
 	isolate(t)
 	c := describeCluster(t)
-	c.SetRawResponse(keyStreamsGroupDescribe, kafkatest.AnyNode, func(int16) []byte { return []byte{0, 0, 0, 0, 5, 0xff} }, 0)
+	c.SetRawResponse(keyStreamsGroupDescribe, playground.AnyNode, func(int16) []byte { return []byte{0, 0, 0, 0, 5, 0xff} }, 0)
 	r := runCLI(t, "--bootstrap-server", bootstrap(c), "--timeout", "600", "--describe", "--topology", "--group", "word-count", "--detailed-exit-codes")
 	assert.Equal(t, 7, r.code)
 	assert.Empty(t, r.stdout)

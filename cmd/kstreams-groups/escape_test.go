@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 	tt "github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
 )
@@ -37,12 +37,12 @@ func controlChars(s string) []rune {
 // on stdout or stderr, while the ordinary group prints Kafka's exact text.
 func TestHostileNames(t *testing.T) {
 	isolate(t)
-	c := startCluster(t, 1, kafkatest.Kafka44)
+	c := startCluster(t, 1, playground.Kafka44)
 	c.PutStreamsGroup(streamsGroup("word-count", tt.WordCount()))
 	c.PutStreamsGroup(streamsGroup("evil\x1b]0;owned\x07", hostileTopology()))
 	c.PutStreamsGroup(streamsGroup("not-stored\r\x1b[K", nil))
 	msg := "boom\x1b[31m\r\nError: fake line"
-	c.InjectError(kafkatest.Fault{Key: keyStreamsGroupDescribe, Group: "bad\x1b[2J", ErrorCode: 69, ErrorMessage: &msg, Node: kafkatest.AnyNode})
+	c.InjectError(playground.Fault{Key: keyStreamsGroupDescribe, Group: "bad\x1b[2J", ErrorCode: 69, ErrorMessage: &msg, Node: playground.AnyNode})
 	c.PutStreamsGroup(streamsGroup("bad\x1b[2J", nil))
 
 	r := runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--topology", "--all-groups")

@@ -12,7 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
-	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
 )
@@ -44,21 +44,21 @@ func isolate(t *testing.T) {
 }
 
 // startCluster starts a test broker that the test stops.
-func startCluster(t *testing.T, nodes int, profile kafkatest.Profile) *kafkatest.Cluster {
+func startCluster(t *testing.T, nodes int, profile playground.Profile) *playground.Cluster {
 	t.Helper()
-	c, err := kafkatest.Start(kafkatest.Config{Nodes: nodes, Profile: profile, Logf: t.Logf})
+	c, err := playground.Start(playground.Config{Nodes: nodes, Profile: profile, Logf: t.Logf})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Close() })
 	return c
 }
 
-func bootstrap(c *kafkatest.Cluster) string { return strings.Join(c.Addrs(), ",") }
+func bootstrap(c *playground.Cluster) string { return strings.Join(c.Addrs(), ",") }
 
 // streamsGroup is a Stable streams group whose stored description is d
 // (status AVAILABLE), or NOT_STORED when d is nil.
-func streamsGroup(id string, d *topology.Description) kafkatest.StreamsGroup {
-	g := kafkatest.StreamsGroup{ID: id, State: "Stable", GroupEpoch: 3, AssignmentEpoch: 3,
-		Topology: &kafkatest.Topology{Epoch: 1}, AssignorName: "sticky"}
+func streamsGroup(id string, d *topology.Description) playground.StreamsGroup {
+	g := playground.StreamsGroup{ID: id, State: "Stable", GroupEpoch: 3, AssignmentEpoch: 3,
+		Topology: &playground.Topology{Epoch: 1}, AssignorName: "sticky"}
 	if d != nil {
 		g.Description = toState(d)
 	}
@@ -66,22 +66,22 @@ func streamsGroup(id string, d *topology.Description) kafkatest.StreamsGroup {
 }
 
 // toState converts a model into the test broker's description.
-func toState(d *topology.Description) *kafkatest.Description {
+func toState(d *topology.Description) *playground.Description {
 	w := topologytest.ToWire(d)
-	out := &kafkatest.Description{}
-	node := func(n topologyWireNode) kafkatest.Node {
-		return kafkatest.Node{Name: n.Name, Type: kafkatest.NodeType(n.NodeType), SourceTopics: n.SourceTopics,
+	out := &playground.Description{}
+	node := func(n topologyWireNode) playground.Node {
+		return playground.Node{Name: n.Name, Type: playground.NodeType(n.NodeType), SourceTopics: n.SourceTopics,
 			SinkTopic: n.SinkTopic, Stores: n.Stores, Successors: n.Successors}
 	}
 	for _, s := range w.Subtopologies {
-		ds := kafkatest.DescriptionSubtopology{ID: s.SubtopologyID}
+		ds := playground.DescriptionSubtopology{ID: s.SubtopologyID}
 		for _, n := range s.Nodes {
 			ds.Nodes = append(ds.Nodes, node(n))
 		}
 		out.Subtopologies = append(out.Subtopologies, ds)
 	}
 	for _, g := range w.GlobalStores {
-		out.GlobalStores = append(out.GlobalStores, kafkatest.GlobalStore{Source: node(g.Source), Processor: node(g.Processor)})
+		out.GlobalStores = append(out.GlobalStores, playground.GlobalStore{Source: node(g.Source), Processor: node(g.Processor)})
 	}
 	return out
 }
@@ -115,7 +115,7 @@ func closedPort(t *testing.T) string {
 // runMode runs args against c, adding --detailed-exit-codes when detailed,
 // and checks the exit code of that mode and stderr: empty when wantStderr
 // is "", else containing it.
-func runMode(t *testing.T, c *kafkatest.Cluster, detailed bool, code, detailedCode int, wantStderr string, args ...string) result {
+func runMode(t *testing.T, c *playground.Cluster, detailed bool, code, detailedCode int, wantStderr string, args ...string) result {
 	t.Helper()
 	args = append([]string{"--bootstrap-server", bootstrap(c)}, args...)
 	want := code

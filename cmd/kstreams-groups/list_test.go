@@ -8,18 +8,18 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/golden"
-	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
 const apiListGroups = 16
 
 // listCluster has one streams group per state, spread over three nodes,
 // and groups of other types that --list must not show.
-func listCluster(t *testing.T) *kafkatest.Cluster {
-	c := startCluster(t, 3, kafkatest.Kafka44)
+func listCluster(t *testing.T) *playground.Cluster {
+	c := startCluster(t, 3, playground.Kafka44)
 	for i, id := range []string{"wc-app", "em-app", "nr-app", "as-app", "re-app", "a-very-long-application-id-for-widths"} {
 		state := []string{"Stable", "Empty", "NotReady", "Assigning", "Reconciling", "Stable"}[i]
-		c.PutStreamsGroup(kafkatest.StreamsGroup{ID: id, State: state})
+		c.PutStreamsGroup(playground.StreamsGroup{ID: id, State: state})
 		c.SetCoordinator(id, int32(i%3))
 	}
 	c.PutGroup("legacy-consumer", "classic", "consumer", "Stable")
@@ -118,7 +118,7 @@ func TestList_errors(t *testing.T) {
 	t.Run("listing fails", func(t *testing.T) {
 		isolate(t)
 		c := listCluster(t)
-		c.InjectError(kafkatest.Fault{Key: apiListGroups, ErrorCode: 30, Node: kafkatest.AnyNode})
+		c.InjectError(playground.Fault{Key: apiListGroups, ErrorCode: 30, Node: playground.AnyNode})
 		r := runCLI(t, "--bootstrap-server", bootstrap(c), "--list", "--detailed-exit-codes")
 		assert.Equal(t, exitNotAuthorized, r.code, r.stderr)
 		assert.Empty(t, r.stdout)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
 func (a *app) newPlaygroundCmd() *cobra.Command {
@@ -21,7 +21,7 @@ streams groups, so that every command can be tried without a Kafka cluster.
 The default seed holds a 3-node Kafka 4.4 cluster with the streams groups
 word-count (topology AVAILABLE), inventory (NOT_STORED), billing (ERROR) and
 fraud-detector (Empty), and the classic group legacy-consumer. --state
-loads another seed (YAML or JSON; schema in internal/kafkatest/STATE.md).
+loads another seed (YAML or JSON; schema in internal/playground/STATE.md).
 The bootstrap address is printed on stdout; the cluster runs until
 interrupted.` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage),
 		Example: `  # Serve the playground and write its bootstrap address to a file
@@ -29,17 +29,17 @@ interrupted.` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage),
   kstreams-groups --bootstrap-server "$(cat /tmp/playground.addr)" --describe --topology --group word-count`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			state := kafkatest.DefaultState()
+			state := playground.DefaultState()
 			if stateFile != "" {
 				data, err := os.ReadFile(stateFile)
 				if err != nil {
 					return usageErrorf("cannot read state file: %v", err)
 				}
-				if state, err = kafkatest.ParseState(data); err != nil {
+				if state, err = playground.ParseState(data); err != nil {
 					return usageErrorf("state file %s: %v", stateFile, err)
 				}
 			}
-			cluster, err := kafkatest.Start(kafkatest.Config{Nodes: state.Nodes, Profile: state.Profile, ClusterID: state.ClusterID, Port: port})
+			cluster, err := playground.Start(playground.Config{Nodes: state.Nodes, Profile: state.Profile, ClusterID: state.ClusterID, Port: port})
 			if err != nil {
 				return err
 			}

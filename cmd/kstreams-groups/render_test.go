@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/golden"
-	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	tt "github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
 )
 
@@ -104,5 +104,5 @@ func TestDescribeTopology_graphs(t *testing.T) {
 		assert.Equal(t, 2, r.code)
 		assert.Contains(t, r.stderr, "-o dot draws a topology: use it with --describe --topology or render")
 	})
-	_ = kafkatest.AnyNode
+	_ = playground.AnyNode
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
-	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	tt "github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
 )
 
@@ -95,7 +95,7 @@ func inPipe(t *testing.T, env []string, args ...string) (stdout, stderr string, 
 // text is the plain text plus escape sequences. NO_COLOR, TERM=dumb,
 // --no-color and a machine-readable -o turn color off on a terminal too.
 func TestTerminal_colorOnlyOnATerminal(t *testing.T) {
-	c := startCluster(t, 1, kafkatest.Kafka44)
+	c := startCluster(t, 1, playground.Kafka44)
 	c.PutStreamsGroup(streamsGroup("word-count", tt.WordCount()))
 	c.PutStreamsGroup(streamsGroup("inventory", nil))
 	base := []string{"--bootstrap-server", bootstrap(c), "--describe", "--topology"}
@@ -151,7 +151,7 @@ func TestTerminal_colorOnlyOnATerminal(t *testing.T) {
 // Hostile names reach a real terminal escaped: not one control character
 // from the broker gets through, color on or off.
 func TestTerminal_hostileNames(t *testing.T) {
-	c := startCluster(t, 1, kafkatest.Kafka44)
+	c := startCluster(t, 1, playground.Kafka44)
 	c.PutStreamsGroup(streamsGroup("evil\x1b]0;owned\x07", hostileTopology()))
 	for _, env := range [][]string{{"TERM=xterm"}, {"TERM=xterm", "NO_COLOR=1"}} {
 		got, code := onTerminal(t, env, "--bootstrap-server", bootstrap(c), "--describe", "--topology", "--all-groups")

@@ -11,7 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/golden"
-	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
 const (
@@ -24,42 +24,42 @@ const (
 // of e2e/FINDINGS.md: wc-app (Stable, two members, lag on some
 // partitions), em-app (Empty, with committed offsets), nr-app (NotReady,
 // one member without tasks) and a classic group.
-func viewsCluster(t *testing.T) *kafkatest.Cluster {
-	c := startCluster(t, 3, kafkatest.Kafka44)
+func viewsCluster(t *testing.T) *playground.Cluster {
+	c := startCluster(t, 3, playground.Kafka44)
 	c.PutTopic("wc-input", 3)
 	c.PutTopic("wc-app-word-counts-repartition", 3)
 	for p := range int32(3) {
 		c.SetLogOffsets("wc-input", p, 0, 10)
 		c.SetLogOffsets("wc-app-word-counts-repartition", p, 0, 36)
 	}
-	topo := &kafkatest.Topology{Epoch: 0, Subtopologies: []kafkatest.Subtopology{
+	topo := &playground.Topology{Epoch: 0, Subtopologies: []playground.Subtopology{
 		{ID: "0", SourceTopics: []string{"wc-input"}, RepartitionSinkTopics: []string{"wc-app-word-counts-repartition"}},
-		{ID: "1", RepartitionSourceTopics: []kafkatest.TopicInfo{{Name: "wc-app-word-counts-repartition", Partitions: 3}},
-			StateChangelogTopics: []kafkatest.TopicInfo{{Name: "wc-app-word-counts-changelog"}}},
+		{ID: "1", RepartitionSourceTopics: []playground.TopicInfo{{Name: "wc-app-word-counts-repartition", Partitions: 3}},
+			StateChangelogTopics: []playground.TopicInfo{{Name: "wc-app-word-counts-changelog"}}},
 	}}
-	member := func(id, process string, active map[string][]int32) kafkatest.Member {
-		return kafkatest.Member{MemberID: id, MemberEpoch: 4, ClientHost: "/127.0.0.1", ProcessID: process,
+	member := func(id, process string, active map[string][]int32) playground.Member {
+		return playground.Member{MemberID: id, MemberEpoch: 4, ClientHost: "/127.0.0.1", ProcessID: process,
 			ClientID:   "wc-app-" + process + "-StreamThread-1-consumer",
-			Assignment: kafkatest.Assignment{Active: active}, TargetAssignment: kafkatest.Assignment{Active: active}}
+			Assignment: playground.Assignment{Active: active}, TargetAssignment: playground.Assignment{Active: active}}
 	}
-	c.PutStreamsGroup(kafkatest.StreamsGroup{ID: "wc-app", State: "Stable", GroupEpoch: 4, AssignmentEpoch: 4, AssignorName: "sticky", Topology: topo,
-		Members: []kafkatest.Member{
+	c.PutStreamsGroup(playground.StreamsGroup{ID: "wc-app", State: "Stable", GroupEpoch: 4, AssignmentEpoch: 4, AssignorName: "sticky", Topology: topo,
+		Members: []playground.Member{
 			member("vPbwZTubTDaDJlXTssyIRQ", "fee6828d-0ff7-453a-b911-4f061471ef78", map[string][]int32{"0": {1}, "1": {0, 2}}),
 			member("m_84aSGGQcS8bjuT9Z606g", "b1050f1a-df59-4475-b31f-ffd2fd5e1164", map[string][]int32{"0": {0, 2}, "1": {1}}),
 		}})
 	c.SetCoordinator("wc-app", 1)
 	for p, off := range []int64{10, 7, 10} {
-		c.Commit("wc-app", kafkatest.Committed{Topic: "wc-input", Partition: int32(p), Offset: off, LeaderEpoch: 0})
+		c.Commit("wc-app", playground.Committed{Topic: "wc-input", Partition: int32(p), Offset: off, LeaderEpoch: 0})
 	}
-	c.Commit("wc-app", kafkatest.Committed{Topic: "wc-app-word-counts-repartition", Partition: 0, Offset: 36, LeaderEpoch: -1})
+	c.Commit("wc-app", playground.Committed{Topic: "wc-app-word-counts-repartition", Partition: 0, Offset: 36, LeaderEpoch: -1})
 
-	c.PutStreamsGroup(kafkatest.StreamsGroup{ID: "em-app", State: "Empty", GroupEpoch: 4, AssignmentEpoch: 4, AssignorName: "sticky", Topology: topo})
+	c.PutStreamsGroup(playground.StreamsGroup{ID: "em-app", State: "Empty", GroupEpoch: 4, AssignmentEpoch: 4, AssignorName: "sticky", Topology: topo})
 	c.SetCoordinator("em-app", 2)
-	c.Commit("em-app", kafkatest.Committed{Topic: "wc-input", Partition: 0, Offset: 10, LeaderEpoch: 0})
+	c.Commit("em-app", playground.Committed{Topic: "wc-input", Partition: 0, Offset: 10, LeaderEpoch: 0})
 
-	c.PutStreamsGroup(kafkatest.StreamsGroup{ID: "nr-app", State: "NotReady", GroupEpoch: 1, AssignorName: "sticky",
-		Topology: &kafkatest.Topology{Epoch: 0},
-		Members:  []kafkatest.Member{{MemberID: "nr-member", MemberEpoch: 1, ProcessID: "nr-process", ClientID: "nr-client"}}})
+	c.PutStreamsGroup(playground.StreamsGroup{ID: "nr-app", State: "NotReady", GroupEpoch: 1, AssignorName: "sticky",
+		Topology: &playground.Topology{Epoch: 0},
+		Members:  []playground.Member{{MemberID: "nr-member", MemberEpoch: 1, ProcessID: "nr-process", ClientID: "nr-client"}}})
 	c.SetCoordinator("nr-app", 0)
 	c.PutGroup("legacy-consumer", "classic", "consumer", "Stable")
 	return c
@@ -184,7 +184,7 @@ func TestDescribeViews_offsetErrors(t *testing.T) {
 	t.Run("OffsetFetch refused", func(t *testing.T) {
 		isolate(t)
 		c := viewsCluster(t)
-		c.InjectError(kafkatest.Fault{Key: apiOffsetFetch, Group: "wc-app", ErrorCode: 30, Node: kafkatest.AnyNode})
+		c.InjectError(playground.Fault{Key: apiOffsetFetch, Group: "wc-app", ErrorCode: 30, Node: playground.AnyNode})
 		r := runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--group", "wc-app", "--detailed-exit-codes")
 		assert.Equal(t, exitNotAuthorized, r.code)
 		assert.Empty(t, r.stdout)
@@ -233,7 +233,7 @@ func TestDescribeViews_usageErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			isolate(t)
-			c := startCluster(t, 1, kafkatest.Kafka44)
+			c := startCluster(t, 1, playground.Kafka44)
 			c.ResetRequests()
 			r := runCLI(t, append([]string{"--bootstrap-server", bootstrap(c)}, tc.args...)...)
 			assert.Equal(t, 2, r.code)
@@ -275,13 +275,13 @@ func TestDescribeViews_allGroupsBatched(t *testing.T) {
 
 // manyGroups is a 3-node cluster with n Stable streams groups, placed on
 // nodes by Kafka's hash of the id.
-func manyGroups(tb testing.TB, n int) *kafkatest.Cluster {
-	c, err := kafkatest.Start(kafkatest.Config{Nodes: 3})
+func manyGroups(tb testing.TB, n int) *playground.Cluster {
+	c, err := playground.Start(playground.Config{Nodes: 3})
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = c.Close() })
 	for i := range n {
-		c.PutStreamsGroup(kafkatest.StreamsGroup{ID: fmt.Sprintf("app-%04d", i), State: "Stable", GroupEpoch: 3, AssignmentEpoch: 3, AssignorName: "sticky",
-			Members: []kafkatest.Member{{MemberID: "m", ProcessID: "p", ClientID: "c"}}})
+		c.PutStreamsGroup(playground.StreamsGroup{ID: fmt.Sprintf("app-%04d", i), State: "Stable", GroupEpoch: 3, AssignmentEpoch: 3, AssignorName: "sticky",
+			Members: []playground.Member{{MemberID: "m", ProcessID: "p", ClientID: "c"}}})
 	}
 	return c
 }

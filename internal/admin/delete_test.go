@@ -9,12 +9,12 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kerr"
 
-	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
-func testCluster(t *testing.T, nodes int, profile kafkatest.Profile) (*kafkatest.Cluster, *Client) {
+func testCluster(t *testing.T, nodes int, profile playground.Profile) (*playground.Cluster, *Client) {
 	t.Helper()
-	c, err := kafkatest.Start(kafkatest.Config{Nodes: nodes, Profile: profile, Logf: t.Logf})
+	c, err := playground.Start(playground.Config{Nodes: nodes, Profile: profile, Logf: t.Logf})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Close() })
 	cl, err := New(Config{Bootstrap: c.Addrs()})
@@ -30,7 +30,7 @@ func testContext(t *testing.T, d time.Duration) context.Context {
 }
 
 // requested returns the groups of every DeleteGroups request in order.
-func requested(c *kafkatest.Cluster, key int16) [][]string {
+func requested(c *playground.Cluster, key int16) [][]string {
 	var out [][]string
 	for _, r := range c.Requests() {
 		if r.Key == key {
@@ -41,12 +41,12 @@ func requested(c *kafkatest.Cluster, key int16) [][]string {
 }
 
 func TestDeleteGroups(t *testing.T) {
-	msg := kafkatest.DeletionFailedMessage
+	msg := playground.DeletionFailedMessage
 	tests := []struct {
 		name        string
-		profile     kafkatest.Profile
+		profile     playground.Profile
 		groups      []string
-		faults      []kafkatest.Fault
+		faults      []playground.Fault
 		raw         bool // node 0's first DeleteGroups answer is lost after the delete
 		wantErr     map[string]int16
 		wantVersion int16
@@ -62,16 +62,16 @@ func TestDeleteGroups(t *testing.T) {
 		{
 			name:        "GROUP_DELETION_FAILED with the broker's message at v3",
 			groups:      []string{"a"},
-			faults:      []kafkatest.Fault{{Key: 42, Group: "a", ErrorCode: kerr.GroupDeletionFailed.Code, ErrorMessage: &msg, Node: kafkatest.AnyNode}},
+			faults:      []playground.Fault{{Key: 42, Group: "a", ErrorCode: kerr.GroupDeletionFailed.Code, ErrorMessage: &msg, Node: playground.AnyNode}},
 			wantErr:     map[string]int16{"a": kerr.GroupDeletionFailed.Code},
 			wantVersion: 3,
 			wantSent:    [][]string{{"a"}},
 		},
 		{
 			name:        "a Kafka 4.3 broker answers v2 and UNKNOWN_SERVER_ERROR",
-			profile:     kafkatest.Kafka43,
+			profile:     playground.Kafka43,
 			groups:      []string{"a"},
-			faults:      []kafkatest.Fault{{Key: 42, Group: "a", ErrorCode: kerr.GroupDeletionFailed.Code, ErrorMessage: &msg, Node: kafkatest.AnyNode}},
+			faults:      []playground.Fault{{Key: 42, Group: "a", ErrorCode: kerr.GroupDeletionFailed.Code, ErrorMessage: &msg, Node: playground.AnyNode}},
 			wantErr:     map[string]int16{"a": CodeUnknownServerError},
 			wantVersion: 2,
 			wantSent:    [][]string{{"a"}},
@@ -79,7 +79,7 @@ func TestDeleteGroups(t *testing.T) {
 		{
 			name:        "only the group that answered NOT_COORDINATOR is sent again",
 			groups:      []string{"a", "c"},
-			faults:      []kafkatest.Fault{{Key: 42, Group: "c", ErrorCode: kerr.NotCoordinator.Code, Times: 1, Node: 0}},
+			faults:      []playground.Fault{{Key: 42, Group: "c", ErrorCode: kerr.NotCoordinator.Code, Times: 1, Node: 0}},
 			wantVersion: 3,
 			wantSent:    [][]string{{"a", "c"}, {"c"}},
 		},
@@ -96,7 +96,7 @@ func TestDeleteGroups(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			profile := tc.profile
 			if profile == "" {
-				profile = kafkatest.Kafka44
+				profile = playground.Kafka44
 			}
 			c, cl := testCluster(t, 2, profile)
 			for _, g := range []string{"a", "b", "c"} {
@@ -150,9 +150,9 @@ func TestDeleteGroups(t *testing.T) {
 // A coordinator that keeps answering a retriable error is retried until the
 // context ends; the group then reports the last error.
 func TestDeleteGroups_timeout(t *testing.T) {
-	c, cl := testCluster(t, 1, kafkatest.Kafka44)
+	c, cl := testCluster(t, 1, playground.Kafka44)
 	c.PutGroup("a", "streams", "streams", "Empty")
-	c.InjectError(kafkatest.Fault{Key: 42, Group: "a", ErrorCode: kerr.CoordinatorNotAvailable.Code, Node: kafkatest.AnyNode})
+	c.InjectError(playground.Fault{Key: 42, Group: "a", ErrorCode: kerr.CoordinatorNotAvailable.Code, Node: playground.AnyNode})
 	out := cl.DeleteGroups(testContext(t, 500*time.Millisecond), []string{"a"})
 	require.Len(t, out, 1)
 	assert.ErrorIs(t, out[0].Err, ErrUnavailable)
@@ -165,7 +165,7 @@ func TestDeleteTopics(t *testing.T) {
 	tests := []struct {
 		name     string
 		topics   []string
-		setup    func(c *kafkatest.Cluster)
+		setup    func(c *playground.Cluster)
 		wantErr  map[string]int16
 		wantSent int // DeleteTopics requests
 	}{
@@ -183,16 +183,16 @@ func TestDeleteTopics(t *testing.T) {
 		{
 			name:   "NOT_CONTROLLER is retried",
 			topics: []string{"x", "y"},
-			setup: func(c *kafkatest.Cluster) {
-				c.InjectError(kafkatest.Fault{Key: 20, Group: "y", ErrorCode: kerr.NotController.Code, Times: 1, Node: kafkatest.AnyNode})
+			setup: func(c *playground.Cluster) {
+				c.InjectError(playground.Fault{Key: 20, Group: "y", ErrorCode: kerr.NotController.Code, Times: 1, Node: playground.AnyNode})
 			},
 			wantSent: 2,
 		},
 		{
 			name:   "a lost answer: the resend finds the topic gone, which counts as deleted",
 			topics: []string{"x"},
-			setup: func(c *kafkatest.Cluster) {
-				c.SetRawResponse(20, kafkatest.AnyNode, func(int16) []byte {
+			setup: func(c *playground.Cluster) {
+				c.SetRawResponse(20, playground.AnyNode, func(int16) []byte {
 					c.RemoveTopic("x") // the broker deleted it, then the answer broke
 					return []byte{0xff}
 				}, 1)
@@ -202,8 +202,8 @@ func TestDeleteTopics(t *testing.T) {
 		{
 			name:   "an authorization failure is kept",
 			topics: []string{"x"},
-			setup: func(c *kafkatest.Cluster) {
-				c.InjectError(kafkatest.Fault{Key: 20, Group: "x", ErrorCode: kerr.TopicAuthorizationFailed.Code, Node: kafkatest.AnyNode})
+			setup: func(c *playground.Cluster) {
+				c.InjectError(playground.Fault{Key: 20, Group: "x", ErrorCode: kerr.TopicAuthorizationFailed.Code, Node: playground.AnyNode})
 			},
 			wantErr:  map[string]int16{"x": kerr.TopicAuthorizationFailed.Code},
 			wantSent: 1,
@@ -211,7 +211,7 @@ func TestDeleteTopics(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c, cl := testCluster(t, 2, kafkatest.Kafka44)
+			c, cl := testCluster(t, 2, playground.Kafka44)
 			c.PutTopic("x", 1)
 			c.PutTopic("y", 2)
 			if tc.setup != nil {

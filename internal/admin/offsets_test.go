@@ -11,13 +11,13 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
-	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
 // viewsCluster is a 3-node 4.4 test broker and a client for it.
-func viewsCluster(t *testing.T) (*kafkatest.Cluster, *Client) {
+func viewsCluster(t *testing.T) (*playground.Cluster, *Client) {
 	t.Helper()
-	c, err := kafkatest.Start(kafkatest.Config{Nodes: 3, Logf: t.Logf})
+	c, err := playground.Start(playground.Config{Nodes: 3, Logf: t.Logf})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Close() })
 	cl, err := New(Config{Bootstrap: c.Addrs()})
@@ -33,8 +33,8 @@ func viewsCtx(t *testing.T) context.Context {
 }
 
 // logged returns the requests with key, in arrival order.
-func logged(c *kafkatest.Cluster, key int16) []kafkatest.Request {
-	var out []kafkatest.Request
+func logged(c *playground.Cluster, key int16) []playground.Request {
+	var out []playground.Request
 	for _, r := range c.Requests() {
 		if r.Key == key {
 			out = append(out, r)
@@ -47,14 +47,14 @@ func TestFetchCommittedOffsets(t *testing.T) {
 	c, cl := viewsCluster(t)
 	c.PutTopic("in", 2)
 	for i, g := range []string{"a", "b", "c"} {
-		c.PutStreamsGroup(kafkatest.StreamsGroup{ID: g, State: "Stable"})
+		c.PutStreamsGroup(playground.StreamsGroup{ID: g, State: "Stable"})
 		c.SetCoordinator(g, int32(i%2)) // a and c on node 0, b on node 1
 	}
-	c.Commit("a", kafkatest.Committed{Topic: "in", Partition: 1, Offset: 12, LeaderEpoch: 0})
-	c.Commit("a", kafkatest.Committed{Topic: "in", Partition: 0, Offset: 10, LeaderEpoch: -1})
-	c.Commit("b", kafkatest.Committed{Topic: "in", Partition: 0, Offset: 3, LeaderEpoch: 1})
+	c.Commit("a", playground.Committed{Topic: "in", Partition: 1, Offset: 12, LeaderEpoch: 0})
+	c.Commit("a", playground.Committed{Topic: "in", Partition: 0, Offset: 10, LeaderEpoch: -1})
+	c.Commit("b", playground.Committed{Topic: "in", Partition: 0, Offset: 3, LeaderEpoch: 1})
 	// node 1 answers b once with NOT_COORDINATOR: only b is asked again.
-	c.InjectError(kafkatest.Fault{Key: 9, Group: "b", ErrorCode: kerr.NotCoordinator.Code, Times: 1, Node: kafkatest.AnyNode})
+	c.InjectError(playground.Fault{Key: 9, Group: "b", ErrorCode: kerr.NotCoordinator.Code, Times: 1, Node: playground.AnyNode})
 
 	got := cl.FetchCommittedOffsets(viewsCtx(t), []string{"c", "a", "b", "a"})
 	require.Len(t, got, 4)
@@ -88,8 +88,8 @@ func TestFetchCommittedOffsets(t *testing.T) {
 
 func TestFetchCommittedOffsets_groupError(t *testing.T) {
 	c, cl := viewsCluster(t)
-	c.PutStreamsGroup(kafkatest.StreamsGroup{ID: "a", State: "Stable"})
-	c.InjectError(kafkatest.Fault{Key: 9, Group: "a", ErrorCode: kerr.GroupAuthorizationFailed.Code, Node: kafkatest.AnyNode})
+	c.PutStreamsGroup(playground.StreamsGroup{ID: "a", State: "Stable"})
+	c.InjectError(playground.Fault{Key: 9, Group: "a", ErrorCode: kerr.GroupAuthorizationFailed.Code, Node: playground.AnyNode})
 	got := cl.FetchCommittedOffsets(viewsCtx(t), []string{"a"})
 	require.Len(t, got, 1)
 	assert.ErrorIs(t, got[0].Err, ErrNotAuthorized)
@@ -152,7 +152,7 @@ func TestListStreamsGroupsInStates(t *testing.T) {
 	c, cl := viewsCluster(t)
 	for i, s := range []string{"Stable", "NotReady", "Empty", "Assigning"} {
 		id := "g-" + s
-		c.PutStreamsGroup(kafkatest.StreamsGroup{ID: id, State: s})
+		c.PutStreamsGroup(playground.StreamsGroup{ID: id, State: s})
 		c.SetCoordinator(id, int32(i%3))
 	}
 	c.PutGroup("classic", "classic", "consumer", "Empty")

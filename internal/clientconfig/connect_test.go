@@ -17,7 +17,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig/clientconfigtest"
-	"github.com/kstreams-groups/kstreams-groups/internal/kafkatest"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
 // These tests connect the project's admin client, configured from client
@@ -172,7 +172,7 @@ func TestConnect_failures(t *testing.T) {
 	// The project's test broker closes a connection on a frame size above
 	// socket.request.max.bytes, as Kafka does when a TLS ClientHello
 	// arrives; kfake would wait for the 369 MB "request" instead.
-	plain, err := kafkatest.Start(kafkatest.Config{Logf: t.Logf})
+	plain, err := playground.Start(playground.Config{Logf: t.Logf})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = plain.Close() })
 	plainAddr := plain.Addrs()[0]

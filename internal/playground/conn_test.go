@@ -1,4 +1,4 @@
-package kafkatest
+package playground
 
 import (
 	"encoding/binary"

@@ -1,4 +1,4 @@
-// Package kafkatest is a Kafka-protocol test broker on loopback. Its single
+// Package playground is a Kafka-protocol test broker on loopback. Its single
 // job is to answer the handful of RPCs kstreams-groups sends (ApiVersions,
 // Metadata, FindCoordinator, ListGroups, DeleteGroups, OffsetFetch, ListOffsets
 // and the KIP-1071/KIP-1331 StreamsGroupDescribe) the way an Apache Kafka 4.3 or
@@ -18,4 +18,4 @@
 //
 // The package imports no cobra, viper or other CLI code and writes nothing to
 // stdout or stderr; diagnostics go to Config.Logf when it is set.
-package kafkatest
+package playground

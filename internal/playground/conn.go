@@ -1,4 +1,4 @@
-package kafkatest
+package playground
 
 import (
 	"bufio"
@@ -26,7 +26,7 @@ func (c *Cluster) accept(n *node) {
 		conn, err := n.ln.Accept()
 		if err != nil {
 			if !errors.Is(err, net.ErrClosed) {
-				c.logf("kafkatest: node %d: accept: %v", n.id, err)
+				c.logf("playground: node %d: accept: %v", n.id, err)
 			}
 			return
 		}
@@ -68,7 +68,7 @@ func (c *Cluster) serve(n *node, conn net.Conn) {
 	// handler closes this connection only.
 	defer func() {
 		if r := recover(); r != nil {
-			c.logf("kafkatest: node %d: closing connection after panic: %v", n.id, r)
+			c.logf("playground: node %d: closing connection after panic: %v", n.id, r)
 		}
 	}()
 
@@ -80,7 +80,7 @@ func (c *Cluster) serve(n *node, conn net.Conn) {
 		}
 		l := int32(binary.BigEndian.Uint32(size[:]))
 		if l < minFrame || l > maxFrame {
-			c.logf("kafkatest: node %d: closing connection: bad frame size %d", n.id, l)
+			c.logf("playground: node %d: closing connection: bad frame size %d", n.id, l)
 			return
 		}
 		frame := make([]byte, l)
@@ -89,7 +89,7 @@ func (c *Cluster) serve(n *node, conn net.Conn) {
 		}
 		out, err := c.handleFrame(n, frame)
 		if err != nil {
-			c.logf("kafkatest: node %d: closing connection: %v", n.id, err)
+			c.logf("playground: node %d: closing connection: %v", n.id, err)
 			return
 		}
 		if _, err := conn.Write(out); err != nil {

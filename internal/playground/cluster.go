@@ -1,4 +1,4 @@
-package kafkatest
+package playground
 
 import (
 	"errors"
@@ -117,7 +117,7 @@ func Start(cfg Config) (*Cluster, error) {
 		cfg.Nodes = 1
 	}
 	if cfg.Nodes < 0 || cfg.Nodes > maxNodes {
-		return nil, fmt.Errorf("kafkatest: nodes must be 1..%d, got %d", maxNodes, cfg.Nodes)
+		return nil, fmt.Errorf("playground: nodes must be 1..%d, got %d", maxNodes, cfg.Nodes)
 	}
 	if cfg.Profile == "" {
 		cfg.Profile = Kafka44
@@ -130,7 +130,7 @@ func Start(cfg Config) (*Cluster, error) {
 	}
 	vs, err := cfg.Profile.versions()
 	if err != nil {
-		return nil, fmt.Errorf("kafkatest: %w", err)
+		return nil, fmt.Errorf("playground: %w", err)
 	}
 	c := &Cluster{
 		cfg:          cfg,
@@ -144,7 +144,7 @@ func Start(cfg Config) (*Cluster, error) {
 	vs.EachMaxKeyVersion(func(k, v int16) { c.maxVers[k] = v })
 
 	if cfg.Port < 0 || cfg.Port > 0 && cfg.Port+cfg.Nodes-1 > 65535 {
-		return nil, fmt.Errorf("kafkatest: port %d cannot fit %d nodes", cfg.Port, cfg.Nodes)
+		return nil, fmt.Errorf("playground: port %d cannot fit %d nodes", cfg.Port, cfg.Nodes)
 	}
 	for i := range cfg.Nodes {
 		port := 0
@@ -154,7 +154,7 @@ func Start(cfg Config) (*Cluster, error) {
 		ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, strconv.Itoa(port)))
 		if err != nil {
 			_ = c.Close()
-			return nil, fmt.Errorf("kafkatest: node %d: %w", i, err)
+			return nil, fmt.Errorf("playground: node %d: %w", i, err)
 		}
 		bound := ln.Addr().(*net.TCPAddr).Port
 		c.nodes = append(c.nodes, &node{id: int32(i), host: cfg.Host, port: int32(bound), ln: ln})
@@ -342,4 +342,4 @@ func (c *Cluster) logf(format string, args ...any) {
 }
 
 // errClosed reports a connection accepted while Close ran.
-var errClosed = errors.New("kafkatest: cluster closed")
+var errClosed = errors.New("playground: cluster closed")

@@ -1,4 +1,4 @@
-package kafkatest
+package playground
 
 import (
 	"bytes"
@@ -78,7 +78,7 @@ func DefaultState() *State {
 	s, err := ParseState(defaultStateYAML)
 	if err != nil {
 		// The seed is a compiled-in constant covered by tests.
-		panic("kafkatest: invalid embedded seed/default.yaml: " + err.Error())
+		panic("playground: invalid embedded seed/default.yaml: " + err.Error())
 	}
 	return s
 }
@@ -446,7 +446,7 @@ func typeErr(n *yaml.Node, format string, args ...any) error {
 	return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: ", n.Line) + fmt.Sprintf(format, args...)}}
 }
 
-var fieldNotFoundRE = regexp.MustCompile(`^line (\d+): field (.+) not found in type kafkatest\.(\w+)$`)
+var fieldNotFoundRE = regexp.MustCompile(`^line (\d+): field (.+) not found in type playground\.(\w+)$`)
 
 // sectionNames names the Go types behind each part of the schema, so errors
 // speak the file's language instead of Go's.
