@@ -17,13 +17,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // completionTimeout bounds the cluster round trip behind a <TAB>.
 const completionTimeout = 2 * time.Second
-
-// groupStates are the states --state accepts, in Kafka's order.
-var groupStates = []string{"Empty", "NotReady", "Stable", "Assigning", "Reconciling", "Dead"}
 
 // shells maps each supported shell to its script generator.
 var shells = []string{"bash", "zsh", "fish", "powershell"}
@@ -174,7 +172,7 @@ func completeStates(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.
 	}
 	given := strings.Split(strings.ToLower(prefix), ",")
 	var out []cobra.Completion
-	for _, s := range groupStates {
+	for _, s := range kafka.StateNames() {
 		if slices.Contains(given, strings.ToLower(s)) || !strings.HasPrefix(strings.ToLower(s), strings.ToLower(last)) {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
@@ -130,7 +131,7 @@ func (a *app) describe(ctx context.Context, opts describe.Options) error {
 		}
 		// Only the topology view is health-aware (style.md §D).
 		if opts.Topology && g.TopologyStatus != topology.Available {
-			failures = append(failures, &statusError{group: g.Group, status: g.TopologyStatus})
+			failures = append(failures, &kafka.StatusError{Group: g.Group, Status: g.TopologyStatus})
 		}
 	}
 	if len(failures) > 0 {

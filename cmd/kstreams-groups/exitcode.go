@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
-	"github.com/kstreams-groups/kstreams-groups/internal/admin"
-	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // Exit codes: the scripting contract. The default mode is compatible with
@@ -57,22 +55,25 @@ func usageErrorf(format string, a ...any) error {
 	return &usageError{err: fmt.Errorf(format, a...)}
 }
 
-// statusError is a topology description that is not AVAILABLE.
-type statusError struct {
-	group  string
-	status topology.Status
-}
-
-func (e *statusError) Error() string {
-	return fmt.Sprintf("topology description of streams group '%s' is %s", e.group, e.status)
-}
-
 // outcomeError reports per-group failures that were already printed; the
 // exit code is that of the first one, in request order.
 type outcomeError struct{ causes []error }
 
 func (e *outcomeError) Error() string {
 	return fmt.Sprintf("%d of the requested groups did not succeed", len(e.causes))
+}
+
+// categoryCodes are the detailed exit codes of the error categories;
+// kafka.Classify decides the category, for this and for every document.
+var categoryCodes = map[kafka.Category]int{
+	kafka.Failed:           exitFailure,
+	kafka.NotStored:        exitNotStored,
+	kafka.DescriptionError: exitDescError,
+	kafka.GroupNotFound:    exitNotFound,
+	kafka.NotAuthorized:    exitNotAuthorized,
+	kafka.Unavailable:      exitUnavailable,
+	kafka.BrokerTooOld:     exitTooOld,
+	kafka.NotDeleted:       exitNotDeleted,
 }
 
 // exitCodeFor is the only mapping from an outcome to an exit code.
@@ -91,27 +92,5 @@ func exitCodeFor(err error, detailed bool) int {
 	if !detailed {
 		return exitFailure
 	}
-	var se *statusError
-	if errors.As(err, &se) {
-		switch se.status {
-		case topology.NotStored:
-			return exitNotStored
-		case topology.Error:
-			return exitDescError
-		}
-		return exitFailure
-	}
-	switch {
-	case errors.Is(err, admin.ErrGroupNotFound):
-		return exitNotFound
-	case errors.Is(err, admin.ErrNotAuthorized):
-		return exitNotAuthorized
-	case errors.Is(err, admin.ErrBrokerTooOld):
-		return exitTooOld
-	case errors.Is(err, admin.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
-		return exitUnavailable
-	case errors.Is(err, admin.ErrDeletionFailed):
-		return exitNotDeleted
-	}
-	return exitFailure
+	return categoryCodes[kafka.Classify(err).Category]
 }

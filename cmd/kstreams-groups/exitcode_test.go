@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
@@ -26,30 +27,30 @@ func TestExitCodeFor(t *testing.T) {
 		{"success", nil, 0, 0},
 		{"usage", usageErrorf("bad"), 2, 2},
 		{"wrapped usage", fmt.Errorf("x: %w", usageErrorf("bad")), 2, 2},
-		{"not stored", &outcomeError{causes: []error{&statusError{"g", topology.NotStored}}}, 1, 3},
-		{"error status", &outcomeError{causes: []error{&statusError{"g", topology.Error}}}, 1, 4},
-		{"not requested status", &outcomeError{causes: []error{&statusError{"g", topology.NotRequested}}}, 1, 1},
+		{"not stored", &outcomeError{causes: []error{&kafka.StatusError{Group: "g", Status: topology.NotStored}}}, 1, 3},
+		{"error status", &outcomeError{causes: []error{&kafka.StatusError{Group: "g", Status: topology.Error}}}, 1, 4},
+		{"not requested status", &outcomeError{causes: []error{&kafka.StatusError{Group: "g", Status: topology.NotRequested}}}, 1, 1},
 		{"group not found", &outcomeError{causes: []error{notFound}}, 1, 5},
 		{"group authorization", admin.NewKafkaError(30, nil), 1, 6},
 		{"topic authorization", admin.NewKafkaError(29, nil), 1, 6},
 		{"coordinator unavailable", admin.NewKafkaError(15, nil), 1, 7},
-		{"timed out", &admin.UnavailableError{Op: "x", Err: context.DeadlineExceeded}, 1, 7},
+		{"timed out", &kafka.UnavailableError{Op: "x", Err: context.DeadlineExceeded}, 1, 7},
 		{"bare deadline", context.DeadlineExceeded, 1, 7},
-		{"broker too old", &admin.BrokerTooOldError{API: "StreamsGroupDescribe", Need: 1, Have: 0}, 1, 8},
+		{"broker too old", &kafka.BrokerTooOldError{API: "StreamsGroupDescribe", Need: 1, Have: 0}, 1, 8},
 		{"unsupported version code", admin.NewKafkaError(35, nil), 1, 8},
 		{"deletion failed", admin.NewKafkaError(134, nil), 1, 9},
 		{"non-empty group", admin.NewKafkaError(68, nil), 1, 9},
-		{"malformed", &admin.MalformedError{Reason: "x"}, 1, 1},
+		{"malformed", &kafka.MalformedError{Reason: "x"}, 1, 1},
 		{"unknown server error", admin.NewKafkaError(-1, nil), 1, 1},
 		{"anything else", fmt.Errorf("boom"), 1, 1},
 		{
 			"first failing group in request order wins",
-			&outcomeError{causes: []error{&statusError{"a", topology.Error}, notFound, &statusError{"c", topology.NotStored}}},
+			&outcomeError{causes: []error{&kafka.StatusError{Group: "a", Status: topology.Error}, notFound, &kafka.StatusError{Group: "c", Status: topology.NotStored}}},
 			1, 4,
 		},
 		{
 			"first failing group is an error",
-			&outcomeError{causes: []error{notFound, &statusError{"b", topology.Error}}},
+			&outcomeError{causes: []error{notFound, &kafka.StatusError{Group: "b", Status: topology.Error}}},
 			1, 5,
 		},
 	}

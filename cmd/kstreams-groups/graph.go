@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
@@ -31,7 +32,7 @@ func (a *app) describeGraphs(res *describe.Result) error {
 				msg = format.ErrorMessage(g.Group)
 			}
 			a.printError(msg)
-			failures = append(failures, &statusError{group: g.Group, status: g.TopologyStatus})
+			failures = append(failures, &kafka.StatusError{Group: g.Group, Status: g.TopologyStatus})
 		}
 	}
 	if len(failures) > 0 {

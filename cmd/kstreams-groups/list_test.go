@@ -90,7 +90,7 @@ func TestList_wire(t *testing.T) {
 }
 
 func TestList_errors(t *testing.T) {
-	const valid = "Valid states are: Empty, NotReady, Assigning, Reconciling, Stable, Dead\n"
+	const valid = "Valid states are: Empty, NotReady, Stable, Assigning, Reconciling, Dead\n"
 	tests := []struct {
 		name       string
 		args       []string

@@ -19,14 +19,13 @@ var (
 	date    = ""
 )
 
-// versionInfo is what `version` prints. Its fields are a document: json and
-// yaml tags are identical snake_case, as for every document.
+// versionInfo is what `version` prints; its document is format.VersionDoc.
 type versionInfo struct {
-	Version   string `json:"version" yaml:"version"`
-	Commit    string `json:"commit" yaml:"commit"`
-	Date      string `json:"date" yaml:"date"`
-	GoVersion string `json:"go_version" yaml:"go_version"`
-	Platform  string `json:"platform" yaml:"platform"`
+	Version   string
+	Commit    string
+	Date      string
+	GoVersion string
+	Platform  string
 }
 
 // resolveVersion returns the ldflags values, or, for a build without them
@@ -115,7 +114,7 @@ one line.` + "\n\n" + exitStatusHelpFor(exitOK, exitUsage),
 			case format.Text:
 				return info.writeText(a.io.Out)
 			case format.JSON, format.YAML:
-				return format.Encode(a.io.Out, out, info)
+				return format.Encode(a.io.Out, out, format.VersionDoc(info))
 			}
 			return usageErrorf("version prints text, json or yaml, not %s", out)
 		},

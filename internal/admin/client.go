@@ -97,13 +97,6 @@ func New(cfg Config) (*Client, error) {
 // Close releases all connections.
 func (c *Client) Close() { c.cl.Close() }
 
-// Broker identifies a broker, e.g. a group's coordinator.
-type Broker struct {
-	ID   int32  `json:"id" yaml:"id"`
-	Host string `json:"host" yaml:"host"`
-	Port int32  `json:"port" yaml:"port"`
-}
-
 // backoff grows from 50 ms to 1 s; the context deadline ends the retries.
 func backoff(attempt int) time.Duration {
 	d := 50 * time.Millisecond << min(attempt, 5)

@@ -10,6 +10,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // Connection set-up failures that no retry can fix: the broker refused the
@@ -17,60 +19,20 @@ import (
 // name, TLS on one side only). The router stops at the first one instead of
 // retrying until --timeout, and the category tells the exit code.
 
-// ConnectFailure says which part of the connection set-up failed.
-type ConnectFailure int
-
-const (
-	// AuthFailed: SASL authentication failed (ErrNotAuthorized).
-	AuthFailed ConnectFailure = iota + 1
-	// TLSFailed: the TLS handshake failed or one side does not use TLS
-	// (ErrUnavailable).
-	TLSFailed
-)
-
-// ConnectError is a connection set-up failure that retrying cannot fix.
-type ConnectError struct {
-	Failure ConnectFailure
-	Err     error
-}
-
-func (e *ConnectError) Error() string {
-	switch e.Failure {
-	case AuthFailed:
-		return "authentication failed: " + e.Err.Error()
-	default:
-		return "TLS connection failed: " + e.Err.Error() + tlsHint(e.Err)
-	}
-}
-
-// Unwrap exposes the cause.
-func (e *ConnectError) Unwrap() error { return e.Err }
-
-// Is maps the failure onto ErrNotAuthorized or ErrUnavailable.
-func (e *ConnectError) Is(target error) bool {
-	switch target {
-	case ErrNotAuthorized:
-		return e.Failure == AuthFailed
-	case ErrUnavailable:
-		return e.Failure == TLSFailed
-	}
-	return false
-}
-
-// connectFailure returns err as a *ConnectError when it is a set-up failure
+// connectFailure returns err as a *kafka.ConnectError when it is a set-up failure
 // that retrying cannot fix, else nil.
-func connectFailure(err error) *ConnectError {
+func connectFailure(err error) *kafka.ConnectError {
 	if err == nil {
 		return nil
 	}
-	var ce *ConnectError
+	var ce *kafka.ConnectError
 	if errors.As(err, &ce) {
 		return ce
 	}
 	err = cause(err)
 	if errors.Is(err, kerr.SaslAuthenticationFailed) || errors.Is(err, kerr.UnsupportedSaslMechanism) ||
 		errors.Is(err, kerr.IllegalSaslState) {
-		return &ConnectError{Failure: AuthFailed, Err: brokerMessage(err)}
+		return &kafka.ConnectError{Failure: kafka.AuthFailed, Err: brokerMessage(err)}
 	}
 	var (
 		verr   *tls.CertificateVerificationError
@@ -85,22 +47,22 @@ func connectFailure(err error) *ConnectError {
 	switch {
 	case errors.As(err, &verr), errors.As(err, &ua), errors.As(err, &he), errors.As(err, &ci),
 		errors.As(err, &rhe), errors.As(err, &alert):
-		return &ConnectError{Failure: TLSFailed, Err: err}
+		return &kafka.ConnectError{Failure: kafka.TLSFailed, Err: err, Hint: tlsHint(err)}
 	case errors.As(err, &eof):
 		// franz-go tells which side closed when: right after the dial
 		// (TLS client, plaintext listener), during ApiVersions (plaintext
 		// client, TLS listener) or after the first request (SASL missing).
 		if strings.Contains(eof.Error(), "SASL") {
-			return &ConnectError{Failure: AuthFailed, Err: eof}
+			return &kafka.ConnectError{Failure: kafka.AuthFailed, Err: eof}
 		}
-		return &ConnectError{Failure: TLSFailed, Err: eof}
+		return &kafka.ConnectError{Failure: kafka.TLSFailed, Err: eof, Hint: tlsHint(eof)}
 	case errors.As(err, &netErr) && strings.Contains(netErr.Error(), "remote error: tls"):
-		return &ConnectError{Failure: TLSFailed, Err: err}
+		return &kafka.ConnectError{Failure: kafka.TLSFailed, Err: err, Hint: tlsHint(err)}
 	case strings.Contains(err.Error(), plaintextToTLS):
 		// A Java TLS listener answers a plaintext request with a TLS alert
 		// record, which franz-go reads as an oversized response; the error
 		// is untyped, so its text is matched (pinned franz-go version).
-		return &ConnectError{Failure: TLSFailed, Err: err}
+		return &kafka.ConnectError{Failure: kafka.TLSFailed, Err: err, Hint: tlsHint(err)}
 	}
 	return nil
 }
@@ -110,12 +72,12 @@ func connectFailure(err error) *ConnectError {
 const plaintextToTLS = "is this a plaintext connection speaking to a tls endpoint?"
 
 // cause strips the wrappers that say nothing the category does not: the
-// router's UnavailableError, kadm's per-shard errors and franz-go's "unable
+// router's kafka.UnavailableError, kadm's per-shard errors and franz-go's "unable
 // to dial: " prefix.
 func cause(err error) error {
 	for {
 		var (
-			ue *UnavailableError
+			ue *kafka.UnavailableError
 			se *kadm.ShardErrors
 		)
 		switch {

@@ -9,30 +9,14 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
-)
 
-// Kafka error codes that the delete verb names itself when a pre-check
-// (ListGroups) already decided a group's fate, so no request is sent for it.
-const (
-	CodeGroupIDNotFound int16 = 69 // GROUP_ID_NOT_FOUND
-	CodeNonEmptyGroup   int16 = 68 // NON_EMPTY_GROUP
-	// CodeUnknownServerError is what a DeleteGroups v0–v2 client sees where
-	// a v3 client sees GROUP_DELETION_FAILED (wire reference §2).
-	CodeUnknownServerError int16 = -1
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
-
-// NewClientKafkaError is a Kafka error decided by this client rather than
-// answered by a broker: the code's name with the client's own message.
-func NewClientKafkaError(code int16, msg string) *KafkaError {
-	e := NewKafkaError(code, nil)
-	e.Message = msg
-	return e
-}
 
 // DeletedGroup is one group's DeleteGroups outcome.
 type DeletedGroup struct {
 	Group       string
-	Coordinator Broker
+	Coordinator kafka.Broker
 	// Version is the DeleteGroups version the coordinator answered; below 3
 	// the broker cannot report GROUP_DELETION_FAILED and says
 	// UNKNOWN_SERVER_ERROR instead.
@@ -93,7 +77,7 @@ func (c *Client) DeleteGroups(ctx context.Context, groups []string) []DeletedGro
 					continue
 				}
 				code := r.ErrorCode
-				if code == CodeGroupIDNotFound && maybeSent[r.Group] {
+				if code == kafka.CodeGroupIDNotFound && maybeSent[r.Group] {
 					code, answerLost[r.Group] = 0, true
 				}
 				rows[r.Group], codes[r.Group], msgs[r.Group] = struct{}{}, code, r.ErrorMessage
@@ -145,7 +129,7 @@ func (c *Client) DeleteTopics(ctx context.Context, topics []string) []DeletedTop
 		if attempt > 0 {
 			if err := sleep(ctx, backoff(attempt-1)); err != nil {
 				for _, t := range pending {
-					errs[t] = &UnavailableError{Op: deleteTopicsAPI, Err: err, Last: last[t]}
+					errs[t] = &kafka.UnavailableError{Op: deleteTopicsAPI, Err: err, Last: last[t]}
 				}
 				break
 			}
@@ -171,7 +155,7 @@ func (c *Client) DeleteTopics(ctx context.Context, topics []string) []DeletedTop
 			r, ok := answered[t]
 			switch {
 			case !ok:
-				errs[t] = &MalformedError{Reason: "DeleteTopics response has no row for topic '" + t + "'"}
+				errs[t] = &kafka.MalformedError{Reason: "DeleteTopics response has no row for topic '" + t + "'"}
 			case r.ErrorCode == 0:
 			case r.ErrorCode == kerr.UnknownTopicOrPartition.Code && maybeSent[t]:
 			case r.ErrorCode == kerr.NotController.Code || r.ErrorCode == kerr.RequestTimedOut.Code:

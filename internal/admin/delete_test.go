@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kerr"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
@@ -72,7 +73,7 @@ func TestDeleteGroups(t *testing.T) {
 			profile:     playground.Kafka43,
 			groups:      []string{"a"},
 			faults:      []playground.Fault{{Key: 42, Group: "a", ErrorCode: kerr.GroupDeletionFailed.Code, ErrorMessage: &msg, Node: playground.AnyNode}},
-			wantErr:     map[string]int16{"a": CodeUnknownServerError},
+			wantErr:     map[string]int16{"a": kafka.CodeUnknownServerError},
 			wantVersion: 2,
 			wantSent:    [][]string{{"a"}},
 		},
@@ -120,7 +121,7 @@ func TestDeleteGroups(t *testing.T) {
 			for i, d := range out {
 				assert.Equal(t, tc.groups[i], d.Group)
 				if code, ok := tc.wantErr[d.Group]; ok {
-					var ke *KafkaError
+					var ke *kafka.Error
 					require.ErrorAs(t, d.Err, &ke, d.Group)
 					assert.Equal(t, code, ke.Code)
 					assert.True(t, c.HasGroup(d.Group), d.Group)
@@ -138,7 +139,7 @@ func TestDeleteGroups(t *testing.T) {
 			sent := requested(c, 42)
 			assert.ElementsMatch(t, tc.wantSent, sent)
 			if tc.wantErr["a"] == kerr.GroupDeletionFailed.Code {
-				var ke *KafkaError
+				var ke *kafka.Error
 				require.ErrorAs(t, out[0].Err, &ke)
 				assert.Equal(t, "GROUP_DELETION_FAILED: Topology description plugin failed to delete the topology.", ke.Error())
 				assert.True(t, ke.FromBroker)
@@ -155,7 +156,7 @@ func TestDeleteGroups_timeout(t *testing.T) {
 	c.InjectError(playground.Fault{Key: 42, Group: "a", ErrorCode: kerr.CoordinatorNotAvailable.Code, Node: playground.AnyNode})
 	out := cl.DeleteGroups(testContext(t, 500*time.Millisecond), []string{"a"})
 	require.Len(t, out, 1)
-	assert.ErrorIs(t, out[0].Err, ErrUnavailable)
+	assert.ErrorIs(t, out[0].Err, kafka.ErrUnavailable)
 	assert.ErrorIs(t, out[0].Err, context.DeadlineExceeded)
 	assert.Contains(t, out[0].Err.Error(), "DeleteGroups: timed out (last error: COORDINATOR_NOT_AVAILABLE")
 	assert.True(t, c.HasGroup("a"))
@@ -222,7 +223,7 @@ func TestDeleteTopics(t *testing.T) {
 			for _, d := range out {
 				names = append(names, d.Topic)
 				if code, ok := tc.wantErr[d.Topic]; ok {
-					var ke *KafkaError
+					var ke *kafka.Error
 					require.ErrorAs(t, d.Err, &ke, d.Topic)
 					assert.Equal(t, code, ke.Code)
 					continue

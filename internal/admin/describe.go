@@ -9,18 +9,19 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // DescribedGroup is one group's StreamsGroupDescribe answer.
 type DescribedGroup struct {
 	Group       string
-	Coordinator Broker
+	Coordinator kafka.Broker
 	// Version is the StreamsGroupDescribe version the coordinator answered.
 	Version int16
-	// Row is the wire row; nil when the request never got an answer. With
-	// a Kafka error the row is kept as the broker sent it.
-	Row *kmsg.StreamsGroupDescribeResponseGroup
-	Err error
+	// Streams is the described group; nil when Err is set.
+	Streams *kafka.StreamsGroup
+	Err     error
 }
 
 // streamsDescribeAPI is the request name used in messages.
@@ -30,8 +31,8 @@ const streamsDescribeAPI = "StreamsGroupDescribe"
 // one entry per requested group, in request order (a repeated id is asked
 // once and answered for each occurrence). With includeTopology every
 // coordinator must speak StreamsGroupDescribe v1 (Kafka 4.4); a group whose
-// coordinator does not fails with a BrokerTooOldError and nothing is sent
-// for it, rather than a silently downgraded v0 request.
+// coordinator does not fails with a kafka.BrokerTooOldError and nothing is
+// sent for it, rather than a silently downgraded v0 request.
 func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string, includeTopology bool) []DescribedGroup {
 	need, feature := int16(0), "streams groups"
 	if includeTopology {
@@ -43,15 +44,15 @@ func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string, inc
 		api: streamsDescribeAPI,
 		gate: func(ctx context.Context, node int32) error {
 			have, err := c.maxVersion(ctx, node, 89)
-			var ke *KafkaError
+			var ke *kafka.Error
 			if errors.As(err, &ke) {
 				return err
 			}
 			if err != nil {
-				return &UnavailableError{Op: "ApiVersions", Err: err}
+				return &kafka.UnavailableError{Op: "ApiVersions", Err: err}
 			}
 			if have < need {
-				return &BrokerTooOldError{NodeID: node, API: streamsDescribeAPI, Need: need, Have: have, Feature: feature}
+				return &kafka.BrokerTooOldError{NodeID: node, API: streamsDescribeAPI, Need: need, Have: have, Feature: feature}
 			}
 			return nil
 		},
@@ -93,7 +94,11 @@ func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string, inc
 	out := make([]DescribedGroup, len(groups))
 	for i, g := range groups {
 		r := res[g]
-		out[i] = DescribedGroup{Group: g, Coordinator: r.coordinator, Row: r.row, Err: r.err, Version: versions[g]}
+		d := DescribedGroup{Group: g, Coordinator: r.coordinator, Err: r.err, Version: versions[g]}
+		if d.Err == nil {
+			d.Streams, d.Err = streamsGroupFromWire(r.row, includeTopology)
+		}
+		out[i] = d
 	}
 	return out
 }
@@ -112,7 +117,7 @@ func (c *Client) ListStreamsGroups(ctx context.Context) ([]ListedGroup, error) {
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
 			if err := sleep(ctx, backoff(attempt-1)); err != nil {
-				return nil, &UnavailableError{Op: "ListGroups", Err: err, Last: last}
+				return nil, &kafka.UnavailableError{Op: "ListGroups", Err: err, Last: last}
 			}
 		}
 		listed, err := kadm.NewClient(c.cl).ListGroupsByType(ctx, []string{"streams"})
@@ -131,7 +136,7 @@ func (c *Client) ListStreamsGroups(ctx context.Context) ([]ListedGroup, error) {
 			return nil, NewKafkaError(ke.Code, nil)
 		}
 		if ctx.Err() != nil {
-			return nil, &UnavailableError{Op: "ListGroups", Err: ctx.Err(), Last: last}
+			return nil, &kafka.UnavailableError{Op: "ListGroups", Err: ctx.Err(), Last: last}
 		}
 		last = err
 	}

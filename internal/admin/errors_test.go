@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 func TestNewKafkaError(t *testing.T) {
@@ -17,10 +19,10 @@ func TestNewKafkaError(t *testing.T) {
 		want     string
 		category error
 	}{
-		{"broker message wins", 134, &msg, "GROUP_DELETION_FAILED: " + msg, ErrDeletionFailed},
-		{"default text", 69, nil, "GROUP_ID_NOT_FOUND: The group id does not exist.", ErrGroupNotFound},
-		{"empty message falls back", 30, new(string), "GROUP_AUTHORIZATION_FAILED: Not authorized to access group: Group authorization failed.", ErrNotAuthorized},
-		{"coordinator", 16, nil, "NOT_COORDINATOR: This is not the correct coordinator.", ErrUnavailable},
+		{"broker message wins", 134, &msg, "GROUP_DELETION_FAILED: " + msg, kafka.ErrDeletionFailed},
+		{"default text", 69, nil, "GROUP_ID_NOT_FOUND: The group id does not exist.", kafka.ErrGroupNotFound},
+		{"empty message falls back", 30, new(string), "GROUP_AUTHORIZATION_FAILED: Not authorized to access group: Group authorization failed.", kafka.ErrNotAuthorized},
+		{"coordinator", 16, nil, "NOT_COORDINATOR: This is not the correct coordinator.", kafka.ErrUnavailable},
 		{"unknown code", 9999, nil, "UNKNOWN_ERROR_CODE_9999: The broker answered with an error code this client does not know.", nil},
 	}
 	for _, tc := range tests {
@@ -30,7 +32,7 @@ func TestNewKafkaError(t *testing.T) {
 				assert.Equal(t, tc.want, e.Error())
 			}
 			assert.Equal(t, tc.code, e.Code)
-			for _, c := range []error{ErrGroupNotFound, ErrNotAuthorized, ErrUnavailable, ErrBrokerTooOld, ErrDeletionFailed} {
+			for _, c := range []error{kafka.ErrGroupNotFound, kafka.ErrNotAuthorized, kafka.ErrUnavailable, kafka.ErrBrokerTooOld, kafka.ErrDeletionFailed} {
 				assert.Equal(t, c == tc.category, errors.Is(e, c), "category %v", c)
 			}
 		})
@@ -38,9 +40,9 @@ func TestNewKafkaError(t *testing.T) {
 }
 
 func TestUnavailableError(t *testing.T) {
-	e := &UnavailableError{Op: "StreamsGroupDescribe", Err: context.DeadlineExceeded, Last: NewKafkaError(16, nil)}
+	e := &kafka.UnavailableError{Op: "StreamsGroupDescribe", Err: context.DeadlineExceeded, Last: NewKafkaError(16, nil)}
 	assert.Equal(t, "StreamsGroupDescribe: timed out (last error: NOT_COORDINATOR: This is not the correct coordinator.)", e.Error())
-	assert.ErrorIs(t, e, ErrUnavailable)
+	assert.ErrorIs(t, e, kafka.ErrUnavailable)
 	assert.ErrorIs(t, e, context.DeadlineExceeded)
 }
 

@@ -1,7 +1,6 @@
 package admin
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // The offsets view of --describe needs two more requests: OffsetFetch for a
@@ -18,23 +19,9 @@ import (
 // earliest and latest offsets of partitions (sharded by kgo to the
 // partition leaders).
 
-// TopicPartition names one partition.
-type TopicPartition struct {
-	Topic     string
-	Partition int32
-}
-
-// CompareTopicPartitions orders by topic, then partition number.
-func CompareTopicPartitions(a, b TopicPartition) int {
-	if c := cmp.Compare(a.Topic, b.Topic); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Partition, b.Partition)
-}
-
 // CommittedOffset is one offset a group committed.
 type CommittedOffset struct {
-	TopicPartition
+	kafka.TopicPartition
 	Offset int64
 	// LeaderEpoch is the leader epoch the offset was committed with, or -1
 	// when the committer did not know it.
@@ -46,7 +33,7 @@ type CommittedOffset struct {
 // GroupOffsets is one group's OffsetFetch answer.
 type GroupOffsets struct {
 	Group       string
-	Coordinator Broker
+	Coordinator kafka.Broker
 	// Offsets are sorted by topic and partition.
 	Offsets []CommittedOffset
 	Err     error
@@ -77,15 +64,15 @@ func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []G
 		api: offsetFetchAPI,
 		gate: func(ctx context.Context, node int32) error {
 			have, err := c.maxVersion(ctx, node, 9)
-			var ke *KafkaError
+			var ke *kafka.Error
 			if errors.As(err, &ke) {
 				return err
 			}
 			if err != nil {
-				return &UnavailableError{Op: "ApiVersions", Err: err}
+				return &kafka.UnavailableError{Op: "ApiVersions", Err: err}
 			}
 			if have < 8 {
-				return &BrokerTooOldError{NodeID: node, API: offsetFetchAPI, Need: 8, Have: have, Feature: "committed offsets of several groups"}
+				return &kafka.BrokerTooOldError{NodeID: node, API: offsetFetchAPI, Need: 8, Have: have, Feature: "committed offsets of several groups"}
 			}
 			return nil
 		},
@@ -105,7 +92,7 @@ func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []G
 			}
 			resp, ok := kr.(*kmsg.OffsetFetchResponse)
 			if !ok {
-				return nil, nil, nil, &MalformedError{Reason: fmt.Sprintf("OffsetFetch answered with %T", kr)}
+				return nil, nil, nil, &kafka.MalformedError{Reason: fmt.Sprintf("OffsetFetch answered with %T", kr)}
 			}
 			return offsetFetchRows(resp)
 		},
@@ -137,14 +124,16 @@ func offsetFetchRows(resp *kmsg.OffsetFetchResponse) (map[string][]CommittedOffs
 		var offs []CommittedOffset
 		for _, t := range g.Topics {
 			for _, p := range t.Partitions {
-				co := CommittedOffset{TopicPartition: TopicPartition{Topic: t.Topic, Partition: p.Partition}, Offset: p.Offset, LeaderEpoch: p.LeaderEpoch}
+				co := CommittedOffset{TopicPartition: kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}, Offset: p.Offset, LeaderEpoch: p.LeaderEpoch}
 				if p.ErrorCode != 0 {
 					co.Err = NewKafkaError(p.ErrorCode, nil)
 				}
 				offs = append(offs, co)
 			}
 		}
-		slices.SortFunc(offs, func(a, b CommittedOffset) int { return CompareTopicPartitions(a.TopicPartition, b.TopicPartition) })
+		slices.SortFunc(offs, func(a, b CommittedOffset) int {
+			return kafka.CompareTopicPartitions(a.TopicPartition, b.TopicPartition)
+		})
 		rows[g.Group] = offs
 	}
 	return rows, codes, msgs, nil
@@ -161,7 +150,7 @@ const (
 
 // ListedOffset is one partition's ListOffsets answer.
 type ListedOffset struct {
-	TopicPartition
+	kafka.TopicPartition
 	Offset      int64
 	LeaderEpoch int32
 	Err         error
@@ -174,9 +163,9 @@ type ListedOffset struct {
 // so the log end offset is the high watermark. The result is sorted and has
 // one entry per distinct partition; a partition that failed carries its
 // error. The error is for failures of the whole request.
-func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, timestamp int64) ([]ListedOffset, error) {
+func (c *Client) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, timestamp int64) ([]ListedOffset, error) {
 	want := slices.Clone(tps)
-	slices.SortFunc(want, CompareTopicPartitions)
+	slices.SortFunc(want, kafka.CompareTopicPartitions)
 	want = slices.Compact(want)
 	if len(want) == 0 {
 		return nil, nil
@@ -198,7 +187,7 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, timestam
 		req.Topics = append(req.Topics, rt)
 	}
 
-	got := map[TopicPartition]ListedOffset{}
+	got := map[kafka.TopicPartition]ListedOffset{}
 	var shardErr error
 	for _, shard := range c.cl.RequestSharded(ctx, req) {
 		if shard.Err != nil {
@@ -208,7 +197,7 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, timestam
 			if sreq, ok := shard.Req.(*kmsg.ListOffsetsRequest); ok {
 				for _, t := range sreq.Topics {
 					for _, p := range t.Partitions {
-						tp := TopicPartition{Topic: t.Topic, Partition: p.Partition}
+						tp := kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}
 						got[tp] = ListedOffset{TopicPartition: tp, Offset: -1, LeaderEpoch: -1, Err: shardErr}
 					}
 				}
@@ -217,11 +206,11 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, timestam
 		}
 		resp, ok := shard.Resp.(*kmsg.ListOffsetsResponse)
 		if !ok {
-			return nil, &MalformedError{Reason: fmt.Sprintf("ListOffsets answered with %T", shard.Resp)}
+			return nil, &kafka.MalformedError{Reason: fmt.Sprintf("ListOffsets answered with %T", shard.Resp)}
 		}
 		for _, t := range resp.Topics {
 			for _, p := range t.Partitions {
-				tp := TopicPartition{Topic: t.Topic, Partition: p.Partition}
+				tp := kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}
 				lo := ListedOffset{TopicPartition: tp, Offset: p.Offset, LeaderEpoch: p.LeaderEpoch}
 				if p.ErrorCode != 0 {
 					lo.Err = NewKafkaError(p.ErrorCode, nil)
@@ -236,7 +225,7 @@ func (c *Client) ListOffsets(ctx context.Context, tps []TopicPartition, timestam
 		if !ok {
 			err := shardErr
 			if err == nil {
-				err = &MalformedError{Reason: fmt.Sprintf("ListOffsets has no answer for %s-%d", tp.Topic, tp.Partition)}
+				err = &kafka.MalformedError{Reason: fmt.Sprintf("ListOffsets has no answer for %s-%d", tp.Topic, tp.Partition)}
 			}
 			lo = ListedOffset{TopicPartition: tp, Offset: -1, LeaderEpoch: -1, Err: err}
 		}
@@ -251,5 +240,5 @@ func listOffsetsShardError(err error) error {
 	if errors.As(err, &ke) {
 		return NewKafkaError(ke.Code, nil)
 	}
-	return &UnavailableError{Op: "ListOffsets", Err: err}
+	return &kafka.UnavailableError{Op: "ListOffsets", Err: err}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
@@ -64,10 +65,10 @@ func TestFetchCommittedOffsets(t *testing.T) {
 	}
 	assert.Empty(t, got[0].Offsets)
 	assert.Equal(t, []CommittedOffset{
-		{TopicPartition: TopicPartition{"in", 0}, Offset: 10, LeaderEpoch: -1},
-		{TopicPartition: TopicPartition{"in", 1}, Offset: 12, LeaderEpoch: 0},
+		{TopicPartition: kafka.TopicPartition{Topic: "in", Partition: 0}, Offset: 10, LeaderEpoch: -1},
+		{TopicPartition: kafka.TopicPartition{Topic: "in", Partition: 1}, Offset: 12, LeaderEpoch: 0},
 	}, got[1].Offsets, "sorted by partition")
-	assert.Equal(t, []CommittedOffset{{TopicPartition: TopicPartition{"in", 0}, Offset: 3, LeaderEpoch: 1}}, got[2].Offsets)
+	assert.Equal(t, []CommittedOffset{{TopicPartition: kafka.TopicPartition{Topic: "in", Partition: 0}, Offset: 3, LeaderEpoch: 1}}, got[2].Offsets)
 	assert.EqualValues(t, 1, got[2].Coordinator.ID)
 
 	var batches [][]string
@@ -92,7 +93,7 @@ func TestFetchCommittedOffsets_groupError(t *testing.T) {
 	c.InjectError(playground.Fault{Key: 9, Group: "a", ErrorCode: kerr.GroupAuthorizationFailed.Code, Node: playground.AnyNode})
 	got := cl.FetchCommittedOffsets(viewsCtx(t), []string{"a"})
 	require.Len(t, got, 1)
-	assert.ErrorIs(t, got[0].Err, ErrNotAuthorized)
+	assert.ErrorIs(t, got[0].Err, kafka.ErrNotAuthorized)
 }
 
 func TestListOffsets(t *testing.T) {
@@ -103,13 +104,13 @@ func TestListOffsets(t *testing.T) {
 		c.SetLogOffsets("in", p, int64(p), 100+int64(p))
 	}
 	c.SetLogOffsets("other", 0, 7, 9)
-	tps := []TopicPartition{{"other", 0}, {"in", 2}, {"in", 0}, {"in", 1}, {"in", 0}, {"missing", 0}}
+	tps := []kafka.TopicPartition{{Topic: "other", Partition: 0}, {Topic: "in", Partition: 2}, {Topic: "in", Partition: 0}, {Topic: "in", Partition: 1}, {Topic: "in", Partition: 0}, {Topic: "missing", Partition: 0}}
 
 	c.ResetRequests()
 	latest, err := cl.ListOffsets(viewsCtx(t), tps, LatestTimestamp)
 	require.NoError(t, err)
 	require.Len(t, latest, 5, "one entry per distinct partition")
-	want := []TopicPartition{{"in", 0}, {"in", 1}, {"in", 2}, {"missing", 0}, {"other", 0}}
+	want := []kafka.TopicPartition{{Topic: "in", Partition: 0}, {Topic: "in", Partition: 1}, {Topic: "in", Partition: 2}, {Topic: "missing", Partition: 0}, {Topic: "other", Partition: 0}}
 	for i, lo := range latest {
 		assert.Equal(t, want[i], lo.TopicPartition)
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // Group requests (StreamsGroupDescribe, DeleteGroups) must reach each group's
@@ -21,7 +23,7 @@ import (
 
 // routed is the outcome of a routed request for one group.
 type routed[T any] struct {
-	coordinator Broker
+	coordinator kafka.Broker
 	row         T
 	err         error
 }
@@ -38,7 +40,7 @@ type groupCall[T any] struct {
 }
 
 type coordinator struct {
-	broker Broker
+	broker kafka.Broker
 	err    error
 }
 
@@ -56,7 +58,7 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 	}
 	finish := func(gs []string, cause error) {
 		for _, g := range gs {
-			out[g].err = &UnavailableError{Op: call.api, Err: cause, Last: last[g]}
+			out[g].err = &kafka.UnavailableError{Op: call.api, Err: cause, Last: last[g]}
 		}
 	}
 	for attempt := 0; len(pending) > 0; attempt++ {
@@ -89,8 +91,8 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 			co := coords[g]
 			switch {
 			case co == nil:
-				out[g].err = &MalformedError{Reason: "FindCoordinator did not answer for group '" + g + "'"}
-			case co.err != nil && errors.Is(co.err, ErrUnavailable):
+				out[g].err = &kafka.MalformedError{Reason: "FindCoordinator did not answer for group '" + g + "'"}
+			case co.err != nil && errors.Is(co.err, kafka.ErrUnavailable):
 				last[g] = co.err
 				retry = append(retry, g)
 			case co.err != nil:
@@ -119,7 +121,7 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 						defer mu.Unlock()
 						if ce := connectFailure(err); ce != nil {
 							err = ce
-						} else if ctx.Err() != nil || errors.Is(err, ErrUnavailable) {
+						} else if ctx.Err() != nil || errors.Is(err, kafka.ErrUnavailable) {
 							for _, g := range gs {
 								last[g] = err
 							}
@@ -152,8 +154,8 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 					code, ok := codes[g]
 					switch {
 					case !ok:
-						out[g].err = &MalformedError{Reason: fmt.Sprintf("%s response from broker %d has no row for group '%s'", call.api, node, g)}
-					case isCoordinatorRetriable(code):
+						out[g].err = &kafka.MalformedError{Reason: fmt.Sprintf("%s response from broker %d has no row for group '%s'", call.api, node, g)}
+					case kafka.IsCoordinatorRetriable(code):
 						last[g] = NewKafkaError(code, msgs[g])
 						retry = append(retry, g)
 					default:
@@ -180,7 +182,7 @@ func (c *Client) findCoordinators(ctx context.Context, groups []string) (map[str
 	req.CoordinatorKeys = groups
 	resp, err := req.RequestWith(ctx, c.cl)
 	if err != nil {
-		return nil, &UnavailableError{Op: "FindCoordinator", Err: err}
+		return nil, &kafka.UnavailableError{Op: "FindCoordinator", Err: err}
 	}
 	out := make(map[string]*coordinator, len(resp.Coordinators))
 	for _, co := range resp.Coordinators {
@@ -188,7 +190,7 @@ func (c *Client) findCoordinators(ctx context.Context, groups []string) (map[str
 			out[co.Key] = &coordinator{err: NewKafkaError(co.ErrorCode, co.ErrorMessage)}
 			continue
 		}
-		out[co.Key] = &coordinator{broker: Broker{ID: co.NodeID, Host: co.Host, Port: co.Port}}
+		out[co.Key] = &coordinator{broker: kafka.Broker{ID: co.NodeID, Host: co.Host, Port: co.Port}}
 	}
 	return out, nil
 }

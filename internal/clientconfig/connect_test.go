@@ -17,6 +17,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig/clientconfigtest"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
@@ -93,7 +94,7 @@ func trustProps(kind, path string) string {
 // requireConnected asserts the request reached the broker's answer.
 func requireConnected(t *testing.T, o outcome) {
 	t.Helper()
-	require.ErrorIs(t, o.describe, admin.ErrBrokerTooOld, "kfake has no StreamsGroupDescribe: %v", o.describe)
+	require.ErrorIs(t, o.describe, kafka.ErrBrokerTooOld, "kfake has no StreamsGroupDescribe: %v", o.describe)
 	require.NoError(t, o.list)
 }
 
@@ -139,16 +140,16 @@ func TestConnect_mutualTLS(t *testing.T) {
 	t.Run("no client certificate", func(t *testing.T) {
 		t.Parallel()
 		o := connect(t, addr, "security.protocol=SSL\n"+trustProps("PEM", trust), 20*time.Second, nil)
-		requireConnectFailure(t, o, admin.TLSFailed, admin.ErrUnavailable, "certificate required")
+		requireConnectFailure(t, o, kafka.TLSFailed, kafka.ErrUnavailable, "certificate required")
 	})
 }
 
 // requireConnectFailure asserts both requests failed with the category,
 // without waiting for the deadline.
-func requireConnectFailure(t *testing.T, o outcome, f admin.ConnectFailure, category error, text string) {
+func requireConnectFailure(t *testing.T, o outcome, f kafka.ConnectFailure, category error, text string) {
 	t.Helper()
 	for _, err := range []error{o.describe, o.list} {
-		var ce *admin.ConnectError
+		var ce *kafka.ConnectError
 		require.ErrorAs(t, err, &ce, "%v", err)
 		assert.Equal(t, f, ce.Failure)
 		assert.ErrorIs(t, err, category)
@@ -184,35 +185,35 @@ func TestConnect_failures(t *testing.T) {
 		name     string
 		addr     string
 		props    string
-		failure  admin.ConnectFailure
+		failure  kafka.ConnectFailure
 		category error
 		text     string
 	}{
 		{name: "wrong password, broker answers SASL_AUTHENTICATION_FAILED", addr: rejectAddr,
 			props:   "security.protocol=SASL_SSL\n" + trustProps("PEM", trust) + sasl("SCRAM-SHA-512", "alice", "wrong-"+secret),
-			failure: admin.AuthFailed, category: admin.ErrNotAuthorized,
+			failure: kafka.AuthFailed, category: kafka.ErrNotAuthorized,
 			text: "authentication failed: SASL_AUTHENTICATION_FAILED: Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512"},
 		{name: "untrusted certificate", addr: tlsAddr,
 			props:   "security.protocol=SSL\n" + trustProps("PEM", otherTrust),
-			failure: admin.TLSFailed, category: admin.ErrUnavailable,
+			failure: kafka.TLSFailed, category: kafka.ErrUnavailable,
 			text: "TLS connection failed: tls: failed to verify certificate: x509: certificate signed by unknown authority (check ssl.truststore.* in --command-config)"},
 		{name: "untrusted certificate without host name check", addr: tlsAddr,
 			props:   "security.protocol=SSL\nssl.endpoint.identification.algorithm=\n" + trustProps("PEM", otherTrust),
-			failure: admin.TLSFailed, category: admin.ErrUnavailable,
+			failure: kafka.TLSFailed, category: kafka.ErrUnavailable,
 			text: "x509: certificate signed by unknown authority"},
 		{name: "host name mismatch", addr: hostAddr,
 			props:   "security.protocol=SSL\n" + trustProps("PEM", trust),
-			failure: admin.TLSFailed, category: admin.ErrUnavailable,
+			failure: kafka.TLSFailed, category: kafka.ErrUnavailable,
 			text: "TLS connection failed: tls: failed to verify certificate: x509: cannot validate certificate for 127.0.0.1 because it doesn't contain any IP SANs (check the bootstrap host name, or set ssl.endpoint.identification.algorithm= to skip host name checks)"},
 		{name: "plaintext against a TLS listener", addr: tlsAddr, props: "",
-			failure: admin.TLSFailed, category: admin.ErrUnavailable,
+			failure: kafka.TLSFailed, category: kafka.ErrUnavailable,
 			text: "is TLS missing? (check security.protocol in --command-config)"},
 		{name: "plaintext against a Java TLS listener", addr: javaTLS, props: "",
-			failure: admin.TLSFailed, category: admin.ErrUnavailable,
+			failure: kafka.TLSFailed, category: kafka.ErrUnavailable,
 			text: "TLS connection failed: invalid large response size 352518912 > limit 104857600; the first three bytes received appear to be a tls alert record for TLS v1.2; is this a plaintext connection speaking to a tls endpoint? (check security.protocol in --command-config)"},
 		{name: "TLS against a plaintext listener", addr: plainAddr,
 			props:   "security.protocol=SSL\n" + trustProps("PEM", trust),
-			failure: admin.TLSFailed, category: admin.ErrUnavailable,
+			failure: kafka.TLSFailed, category: kafka.ErrUnavailable,
 			text: "TLS connection failed: "},
 	}
 	for _, tt := range tests {
@@ -230,8 +231,8 @@ func TestConnect_failures(t *testing.T) {
 		t.Parallel()
 		o := connect(t, "127.0.0.1:1", "", 500*time.Millisecond, nil)
 		for _, err := range []error{o.describe, o.list} {
-			require.ErrorIs(t, err, admin.ErrUnavailable)
-			var ce *admin.ConnectError
+			require.ErrorIs(t, err, kafka.ErrUnavailable)
+			var ce *kafka.ConnectError
 			assert.False(t, errors.As(err, &ce), "a refused connection is retried until the timeout: %v", err)
 			assert.Contains(t, err.Error(), "connection refused")
 		}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // Options select what to delete.
@@ -68,7 +68,7 @@ type Group struct {
 	// group was not listed as a streams group.
 	State string
 	// Coordinator answered DeleteGroups; nil when nothing was sent.
-	Coordinator *admin.Broker
+	Coordinator *kafka.Broker
 	// Deleted is true once the coordinator deleted the group. In a dry run
 	// it stays false; a group without Err would have been sent.
 	Deleted bool
@@ -89,9 +89,9 @@ type Group struct {
 // may hide a topology description plugin failure (a Kafka 4.4 broker
 // answers v0–v2 clients so when its plugin fails).
 func (g *Group) MayBePluginFailure() bool {
-	var ke *admin.KafkaError
+	var ke *kafka.Error
 	return g.Stage == StageDeleteGroups && g.DeleteGroupsVersion < 3 &&
-		errors.As(g.Err, &ke) && ke.Code == admin.CodeUnknownServerError
+		errors.As(g.Err, &ke) && ke.Code == kafka.CodeUnknownServerError
 }
 
 // InternalTopics are a group's internal topics, inferred from the topology
@@ -201,7 +201,7 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 
 	for _, d := range client.DeleteGroups(ctx, passing) {
 		g := byGroup[d.Group]
-		if d.Coordinator != (admin.Broker{}) {
+		if d.Coordinator != (kafka.Broker{}) {
 			c := d.Coordinator
 			g.Coordinator = &c
 		}
@@ -243,17 +243,17 @@ func precheck(id string, listed map[string]admin.ListedGroup) *Group {
 	g := &Group{Group: id}
 	l, ok := listed[id]
 	if !ok {
-		g.Err, g.Stage = admin.NewClientKafkaError(admin.CodeGroupIDNotFound, notFoundMessage(id)), StagePreCheck
+		g.Err, g.Stage = admin.NewClientKafkaError(kafka.CodeGroupIDNotFound, notFoundMessage(id)), StagePreCheck
 		return g
 	}
 	g.State = l.State
 	switch {
-	case strings.EqualFold(l.State, "Dead"):
-		g.Err, g.Stage = admin.NewClientKafkaError(admin.CodeGroupIDNotFound, deadMessage(id)), StagePreCheck
-	case l.State != "" && !strings.EqualFold(l.State, "Empty"):
+	case kafka.StateDead.Is(l.State):
+		g.Err, g.Stage = admin.NewClientKafkaError(kafka.CodeGroupIDNotFound, deadMessage(id)), StagePreCheck
+	case l.State != "" && !kafka.StateEmpty.Is(l.State):
 		// The Java tool skips the state check when ListGroups reports no
 		// state (brokers before ListGroups v4); so does this.
-		g.Err, g.Stage = admin.NewClientKafkaError(admin.CodeNonEmptyGroup, notEmptyMessage(id)), StagePreCheck
+		g.Err, g.Stage = admin.NewClientKafkaError(kafka.CodeNonEmptyGroup, notEmptyMessage(id)), StagePreCheck
 	}
 	return g
 }
@@ -263,18 +263,9 @@ func internalTopicsOf(d admin.DescribedGroup) *InternalTopics {
 	if d.Err != nil {
 		return &InternalTopics{Err: d.Err}
 	}
-	var subs []Subtopology
-	if d.Row != nil && d.Row.Topology != nil {
-		for _, s := range d.Row.Topology.Subtopologies {
-			sub := Subtopology{SourceTopics: s.SourceTopics}
-			for _, t := range s.RepartitionSourceTopics {
-				sub.RepartitionSourceTopics = append(sub.RepartitionSourceTopics, t.Topic)
-			}
-			for _, t := range s.StateChangelogTopics {
-				sub.StateChangelogTopics = append(sub.StateChangelogTopics, t.Topic)
-			}
-			subs = append(subs, sub)
-		}
+	var subs []kafka.Subtopology
+	if d.Streams != nil {
+		subs = d.Streams.Subtopologies
 	}
 	inferred, notInferred := Infer(d.Group, subs)
 	return &InternalTopics{Inferred: inferred, NotInferred: notInferred}

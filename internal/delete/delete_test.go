@@ -7,9 +7,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // fakeClient answers from tables and records what was asked.
@@ -36,7 +36,7 @@ func (f *fakeClient) DescribeStreamsGroups(_ context.Context, groups []string, i
 	for _, g := range groups {
 		d, ok := f.described[g]
 		if !ok {
-			d = admin.DescribedGroup{Group: g, Row: &kmsg.StreamsGroupDescribeResponseGroup{Group: g}}
+			d = admin.DescribedGroup{Group: g, Streams: &kafka.StreamsGroup{}}
 		}
 		out = append(out, d)
 	}
@@ -47,7 +47,7 @@ func (f *fakeClient) DeleteGroups(_ context.Context, groups []string) []admin.De
 	f.deleteCalls = append(f.deleteCalls, groups)
 	var out []admin.DeletedGroup
 	for _, g := range groups {
-		out = append(out, admin.DeletedGroup{Group: g, Coordinator: admin.Broker{ID: 1, Host: "h", Port: 9092}, Version: f.version, Err: f.deleteErr[g]})
+		out = append(out, admin.DeletedGroup{Group: g, Coordinator: kafka.Broker{ID: 1, Host: "h", Port: 9092}, Version: f.version, Err: f.deleteErr[g]})
 	}
 	return out
 }
@@ -78,7 +78,7 @@ type outcome struct {
 
 func outcomeOf(g *Group) outcome {
 	o := outcome{deleted: g.Deleted, stage: g.Stage}
-	var ke *admin.KafkaError
+	var ke *kafka.Error
 	switch {
 	case errors.As(g.Err, &ke):
 		o.code, o.msg = ke.Code, ke.Message
@@ -89,7 +89,7 @@ func outcomeOf(g *Group) outcome {
 }
 
 func TestRun(t *testing.T) {
-	deletionFailed := admin.NewKafkaError(134, kmsg.StringPtr("Topology description plugin failed to delete the topology."))
+	deletionFailed := admin.NewClientKafkaError(134, "Topology description plugin failed to delete the topology.")
 	tests := []struct {
 		name        string
 		opts        Options
@@ -186,24 +186,16 @@ func TestRun_errors(t *testing.T) {
 
 	f := &fakeClient{listErr: admin.NewKafkaError(31, nil)}
 	_, err = Run(t.Context(), f, Options{Groups: []string{"a"}})
-	assert.ErrorIs(t, err, admin.ErrNotAuthorized)
+	assert.ErrorIs(t, err, kafka.ErrNotAuthorized)
 	assert.Empty(t, f.deleteCalls, "nothing is deleted when the pre-check cannot run")
 }
 
-func wireGroup(id string, subs ...kmsg.StreamsGroupDescribeResponseGroupTopologySubtopology) admin.DescribedGroup {
-	row := &kmsg.StreamsGroupDescribeResponseGroup{Group: id, Topology: &kmsg.StreamsGroupDescribeResponseGroupTopology{Subtopologies: subs}}
-	return admin.DescribedGroup{Group: id, Row: row}
+func wireGroup(id string, subs ...kafka.Subtopology) admin.DescribedGroup {
+	return admin.DescribedGroup{Group: id, Streams: &kafka.StreamsGroup{Subtopologies: subs}}
 }
 
-func wireSub(sources, repartition, changelogs []string) kmsg.StreamsGroupDescribeResponseGroupTopologySubtopology {
-	s := kmsg.StreamsGroupDescribeResponseGroupTopologySubtopology{SourceTopics: sources}
-	for _, t := range repartition {
-		s.RepartitionSourceTopics = append(s.RepartitionSourceTopics, kmsg.TopicInfo{Topic: t})
-	}
-	for _, t := range changelogs {
-		s.StateChangelogTopics = append(s.StateChangelogTopics, kmsg.TopicInfo{Topic: t})
-	}
-	return s
+func wireSub(sources, repartition, changelogs []string) kafka.Subtopology {
+	return kafka.Subtopology{SourceTopics: sources, RepartitionSourceTopics: repartition, StateChangelogTopics: changelogs}
 }
 
 func TestRun_internalTopics(t *testing.T) {
@@ -234,11 +226,11 @@ func TestRun_internalTopics(t *testing.T) {
 	assert.Equal(t, []string{"a-s-changelog"}, a.Deleted)
 	require.Len(t, a.Failed, 1)
 	assert.Equal(t, "a-r-repartition", a.Failed[0].Topic)
-	assert.ErrorIs(t, a.FirstErr(), admin.ErrNotAuthorized)
+	assert.ErrorIs(t, a.FirstErr(), kafka.ErrNotAuthorized)
 
 	b := byID["b"].InternalTopics
 	require.NotNil(t, b)
-	assert.ErrorIs(t, b.FirstErr(), admin.ErrUnavailable)
+	assert.ErrorIs(t, b.FirstErr(), kafka.ErrUnavailable)
 	assert.True(t, byID["b"].Deleted, "like the Java tool, the group is deleted even if its topics are unknown")
 
 	assert.Equal(t, []string{"fail-s-changelog"}, byID["fail"].InternalTopics.Inferred)
@@ -272,14 +264,14 @@ func TestInfer(t *testing.T) {
 	tests := []struct {
 		name            string
 		appID           string
-		subs            []Subtopology
+		subs            []kafka.Subtopology
 		wantInferred    []string
 		wantNotInferred []string
 	}{
 		{
 			name:  "repartition and changelog topics in subtopology order",
 			appID: "wc",
-			subs: []Subtopology{
+			subs: []kafka.Subtopology{
 				{SourceTopics: []string{"in"}, StateChangelogTopics: []string{"wc-a-changelog"}},
 				{RepartitionSourceTopics: []string{"wc-b-repartition"}, StateChangelogTopics: []string{"wc-c-changelog"}},
 			},
@@ -288,7 +280,7 @@ func TestInfer(t *testing.T) {
 		{
 			name:  "a source topic is never internal, even with an internal name",
 			appID: "wc",
-			subs: []Subtopology{
+			subs: []kafka.Subtopology{
 				{SourceTopics: []string{"wc-t-changelog"}},
 				{StateChangelogTopics: []string{"wc-t-changelog"}},
 			},
@@ -296,7 +288,7 @@ func TestInfer(t *testing.T) {
 		{
 			name:  "foreign-key join topics and subscription suffixes",
 			appID: "fk",
-			subs: []Subtopology{{
+			subs: []kafka.Subtopology{{
 				RepartitionSourceTopics: []string{
 					"fk-KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-0000000006-topic",
 					"fk-KTABLE-FK-JOIN-SUBSCRIPTION-RESPONSE-0000000012-topic",
@@ -314,7 +306,7 @@ func TestInfer(t *testing.T) {
 		{
 			name:  "names that break the rules are reported, not inferred",
 			appID: "app",
-			subs: []Subtopology{{
+			subs: []kafka.Subtopology{{
 				RepartitionSourceTopics: []string{"other-x-repartition", "app-x-topic", "app-KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-x-topic", "apps-x-changelog"},
 				StateChangelogTopics:    []string{"app-x-repartition", "app-changelog"},
 			}},
@@ -326,7 +318,7 @@ func TestInfer(t *testing.T) {
 		{
 			name:  "a topic named twice is listed once",
 			appID: "a",
-			subs: []Subtopology{
+			subs: []kafka.Subtopology{
 				{RepartitionSourceTopics: []string{"a-r-repartition"}},
 				{RepartitionSourceTopics: []string{"a-r-repartition"}, StateChangelogTopics: []string{"odd", "odd"}},
 			},

@@ -4,17 +4,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-)
 
-// Subtopology is what Infer needs from a subtopology of the topology a
-// streams group's members declared (KIP-1071, StreamsGroupDescribe).
-type Subtopology struct {
-	// SourceTopics are the user topics it reads; Streams lists its
-	// repartition topics separately.
-	SourceTopics            []string
-	RepartitionSourceTopics []string
-	StateChangelogTopics    []string
-}
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+)
 
 // fkJoinTopic matches the internal topics of a foreign-key join, whose
 // names do not end in one of the internal suffixes.
@@ -31,7 +23,7 @@ var internalSuffixes = []string{"-changelog", "-repartition", "-subscription-reg
 // only if it starts with "<appID>-" and ends in an internal suffix or
 // matches the foreign-key-join pattern; the others are returned as
 // notInferred, to be reported and left alone.
-func Infer(appID string, subs []Subtopology) (inferred, notInferred []string) {
+func Infer(appID string, subs []kafka.Subtopology) (inferred, notInferred []string) {
 	var sources []string
 	for _, s := range subs {
 		sources = append(sources, s.SourceTopics...)

@@ -3,10 +3,9 @@ package describe
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
-	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // Options select what to describe.
@@ -75,41 +74,28 @@ type Client interface {
 	ListStreamsGroups(ctx context.Context) ([]admin.ListedGroup, error)
 	// FetchCommittedOffsets and ListOffsets serve the offsets view.
 	FetchCommittedOffsets(ctx context.Context, groups []string) []admin.GroupOffsets
-	ListOffsets(ctx context.Context, tps []admin.TopicPartition, timestamp int64) ([]admin.ListedOffset, error)
+	ListOffsets(ctx context.Context, tps []kafka.TopicPartition, timestamp int64) ([]admin.ListedOffset, error)
 }
 
 // Result holds one Group per requested group, in request order.
 type Result struct {
-	Groups []*Group `json:"groups" yaml:"groups"`
+	Groups []*Group
 	// View is the view the groups were described for.
-	View View `json:"-" yaml:"-"`
+	View View
 }
 
 // Group is one described group, or the error that kept it from being
 // described.
 type Group struct {
-	Group           string        `json:"group" yaml:"group"`
-	Coordinator     *admin.Broker `json:"coordinator,omitempty" yaml:"coordinator,omitempty"`
-	State           string        `json:"state,omitempty" yaml:"state,omitempty"`
-	GroupEpoch      int32         `json:"group_epoch" yaml:"group_epoch"`
-	AssignmentEpoch int32         `json:"assignment_epoch" yaml:"assignment_epoch"`
-	AssignorName    *string       `json:"assignor_name,omitempty" yaml:"assignor_name,omitempty"`
-	// TopologyEpoch is the epoch of the topology the coordinator holds, or
-	// -1 when it holds none.
-	TopologyEpoch  int32                 `json:"topology_epoch" yaml:"topology_epoch"`
-	TopologyStatus topology.Status       `json:"topology_description_status" yaml:"topology_description_status"`
-	Topology       *topology.Description `json:"topology_description,omitempty" yaml:"topology_description,omitempty"`
-	// Members are sorted by member id (members.go).
-	Members []Member `json:"members" yaml:"members"`
-	// Subtopologies is the KIP-1071 topology the coordinator holds; nil
-	// when it holds none.
-	Subtopologies []Subtopology `json:"subtopologies,omitempty" yaml:"subtopologies,omitempty"`
+	Group       string
+	Coordinator *kafka.Broker
+	kafka.StreamsGroup
 	// Offsets are the rows of the offsets view, sorted by topic and
 	// partition; nil in other views and for groups the view skips
 	// (HasRows).
-	Offsets []PartitionOffset `json:"offsets,omitempty" yaml:"offsets,omitempty"`
+	Offsets []PartitionOffset
 	// Err is set when the group could not be described.
-	Err error `json:"-" yaml:"-"`
+	Err error
 }
 
 // Run describes the groups of opts. Per-group failures are in each Group's
@@ -135,7 +121,7 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		return res, nil
 	}
 	for _, d := range client.DescribeStreamsGroups(ctx, ids, opts.Topology) {
-		res.Groups = append(res.Groups, build(d, opts))
+		res.Groups = append(res.Groups, build(d))
 	}
 	if opts.View() == ViewOffsets {
 		var ok []*Group
@@ -149,45 +135,15 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// build turns one wire answer into a Group; it is pure so that it can be
-// tested with wire literals.
-func build(d admin.DescribedGroup, opts Options) *Group {
-	g := &Group{Group: d.Group, TopologyEpoch: -1}
-	if d.Coordinator != (admin.Broker{}) {
+// build turns one admin answer into a Group.
+func build(d admin.DescribedGroup) *Group {
+	g := &Group{Group: d.Group, Err: d.Err}
+	if d.Coordinator != (kafka.Broker{}) {
 		c := d.Coordinator
 		g.Coordinator = &c
 	}
-	if d.Err != nil {
-		g.Err = d.Err
-		return g
-	}
-	row := d.Row
-	g.State, g.GroupEpoch, g.AssignmentEpoch, g.AssignorName = row.State, row.Epoch, row.AssignmentEpoch, row.AssignorName
-	g.Members = buildMembers(row.Members)
-	g.Subtopologies = buildSubtopologies(row.Topology)
-	if row.Topology != nil {
-		g.TopologyEpoch = row.Topology.Epoch
-	}
-	status, err := topology.ParseStatus(row.TopologyDescriptionStatus)
-	if err != nil {
-		g.Err = &admin.MalformedError{Reason: err.Error()}
-		return g
-	}
-	g.TopologyStatus = status
-	if status == topology.Available {
-		if row.TopologyDescription == nil {
-			g.Err = &admin.MalformedError{Reason: "Topology description is missing despite status AVAILABLE"}
-			return g
-		}
-		desc, err := topology.FromWire(row.TopologyDescription)
-		if err != nil {
-			g.Err = &admin.MalformedError{Reason: err.Error()}
-			return g
-		}
-		g.Topology = desc
-	}
-	if opts.Topology && status == topology.NotRequested {
-		g.Err = &admin.MalformedError{Reason: fmt.Sprintf("the broker answered %s although the topology description was requested", status)}
+	if d.Streams != nil {
+		g.StreamsGroup = *d.Streams
 	}
 	return g
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // The offsets view (kafka-streams-groups.sh --describe [--offsets]): one
@@ -21,48 +22,48 @@ import (
 
 // PartitionOffset is one row of the offsets view.
 type PartitionOffset struct {
-	Topic     string `json:"topic" yaml:"topic"`
-	Partition int32  `json:"partition" yaml:"partition"`
+	Topic     string
+	Partition int32
 	// CurrentOffset is the committed offset; nil when the group committed
 	// none for this partition.
-	CurrentOffset *int64 `json:"current_offset" yaml:"current_offset"`
+	CurrentOffset *int64
 	// LeaderEpoch is the leader epoch of the committed offset; nil when
 	// there is none or the committer did not send one.
-	LeaderEpoch    *int32 `json:"leader_epoch" yaml:"leader_epoch"`
-	LogStartOffset int64  `json:"log_start_offset" yaml:"log_start_offset"`
-	LogEndOffset   int64  `json:"log_end_offset" yaml:"log_end_offset"`
-	Lag            int64  `json:"lag" yaml:"lag"`
+	LeaderEpoch    *int32
+	LogStartOffset int64
+	LogEndOffset   int64
+	Lag            int64
 }
 
 // HasRows tells whether the members and offsets views print a group: the
 // Java tool skips a Dead group and a group without members (isGroupStateValid).
 func (g *Group) HasRows() bool {
-	return g.State != "Dead" && len(g.Members) > 0
+	return g.State != string(kafka.StateDead) && len(g.Members) > 0
 }
 
 // activePartitions returns the partitions the members' active tasks read,
 // sorted, or an error naming a subtopology the group's topology lacks (the
 // Java tool's IllegalArgumentException).
-func activePartitions(g *Group) ([]admin.TopicPartition, error) {
+func activePartitions(g *Group) ([]kafka.TopicPartition, error) {
 	topics := map[string][]string{}
 	for _, s := range g.Subtopologies {
 		topics[s.ID] = append(slices.Clone(s.SourceTopics), s.RepartitionSourceTopics...)
 	}
-	var out []admin.TopicPartition
+	var out []kafka.TopicPartition
 	for _, m := range g.Members {
 		for _, t := range m.Assignment.Active {
 			ts, ok := topics[t.SubtopologyID]
 			if !ok {
-				return nil, &admin.MalformedError{Reason: fmt.Sprintf("Subtopology %s not found in group description!", t.SubtopologyID)}
+				return nil, &kafka.MalformedError{Reason: fmt.Sprintf("Subtopology %s not found in group description!", t.SubtopologyID)}
 			}
 			for _, topic := range ts {
 				for _, p := range t.Partitions {
-					out = append(out, admin.TopicPartition{Topic: topic, Partition: p})
+					out = append(out, kafka.TopicPartition{Topic: topic, Partition: p})
 				}
 			}
 		}
 	}
-	slices.SortFunc(out, admin.CompareTopicPartitions)
+	slices.SortFunc(out, kafka.CompareTopicPartitions)
 	return slices.Compact(out), nil
 }
 
@@ -71,11 +72,11 @@ func activePartitions(g *Group) ([]admin.TopicPartition, error) {
 func fillOffsets(ctx context.Context, client Client, groups []*Group) {
 	type want struct {
 		g   *Group
-		tps []admin.TopicPartition
+		tps []kafka.TopicPartition
 	}
 	var wants []want
 	var ids []string
-	var all []admin.TopicPartition
+	var all []kafka.TopicPartition
 	for _, g := range groups {
 		if !g.HasRows() {
 			continue
@@ -117,7 +118,7 @@ func fillOffsets(ctx context.Context, client Client, groups []*Group) {
 			w.g.Err = errL
 			continue
 		}
-		mine := map[admin.TopicPartition]admin.CommittedOffset{}
+		mine := map[kafka.TopicPartition]admin.CommittedOffset{}
 		for _, o := range co.Offsets {
 			// The Java admin client skips partitions answered with an error.
 			if o.Err == nil && o.Offset >= 0 {
@@ -147,11 +148,11 @@ func fillOffsets(ctx context.Context, client Client, groups []*Group) {
 }
 
 // listed indexes a ListOffsets answer by partition.
-func listed(los []admin.ListedOffset, err error) (map[admin.TopicPartition]admin.ListedOffset, error) {
+func listed(los []admin.ListedOffset, err error) (map[kafka.TopicPartition]admin.ListedOffset, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[admin.TopicPartition]admin.ListedOffset, len(los))
+	out := make(map[kafka.TopicPartition]admin.ListedOffset, len(los))
 	for _, lo := range los {
 		out[lo.TopicPartition] = lo
 	}

@@ -3,14 +3,13 @@ package describe
 import (
 	"context"
 	"errors"
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // The topology tests' fake answers no offsets.
@@ -23,70 +22,35 @@ func (f *fakeClient) FetchCommittedOffsets(_ context.Context, groups []string) [
 	return out
 }
 
-func (f *fakeClient) ListOffsets(context.Context, []admin.TopicPartition, int64) ([]admin.ListedOffset, error) {
+func (f *fakeClient) ListOffsets(context.Context, []kafka.TopicPartition, int64) ([]admin.ListedOffset, error) {
 	return nil, nil
 }
 
-func tasks(sub string, ps ...int32) kmsg.TaskIDs {
-	return kmsg.TaskIDs{SubtopologyID: sub, Partitions: ps}
+func tasks(sub string, ps ...int32) kafka.Tasks {
+	return kafka.Tasks{SubtopologyID: sub, Partitions: ps}
 }
 
-func wireMember(id string, active ...kmsg.TaskIDs) kmsg.StreamsGroupDescribeResponseGroupMember {
-	m := kmsg.NewStreamsGroupDescribeResponseGroupMember()
-	m.MemberID, m.MemberEpoch, m.ProcessID, m.ClientID = id, 7, "p-"+id, "c-"+id
-	m.Assignment.ActiveTasks = active
-	m.TargetAssignment.ActiveTasks = active
-	return m
-}
-
-func TestBuildMembers(t *testing.T) {
-	instance := "i-1"
-	b := wireMember("b", tasks("10", 2, 0), tasks("2", 1), tasks("10", 1))
-	b.InstanceID = &instance
-	b.IsClassic = true
-	b.ClientTags = []kmsg.StreamsGroupDescribeResponseGroupMemberClientTag{{Key: "zone", Value: "z1"}, {Key: "az", Value: "a"}}
-	b.UserEndpoint = &kmsg.StreamsGroupDescribeResponseGroupMemberUserEndpoint{Host: "h", Port: 7070}
-	b.Assignment.StandbyTasks = []kmsg.TaskIDs{tasks("x", 0), tasks("1", 0)}
-	a := wireMember("a")
-
-	got := buildMembers([]kmsg.StreamsGroupDescribeResponseGroupMember{b, a})
-	require.Len(t, got, 2)
-	assert.Equal(t, "a", got[0].MemberID, "sorted by member id")
-	assert.Equal(t, "streams", got[0].Protocol())
-	assert.Empty(t, got[0].Assignment.Active)
-	m := got[1]
-	assert.Equal(t, "classic", m.Protocol())
-	assert.Equal(t, []Tasks{{"2", []int32{1}}, {"10", []int32{0, 1, 2}}}, m.Assignment.Active, "numeric subtopology order, repeated subtopology merged")
-	assert.Equal(t, []Tasks{{"1", []int32{0}}, {"x", []int32{0}}}, m.Assignment.Standby, "numeric ids before others")
-	assert.Equal(t, []ClientTag{{"az", "a"}, {"zone", "z1"}}, m.ClientTags)
-	assert.Equal(t, &Endpoint{Host: "h", Port: 7070}, m.UserEndpoint)
-	assert.Equal(t, "i-1", *m.InstanceID)
-	instance = "changed"
-	assert.Equal(t, "i-1", *m.InstanceID, "the model owns its copy")
-}
-
-func TestCompareSubtopologyIDs(t *testing.T) {
-	ids := []string{"b", "10", "2", "a", "01", "1"}
-	slices.SortFunc(ids, CompareSubtopologyIDs)
-	assert.Equal(t, []string{"01", "1", "2", "10", "a", "b"}, ids)
+func member(id string, active ...kafka.Tasks) kafka.Member {
+	return kafka.Member{MemberID: id, MemberEpoch: 7, ProcessID: "p-" + id, ClientID: "c-" + id,
+		Assignment: kafka.Assignment{Active: active}, TargetAssignment: kafka.Assignment{Active: active}}
 }
 
 // viewsFake serves describe rows, committed offsets and log offsets.
 type viewsFake struct {
-	rows      map[string]*kmsg.StreamsGroupDescribeResponseGroup
+	rows      map[string]*kafka.StreamsGroup
 	committed map[string][]admin.CommittedOffset
 	fetchErr  map[string]error
-	logs      map[admin.TopicPartition][2]int64 // earliest, latest
+	logs      map[kafka.TopicPartition][2]int64 // earliest, latest
 	listErr   error
 
 	fetched [][]string
-	listed  [][]admin.TopicPartition
+	listed  [][]kafka.TopicPartition
 }
 
 func (f *viewsFake) DescribeStreamsGroups(_ context.Context, groups []string, _ bool) []admin.DescribedGroup {
 	out := make([]admin.DescribedGroup, len(groups))
 	for i, g := range groups {
-		out[i] = admin.DescribedGroup{Group: g, Coordinator: admin.Broker{ID: 1, Host: "h", Port: 9092}, Row: f.rows[g]}
+		out[i] = admin.DescribedGroup{Group: g, Coordinator: kafka.Broker{ID: 1, Host: "h", Port: 9092}, Streams: f.rows[g]}
 		if f.rows[g] == nil {
 			out[i].Err = admin.NewKafkaError(69, nil)
 		}
@@ -111,7 +75,7 @@ func (f *viewsFake) FetchCommittedOffsets(_ context.Context, groups []string) []
 	return out
 }
 
-func (f *viewsFake) ListOffsets(_ context.Context, tps []admin.TopicPartition, ts int64) ([]admin.ListedOffset, error) {
+func (f *viewsFake) ListOffsets(_ context.Context, tps []kafka.TopicPartition, ts int64) ([]admin.ListedOffset, error) {
 	f.listed = append(f.listed, tps)
 	if f.listErr != nil {
 		return nil, f.listErr
@@ -134,36 +98,28 @@ func (f *viewsFake) ListOffsets(_ context.Context, tps []admin.TopicPartition, t
 // wordCountRow is a word-count group: subtopology 0 reads "in",
 // subtopology 1 the repartition topic "rep" (listed only as a repartition
 // source, as a real 4.4 broker sends it).
-func wordCountRow(id, state string, members ...kmsg.StreamsGroupDescribeResponseGroupMember) *kmsg.StreamsGroupDescribeResponseGroup {
-	r := kmsg.NewStreamsGroupDescribeResponseGroup()
-	r.Group, r.State, r.Epoch, r.AssignmentEpoch = id, state, 4, 4
-	topo := kmsg.NewStreamsGroupDescribeResponseGroupTopology()
-	s0 := kmsg.NewStreamsGroupDescribeResponseGroupTopologySubtopology()
-	s0.SubtopologyID, s0.SourceTopics, s0.RepartitionSinkTopics = "0", []string{"in"}, []string{"rep"}
-	s1 := kmsg.NewStreamsGroupDescribeResponseGroupTopologySubtopology()
-	s1.SubtopologyID = "1"
-	s1.RepartitionSourceTopics = []kmsg.TopicInfo{{Topic: "rep"}}
-	s1.StateChangelogTopics = []kmsg.TopicInfo{{Topic: "counts-changelog"}}
-	topo.Subtopologies = []kmsg.StreamsGroupDescribeResponseGroupTopologySubtopology{s0, s1}
-	r.Topology = &topo
-	r.Members = members
-	return &r
+func wordCountRow(state string, members ...kafka.Member) *kafka.StreamsGroup {
+	return &kafka.StreamsGroup{State: state, GroupEpoch: 4, AssignmentEpoch: 4, Members: members,
+		Subtopologies: []kafka.Subtopology{
+			{ID: "0", SourceTopics: []string{"in"}, RepartitionSinkTopics: []string{"rep"}},
+			{ID: "1", RepartitionSourceTopics: []string{"rep"}, StateChangelogTopics: []string{"counts-changelog"}},
+		}}
 }
 
 func i64(v int64) *int64 { return &v }
 func i32(v int32) *int32 { return &v }
 
 func TestRun_offsets(t *testing.T) {
-	tp := func(topic string, p int32) admin.TopicPartition {
-		return admin.TopicPartition{Topic: topic, Partition: p}
+	tp := func(topic string, p int32) kafka.TopicPartition {
+		return kafka.TopicPartition{Topic: topic, Partition: p}
 	}
 	newFake := func() *viewsFake {
 		return &viewsFake{
-			rows: map[string]*kmsg.StreamsGroupDescribeResponseGroup{
-				"wc":    wordCountRow("wc", "Stable", wireMember("m2", tasks("1", 0)), wireMember("m1", tasks("0", 1, 0))),
-				"empty": wordCountRow("empty", "Empty"),
-				"other": wordCountRow("other", "Stable", wireMember("m", tasks("0", 0))),
-				"bad":   wordCountRow("bad", "Stable", wireMember("m", tasks("7", 0))),
+			rows: map[string]*kafka.StreamsGroup{
+				"wc":    wordCountRow("Stable", member("m2", tasks("1", 0)), member("m1", tasks("0", 1, 0))),
+				"empty": wordCountRow("Empty"),
+				"other": wordCountRow("Stable", member("m", tasks("0", 0))),
+				"bad":   wordCountRow("Stable", member("m", tasks("7", 0))),
 			},
 			committed: map[string][]admin.CommittedOffset{
 				"wc": {
@@ -173,7 +129,7 @@ func TestRun_offsets(t *testing.T) {
 					{TopicPartition: tp("elsewhere", 0), Offset: 1},
 				},
 			},
-			logs: map[admin.TopicPartition][2]int64{tp("in", 0): {0, 10}, tp("in", 1): {5, 12}, tp("rep", 0): {0, 30}},
+			logs: map[kafka.TopicPartition][2]int64{tp("in", 0): {0, 10}, tp("in", 1): {5, 12}, tp("rep", 0): {0, 30}},
 		}
 	}
 
@@ -196,11 +152,11 @@ func TestRun_offsets(t *testing.T) {
 		require.NoError(t, res.Groups[2].Err)
 		assert.Len(t, res.Groups[2].Offsets, 1)
 		assert.EqualError(t, res.Groups[3].Err, "malformed response from the broker: Subtopology 7 not found in group description!")
-		assert.ErrorIs(t, res.Groups[4].Err, admin.ErrGroupNotFound)
+		assert.ErrorIs(t, res.Groups[4].Err, kafka.ErrGroupNotFound)
 
 		assert.Equal(t, [][]string{{"wc", "other"}}, f.fetched, "one OffsetFetch round for every group with rows")
 		require.Len(t, f.listed, 2, "earliest and latest")
-		assert.ElementsMatch(t, []admin.TopicPartition{tp("in", 0), tp("in", 1), tp("rep", 0), tp("in", 0)}, f.listed[0])
+		assert.ElementsMatch(t, []kafka.TopicPartition{tp("in", 0), tp("in", 1), tp("rep", 0), tp("in", 0)}, f.listed[0])
 	})
 	t.Run("OffsetFetch error fails only its group", func(t *testing.T) {
 		f := newFake()
@@ -208,7 +164,7 @@ func TestRun_offsets(t *testing.T) {
 		res, err := Run(context.Background(), f, Options{Groups: []string{"wc", "other"}, Offsets: true})
 		require.NoError(t, err)
 		assert.NoError(t, res.Groups[0].Err)
-		assert.ErrorIs(t, res.Groups[1].Err, admin.ErrNotAuthorized)
+		assert.ErrorIs(t, res.Groups[1].Err, kafka.ErrNotAuthorized)
 	})
 	t.Run("a partition without offsets fails its group", func(t *testing.T) {
 		f := newFake()
@@ -264,15 +220,4 @@ func TestOptions(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, tc.wantView, tc.opts.View())
 	}
-}
-
-func TestBuildSubtopologies(t *testing.T) {
-	r := wordCountRow("g", "Stable")
-	got := buildSubtopologies(r.Topology)
-	assert.Equal(t, []Subtopology{
-		{ID: "0", SourceTopics: []string{"in"}, RepartitionSourceTopics: []string{}, RepartitionSinkTopics: []string{"rep"}, StateChangelogTopics: []string{}},
-		{ID: "1", SourceTopics: []string{}, RepartitionSourceTopics: []string{"rep"}, RepartitionSinkTopics: []string{}, StateChangelogTopics: []string{"counts-changelog"}},
-	}, got)
-	assert.Nil(t, buildSubtopologies(nil))
-	assert.Nil(t, buildSubtopologies(&kmsg.StreamsGroupDescribeResponseGroupTopology{Epoch: 1}), "not initialised")
 }

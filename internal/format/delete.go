@@ -42,7 +42,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	groupdelete "github.com/kstreams-groups/kstreams-groups/internal/delete"
 )
 
@@ -209,8 +208,8 @@ type DeleteGroupDoc struct {
 	Result string `json:"result" yaml:"result"`
 	// State is the group's state in the pre-check, absent when the group
 	// was not listed as a streams group.
-	State       string        `json:"state,omitempty" yaml:"state,omitempty"`
-	Coordinator *admin.Broker `json:"coordinator,omitempty" yaml:"coordinator,omitempty"`
+	State       string     `json:"state,omitempty" yaml:"state,omitempty"`
+	Coordinator *BrokerDoc `json:"coordinator,omitempty" yaml:"coordinator,omitempty"`
 	// Stage is where a failed group failed: "pre_check" (nothing was
 	// sent) or "delete_groups".
 	Stage string    `json:"stage,omitempty" yaml:"stage,omitempty"`
@@ -252,7 +251,7 @@ const (
 func NewDeleteDoc(res *groupdelete.Result) DeleteDoc {
 	doc := DeleteDoc{DryRun: res.DryRun, Groups: make([]DeleteGroupDoc, 0, len(res.Groups))}
 	for _, g := range res.Groups {
-		d := DeleteGroupDoc{Group: g.Group, State: g.State, Coordinator: g.Coordinator}
+		d := DeleteGroupDoc{Group: g.Group, State: g.State, Coordinator: NewBrokerDoc(g.Coordinator)}
 		switch {
 		case g.Err != nil:
 			d.Result, d.Stage, d.Error = DeleteResultFailed, string(g.Stage), NewErrorDoc(g.Err)

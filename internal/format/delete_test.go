@@ -10,6 +10,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	groupdelete "github.com/kstreams-groups/kstreams-groups/internal/delete"
 	"github.com/kstreams-groups/kstreams-groups/internal/golden"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 func deleteText(t *testing.T, res *groupdelete.Result) string {
@@ -101,7 +102,7 @@ func ptrTo(s string) *string { return &s }
 func TestDeleteHints(t *testing.T) {
 	unknown := admin.NewKafkaError(-1, nil)
 	res := &groupdelete.Result{Groups: []*groupdelete.Group{
-		{Group: "a", Err: unknown, Stage: groupdelete.StageDeleteGroups, DeleteGroupsVersion: 2, Coordinator: &admin.Broker{ID: 4}},
+		{Group: "a", Err: unknown, Stage: groupdelete.StageDeleteGroups, DeleteGroupsVersion: 2, Coordinator: &kafka.Broker{ID: 4}},
 		{Group: "b", Err: unknown, Stage: groupdelete.StageDeleteGroups, DeleteGroupsVersion: 3},
 		{Group: "c", Deleted: true, DeleteGroupsVersion: 2},
 	}}

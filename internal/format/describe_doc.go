@@ -9,8 +9,8 @@ import (
 	"errors"
 	"io"
 
-	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
@@ -21,15 +21,15 @@ type DescribeDoc struct {
 
 // GroupDoc is one described group.
 type GroupDoc struct {
-	Group                     string        `json:"group" yaml:"group"`
-	Coordinator               *admin.Broker `json:"coordinator,omitempty" yaml:"coordinator,omitempty"`
-	State                     string        `json:"state,omitempty" yaml:"state,omitempty"`
-	GroupEpoch                int32         `json:"group_epoch" yaml:"group_epoch"`
-	AssignmentEpoch           int32         `json:"assignment_epoch" yaml:"assignment_epoch"`
-	TopologyEpoch             int32         `json:"topology_epoch" yaml:"topology_epoch"`
-	AssignorName              *string       `json:"assignor_name,omitempty" yaml:"assignor_name,omitempty"`
-	TopologyDescriptionStatus string        `json:"topology_description_status,omitempty" yaml:"topology_description_status,omitempty"`
-	TopologyDescription       *TopologyDoc  `json:"topology_description,omitempty" yaml:"topology_description,omitempty"`
+	Group                     string       `json:"group" yaml:"group"`
+	Coordinator               *BrokerDoc   `json:"coordinator,omitempty" yaml:"coordinator,omitempty"`
+	State                     string       `json:"state,omitempty" yaml:"state,omitempty"`
+	GroupEpoch                int32        `json:"group_epoch" yaml:"group_epoch"`
+	AssignmentEpoch           int32        `json:"assignment_epoch" yaml:"assignment_epoch"`
+	TopologyEpoch             int32        `json:"topology_epoch" yaml:"topology_epoch"`
+	AssignorName              *string      `json:"assignor_name,omitempty" yaml:"assignor_name,omitempty"`
+	TopologyDescriptionStatus string       `json:"topology_description_status,omitempty" yaml:"topology_description_status,omitempty"`
+	TopologyDescription       *TopologyDoc `json:"topology_description,omitempty" yaml:"topology_description,omitempty"`
 	// MemberCount, Members and Offsets belong to the state, members and
 	// offsets views (state.go); the topology view leaves them out.
 	MemberCount *int         `json:"member_count,omitempty" yaml:"member_count,omitempty"`
@@ -38,38 +38,49 @@ type GroupDoc struct {
 	Error       *ErrorDoc    `json:"error,omitempty" yaml:"error,omitempty"`
 }
 
+// BrokerDoc is a broker, for example a group's coordinator.
+type BrokerDoc struct {
+	ID   int32  `json:"id" yaml:"id"`
+	Host string `json:"host" yaml:"host"`
+	Port int32  `json:"port" yaml:"port"`
+}
+
+// NewBrokerDoc converts a broker for documents; nil stays nil.
+func NewBrokerDoc(b *kafka.Broker) *BrokerDoc {
+	if b == nil {
+		return nil
+	}
+	return &BrokerDoc{ID: b.ID, Host: b.Host, Port: b.Port}
+}
+
 // ErrorDoc is a per-group error.
 type ErrorDoc struct {
 	// Code is Kafka's error code, when Kafka answered one.
 	Code *int16 `json:"code,omitempty" yaml:"code,omitempty"`
-	// Name is Kafka's error name (GROUP_ID_NOT_FOUND) or a kind of ours:
-	// UNAVAILABLE, BROKER_TOO_OLD, MALFORMED_RESPONSE, ERROR.
+	// Name is Kafka's error name (GROUP_ID_NOT_FOUND) or a kind of ours
+	// (kafka.Class.Name): UNAVAILABLE, BROKER_TOO_OLD, MALFORMED_RESPONSE,
+	// AUTHENTICATION_FAILED, TLS_FAILED, ERROR.
 	Name    string `json:"name" yaml:"name"`
 	Message string `json:"message" yaml:"message"`
 }
 
-// NewErrorDoc classifies err for documents.
+// NewErrorDoc is err in documents, named by kafka.Classify, the
+// classification the exit code uses too.
 func NewErrorDoc(err error) *ErrorDoc {
-	var ke *admin.KafkaError
-	switch {
-	case errors.As(err, &ke):
-		code := ke.Code
-		return &ErrorDoc{Code: &code, Name: ke.Name, Message: ke.Message}
-	case errors.Is(err, admin.ErrBrokerTooOld):
-		return &ErrorDoc{Name: "BROKER_TOO_OLD", Message: err.Error()}
-	case errors.Is(err, admin.ErrUnavailable):
-		return &ErrorDoc{Name: "UNAVAILABLE", Message: err.Error()}
-	case errors.Is(err, admin.ErrMalformedResponse):
-		return &ErrorDoc{Name: "MALFORMED_RESPONSE", Message: err.Error()}
+	c := kafka.Classify(err)
+	msg := c.Message
+	var ke *kafka.Error
+	if errors.As(err, &ke) {
+		msg = ke.Message
 	}
-	return &ErrorDoc{Name: "ERROR", Message: err.Error()}
+	return &ErrorDoc{Code: c.Code, Name: c.Name, Message: msg}
 }
 
 // NewDescribeDoc builds the document of a describe result.
 func NewDescribeDoc(res *describe.Result) DescribeDoc {
 	doc := DescribeDoc{Groups: make([]GroupDoc, 0, len(res.Groups))}
 	for _, g := range res.Groups {
-		d := GroupDoc{Group: g.Group, Coordinator: g.Coordinator}
+		d := GroupDoc{Group: g.Group, Coordinator: NewBrokerDoc(g.Coordinator)}
 		if g.Err != nil {
 			d.Error = NewErrorDoc(g.Err)
 		} else {

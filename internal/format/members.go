@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // MembersText writes one group of --describe --members.
@@ -72,7 +73,7 @@ func MembersText(w io.Writer, g *describe.Group, verbose bool, st *Styles) error
 
 // AssignmentText is the ASSIGNMENTS cell of a member; verbose adds the
 // target assignment.
-func AssignmentText(m *describe.Member, verbose bool) string {
+func AssignmentText(m *kafka.Member, verbose bool) string {
 	var b strings.Builder
 	writeTasks(&b, "ACTIVE", m.Assignment.Active)
 	writeTasks(&b, "STANDBY", m.Assignment.Standby)
@@ -85,7 +86,7 @@ func AssignmentText(m *describe.Member, verbose bool) string {
 	return b.String()
 }
 
-func writeTasks(b *strings.Builder, kind string, tasks []describe.Tasks) {
+func writeTasks(b *strings.Builder, kind string, tasks []kafka.Tasks) {
 	if len(tasks) == 0 {
 		return
 	}
@@ -116,47 +117,77 @@ type MemberDoc struct {
 	ProcessID   string  `json:"process_id" yaml:"process_id"`
 	// MemberProtocol is "streams", or "classic" for a member not yet
 	// upgraded.
-	MemberProtocol string             `json:"member_protocol" yaml:"member_protocol"`
-	TopologyEpoch  int32              `json:"topology_epoch" yaml:"topology_epoch"`
-	UserEndpoint   *describe.Endpoint `json:"user_endpoint" yaml:"user_endpoint"`
+	MemberProtocol string       `json:"member_protocol" yaml:"member_protocol"`
+	TopologyEpoch  int32        `json:"topology_epoch" yaml:"topology_epoch"`
+	UserEndpoint   *EndpointDoc `json:"user_endpoint" yaml:"user_endpoint"`
 	// ClientTags are sorted by key.
-	ClientTags []describe.ClientTag `json:"client_tags" yaml:"client_tags"`
+	ClientTags []ClientTagDoc `json:"client_tags" yaml:"client_tags"`
 	// Assignments are sorted by subtopology and partition, as the model is.
-	Assignment       describe.Assignment `json:"assignment" yaml:"assignment"`
-	TargetAssignment describe.Assignment `json:"target_assignment" yaml:"target_assignment"`
+	Assignment       AssignmentDoc `json:"assignment" yaml:"assignment"`
+	TargetAssignment AssignmentDoc `json:"target_assignment" yaml:"target_assignment"`
 }
 
-func newMemberDocs(ms []describe.Member) []MemberDoc {
+// EndpointDoc is a member's interactive-query endpoint.
+type EndpointDoc struct {
+	Host string `json:"host" yaml:"host"`
+	Port uint16 `json:"port" yaml:"port"`
+}
+
+// ClientTagDoc is one client tag.
+type ClientTagDoc struct {
+	Key   string `json:"key" yaml:"key"`
+	Value string `json:"value" yaml:"value"`
+}
+
+// AssignmentDoc is a member's tasks by kind; every list is present.
+type AssignmentDoc struct {
+	Active  []TasksDoc `json:"active" yaml:"active"`
+	Standby []TasksDoc `json:"standby" yaml:"standby"`
+	Warmup  []TasksDoc `json:"warmup" yaml:"warmup"`
+}
+
+// TasksDoc is the tasks of one subtopology, one per partition.
+type TasksDoc struct {
+	SubtopologyID string  `json:"subtopology_id" yaml:"subtopology_id"`
+	Partitions    []int32 `json:"partitions" yaml:"partitions"`
+}
+
+func newMemberDocs(ms []kafka.Member) []MemberDoc {
 	out := make([]MemberDoc, 0, len(ms))
 	for i := range ms {
 		m := &ms[i]
-		tags := m.ClientTags
-		if tags == nil {
-			tags = []describe.ClientTag{}
+		tags := make([]ClientTagDoc, 0, len(m.ClientTags))
+		for _, t := range m.ClientTags {
+			tags = append(tags, ClientTagDoc(t))
+		}
+		var ep *EndpointDoc
+		if m.UserEndpoint != nil {
+			ep = &EndpointDoc{Host: m.UserEndpoint.Host, Port: m.UserEndpoint.Port}
 		}
 		out = append(out, MemberDoc{
 			MemberID: m.MemberID, MemberEpoch: m.MemberEpoch, InstanceID: m.InstanceID, RackID: m.RackID,
 			ClientID: m.ClientID, ClientHost: m.ClientHost, ProcessID: m.ProcessID,
-			MemberProtocol: m.Protocol(), TopologyEpoch: m.TopologyEpoch, UserEndpoint: m.UserEndpoint,
-			ClientTags: tags, Assignment: docAssignment(m.Assignment), TargetAssignment: docAssignment(m.TargetAssignment),
+			MemberProtocol: m.Protocol(), TopologyEpoch: m.TopologyEpoch, UserEndpoint: ep,
+			ClientTags: tags, Assignment: newAssignmentDoc(m.Assignment), TargetAssignment: newAssignmentDoc(m.TargetAssignment),
 		})
 	}
 	return out
 }
 
-// docAssignment is a with every task list and partition list non-nil, so
-// that documents show [] rather than null.
-func docAssignment(a describe.Assignment) describe.Assignment {
-	return describe.Assignment{Active: docTasks(a.Active), Standby: docTasks(a.Standby), Warmup: docTasks(a.Warmup)}
+// newAssignmentDoc has every task list and partition list non-nil, so that
+// documents show [] rather than null.
+func newAssignmentDoc(a kafka.Assignment) AssignmentDoc {
+	return AssignmentDoc{Active: newTasksDocs(a.Active), Standby: newTasksDocs(a.Standby), Warmup: newTasksDocs(a.Warmup)}
 }
 
-func docTasks(ts []describe.Tasks) []describe.Tasks {
-	out := make([]describe.Tasks, 0, len(ts))
+func newTasksDocs(ts []kafka.Tasks) []TasksDoc {
+	out := make([]TasksDoc, 0, len(ts))
 	for _, t := range ts {
-		if t.Partitions == nil {
-			t.Partitions = []int32{}
+		ps := t.Partitions
+		if ps == nil {
+			ps = []int32{}
 		}
-		out = append(out, t)
+		out = append(out, TasksDoc{SubtopologyID: t.SubtopologyID, Partitions: ps})
 	}
 	return out
 }

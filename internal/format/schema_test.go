@@ -1,11 +1,16 @@
 package format
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Documents are read by scripts: every field has the same snake_case name
@@ -39,4 +44,41 @@ func TestSchemaTags(t *testing.T) {
 		walk(reflect.TypeOf(doc), reflect.TypeOf(doc).Name())
 	}
 	assert.NotEmpty(t, seen)
+
+	// Every document type of the package is part of a listed document, so
+	// the walk above covers it.
+	reached := map[string]bool{}
+	for typ := range seen {
+		reached[typ.Name()] = true
+	}
+	for _, name := range docTypeNames(t) {
+		assert.True(t, reached[name], "%s is a document type that no document in Documents() reaches", name)
+	}
+}
+
+// docTypeNames lists the struct types of this package whose name ends in
+// Doc, read from the source.
+func docTypeNames(t *testing.T) []string {
+	t.Helper()
+	pkgs, err := parser.ParseDir(token.NewFileSet(), ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	require.NoError(t, err)
+	var names []string
+	for _, pkg := range pkgs {
+		for _, f := range pkg.Files {
+			for _, decl := range f.Decls {
+				gd, ok := decl.(*ast.GenDecl)
+				if !ok || gd.Tok != token.TYPE {
+					continue
+				}
+				for _, spec := range gd.Specs {
+					ts := spec.(*ast.TypeSpec)
+					if _, isStruct := ts.Type.(*ast.StructType); isStruct && strings.HasSuffix(ts.Name.Name, "Doc") {
+						names = append(names, ts.Name.Name)
+					}
+				}
+			}
+		}
+	}
+	require.NotEmpty(t, names)
+	return names
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/golden"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 	tt "github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
 )
@@ -91,9 +92,9 @@ func TestWriteTopology_color(t *testing.T) {
 
 func TestWriteTopologyBlock(t *testing.T) {
 	groups := []*describe.Group{
-		{Group: "word-count", TopologyStatus: topology.Available, Topology: tt.WordCount()},
-		{Group: "inventory", TopologyStatus: topology.NotStored},
-		{Group: "billing\x1b[2J", TopologyStatus: topology.Error},
+		{Group: "word-count", StreamsGroup: kafka.StreamsGroup{TopologyStatus: topology.Available, Topology: tt.WordCount()}},
+		{Group: "inventory", StreamsGroup: kafka.StreamsGroup{TopologyStatus: topology.NotStored}},
+		{Group: "billing\x1b[2J", StreamsGroup: kafka.StreamsGroup{TopologyStatus: topology.Error}},
 	}
 	for _, colored := range []bool{false, true} {
 		name := "plain"
@@ -177,5 +178,5 @@ func BenchmarkTopology100kColor(b *testing.B) {
 		n = int64(buf.Len())
 	}
 	b.SetBytes(n)
-	b.ReportMetric(float64(d.NodeCount()), "nodes")
+	b.ReportMetric(float64(tt.NodeCount(d)), "nodes")
 }

@@ -24,6 +24,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // missing is the Java tool's MISSING_COLUMN_VALUE.
@@ -95,9 +96,9 @@ func (t *tableWriter) notice(g *describe.Group) {
 // (StreamsGroupCommand.maybePrintEmptyGroupState), or "".
 func EmptyGroupNotice(g *describe.Group) string {
 	switch g.State {
-	case "Dead":
+	case string(kafka.StateDead):
 		return fmt.Sprintf("Streams group '%s' does not exist.", Escape(g.Group))
-	case "Empty":
+	case string(kafka.StateEmpty):
 		return fmt.Sprintf("Streams group '%s' has no active members.", Escape(g.Group))
 	}
 	return ""

@@ -14,6 +14,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/golden"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
 )
 
@@ -24,34 +25,34 @@ func viewPtr[T any](v T) *T { return &v }
 // NotReady group whose member has no tasks, a group with a long id and
 // non-ASCII topic, and one that could not be described.
 func viewGroups() []*describe.Group {
-	coord := &admin.Broker{ID: 1, Host: "127.0.0.1", Port: 36815}
+	coord := &kafka.Broker{ID: 1, Host: "127.0.0.1", Port: 36815}
 	sticky := "sticky"
-	wcTasks := func(a, b []int32) describe.Assignment {
-		return describe.Assignment{Active: []describe.Tasks{{SubtopologyID: "0", Partitions: a}, {SubtopologyID: "1", Partitions: b}}}
+	wcTasks := func(a, b []int32) kafka.Assignment {
+		return kafka.Assignment{Active: []kafka.Tasks{{SubtopologyID: "0", Partitions: a}, {SubtopologyID: "1", Partitions: b}}}
 	}
 	return []*describe.Group{
 		{
-			Group: "wc-app", Coordinator: coord, State: "Stable", GroupEpoch: 4, AssignmentEpoch: 4, AssignorName: &sticky, TopologyEpoch: 0,
-			Members: []describe.Member{
-				{
-					MemberID: "m_84aSGGQcS8bjuT9Z606g", MemberEpoch: 4, ClientHost: "/127.0.0.1",
-					ClientID:  "wc-app-b1050f1a-df59-4475-b31f-ffd2fd5e1164-StreamThread-1-consumer",
-					ProcessID: "b1050f1a-df59-4475-b31f-ffd2fd5e1164", ClientTags: []describe.ClientTag{},
-					Assignment: wcTasks([]int32{0, 2}, []int32{1}), TargetAssignment: wcTasks([]int32{0, 2}, []int32{1}),
-				},
-				{
-					MemberID: "vPbwZTubTDaDJlXTssyIRQ", MemberEpoch: 4, ClientHost: "/127.0.0.1",
-					ClientID:   "wc-app-fee6828d-0ff7-453a-b911-4f061471ef78-StreamThread-1-consumer",
-					ProcessID:  "fee6828d-0ff7-453a-b911-4f061471ef78",
-					ClientTags: []describe.ClientTag{{Key: "zone", Value: "a"}}, UserEndpoint: &describe.Endpoint{Host: "localhost", Port: 7070},
-					Assignment: describe.Assignment{
-						Active:  []describe.Tasks{{SubtopologyID: "0", Partitions: []int32{1}}},
-						Standby: []describe.Tasks{{SubtopologyID: "1", Partitions: []int32{1}}},
-						Warmup:  []describe.Tasks{{SubtopologyID: "1", Partitions: []int32{0, 2}}},
+			Group: "wc-app", Coordinator: coord, StreamsGroup: kafka.StreamsGroup{State: "Stable", GroupEpoch: 4, AssignmentEpoch: 4, AssignorName: &sticky, TopologyEpoch: 0,
+				Members: []kafka.Member{
+					{
+						MemberID: "m_84aSGGQcS8bjuT9Z606g", MemberEpoch: 4, ClientHost: "/127.0.0.1",
+						ClientID:  "wc-app-b1050f1a-df59-4475-b31f-ffd2fd5e1164-StreamThread-1-consumer",
+						ProcessID: "b1050f1a-df59-4475-b31f-ffd2fd5e1164", ClientTags: []kafka.ClientTag{},
+						Assignment: wcTasks([]int32{0, 2}, []int32{1}), TargetAssignment: wcTasks([]int32{0, 2}, []int32{1}),
 					},
-					TargetAssignment: wcTasks([]int32{1}, []int32{0, 2}),
-				},
-			},
+					{
+						MemberID: "vPbwZTubTDaDJlXTssyIRQ", MemberEpoch: 4, ClientHost: "/127.0.0.1",
+						ClientID:   "wc-app-fee6828d-0ff7-453a-b911-4f061471ef78-StreamThread-1-consumer",
+						ProcessID:  "fee6828d-0ff7-453a-b911-4f061471ef78",
+						ClientTags: []kafka.ClientTag{{Key: "zone", Value: "a"}}, UserEndpoint: &kafka.Endpoint{Host: "localhost", Port: 7070},
+						Assignment: kafka.Assignment{
+							Active:  []kafka.Tasks{{SubtopologyID: "0", Partitions: []int32{1}}},
+							Standby: []kafka.Tasks{{SubtopologyID: "1", Partitions: []int32{1}}},
+							Warmup:  []kafka.Tasks{{SubtopologyID: "1", Partitions: []int32{0, 2}}},
+						},
+						TargetAssignment: wcTasks([]int32{1}, []int32{0, 2}),
+					},
+				}},
 			Offsets: []describe.PartitionOffset{
 				{Topic: "wc-app-word-counts-repartition", Partition: 0, CurrentOffset: viewPtr[int64](36), LeaderEpoch: viewPtr[int32](0), LogEndOffset: 36},
 				{Topic: "wc-app-word-counts-repartition", Partition: 1, CurrentOffset: viewPtr[int64](30), LeaderEpoch: viewPtr[int32](0), LogEndOffset: 36, Lag: 6},
@@ -59,17 +60,17 @@ func viewGroups() []*describe.Group {
 				{Topic: "wc-input", Partition: 1, LogStartOffset: 2, LogEndOffset: 10, Lag: 8},
 			},
 		},
-		{Group: "em-app", Coordinator: coord, State: "Empty", GroupEpoch: 4, AssignmentEpoch: 4, AssignorName: &sticky, TopologyEpoch: 0},
+		{Group: "em-app", Coordinator: coord, StreamsGroup: kafka.StreamsGroup{State: "Empty", GroupEpoch: 4, AssignmentEpoch: 4, AssignorName: &sticky, TopologyEpoch: 0}},
 		{
-			Group: "nr-app", Coordinator: coord, State: "NotReady", GroupEpoch: 1, AssignmentEpoch: 0, TopologyEpoch: 0,
-			Members: []describe.Member{{MemberID: "x", MemberEpoch: 1, ClientID: "c", ProcessID: "p", IsClassic: true}},
+			Group: "nr-app", Coordinator: coord, StreamsGroup: kafka.StreamsGroup{State: "NotReady", GroupEpoch: 1, AssignmentEpoch: 0, TopologyEpoch: 0,
+				Members: []kafka.Member{{MemberID: "x", MemberEpoch: 1, ClientID: "c", ProcessID: "p", IsClassic: true}}},
 			Offsets: []describe.PartitionOffset{},
 		},
 		{
-			Group: "a-very-long-application-id-for-widths", Coordinator: &admin.Broker{ID: 12, Host: "broker-12.kafka.example.internal", Port: 19092},
-			State: "Reconciling", GroupEpoch: 9, AssignmentEpoch: 8, AssignorName: viewPtr("a-custom-assignor-name"), TopologyEpoch: 2,
-			Members: []describe.Member{{MemberID: "m", MemberEpoch: 8, ClientID: "c", ProcessID: "p",
-				Assignment: describe.Assignment{Active: []describe.Tasks{{SubtopologyID: "0", Partitions: []int32{0}}}}}},
+			Group: "a-very-long-application-id-for-widths", Coordinator: &kafka.Broker{ID: 12, Host: "broker-12.kafka.example.internal", Port: 19092},
+			StreamsGroup: kafka.StreamsGroup{State: "Reconciling", GroupEpoch: 9, AssignmentEpoch: 8, AssignorName: viewPtr("a-custom-assignor-name"), TopologyEpoch: 2,
+				Members: []kafka.Member{{MemberID: "m", MemberEpoch: 8, ClientID: "c", ProcessID: "p",
+					Assignment: kafka.Assignment{Active: []kafka.Tasks{{SubtopologyID: "0", Partitions: []int32{0}}}}}}},
 			Offsets: []describe.PartitionOffset{{Topic: "zählerstände", Partition: 0, LogEndOffset: 3, Lag: 3}},
 		},
 		{Group: "gone", Err: admin.NewKafkaError(69, viewPtr("Group gone not found."))},
@@ -155,7 +156,7 @@ func TestViewsText_exactKafkaRows(t *testing.T) {
 
 func TestViewsText_skippedGroups(t *testing.T) {
 	empty := viewGroups()[1]
-	dead := &describe.Group{Group: "d", State: "Dead", Members: []describe.Member{{MemberID: "m"}}}
+	dead := &describe.Group{Group: "d", StreamsGroup: kafka.StreamsGroup{State: "Dead", Members: []kafka.Member{{MemberID: "m"}}}}
 	for _, g := range []*describe.Group{empty, dead} {
 		var b bytes.Buffer
 		require.NoError(t, MembersText(&b, g, true, nil))

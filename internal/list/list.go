@@ -7,12 +7,8 @@ import (
 	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
-
-// States are the states of a streams group, in the order this tool names
-// them in messages (the Java tool's order comes from a hash set and
-// changes from run to run).
-var States = []string{"Empty", "NotReady", "Assigning", "Reconciling", "Stable", "Dead"}
 
 // ParseStates parses the value of --list --state the way
 // kafka-streams-groups.sh does (StreamsGroupCommand.groupStatesFromString):
@@ -30,7 +26,7 @@ func ParseStates(input string) ([]string, error) {
 	for _, p := range parts {
 		state, ok := canonical(strings.TrimSpace(p))
 		if !ok {
-			return nil, fmt.Errorf("Invalid state list '%s'. Valid states are: %s", input, strings.Join(States, ", "))
+			return nil, fmt.Errorf("Invalid state list '%s'. Valid states are: %s", input, strings.Join(kafka.StateNames(), ", "))
 		}
 		if !slices.Contains(out, state) {
 			out = append(out, state)
@@ -40,12 +36,8 @@ func ParseStates(input string) ([]string, error) {
 }
 
 func canonical(s string) (string, bool) {
-	for _, st := range States {
-		if strings.EqualFold(s, st) {
-			return st, true
-		}
-	}
-	return "", false
+	st, ok := kafka.ParseState(s)
+	return string(st), ok
 }
 
 // Options select what to list.

@@ -11,7 +11,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 )
 
-const validStates = "Valid states are: Empty, NotReady, Assigning, Reconciling, Stable, Dead"
+const validStates = "Valid states are: Empty, NotReady, Stable, Assigning, Reconciling, Dead"
 
 func TestParseStates(t *testing.T) {
 	tests := []struct {

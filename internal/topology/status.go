@@ -38,17 +38,3 @@ func (s Status) String() string {
 	}
 	return fmt.Sprintf("UNKNOWN(%d)", int8(s))
 }
-
-// MarshalText renders the status by name in JSON and YAML.
-func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
-// UnmarshalText parses a status name.
-func (s *Status) UnmarshalText(b []byte) error {
-	for k, v := range statusNames {
-		if v == string(b) {
-			*s = k
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown topology description status %q", b)
-}

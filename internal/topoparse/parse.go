@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
@@ -50,44 +52,14 @@ func firstLineIsKey(b []byte) bool {
 	return docKey.Match(bytes.TrimSpace(line))
 }
 
-// document mirrors the JSON/YAML schema of internal/format (describe_doc.go):
-// either a describe document with groups or a bare topology description.
+// document is what a kstreams-groups JSON or YAML document may hold: a
+// describe document (groups), what render -o json|yaml writes (a bare
+// topology description) or one group's topology_description. It is made of
+// internal/format's document types, so the schema is defined once.
 type document struct {
-	Groups              []docGroup   `json:"groups" yaml:"groups"`
-	Subtopologies       []docSub     `json:"subtopologies" yaml:"subtopologies"`
-	GlobalStores        []docGlobal  `json:"global_stores" yaml:"global_stores"`
-	TopologyDescription *docTopology `json:"topology_description" yaml:"topology_description"`
-}
-
-type docGroup struct {
-	Group               string       `json:"group" yaml:"group"`
-	TopologyDescription *docTopology `json:"topology_description" yaml:"topology_description"`
-}
-
-type docTopology struct {
-	Subtopologies []docSub    `json:"subtopologies" yaml:"subtopologies"`
-	GlobalStores  []docGlobal `json:"global_stores" yaml:"global_stores"`
-}
-
-type docSub struct {
-	ID    string    `json:"id" yaml:"id"`
-	Nodes []docNode `json:"nodes" yaml:"nodes"`
-}
-
-type docGlobal struct {
-	Source    docNode `json:"source" yaml:"source"`
-	Processor docNode `json:"processor" yaml:"processor"`
-}
-
-type docNode struct {
-	Name           string   `json:"name" yaml:"name"`
-	Type           string   `json:"type" yaml:"type"`
-	Topics         []string `json:"topics" yaml:"topics"`
-	TopicPattern   string   `json:"topic_pattern" yaml:"topic_pattern"`
-	Stores         []string `json:"stores" yaml:"stores"`
-	Topic          *string  `json:"topic" yaml:"topic"`
-	TopicExtractor string   `json:"topic_extractor" yaml:"topic_extractor"`
-	Successors     []string `json:"successors" yaml:"successors"`
+	format.DescribeDoc  `json:",inline" yaml:",inline"`
+	format.TopologyDoc  `json:",inline" yaml:",inline"`
+	TopologyDescription *format.TopologyDoc `json:"topology_description" yaml:"topology_description"`
 }
 
 func parseDocument(data []byte, isJSON bool) (*topology.Description, error) {
@@ -100,10 +72,10 @@ func parseDocument(data []byte, isJSON bool) (*topology.Description, error) {
 	} else if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, yamlError(err)
 	}
-	var top *docTopology
+	var top *format.TopologyDoc
 	switch {
 	case len(doc.Groups) > 0:
-		var with []docGroup
+		var with []format.GroupDoc
 		for _, g := range doc.Groups {
 			if g.TopologyDescription != nil {
 				with = append(with, g)
@@ -116,14 +88,14 @@ func parseDocument(data []byte, isJSON bool) (*topology.Description, error) {
 	case doc.TopologyDescription != nil:
 		top = doc.TopologyDescription
 	case doc.Subtopologies != nil || doc.GlobalStores != nil:
-		top = &docTopology{Subtopologies: doc.Subtopologies, GlobalStores: doc.GlobalStores}
+		top = &doc.TopologyDoc
 	default:
 		return nil, &Error{Line: 1, Msg: `expected a "groups", "topology_description" or "subtopologies" key`}
 	}
 	return fromDocument(top)
 }
 
-func fromDocument(top *docTopology) (*topology.Description, error) {
+func fromDocument(top *format.TopologyDoc) (*topology.Description, error) {
 	d := &topology.Description{Subtopologies: []*topology.Subtopology{}, GlobalStores: []*topology.GlobalStore{}}
 	for _, s := range top.Subtopologies {
 		sub := &topology.Subtopology{ID: s.ID, Nodes: []*topology.Node{}}
@@ -155,19 +127,22 @@ func fromDocument(top *docTopology) (*topology.Description, error) {
 	return d, nil
 }
 
-func docToNode(n docNode) (*topology.Node, error) {
-	var k topology.Kind
-	if err := k.UnmarshalText([]byte(n.Type)); err != nil {
+func docToNode(n format.NodeDoc) (*topology.Node, error) {
+	k, err := topology.ParseKind(n.Type)
+	if err != nil {
 		return nil, &Error{Line: 1, Msg: fmt.Sprintf("node %q: %v", n.Name, err)}
 	}
 	node := &topology.Node{Name: n.Name, Kind: k, Successors: orEmpty(n.Successors), Predecessors: []string{}}
 	switch k {
 	case topology.Source:
-		node.Topics, node.Pattern = orEmpty(n.Topics), n.TopicPattern
+		node.Topics, node.Pattern = orEmpty(deref(n.Topics)), n.TopicPattern
 	case topology.Processor:
-		node.Stores = orEmpty(n.Stores)
+		node.Stores = orEmpty(deref(n.Stores))
 	case topology.Sink:
-		node.Topic, node.Extractor = n.Topic, n.TopicExtractor
+		if n.Topic != nil {
+			node.Topic = *n.Topic
+		}
+		node.Extractor = n.TopicExtractor
 	}
 	return node, nil
 }
@@ -183,7 +158,26 @@ func jsonError(data []byte, err error) error {
 		off = te.Offset
 	}
 	line := 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n"))
-	return &Error{Line: line, Msg: "expected a JSON topology document: " + err.Error()}
+	msg := err.Error()
+	if te != nil {
+		// encoding/json names Go types and fields; say it in the
+		// document's own keys.
+		msg = fmt.Sprintf("%s: want %s, found %s", documentPath(te.Field), te.Type, te.Value)
+	}
+	return &Error{Line: line, Msg: "expected a JSON topology document: " + msg}
+}
+
+// documentPath keeps the document keys of an encoding/json field path
+// ("TopologyDoc.subtopologies.id" becomes "subtopologies.id"): Go field
+// names start upper case, document keys never do.
+func documentPath(field string) string {
+	var keys []string
+	for _, k := range strings.Split(field, ".") {
+		if k != "" && !unicode.IsUpper(rune(k[0])) {
+			keys = append(keys, k)
+		}
+	}
+	return strings.Join(keys, ".")
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)
@@ -201,4 +195,11 @@ func orEmpty(xs []string) []string {
 		return []string{}
 	}
 	return xs
+}
+
+func deref(xs *[]string) []string {
+	if xs == nil {
+		return nil
+	}
+	return *xs
 }

@@ -118,7 +118,7 @@ func TestParse_errors(t *testing.T) {
 		{"bad global store", "Topologies:\n   Sub-topology: 0 for global store (will not generate tasks)\n    Processor: p (stores: [])\n", `line 2: expected a global store to be a source followed by a processor`},
 		{"global store with three nodes", "Topologies:\n   Sub-topology: 0 for global store (will not generate tasks)\n    Source: s (topics: [t])\n    Processor: p (stores: [])\n    Sink: k (topic: x)\n", `line 5: expected a global store to have only a source and a processor, found a third node`},
 		{"not utf8", "Topologies:\n\xff\n", `line 1: input is not UTF-8 text`},
-		{"bad json", "{\"subtopologies\": [\n  {\"id\": 1}\n]}", `line 2: expected a JSON topology document: json: cannot unmarshal number into Go struct field docSub.subtopologies.id of type string`},
+		{"bad json", "{\"subtopologies\": [\n  {\"id\": 1}\n]}", `line 2: expected a JSON topology document: subtopologies.id: want string, found number`},
 		{"json without topology", `{"groups": [{"group": "g"}]}`, `line 1: expected a document with exactly one group holding a topology_description, found 0`},
 		{"json bad node type", `{"subtopologies": [{"id": "0", "nodes": [{"name": "n", "type": "widget"}]}]}`, `line 1: node "n": unknown node type "widget" (want source, processor or sink)`},
 		{"yaml error", "subtopologies:\n  - id: [\n", `line 2: expected a YAML topology document: line 2: did not find expected node content`},

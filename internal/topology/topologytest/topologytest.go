@@ -133,3 +133,13 @@ func orEmptySubs(xs []*topology.Subtopology) []*topology.Subtopology {
 	}
 	return xs
 }
+
+// NodeCount is the number of nodes of d, global-store nodes included, for
+// benchmark figures.
+func NodeCount(d *topology.Description) int {
+	n := 2 * len(d.GlobalStores)
+	for _, s := range d.Subtopologies {
+		n += len(s.Nodes)
+	}
+	return n
+}

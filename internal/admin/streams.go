@@ -1,0 +1,211 @@
+package admin
+
+// StreamsGroupDescribe answers become the model here, in pure functions
+// tested with wire literals: a group's members and their tasks, its
+// KIP-1071 topology, and its KIP-1331 topology description with
+// predecessors rebuilt from successors, as Kafka's admin client
+// (DescribeStreamsGroupsHandler) does. A malformed answer fails only its
+// group, with the message Kafka's admin client uses.
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+// streamsGroupFromWire converts one group's answer. includeTopology says
+// whether the description was requested, so that an answer of NOT_REQUESTED
+// is recognised as broken.
+func streamsGroupFromWire(row *kmsg.StreamsGroupDescribeResponseGroup, includeTopology bool) (*kafka.StreamsGroup, error) {
+	g := &kafka.StreamsGroup{
+		State: row.State, GroupEpoch: row.Epoch, AssignmentEpoch: row.AssignmentEpoch, AssignorName: clonePtr(row.AssignorName),
+		TopologyEpoch: -1,
+		Members:       membersFromWire(row.Members),
+		Subtopologies: subtopologiesFromWire(row.Topology),
+	}
+	if row.Topology != nil {
+		g.TopologyEpoch = row.Topology.Epoch
+	}
+	status, err := topology.ParseStatus(row.TopologyDescriptionStatus)
+	if err != nil {
+		return nil, &kafka.MalformedError{Reason: err.Error()}
+	}
+	g.TopologyStatus = status
+	if status == topology.Available {
+		if row.TopologyDescription == nil {
+			return nil, &kafka.MalformedError{Reason: "Topology description is missing despite status AVAILABLE"}
+		}
+		if g.Topology, err = descriptionFromWire(row.TopologyDescription); err != nil {
+			return nil, &kafka.MalformedError{Reason: err.Error()}
+		}
+	}
+	if includeTopology && status == topology.NotRequested {
+		return nil, &kafka.MalformedError{Reason: fmt.Sprintf("the broker answered %s although the topology description was requested", status)}
+	}
+	return g, nil
+}
+
+// membersFromWire converts the wire members, sorted by member id.
+func membersFromWire(in []kmsg.StreamsGroupDescribeResponseGroupMember) []kafka.Member {
+	out := make([]kafka.Member, 0, len(in))
+	for _, w := range in {
+		m := kafka.Member{
+			MemberID: w.MemberID, MemberEpoch: w.MemberEpoch,
+			InstanceID: clonePtr(w.InstanceID), RackID: clonePtr(w.RackID),
+			ClientID: w.ClientID, ClientHost: w.ClientHost,
+			TopologyEpoch: w.TopologyEpoch, ProcessID: w.ProcessID,
+			ClientTags:       []kafka.ClientTag{},
+			Assignment:       assignmentFromWire(w.Assignment),
+			TargetAssignment: assignmentFromWire(w.TargetAssignment),
+			IsClassic:        w.IsClassic,
+		}
+		if w.UserEndpoint != nil {
+			m.UserEndpoint = &kafka.Endpoint{Host: w.UserEndpoint.Host, Port: w.UserEndpoint.Port}
+		}
+		tags := map[string]string{}
+		for _, t := range w.ClientTags {
+			if _, dup := tags[t.Key]; !dup {
+				tags[t.Key] = t.Value
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(tags)) {
+			m.ClientTags = append(m.ClientTags, kafka.ClientTag{Key: k, Value: tags[k]})
+		}
+		out = append(out, m)
+	}
+	slices.SortStableFunc(out, func(a, b kafka.Member) int { return strings.Compare(a.MemberID, b.MemberID) })
+	return out
+}
+
+func assignmentFromWire(a kmsg.StreamsAssignment) kafka.Assignment {
+	return kafka.Assignment{Active: tasksFromWire(a.ActiveTasks), Standby: tasksFromWire(a.StandbyTasks), Warmup: tasksFromWire(a.WarmupTasks)}
+}
+
+// tasksFromWire merges the task lists of a subtopology named twice and
+// sorts subtopologies and partitions.
+func tasksFromWire(in []kmsg.TaskIDs) []kafka.Tasks {
+	bySub := map[string][]int32{}
+	for _, t := range in {
+		bySub[t.SubtopologyID] = append(bySub[t.SubtopologyID], t.Partitions...)
+	}
+	out := make([]kafka.Tasks, 0, len(bySub))
+	for _, id := range slices.SortedFunc(maps.Keys(bySub), kafka.CompareSubtopologyIDs) {
+		ps := slices.Clone(bySub[id])
+		slices.Sort(ps)
+		out = append(out, kafka.Tasks{SubtopologyID: id, Partitions: slices.Compact(ps)})
+	}
+	return out
+}
+
+// subtopologiesFromWire converts the group's KIP-1071 topology, topics in
+// wire order; nil when the coordinator holds none or has not initialised
+// it.
+func subtopologiesFromWire(t *kmsg.StreamsGroupDescribeResponseGroupTopology) []kafka.Subtopology {
+	if t == nil || t.Subtopologies == nil {
+		return nil
+	}
+	out := make([]kafka.Subtopology, 0, len(t.Subtopologies))
+	for _, s := range t.Subtopologies {
+		out = append(out, kafka.Subtopology{
+			ID:                      s.SubtopologyID,
+			SourceTopics:            append([]string{}, s.SourceTopics...),
+			RepartitionSourceTopics: topicNames(s.RepartitionSourceTopics),
+			RepartitionSinkTopics:   append([]string{}, s.RepartitionSinkTopics...),
+			StateChangelogTopics:    topicNames(s.StateChangelogTopics),
+		})
+	}
+	return out
+}
+
+func topicNames(in []kmsg.TopicInfo) []string {
+	out := make([]string, 0, len(in))
+	for _, t := range in {
+		out = append(out, t.Topic)
+	}
+	return out
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// descriptionFromWire converts a StreamsGroupDescribe v1
+// TopologyDescription. It fails, with the message Kafka's admin client
+// uses, on an unknown node type or a global store that is not a source
+// plus a processor.
+func descriptionFromWire(w *kmsg.StreamsGroupDescribeResponseGroupTopologyDescription) (*topology.Description, error) {
+	d := &topology.Description{
+		Subtopologies: make([]*topology.Subtopology, 0, len(w.Subtopologies)),
+		GlobalStores:  make([]*topology.GlobalStore, 0, len(w.GlobalStores)),
+	}
+	for i := range w.Subtopologies {
+		ws := &w.Subtopologies[i]
+		s := &topology.Subtopology{ID: ws.SubtopologyID, Nodes: make([]*topology.Node, 0, len(ws.Nodes))}
+		for j := range ws.Nodes {
+			n, err := nodeFromWire(&ws.Nodes[j])
+			if err != nil {
+				return nil, err
+			}
+			s.Nodes = append(s.Nodes, n)
+		}
+		topology.LinkPredecessors(s.Nodes)
+		d.Subtopologies = append(d.Subtopologies, s)
+	}
+	for i := range w.GlobalStores {
+		wg := &w.GlobalStores[i]
+		src, err := nodeFromWire(&wg.Source)
+		if err != nil {
+			return nil, err
+		}
+		proc, err := nodeFromWire(&wg.Processor)
+		if err != nil {
+			return nil, err
+		}
+		if src.Kind != topology.Source || proc.Kind != topology.Processor {
+			return nil, errors.New("Global store must be composed of a source and a processor node.")
+		}
+		topology.LinkPredecessors([]*topology.Node{src, proc})
+		d.GlobalStores = append(d.GlobalStores, &topology.GlobalStore{
+			ID:        len(w.Subtopologies) + i,
+			Source:    src,
+			Processor: proc,
+		})
+	}
+	return d, nil
+}
+
+func nodeFromWire(w *kmsg.TopologyDescriptionNode) (*topology.Node, error) {
+	n := &topology.Node{Name: w.Name, Kind: topology.Kind(w.NodeType), Successors: nonNil(w.Successors), Predecessors: []string{}}
+	switch n.Kind {
+	case topology.Source:
+		n.Topics = nonNil(w.SourceTopics)
+	case topology.Processor:
+		n.Stores = nonNil(w.Stores)
+	case topology.Sink:
+		if w.SinkTopic != nil {
+			t := *w.SinkTopic
+			n.Topic = &t
+		}
+	default:
+		return nil, fmt.Errorf("Unknown topology node type: %d", w.NodeType)
+	}
+	return n, nil
+}
+
+func nonNil(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return append([]string(nil), xs...)
+}

@@ -1,0 +1,288 @@
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+// Category is what kind of failure an error is. Classify decides it, and
+// both the exit code (cmd) and the documents' error names (format) come
+// from it, so the two can never disagree.
+type Category int
+
+// The categories, one per detailed exit code.
+const (
+	// Failed is any failure not listed below.
+	Failed Category = iota
+	// NotStored: a topology description is NOT_STORED.
+	NotStored
+	// DescriptionError: a topology description is ERROR (the plugin failed).
+	DescriptionError
+	// GroupNotFound: no such group, or not a streams group.
+	GroupNotFound
+	// NotAuthorized: an ACL or SASL refused the request.
+	NotAuthorized
+	// Unavailable: the cluster or coordinator could not be reached or did
+	// not answer in time.
+	Unavailable
+	// BrokerTooOld: the broker lacks the protocol version a request needs.
+	BrokerTooOld
+	// NotDeleted: a group could not be deleted.
+	NotDeleted
+)
+
+// Sentinels for errors.Is, one per category the typed errors map onto.
+var (
+	// ErrGroupNotFound: the group does not exist or is not a streams group
+	// (Kafka answers GROUP_ID_NOT_FOUND for both).
+	ErrGroupNotFound = errors.New("group not found")
+	// ErrNotAuthorized: an ACL refused the request, or SASL failed.
+	ErrNotAuthorized = errors.New("not authorized")
+	// ErrUnavailable: the cluster or the coordinator could not be reached or
+	// answered, within the timeout.
+	ErrUnavailable = errors.New("cluster unavailable")
+	// ErrBrokerTooOld: the broker does not speak the protocol version a
+	// feature needs.
+	ErrBrokerTooOld = errors.New("broker too old")
+	// ErrDeletionFailed: the broker refused to delete a group.
+	ErrDeletionFailed = errors.New("group deletion failed")
+	// ErrMalformedResponse: the broker's answer broke the protocol's rules.
+	ErrMalformedResponse = errors.New("malformed response")
+)
+
+// Class is the classification of one error.
+type Class struct {
+	Category Category
+	// Name is Kafka's error name when Kafka answered a code (for example
+	// GROUP_ID_NOT_FOUND), else the name of the kind of failure:
+	// NOT_STORED, ERROR (also for a description ERROR), UNAVAILABLE,
+	// BROKER_TOO_OLD, MALFORMED_RESPONSE, AUTHENTICATION_FAILED,
+	// TLS_FAILED.
+	Name string
+	// Code is Kafka's error code, when Kafka answered one.
+	Code *int16
+	// Message is the error's text.
+	Message string
+}
+
+// Classify is the one classification of an error, for exit codes and
+// documents. nil classifies as a zero Class.
+func Classify(err error) Class {
+	if err == nil {
+		return Class{}
+	}
+	c := Class{Category: Failed, Name: "ERROR", Message: err.Error()}
+	var (
+		se *StatusError
+		ke *Error
+		ce *ConnectError
+	)
+	switch {
+	case errors.As(err, &se):
+		switch se.Status {
+		case topology.NotStored:
+			c.Category, c.Name = NotStored, "NOT_STORED"
+		case topology.Error:
+			c.Category = DescriptionError
+		}
+		return c
+	case errors.As(err, &ke):
+		code := ke.Code
+		c.Code, c.Name = &code, ke.Name
+	case errors.As(err, &ce):
+		c.Name = ce.Failure.name()
+	case errors.Is(err, ErrBrokerTooOld):
+		c.Name = "BROKER_TOO_OLD"
+	case errors.Is(err, ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
+		c.Name = "UNAVAILABLE"
+	case errors.Is(err, ErrMalformedResponse):
+		c.Name = "MALFORMED_RESPONSE"
+	}
+	switch {
+	case errors.Is(err, ErrGroupNotFound):
+		c.Category = GroupNotFound
+	case errors.Is(err, ErrNotAuthorized):
+		c.Category = NotAuthorized
+	case errors.Is(err, ErrBrokerTooOld):
+		c.Category = BrokerTooOld
+	case errors.Is(err, ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
+		c.Category = Unavailable
+	case errors.Is(err, ErrDeletionFailed):
+		c.Category = NotDeleted
+	}
+	return c
+}
+
+// Kafka error codes the categories and the verbs name.
+const (
+	CodeUnknownServerError         int16 = -1 // UNKNOWN_SERVER_ERROR
+	CodeUnknownTopicOrPartition    int16 = 3
+	CodeCoordinatorLoadInProgress  int16 = 14
+	CodeCoordinatorNotAvailable    int16 = 15
+	CodeNotCoordinator             int16 = 16
+	CodeTopicAuthorizationFailed   int16 = 29
+	CodeGroupAuthorizationFailed   int16 = 30
+	CodeClusterAuthorizationFailed int16 = 31
+	CodeUnsupportedVersion         int16 = 35
+	CodeSaslAuthenticationFailed   int16 = 58
+	CodeNonEmptyGroup              int16 = 68
+	CodeGroupIDNotFound            int16 = 69
+	CodeGroupDeletionFailed        int16 = 134
+)
+
+// Error is a Kafka error code answered for one group (or partition), with
+// the broker's ErrorMessage when it sent one.
+type Error struct {
+	Code int16
+	// Name is Kafka's error name, e.g. GROUP_ID_NOT_FOUND.
+	Name string
+	// Message is the broker's ErrorMessage, or Kafka's default text for the
+	// code when the broker sent none.
+	Message string
+	// FromBroker tells whether Message came from the broker.
+	FromBroker bool
+}
+
+func (e *Error) Error() string { return e.Name + ": " + e.Message }
+
+// Is maps Kafka codes onto the error categories.
+func (e *Error) Is(target error) bool {
+	switch target {
+	case ErrGroupNotFound:
+		return e.Code == CodeGroupIDNotFound
+	case ErrNotAuthorized:
+		return e.Code == CodeGroupAuthorizationFailed || e.Code == CodeTopicAuthorizationFailed ||
+			e.Code == CodeClusterAuthorizationFailed || e.Code == CodeSaslAuthenticationFailed
+	case ErrUnavailable:
+		return IsCoordinatorRetriable(e.Code)
+	case ErrBrokerTooOld:
+		return e.Code == CodeUnsupportedVersion
+	case ErrDeletionFailed:
+		return e.Code == CodeGroupDeletionFailed || e.Code == CodeNonEmptyGroup
+	}
+	return false
+}
+
+// IsCoordinatorRetriable tells the codes of group requests that mean: find
+// the coordinator again and retry.
+func IsCoordinatorRetriable(code int16) bool {
+	return code == CodeNotCoordinator || code == CodeCoordinatorNotAvailable || code == CodeCoordinatorLoadInProgress
+}
+
+// StatusError is a topology description that is not AVAILABLE, a failure
+// of --describe --topology.
+type StatusError struct {
+	Group  string
+	Status topology.Status
+}
+
+func (e *StatusError) Error() string {
+	return fmt.Sprintf("topology description of streams group '%s' is %s", e.Group, e.Status)
+}
+
+// BrokerTooOldError says which broker lacks which protocol version.
+type BrokerTooOldError struct {
+	NodeID int32
+	// API is the Kafka request name, e.g. StreamsGroupDescribe.
+	API        string
+	Need, Have int16
+	// Feature explains what needs the version, for the user.
+	Feature string
+}
+
+func (e *BrokerTooOldError) Error() string {
+	have := fmt.Sprintf("only v%d", e.Have)
+	if e.Have < 0 {
+		have = "no version"
+	}
+	return fmt.Sprintf("%s: broker %d supports %s of %s, v%d is needed (Apache Kafka 4.4 or newer)", e.Feature, e.NodeID, have, e.API, e.Need)
+}
+
+// Is matches ErrBrokerTooOld.
+func (e *BrokerTooOldError) Is(target error) bool { return target == ErrBrokerTooOld }
+
+// UnavailableError wraps what kept a request from being answered: a network
+// error, a coordinator error that outlived its retries, or the deadline.
+type UnavailableError struct {
+	// Op names what failed, e.g. "StreamsGroupDescribe".
+	Op  string
+	Err error
+	// Last is the last retriable error seen before Err ended the retries.
+	Last error
+}
+
+func (e *UnavailableError) Error() string {
+	s := e.Op + ": " + e.Err.Error()
+	if errors.Is(e.Err, context.DeadlineExceeded) {
+		s = e.Op + ": timed out"
+	}
+	if e.Last != nil {
+		s += " (last error: " + e.Last.Error() + ")"
+	}
+	return s
+}
+
+// Unwrap exposes the cause.
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// Is matches ErrUnavailable.
+func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
+
+// MalformedError is a broker answer that breaks the protocol's rules.
+type MalformedError struct{ Reason string }
+
+func (e *MalformedError) Error() string { return "malformed response from the broker: " + e.Reason }
+
+// Is matches ErrMalformedResponse.
+func (e *MalformedError) Is(target error) bool { return target == ErrMalformedResponse }
+
+// ConnectFailure says which part of the connection set-up failed.
+type ConnectFailure int
+
+const (
+	// AuthFailed: SASL authentication failed (ErrNotAuthorized).
+	AuthFailed ConnectFailure = iota + 1
+	// TLSFailed: the TLS handshake failed or one side does not use TLS
+	// (ErrUnavailable).
+	TLSFailed
+)
+
+func (f ConnectFailure) name() string {
+	if f == AuthFailed {
+		return "AUTHENTICATION_FAILED"
+	}
+	return "TLS_FAILED"
+}
+
+// ConnectError is a connection set-up failure that retrying cannot fix.
+type ConnectError struct {
+	Failure ConnectFailure
+	Err     error
+	// Hint names the client property to check, e.g. " (check
+	// ssl.truststore.* in --command-config)"; it may be empty.
+	Hint string
+}
+
+func (e *ConnectError) Error() string {
+	if e.Failure == AuthFailed {
+		return "authentication failed: " + e.Err.Error()
+	}
+	return "TLS connection failed: " + e.Err.Error() + e.Hint
+}
+
+// Unwrap exposes the cause.
+func (e *ConnectError) Unwrap() error { return e.Err }
+
+// Is maps the failure onto ErrNotAuthorized or ErrUnavailable.
+func (e *ConnectError) Is(target error) bool {
+	switch target {
+	case ErrNotAuthorized:
+		return e.Failure == AuthFailed
+	case ErrUnavailable:
+		return e.Failure == TLSFailed
+	}
+	return false
+}
