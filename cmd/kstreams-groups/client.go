@@ -8,13 +8,35 @@ import (
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
+	groupdelete "github.com/kstreams-groups/kstreams-groups/internal/delete"
+	"github.com/kstreams-groups/kstreams-groups/internal/describe"
+	"github.com/kstreams-groups/kstreams-groups/internal/list"
 )
+
+// client is what the verbs need from a Kafka client; *admin.Client is the
+// real one, and tests may put a fake in deps.
+type client interface {
+	describe.Client
+	list.Client
+	groupdelete.Client
+	Close()
+}
+
+// deps are what an invocation depends on beyond its streams: the seam for
+// tests, as gh's runF and Factory are.
+type deps struct {
+	// newClient builds the Kafka client; nil means admin.New.
+	newClient func(admin.Config) (client, error)
+	// runF, when set, gets each verb's validated options instead of the
+	// verb running: flag-parsing tests stop there, with no broker.
+	runF func(verb string, opts any) error
+}
 
 // newAdmin builds the Kafka client of this invocation from the bootstrap
 // servers, the client properties (--command-config or the profile) and
 // --debug. Every verb gets its client here. A bad property is a usage
 // error (exit 2) that names the file, the line and the key.
-func (a *app) newAdmin() (*admin.Client, error) {
+func (a *app) newAdmin() (client, error) {
 	props, opts, err := a.cfg.Client.properties()
 	if err != nil {
 		return nil, err
@@ -28,12 +50,16 @@ func (a *app) newAdmin() (*admin.Client, error) {
 		debug = a.io.ErrOut
 		a.debugConfig(settings)
 	}
-	return admin.New(admin.Config{
+	cfg := admin.Config{
 		Bootstrap:       a.cfg.Bootstrap,
 		ClientID:        settings.ClientID,
 		SoftwareVersion: resolveVersion().Version,
 		Opts:            settings.ClientOpts(debug),
-	})
+	}
+	if a.deps.newClient != nil {
+		return a.deps.newClient(cfg)
+	}
+	return admin.New(cfg)
 }
 
 // debugConfig says where the settings came from; never a credential.
@@ -56,7 +82,7 @@ func (a *app) debugConfig(s *clientconfig.Settings) {
 // its options (requireBootstrap first, in Kafka's order): the whole verb is
 // bounded by --timeout and the client is built from this invocation's
 // settings. done closes the client and releases the context.
-func (a *app) connect(ctx context.Context) (_ context.Context, _ *admin.Client, done func(), _ error) {
+func (a *app) connect(ctx context.Context) (_ context.Context, _ client, done func(), _ error) {
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 	client, err := a.newAdmin()
 	if err != nil {

@@ -141,7 +141,6 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 	}
 	a.cfg.Output = out
 	a.cfg.Client = clientSource(cmd, cf, a.cfg.Profile, profile)
-	a.loaded = true
 	return nil
 }
 

@@ -1,12 +1,13 @@
 package main
 
+// The describe verb: --describe [--offsets|--members|--state|--topology]
+// and `describe`. Each group's text is Kafka's; group errors go to stderr,
+// one line each. Only --topology is health-aware: a description that is
+// not AVAILABLE fails its group.
+
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
-
-	"github.com/spf13/cobra"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
@@ -14,24 +15,42 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
-// describeOptions maps the kafka-streams-groups.sh options onto the
-// describe verb (kafkaFlags.validate has checked them).
-func (kf *kafkaFlags) describeOptions(stateSet bool) describe.Options {
-	return describe.Options{
-		Groups: kf.groups, AllGroups: kf.allGroups,
-		Topology: kf.topology, Members: kf.members, Offsets: kf.offsets, State: stateSet,
-		Verbose: kf.verbose,
-	}
-}
+// Options shared by several verbs, with the Java tool's help.
+var (
+	groupFlag = flagDef{name: "group", kind: stringsFlag,
+		kafkaHelp: "The streams group we wish to act on.",
+		help:      "The streams group we wish to act on (repeatable)."}
+	allGroupsFlag = flagDef{name: "all-groups", kind: boolFlag,
+		kafkaHelp: "Apply to all streams groups."}
+	stateKafkaHelp = "When specified with '--describe', includes the state of the group. When specified with '--list', it displays the state of all groups. It can also be used to list groups with specific states. The valid values are " + quotedStates() + "."
+)
 
-func (a *app) newDescribeCmd() *cobra.Command {
-	var groups []string
-	var all, topo, members, offsets, verbose bool
-	var state string
-	cmd := &cobra.Command{
-		Use:   "describe",
-		Short: "Describe Kafka Streams groups",
-		Long: `Describe Kafka Streams groups, with the views and the text of
+func (a *app) describeVerb() *verb {
+	only := []string{"describe"}
+	return &verb{
+		name:       "describe",
+		actionHelp: "Describe streams group and list offset lag related to given group.",
+		flags: []flagDef{
+			{name: "topology", kind: boolFlag, availableIf: only,
+				kafkaHelp: "Describe the topology of the streams group, as recorded by the broker's topology description plugin. This option may be used with the '--describe' option only.",
+				help:      "Print the topology description the broker stored for the group (KIP-1331)."},
+			{name: "members", kind: boolFlag, availableIf: only,
+				kafkaHelp: "Describe members of the group. This option may be used with the '--describe' option only.",
+				help:      "Show the members of the group and their tasks."},
+			{name: "offsets", kind: boolFlag, availableIf: only,
+				kafkaHelp: "Describe the group and list all topic partitions in the group along with their offset information. This is the default sub-action and may be used with the '--describe' option only.",
+				help:      "Show the offsets and lag of the partitions the group reads (the default view)."},
+			{name: "verbose", kind: boolFlag, availableIf: only,
+				kafkaHelp: "Use with --describe --state to show group epoch and target assignment epoch. Use with --describe --members to show for each member the member epoch, target assignment epoch, current assignment, target assignment, and whether member is still using the classic rebalance protocol. Use with --describe --offsets and --describe to show leader epochs for each partition.",
+				help:      "Add the verbose columns: epochs, target assignment, member protocol, committed offsets and leader epochs."},
+			{name: "state", kind: optionalFlag, availableIf: []string{"describe", "list"},
+				kafkaHelp: stateKafkaHelp,
+				help:      "Show the state of the group: coordinator, assignor, state, number of members."},
+			groupFlag,
+			allGroupsFlag,
+		},
+		short: "Describe Kafka Streams groups",
+		long: `Describe Kafka Streams groups, with the views and the text of
 kafka-streams-groups.sh --describe:
 
   --offsets   (the default) the lag of each partition the group's active
@@ -46,7 +65,7 @@ Members are sorted by member id and partitions by topic and partition.
 
 Only --topology is health-aware: the other views exit 0 unless a group could
 not be described.` + "\n\n" + exitStatusHelp(),
-		Example: `  # The lag of every partition of a group
+		example: `  # The lag of every partition of a group
   kstreams-groups describe --group my-app --bootstrap-server localhost:9092
 
   # Members and their tasks, with the target assignment
@@ -60,101 +79,80 @@ not be described.` + "\n\n" + exitStatusHelp(),
 
   # Every streams group, with a distinct exit code per outcome
   kstreams-groups describe --topology --all-groups --detailed-exit-codes`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			stateSet := changed(cmd.Flags(), "state")
-			opts := describe.Options{Groups: groups, AllGroups: all, Topology: topo, Members: members, Offsets: offsets, State: stateSet, Verbose: verbose}
-			if err := opts.Validate(); err != nil {
-				return &usageError{err: err}
+		parse: func(v flagValues) job {
+			opts := describe.Options{
+				Groups: v.strings("group"), AllGroups: v.bool("all-groups"),
+				Topology: v.bool("topology"), Members: v.bool("members"), Offsets: v.bool("offsets"),
+				Verbose: v.bool("verbose"),
 			}
-			if stateSet && state != stateNoValue {
-				return usageErrorf("Option [describe] does not take a value for [state]")
-			}
-			return a.describe(cmd.Context(), opts)
+			opts.State, opts.StateValue = v.optional("state")
+			return job{opts: opts, validate: opts.Validate, run: func(ctx context.Context) error { return a.describe(ctx, opts) }}
 		},
 	}
-	f := cmd.Flags()
-	f.StringArrayVar(&groups, "group", nil, "The streams group we wish to act on (repeatable).")
-	f.BoolVar(&all, "all-groups", false, "Apply to all streams groups.")
-	f.BoolVar(&offsets, "offsets", false, "Show the offsets and lag of the partitions the group reads (the default view).")
-	f.BoolVar(&members, "members", false, "Show the members of the group and their tasks.")
-	f.StringVar(&state, "state", "", "Show the state of the group: coordinator, assignor, state, number of members.")
-	f.Lookup("state").NoOptDefVal = stateNoValue
-	f.BoolVar(&topo, "topology", false, "Print the topology description the broker stored for the group (KIP-1331).")
-	f.BoolVar(&verbose, "verbose", false, "Add the verbose columns: epochs, target assignment, member protocol, committed offsets and leader epochs.")
-	return cmd
 }
 
-// describe runs the describe verb and prints each group as it is described:
-// the document on stdout, errors on stderr.
+// describe runs the describe verb.
 func (a *app) describe(ctx context.Context, opts describe.Options) error {
-	if err := a.requireBootstrap(); err != nil {
-		return err
+	p := printer[*describe.Result]{
+		text: func(w io.Writer, res *describe.Result, st *format.Styles) error {
+			multi := len(res.Groups) > 1
+			for _, g := range res.Groups {
+				if g.Err == nil {
+					if err := writeDescribeText(w, g, opts, multi, st); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		},
+		doc:     func(res *describe.Result) any { return format.NewDescribeDoc(res) },
+		noGraph: "-o %s draws a topology: use it with --describe --topology or render",
+		failures: func(res *describe.Result, o format.Output) []failure {
+			var fs []failure
+			for _, g := range res.Groups {
+				switch {
+				case g.Err != nil:
+					fs = append(fs, failure{err: g.Err, line: a.groupErrorLine(g.Group, g.Err)})
+				case opts.Topology && g.TopologyStatus != topology.Available:
+					// Text and documents show the status; a drawing
+					// cannot, so stderr says it.
+					f := failure{err: &kafka.StatusError{Group: g.Group, Status: g.TopologyStatus}}
+					if o.Graph() {
+						f.line = format.NotStoredMessage(g.Group)
+						if g.TopologyStatus == topology.Error {
+							f.line = format.ErrorMessage(g.Group)
+						}
+					}
+					fs = append(fs, f)
+				}
+			}
+			return fs
+		},
 	}
-	if err := opts.Validate(); err != nil {
-		return &usageError{err: err}
+	if opts.Topology {
+		p.graph = a.describeGraphs
 	}
-	if a.cfg.Output.Graph() && !opts.Topology {
-		return usageErrorf("-o %s draws a topology: use it with --describe --topology or render", a.cfg.Output)
-	}
-	ctx, client, done, err := a.connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer done()
+	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*describe.Result, error) {
+		return describe.Run(ctx, c, opts)
+	})
+}
 
-	res, err := describe.Run(ctx, client, opts)
-	if err != nil {
-		return err
+// describeGraphs draws each AVAILABLE description of --describe --topology
+// -o dot|mermaid on stdout: one dot graph per group; Mermaid holds one
+// diagram, so it takes one group. Status messages and errors go to stderr
+// (failures), where they cannot break the drawing.
+func (a *app) describeGraphs(res *describe.Result) error {
+	if a.cfg.Output == format.Mermaid && len(res.Groups) > 1 {
+		return usageErrorf("-o mermaid draws one group; pass a single --group (or use -o dot, which draws one graph per group)")
 	}
-	var failures []error
-	if a.cfg.Output.Graph() {
-		return a.describeGraphs(res)
-	}
-	if a.cfg.Output.Machine() {
-		if err := format.Describe(a.io.Out, a.cfg.Output, res); err != nil {
-			return err
-		}
-	}
-	multi := len(res.Groups) > 1
 	for _, g := range res.Groups {
-		if g.Err != nil {
-			a.printGroupError(g.Group, g.Err)
-			failures = append(failures, g.Err)
-			continue
-		}
-		if !a.cfg.Output.Machine() {
-			st := a.outStyles() // first: it may wrap a.io.Out for a Windows console
-			if err := writeDescribeText(a.io.Out, g, opts, multi, st); err != nil {
+		if g.Err == nil && g.TopologyStatus == topology.Available {
+			if err := format.TopologyGraph(a.io.Out, a.cfg.Output, g.Group, g.Topology); err != nil {
 				return err
 			}
 		}
-		// Only the topology view is health-aware (style.md §D).
-		if opts.Topology && g.TopologyStatus != topology.Available {
-			failures = append(failures, &kafka.StatusError{Group: g.Group, Status: g.TopologyStatus})
-		}
-	}
-	if len(failures) > 0 {
-		return &outcomeError{causes: failures}
 	}
 	return nil
-}
-
-// printGroupError reports on stderr the error that kept one group from being
-// described: one line naming the (escaped) group.
-func (a *app) printGroupError(group string, err error) {
-	a.printError(fmt.Sprintf("streams group '%s': %s", format.Escape(group), a.errorText(err)))
-}
-
-// errorText renders an error for the one-line stderr report, adding the
-// timeout when the deadline ended the command. Error texts carry broker
-// strings (ErrorMessage, group names), so the result is escaped.
-func (a *app) errorText(err error) string {
-	s := err.Error()
-	if errors.Is(err, context.DeadlineExceeded) {
-		s += fmt.Sprintf(" (--timeout %d ms)", a.cfg.Timeout.Milliseconds())
-	}
-	return format.Escape(s)
 }
 
 // writeDescribeText writes one group in the text of the selected view.

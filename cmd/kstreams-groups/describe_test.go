@@ -515,6 +515,6 @@ func TestJoinStateArg(t *testing.T) {
 		{[]string{"--state=Empty,Stable"}, []string{"--state=Empty,Stable"}},
 	}
 	for _, tc := range tests {
-		assert.Equal(t, tc.want, joinStateArg(tc.in))
+		assert.Equal(t, tc.want, joinOptionalArgs(tc.in))
 	}
 }

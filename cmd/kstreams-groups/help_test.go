@@ -102,7 +102,7 @@ func TestHelp_noArgumentsIsAUsageError(t *testing.T) {
 	isolate(t)
 	var out, errOut strings.Builder
 	// An empty, non-nil slice: cobra reads os.Args when given nil.
-	code := run([]string{}, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+	code := run([]string{}, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{})
 	r := result{stdout: out.String(), stderr: errOut.String(), code: code}
 	assert.Equal(t, 2, r.code)
 	assert.Empty(t, r.stdout)

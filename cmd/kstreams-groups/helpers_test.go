@@ -27,7 +27,7 @@ type result struct {
 func runCLI(t *testing.T, args ...string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut})
+	code := run(args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{})
 	return result{stdout: out.String(), stderr: errOut.String(), code: code}
 }
 

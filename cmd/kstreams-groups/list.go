@@ -1,45 +1,47 @@
 package main
 
+// The list verb: --list [--state [STATES]] and `list`.
+
 import (
 	"context"
-
-	"github.com/spf13/cobra"
+	"io"
+	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
 )
 
-// listOptions turns --state into list options: given reports whether
-// --state was on the command line, value is its value (stateNoValue or ""
-// when it had none).
-func listOptions(given bool, value string) (list.Options, error) {
-	if !given {
-		return list.Options{}, nil
+// quotedStates is the Java tool's way of naming the states in --state's
+// help: 'Empty', 'NotReady', ..., and 'Dead'.
+func quotedStates() string {
+	names := kafka.StateNames()
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "'" + n + "'"
 	}
-	if value == stateNoValue {
-		value = ""
-	}
-	states, err := list.ParseStates(value)
-	if err != nil {
-		return list.Options{}, &usageError{err: err}
-	}
-	return list.Options{WithState: true, States: states}, nil
+	return strings.Join(q[:len(q)-1], ", ") + ", and " + q[len(q)-1]
 }
 
-func (a *app) newListCmd() *cobra.Command {
-	var state string
-	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "List Kafka Streams groups",
-		Long: `List the streams groups of the cluster, one id per line, as
+func (a *app) listVerb() *verb {
+	return &verb{
+		name:       "list",
+		actionHelp: "List all streams groups.",
+		flags: []flagDef{
+			{name: "state", kind: optionalFlag, availableIf: []string{"describe", "list"},
+				kafkaHelp: stateKafkaHelp,
+				help:      "Print each group's state; with a comma-separated list of states, list only the groups in those states."},
+		},
+		short: "List Kafka Streams groups",
+		long: `List the streams groups of the cluster, one id per line, as
 kafka-streams-groups.sh --list does. With --state, print a GROUP/STATE table;
-with a comma-separated list of states (case-insensitive: Empty, NotReady,
-Assigning, Reconciling, Stable, Dead), only the groups in those states.
+with a comma-separated list of states, only the groups in those states
+(case-insensitive: ` + strings.Join(kafka.StateNames(), ", ") + `).
 
 Groups are sorted by id (kafka-streams-groups.sh prints them in hash order).
 NotReady groups are matched even where kafka-streams-groups.sh finds none
 (brokers spell the state not_ready when filtering).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage),
-		Example: `  # Every streams group
+		example: `  # Every streams group
   kstreams-groups list --bootstrap-server localhost:9092
 
   # Groups that have no members or are not ready, with their state
@@ -47,42 +49,37 @@ NotReady groups are matched even where kafka-streams-groups.sh finds none
 
   # The same as a JSON document
   kstreams-groups list --state -o json`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts, err := listOptions(changed(cmd.Flags(), "state"), state)
-			if err != nil {
+		parse: func(v flagValues) job {
+			var opts list.Options
+			given, value := v.optional("state")
+			j := job{opts: &opts}
+			j.prepare = func() error {
+				if !given {
+					return nil
+				}
+				arg := ""
+				if value != nil {
+					arg = *value
+				}
+				states, err := list.ParseStates(arg)
+				opts = list.Options{WithState: true, States: states}
 				return err
 			}
-			return a.list(cmd.Context(), opts)
+			j.run = func(ctx context.Context) error { return a.list(ctx, opts) }
+			return j
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&state, "state", "", "Print each group's state; with a comma-separated list of states, list only the groups in those states.")
-	f.Lookup("state").NoOptDefVal = stateNoValue
-	return cmd
 }
 
-// list runs the list verb and prints the result on stdout.
+// list runs the list verb.
 func (a *app) list(ctx context.Context, opts list.Options) error {
-	if err := a.requireBootstrap(); err != nil {
-		return err
+	p := printer[*list.Result]{
+		text:     func(w io.Writer, res *list.Result, st *format.Styles) error { return format.ListText(w, res, st) },
+		doc:      func(res *list.Result) any { return format.NewListDoc(res) },
+		noGraph:  "-o %s draws a topology: use it with --describe --topology or render",
+		failures: func(*list.Result, format.Output) []failure { return nil },
 	}
-	if a.cfg.Output.Graph() {
-		return usageErrorf("-o %s draws a topology: use it with --describe --topology or render", a.cfg.Output)
-	}
-	ctx, client, done, err := a.connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer done()
-
-	res, err := list.Run(ctx, client, opts)
-	if err != nil {
-		return err
-	}
-	if a.cfg.Output.Machine() {
-		return format.List(a.io.Out, a.cfg.Output, res)
-	}
-	st := a.outStyles() // first: it may wrap a.io.Out for a Windows console
-	return format.ListText(a.io.Out, res, st)
+	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*list.Result, error) {
+		return list.Run(ctx, c, opts)
+	})
 }

@@ -18,7 +18,7 @@ import (
 func runWithStdin(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(args, IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut})
+	code := run(args, IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut}, deps{})
 	return result{stdout: out.String(), stderr: errOut.String(), code: code}
 }
 

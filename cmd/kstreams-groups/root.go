@@ -10,23 +10,24 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 )
 
 // app holds what one invocation resolved from flags, environment and the
-// config file.
+// config file, and what it depends on.
 type app struct {
-	io     IOStreams
-	cfg    Config
-	loaded bool
-	term   terminal
+	io   IOStreams
+	deps deps
+	cfg  Config
+	term terminal
 }
 
 // run executes one command line and returns the process exit code.
-func run(args []string, ios IOStreams) int {
-	a := &app{io: ios}
+func run(args []string, ios IOStreams, d deps) int {
+	a := &app{io: ios, deps: d}
 	root := a.newRootCmd()
-	root.SetArgs(joinStateArg(args))
+	root.SetArgs(joinOptionalArgs(args))
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
@@ -52,8 +53,24 @@ func (a *app) report(err error) {
 	}
 }
 
+// groupErrorLine is the stderr line for the error that kept one group from
+// being described: one line naming the (escaped) group.
+func (a *app) groupErrorLine(group string, err error) string {
+	return fmt.Sprintf("streams group '%s': %s", format.Escape(group), a.errorText(err))
+}
+
+// errorText renders an error for the one-line stderr report, adding the
+// timeout when the deadline ended the command. Error texts carry broker
+// strings (ErrorMessage, group names), so the result is escaped.
+func (a *app) errorText(err error) string {
+	s := err.Error()
+	if errors.Is(err, context.DeadlineExceeded) {
+		s += fmt.Sprintf(" (--timeout %d ms)", a.cfg.Timeout.Milliseconds())
+	}
+	return format.Escape(s)
+}
+
 func (a *app) newRootCmd() *cobra.Command {
-	var kf kafkaFlags
 	root := &cobra.Command{
 		Use:   "kstreams-groups",
 		Short: "List, describe and delete Kafka Streams groups",
@@ -81,7 +98,7 @@ subcommands.` + "\n\n" + exitStatusHelp(),
 			return a.loadConfig(cmd)
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.runKafkaForm(cmd, kf)
+			return a.runKafkaForm(cmd)
 		},
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
@@ -98,41 +115,14 @@ subcommands.` + "\n\n" + exitStatusHelp(),
 	pf.String("profile", "", "Profile of the config file to use (also KSTREAMS_GROUPS_PROFILE, or the file's top-level profile key).")
 	pf.Bool("debug", false, "Log every Kafka request and response (API, version, broker) on stderr; credentials are never logged.")
 
-	f := root.Flags()
-	kf.register(f)
-	f.SortFlags = false
-
-	root.AddCommand(a.newDescribeCmd(), a.newListCmd(), a.newPlaygroundCmd(), a.newRenderCmd(), a.newDeleteCmd())
-	root.AddCommand(a.newVersionCmd(), a.newCompletionCmd())
+	a.registerKafkaForm(root)
+	for _, vb := range a.verbs() {
+		root.AddCommand(a.newVerbCmd(vb))
+	}
+	root.AddCommand(a.newPlaygroundCmd(), a.newRenderCmd(), a.newVersionCmd(), a.newCompletionCmd())
 	a.registerCompletions(root)
 	documentHelpCommand(root)
 	return root
-}
-
-// runKafkaForm validates the kafka-streams-groups.sh form in Kafka's order and
-// dispatches to the verb.
-func (a *app) runKafkaForm(cmd *cobra.Command, kf kafkaFlags) error {
-	if cmd.Flags().NFlag() == 0 {
-		cmd.SetOut(a.io.ErrOut)
-		_ = cmd.Help()
-		return usageErrorf("no action given")
-	}
-	if err := kf.validate(cmd, len(a.cfg.Bootstrap) > 0); err != nil {
-		return err
-	}
-	switch {
-	case kf.describe:
-		return a.describe(cmd.Context(), kf.describeOptions(changed(cmd.Flags(), "state")))
-	case kf.list:
-		opts, err := listOptions(changed(cmd.Flags(), "state"), kf.state)
-		if err != nil {
-			return err
-		}
-		return a.list(cmd.Context(), opts)
-	case kf.delete:
-		return a.deleteGroups(cmd.Context(), deleteOptions(kf.groups, kf.allGroups, kf.dryRun, kf.deleteAllInternalTopics))
-	}
-	return nil
 }
 
 func noArgs(_ *cobra.Command, args []string) error {
@@ -140,12 +130,6 @@ func noArgs(_ *cobra.Command, args []string) error {
 		return usageErrorf("unexpected argument %q", args[0])
 	}
 	return nil
-}
-
-// changed reports whether the user set a flag on the command line.
-func changed(fs *pflag.FlagSet, name string) bool {
-	f := fs.Lookup(name)
-	return f != nil && f.Changed
 }
 
 func exitStatusHelp() string {

@@ -296,7 +296,7 @@ func BenchmarkDescribeAllGroupsState(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		var out, errOut strings.Builder
-		if code := run(args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}); code != 0 {
+		if code := run(args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{}); code != 0 {
 			b.Fatalf("exit %d: %s", code, errOut.String())
 		}
 	}

@@ -24,11 +24,9 @@ type Options struct {
 }
 
 // Validate checks the options before any I/O, with
-// kafka-streams-groups.sh's messages.
+// kafka-streams-groups.sh's messages in its order. The checks shared with
+// other verbs (--group with --all-groups) are the command line's.
 func (o Options) Validate() error {
-	if o.AllGroups && len(o.Groups) > 0 {
-		return errors.New(`Option "[group]" can't be used with option "[all-groups]"`)
-	}
 	if !o.AllGroups && len(o.Groups) == 0 {
 		return errors.New("Option [delete] takes one of these options: [all-groups], [group]")
 	}
@@ -144,13 +142,11 @@ func notEmptyMessage(g string) string {
 	return fmt.Sprintf("Streams group '%s' is not EMPTY.", g)
 }
 
-// Run deletes the groups of opts. Per-group outcomes are in each Group;
-// the returned error is for failures of the whole command, such as
-// ListGroups failing, in which case nothing was deleted.
+// Run deletes the groups of opts, which passed Validate. Per-group
+// outcomes are in each Group; the returned error is for failures of the
+// whole command, such as ListGroups failing, in which case nothing was
+// deleted. With AllGroups, Groups is ignored.
 func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
-	if err := opts.Validate(); err != nil {
-		return nil, err
-	}
 	listed, err := client.ListStreamsGroups(ctx)
 	if err != nil {
 		return nil, err

@@ -178,14 +178,16 @@ func TestRun(t *testing.T) {
 	}
 }
 
-func TestRun_errors(t *testing.T) {
-	_, err := Run(t.Context(), &fakeClient{}, Options{})
-	assert.EqualError(t, err, "Option [delete] takes one of these options: [all-groups], [group]")
-	_, err = Run(t.Context(), &fakeClient{}, Options{Groups: []string{"a"}, AllGroups: true})
-	assert.EqualError(t, err, `Option "[group]" can't be used with option "[all-groups]"`)
+func TestOptions_Validate(t *testing.T) {
+	assert.EqualError(t, Options{}.Validate(), "Option [delete] takes one of these options: [all-groups], [group]")
+	assert.EqualError(t, Options{DryRun: true, DeleteInternalTopics: true}.Validate(), "Option [delete] takes one of these options: [all-groups], [group]")
+	assert.NoError(t, Options{Groups: []string{"a"}}.Validate())
+	assert.NoError(t, Options{AllGroups: true}.Validate())
+}
 
+func TestRun_errors(t *testing.T) {
 	f := &fakeClient{listErr: admin.NewKafkaError(31, nil)}
-	_, err = Run(t.Context(), f, Options{Groups: []string{"a"}})
+	_, err := Run(t.Context(), f, Options{Groups: []string{"a"}})
 	assert.ErrorIs(t, err, kafka.ErrNotAuthorized)
 	assert.Empty(t, f.deleteCalls, "nothing is deleted when the pre-check cannot run")
 }

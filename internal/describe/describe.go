@@ -18,6 +18,9 @@ type Options struct {
 	// Members, State and Offsets select the other views; Offsets is the
 	// default when none of the four is set. At most one may be set.
 	Members, State, Offsets bool
+	// StateValue is the value given to --state, which takes none here; nil
+	// when there is none.
+	StateValue *string
 	// Verbose adds the verbose columns to the text views.
 	Verbose bool
 }
@@ -48,11 +51,11 @@ func (o Options) View() View {
 	return ViewOffsets
 }
 
-// Validate checks the options before any I/O.
+// Validate checks the options before any I/O, with the Java tool's
+// messages in its order (StreamsGroupCommandOptions.checkArgs). The checks
+// shared with other verbs (--group with --all-groups) are the command
+// line's.
 func (o Options) Validate() error {
-	if o.AllGroups && len(o.Groups) > 0 {
-		return errors.New(`Option "[group]" can't be used with option "[all-groups]"`)
-	}
 	if !o.AllGroups && len(o.Groups) == 0 {
 		return errors.New("Option [describe] takes one of these options: [all-groups], [group]")
 	}
@@ -64,6 +67,9 @@ func (o Options) Validate() error {
 	}
 	if n > 1 {
 		return errors.New("Option [describe] takes at most one of these options: [members], [offsets], [state], [topology]")
+	}
+	if o.State && o.StateValue != nil {
+		return errors.New("Option [describe] does not take a value for [state]")
 	}
 	return nil
 }
@@ -98,13 +104,11 @@ type Group struct {
 	Err error
 }
 
-// Run describes the groups of opts. Per-group failures are in each Group's
-// Err; the returned error is for failures of the whole command, such as
-// listing the groups.
+// Run describes the groups of opts, which passed Validate. Per-group
+// failures are in each Group's Err; the returned error is for failures of
+// the whole command, such as listing the groups. With AllGroups, Groups is
+// ignored.
 func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
-	if err := opts.Validate(); err != nil {
-		return nil, err
-	}
 	ids := opts.Groups
 	if opts.AllGroups {
 		listed, err := client.ListStreamsGroups(ctx)

@@ -62,10 +62,5 @@ func TestRun(t *testing.T) {
 		_, err := Run(context.Background(), f, Options{AllGroups: true, Topology: true})
 		assert.EqualError(t, err, "boom")
 	})
-	t.Run("invalid options", func(t *testing.T) {
-		_, err := Run(context.Background(), &fakeClient{}, Options{Topology: true})
-		assert.EqualError(t, err, "Option [describe] takes one of these options: [all-groups], [group]")
-		_, err = Run(context.Background(), &fakeClient{}, Options{Groups: []string{"a"}, AllGroups: true})
-		assert.EqualError(t, err, `Option "[group]" can't be used with option "[all-groups]"`)
-	})
+
 }

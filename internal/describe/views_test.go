@@ -210,6 +210,9 @@ func TestOptions(t *testing.T) {
 		{opts: Options{AllGroups: true, Topology: true}, wantView: ViewTopology},
 		{opts: Options{Groups: []string{"g"}, Members: true, Offsets: true}, wantErr: "Option [describe] takes at most one of these options: [members], [offsets], [state], [topology]"},
 		{opts: Options{Groups: []string{"g"}, State: true, Topology: true}, wantErr: "Option [describe] takes at most one of these options: [members], [offsets], [state], [topology]"},
+		{opts: Options{State: true, Topology: true}, wantErr: "Option [describe] takes one of these options: [all-groups], [group]"},
+		{opts: Options{Groups: []string{"g"}, State: true, StateValue: ptr("Stable")}, wantErr: "Option [describe] does not take a value for [state]"},
+		{opts: Options{Groups: []string{"g"}, State: true, StateValue: ptr("Stable"), Members: true}, wantErr: "Option [describe] takes at most one of these options: [members], [offsets], [state], [topology]"},
 	}
 	for _, tc := range tests {
 		err := tc.opts.Validate()
@@ -221,3 +224,5 @@ func TestOptions(t *testing.T) {
 		assert.Equal(t, tc.wantView, tc.opts.View())
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -288,8 +288,3 @@ func orEmpty(xs []string) []string {
 	}
 	return xs
 }
-
-// Delete writes a delete result as a JSON or YAML document.
-func Delete(w io.Writer, o Output, res *groupdelete.Result) error {
-	return Encode(w, o, NewDeleteDoc(res))
-}

@@ -36,16 +36,12 @@ func GroupHeader(group string) string {
 	return fmt.Sprintf("Streams group '%s':", Escape(group))
 }
 
-// TopologyBlock writes one described group of --describe --topology exactly
-// as Kafka 4.4's tool does: the formatter's text plus a line feed (Kafka
-// prints it with println), or the status message through Kafka's printError,
-// which puts a blank line and "Error: " before it. With header set the block
-// is preceded by GroupHeader.
-func TopologyBlock(w io.Writer, g *describe.Group, header bool) error {
-	return WriteTopologyBlock(w, g, header, nil)
-}
-
-// WriteTopologyBlock is TopologyBlock colored by st (nil: plain).
+// WriteTopologyBlock writes one described group of --describe --topology
+// exactly as Kafka 4.4's tool does, colored by st (nil: plain): the
+// formatter's text plus a line feed (Kafka prints it with println), or the
+// status message through Kafka's printError, which puts a blank line and
+// "Error: " before it. With header set the block is preceded by
+// GroupHeader.
 func WriteTopologyBlock(w io.Writer, g *describe.Group, header bool, st *Styles) error {
 	if header {
 		if _, err := fmt.Fprintln(w, st.Paint(st.header(), GroupHeader(g.Group))); err != nil {

@@ -7,7 +7,6 @@ package format
 
 import (
 	"errors"
-	"io"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -92,11 +91,6 @@ func NewDescribeDoc(res *describe.Result) DescribeDoc {
 		doc.Groups = append(doc.Groups, d)
 	}
 	return doc
-}
-
-// Describe writes a describe result as a JSON or YAML document.
-func Describe(w io.Writer, o Output, res *describe.Result) error {
-	return Encode(w, o, NewDescribeDoc(res))
 }
 
 // TopologyDoc is a topology description in documents.

@@ -60,8 +60,3 @@ func NewListDoc(res *list.Result) ListDoc {
 	}
 	return doc
 }
-
-// List writes a list result as a JSON or YAML document.
-func List(w io.Writer, o Output, res *list.Result) error {
-	return Encode(w, o, NewListDoc(res))
-}

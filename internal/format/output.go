@@ -66,4 +66,6 @@ func Encode(w io.Writer, o Output, v any) error {
 }
 
 // Documents lists the top-level document types, for schema tests.
-func Documents() []any { return []any{DescribeDoc{}, DeleteDoc{}, ListDoc{}, TopologyDoc{}, VersionDoc{}} }
+func Documents() []any {
+	return []any{DescribeDoc{}, DeleteDoc{}, ListDoc{}, TopologyDoc{}, VersionDoc{}}
+}

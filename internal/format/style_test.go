@@ -108,7 +108,7 @@ func TestWriteTopologyBlock(t *testing.T) {
 			}
 			var plain bytes.Buffer
 			for _, g := range groups {
-				require.NoError(t, TopologyBlock(&plain, g, true))
+				require.NoError(t, WriteTopologyBlock(&plain, g, true, nil))
 			}
 			assert.Equal(t, plain.String(), stripSGR(b.String()))
 			golden.Assert(t, b.Bytes())

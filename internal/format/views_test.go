@@ -199,7 +199,7 @@ func TestViewsDocuments(t *testing.T) {
 		for _, o := range []Output{JSON, YAML} {
 			t.Run(name+" "+string(o), func(t *testing.T) {
 				var b bytes.Buffer
-				require.NoError(t, Describe(&b, o, viewResult(view)))
+				require.NoError(t, Encode(&b, o, NewDescribeDoc(viewResult(view))))
 				golden.Assert(t, b.Bytes())
 			})
 		}
@@ -220,14 +220,14 @@ func TestViewsDocuments_jsonEqualsYAML(t *testing.T) {
 	for name, view := range viewNames {
 		t.Run(name, func(t *testing.T) {
 			var j, y bytes.Buffer
-			require.NoError(t, Describe(&j, JSON, viewResult(view)))
-			require.NoError(t, Describe(&y, YAML, viewResult(view)))
+			require.NoError(t, Encode(&j, JSON, NewDescribeDoc(viewResult(view))))
+			require.NoError(t, Encode(&y, YAML, NewDescribeDoc(viewResult(view))))
 			assert.Equal(t, decode(JSON, &j), decode(YAML, &y))
 		})
 	}
 	var j, y bytes.Buffer
-	require.NoError(t, List(&j, JSON, listResult(true)))
-	require.NoError(t, List(&y, YAML, listResult(true)))
+	require.NoError(t, Encode(&j, JSON, NewListDoc(listResult(true))))
+	require.NoError(t, Encode(&y, YAML, NewListDoc(listResult(true))))
 	assert.Equal(t, decode(JSON, &j), decode(YAML, &y))
 }
 
@@ -253,7 +253,7 @@ func normalise(v any) any {
 func TestViewsDocuments_topologyUnchanged(t *testing.T) {
 	var b bytes.Buffer
 	res := &describe.Result{Groups: []*describe.Group{viewGroups()[0]}, View: describe.ViewTopology}
-	require.NoError(t, Describe(&b, JSON, res))
+	require.NoError(t, Encode(&b, JSON, NewDescribeDoc(res)))
 	assert.NotContains(t, b.String(), "member_count")
 	assert.NotContains(t, b.String(), `"offsets"`)
 	assert.NotContains(t, b.String(), `"members"`)
@@ -289,7 +289,7 @@ func TestList(t *testing.T) {
 			if tc.o == Text {
 				require.NoError(t, ListText(&b, tc.res, tc.st))
 			} else {
-				require.NoError(t, List(&b, tc.o, tc.res))
+				require.NoError(t, Encode(&b, tc.o, NewListDoc(tc.res)))
 			}
 			golden.Assert(t, b.Bytes())
 		})

@@ -48,9 +48,6 @@ func AssertFile(t testing.TB, path string, got []byte) {
 	}
 }
 
-// Updating reports whether golden files are being rewritten.
-func Updating() bool { return *update }
-
 func quote(s string) string {
 	lines := strings.SplitAfter(s, "\n")
 	for i, l := range lines {

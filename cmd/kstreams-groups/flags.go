@@ -1,0 +1,135 @@
+package main
+
+// Each verb declares its options once, in a flag table (describe.go,
+// list.go, delete.go, ...). Both command forms register from those tables:
+// the root command (the kafka-streams-groups.sh form) takes the union of
+// every verb's options with the Java tool's help texts, and each subcommand
+// takes its own verb's options with friendlier help. Parsed values are read
+// back by name (flagValues), so a verb builds the same options struct from
+// either form and validation runs once, in validate (verbs.go).
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// flagKind is the value shape of an option.
+type flagKind int
+
+const (
+	boolFlag     flagKind = iota
+	stringsFlag           // repeatable: --group a --group b
+	optionalFlag          // an optional value: --state or --state=V (joptsimple's [String])
+	stringFlag
+)
+
+// flagDef is one option of a verb.
+type flagDef struct {
+	name string
+	kind flagKind
+	// kafkaHelp is the help of the kafka-streams-groups.sh form.
+	kafkaHelp string
+	// help is the help in the verb's subcommand.
+	help string
+	// availableIf lists the actions without which the Kafka form refuses
+	// the option (joptsimple's availableIf), checked before anything else.
+	availableIf []string
+}
+
+// optionalNoValue is what an optionalFlag holds when given without a value.
+const optionalNoValue = "\x00"
+
+// register adds f to fs with the help of the form.
+func (f flagDef) register(fs *pflag.FlagSet, kafkaForm bool) {
+	help := f.help
+	if kafkaForm || help == "" {
+		help = f.kafkaHelp
+	}
+	switch f.kind {
+	case boolFlag:
+		fs.Bool(f.name, false, help)
+	case stringsFlag:
+		fs.StringArray(f.name, nil, help)
+	case optionalFlag:
+		fs.String(f.name, "", help)
+		fs.Lookup(f.name).NoOptDefVal = optionalNoValue
+	case stringFlag:
+		fs.String(f.name, "", help)
+	}
+}
+
+// flagValues reads the parsed options of one command line by name.
+type flagValues struct{ fs *pflag.FlagSet }
+
+// set reports whether the option was given on the command line.
+func (v flagValues) set(name string) bool {
+	f := v.fs.Lookup(name)
+	return f != nil && f.Changed
+}
+
+func (v flagValues) bool(name string) bool {
+	b, _ := v.fs.GetBool(name)
+	return b
+}
+
+func (v flagValues) strings(name string) []string {
+	s, _ := v.fs.GetStringArray(name)
+	return s
+}
+
+func (v flagValues) string(name string) string {
+	s, _ := v.fs.GetString(name)
+	return s
+}
+
+// optional returns whether an optionalFlag was given and its value, nil
+// when it was given without one.
+func (v flagValues) optional(name string) (given bool, value *string) {
+	if !v.set(name) {
+		return false, nil
+	}
+	s := v.string(name)
+	if s == optionalNoValue {
+		return true, nil
+	}
+	return true, &s
+}
+
+// optionalFlagNames are the options that take an optional value, for
+// joinOptionalArgs.
+func optionalFlagNames() []string {
+	var names []string
+	for _, vb := range verbs() {
+		for _, f := range vb.flags {
+			if f.kind == optionalFlag && !slices.Contains(names, f.name) {
+				names = append(names, f.name)
+			}
+		}
+	}
+	return names
+}
+
+// joinOptionalArgs turns "--state VALUE" into "--state=VALUE" when VALUE is
+// not an option, because joptsimple takes the next token as the optional
+// value while pflag takes only the = form.
+func joinOptionalArgs(args []string) []string {
+	names := optionalFlagNames()
+	// Never nil: cobra reads os.Args when given nil.
+	out := append([]string{}, args...)
+	for i := 0; i < len(out)-1; i++ {
+		if out[i] == "--" {
+			break
+		}
+		if name, ok := strings.CutPrefix(out[i], "--"); ok && slices.Contains(names, name) && !strings.HasPrefix(out[i+1], "-") {
+			out = slices.Replace(out, i, i+2, out[i]+"="+out[i+1])
+		}
+	}
+	return out
+}
+
+// changed reports whether the user set a flag on the command line.
+func changed(fs *pflag.FlagSet, name string) bool {
+	return flagValues{fs}.set(name)
+}

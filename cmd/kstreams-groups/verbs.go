@@ -1,0 +1,267 @@
+package main
+
+// The verbs that talk to Kafka, and what every one of them shares: the two
+// command forms, validation in the Java tool's order, and the glue from a
+// result to stdout, stderr and the exit code. A verb is its internal
+// package, its file here (flag table, help, how its result prints) and one
+// entry in verbs(); docs/ARCHITECTURE.md has the recipe.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
+)
+
+// verb is one action of the tool, callable as `--<name>` in the Kafka form
+// and as the subcommand `<name>`.
+type verb struct {
+	name string
+	// actionHelp is the Kafka form's help of the --<name> action.
+	actionHelp string
+	// flags is the verb's flag table; a name shared with other verbs
+	// (--group) has the same kind and Kafka help everywhere.
+	flags []flagDef
+	// short, long and example are the subcommand's help.
+	short, long, example string
+	// parse builds the verb's job from the parsed options.
+	parse func(v flagValues) job
+}
+
+// job is one invocation of a verb, built from its options.
+type job struct {
+	// opts is the verb's options struct, for flag-parsing tests (deps.runF).
+	opts any
+	// validate is the verb's own checks in the Java tool's order (its
+	// Options.Validate); nil when it has none.
+	validate func() error
+	// prepare does what the Java tool does only once all checks passed and
+	// may still fail as a usage error (parsing a --state list); optional.
+	prepare func() error
+	// run connects, runs the verb and prints its result.
+	run func(ctx context.Context) error
+}
+
+// verbs lists the verbs in the order the Java tool checks their options
+// (StreamsGroupCommandOptions.checkArgs) and the Kafka form lists them.
+func (a *app) verbs() []*verb {
+	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb()}
+}
+
+// verbs without an app, for their flag tables.
+func verbs() []*verb { return (&app{}).verbs() }
+
+// kafkaActions is the order of the action options in the Kafka form's help.
+var kafkaActions = []string{"list", "describe", "delete"}
+
+// registerKafkaForm adds every verb's action and options to the root
+// command: the kafka-streams-groups.sh form.
+func (a *app) registerKafkaForm(root *cobra.Command) {
+	fs := root.Flags()
+	byName := map[string]*verb{}
+	for _, vb := range a.verbs() {
+		byName[vb.name] = vb
+	}
+	for _, name := range kafkaActions {
+		fs.Bool(name, false, byName[name].actionHelp)
+	}
+	for _, vb := range a.verbs() {
+		for _, f := range vb.flags {
+			if fs.Lookup(f.name) == nil {
+				f.register(fs, true)
+			}
+		}
+	}
+	fs.SortFlags = false
+}
+
+// newVerbCmd is the subcommand of a verb.
+func (a *app) newVerbCmd(vb *verb) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     vb.name,
+		Short:   vb.short,
+		Long:    vb.long,
+		Example: vb.example,
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.start(cmd.Context(), []*verb{vb}, flagValues{cmd.Flags()})
+		},
+	}
+	for _, f := range vb.flags {
+		f.register(cmd.Flags(), false)
+	}
+	return cmd
+}
+
+// runKafkaForm runs the root command: the verb named by its action option.
+func (a *app) runKafkaForm(cmd *cobra.Command) error {
+	if cmd.Flags().NFlag() == 0 {
+		cmd.SetOut(a.io.ErrOut)
+		_ = cmd.Help()
+		return usageErrorf("no action given")
+	}
+	v := flagValues{cmd.Flags()}
+	var present []*verb
+	for _, vb := range a.verbs() {
+		if v.bool(vb.name) {
+			present = append(present, vb)
+		}
+	}
+	return a.start(cmd.Context(), present, v)
+}
+
+// start validates an invocation and runs its verb.
+func (a *app) start(ctx context.Context, present []*verb, v flagValues) error {
+	j, err := a.validate(present, v)
+	if err != nil {
+		return err
+	}
+	if a.deps.runF != nil {
+		return a.deps.runF(present[0].name, j.opts)
+	}
+	return j.run(ctx)
+}
+
+// validate checks an invocation in the Java tool's order, the same for both
+// forms: options given without their action, the bootstrap server, each
+// given verb's own checks, the checks between options of different verbs,
+// and exactly one action. present are the verbs the command line names
+// (the subcommand, or the Kafka form's action options). Every failure is a
+// usage error.
+func (a *app) validate(present []*verb, v flagValues) (job, error) {
+	has := func(name string) bool {
+		return slices.ContainsFunc(present, func(vb *verb) bool { return vb.name == name })
+	}
+	// joptsimple's availableIf checks run while parsing, before anything.
+	seen := map[string]bool{}
+	for _, vb := range a.verbs() {
+		for _, f := range vb.flags {
+			if seen[f.name] || len(f.availableIf) == 0 {
+				continue
+			}
+			seen[f.name] = true
+			if v.set(f.name) && !slices.ContainsFunc(f.availableIf, has) {
+				return job{}, usageErrorf("Option(s) [%s] are unavailable given other options on the command line", f.name)
+			}
+		}
+	}
+	if len(a.cfg.Bootstrap) == 0 {
+		return job{}, usageErrorf(`Missing required argument "[bootstrap-server]"`)
+	}
+	var j job
+	for _, vb := range present {
+		j = vb.parse(v)
+		if j.validate != nil {
+			if err := j.validate(); err != nil {
+				return job{}, &usageError{err: err}
+			}
+		}
+	}
+	if err := sharedChecks(v, has); err != nil {
+		return job{}, err
+	}
+	if len(present) != 1 {
+		return job{}, usageErrorf("Command must include exactly one action: --list, --describe, --delete, --reset-offsets, or --delete-offsets.")
+	}
+	if j.prepare != nil {
+		if err := j.prepare(); err != nil {
+			return job{}, &usageError{err: err}
+		}
+	}
+	return j, nil
+}
+
+// sharedChecks are the Java tool's checks between options of different
+// verbs, in its order; has tells whether a verb is the invocation's action.
+func sharedChecks(v flagValues, has func(string) bool) error {
+	groups := len(v.strings("group")) > 0
+	switch {
+	case v.bool("delete-all-internal-topics") && !has("delete"):
+		return usageErrorf("Option [delete-all-internal-topics] takes one of these options: [delete], [reset-offsets]")
+	case v.bool("dry-run") && !has("delete"):
+		return usageErrorf("Option [dry-run] takes one of these options: [delete], [reset-offsets]")
+	case has("list") && v.bool("members"):
+		return usageErrorf(`Option "[list]" can't be used with option "[members]"`)
+	case has("list") && v.bool("offsets"):
+		return usageErrorf(`Option "[list]" can't be used with option "[offsets]"`)
+	case groups && v.bool("all-groups"):
+		return usageErrorf(`Option "[group]" can't be used with option "[all-groups]"`)
+	case groups && has("list"):
+		return usageErrorf(`Option "[group]" can't be used with option "[list]"`)
+	}
+	return nil
+}
+
+// printer is how a verb's result R is printed, for every -o.
+type printer[R any] struct {
+	// text writes the text view (Kafka's layout where Kafka has one).
+	text func(w io.Writer, res R, st *format.Styles) error
+	// doc is the JSON/YAML document of the result.
+	doc func(res R) any
+	// graph draws the result for -o dot|mermaid; nil when the verb has no
+	// drawing, and noGraph then says so (with %s for the format).
+	graph   func(res R) error
+	noGraph string
+	// failures lists what failed, in request order; each failure's line
+	// (already escaped) goes to stderr unless it is "".
+	failures func(res R, o format.Output) []failure
+	// notes are further lines for stderr, after the failures.
+	notes func(res R) []string
+}
+
+// failure is one failed group (or topic) of a result.
+type failure struct {
+	err  error
+	line string
+}
+
+// runVerb is the glue every verb shares: connect within --timeout, run,
+// print the result in the -o format on stdout, report failures on stderr,
+// and return nil or the outcome whose first failure sets the exit code.
+func runVerb[R any](a *app, ctx context.Context, p printer[R], run func(ctx context.Context, c client) (R, error)) error {
+	o := a.cfg.Output
+	if o.Graph() && p.graph == nil {
+		return usageErrorf(p.noGraph, o)
+	}
+	ctx, c, done, err := a.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	res, err := run(ctx, c)
+	if err != nil {
+		return err
+	}
+	switch {
+	case o.Graph():
+		err = p.graph(res)
+	case o.Machine():
+		err = format.Encode(a.io.Out, o, p.doc(res))
+	default:
+		st := a.outStyles() // first: it may wrap a.io.Out for a Windows console
+		err = p.text(a.io.Out, res, st)
+	}
+	if err != nil {
+		return err
+	}
+	var causes []error
+	for _, f := range p.failures(res, o) {
+		if f.line != "" {
+			a.printError(f.line)
+		}
+		causes = append(causes, f.err)
+	}
+	if p.notes != nil {
+		for _, n := range p.notes(res) {
+			fmt.Fprintln(a.io.ErrOut, n)
+		}
+	}
+	if len(causes) > 0 {
+		return &outcomeError{causes: causes}
+	}
+	return nil
+}
