@@ -87,10 +87,3 @@ func TestREADMEExitCodes(t *testing.T) {
 	assert.Equal(t, []int{exitOK, exitFailure, exitUsage, exitNotStored, exitDescError, exitNotFound, exitNotAuthorized, exitUnavailable, exitTooOld, exitNotDeleted},
 		[]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
 }
-
-func TestHelpHasExitStatus(t *testing.T) {
-	help := exitStatusHelp()
-	for _, s := range exitStatuses {
-		assert.Contains(t, help, fmt.Sprintf("  %d  %s", s.Code, s.Meaning))
-	}
-}

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
-	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
@@ -87,10 +86,6 @@ func toState(d *topology.Description) *playground.Description {
 }
 
 type topologyWireNode = kmsg.TopologyDescriptionNode
-
-func formatTopologyTo(w *strings.Builder, d *topology.Description) error {
-	return format.Topology(w, d)
-}
 
 // portOf returns the port of a host:port address.
 func portOf(t *testing.T, addr string) int32 {
