@@ -202,9 +202,6 @@ func (c *Cluster) Load(s *State) error {
 	return nil
 }
 
-// faultKeys are the keys whose handlers consult faults.
-var faultKeys = []int16{offsetFetchKey, findCoordinatorKey, listGroupsKey, deleteGroupsKey, streamsGroupDescribeKey}
-
 // validate collects every problem so a playground user fixes a file in one
 // pass.
 func (s *State) validate(nodes int) error {
@@ -265,8 +262,8 @@ func (s *State) validate(nodes int) error {
 	}
 	for i, f := range s.Faults {
 		where := fmt.Sprintf("faults[%d]", i)
-		if !slices.Contains(faultKeys, f.Key) {
-			p.add("%s: key %d cannot be faulted (want 9, 10, 16, 42 or 89)", where, f.Key)
+		if !rpcs[f.Key].stateFaults {
+			p.add("%s: key %d cannot be faulted (want %s)", where, f.Key, stateFaultKeys())
 		}
 		if f.Node != nil && (*f.Node < 0 || int(*f.Node) >= nodes) {
 			p.add("%s: node %d out of range (nodes are 0..%d; omit node for any)", where, *f.Node, nodes-1)
