@@ -276,14 +276,6 @@ func (c *Cluster) InjectError(f Fault) {
 	c.faults = append(c.faults, &f)
 }
 
-// ClearFaults drops every queued fault and raw response.
-func (c *Cluster) ClearFaults() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.faults = nil
-	c.raws = nil
-}
-
 // SetRawResponse makes the next times requests with key on node (AnyNode for
 // any) get body(version) as the response body instead of the handler's
 // answer; times 0 means forever. The response header is still written

@@ -66,10 +66,6 @@ type StateFault struct {
 //go:embed seed/default.yaml
 var defaultStateYAML []byte
 
-// DefaultStateYAML returns the embedded default state file, for a playground
-// that wants to show or save it.
-func DefaultStateYAML() []byte { return bytes.Clone(defaultStateYAML) }
-
 // DefaultState is the playground's built-in cluster: three 4.4 nodes with
 // the word-count (description AVAILABLE), inventory (NOT_STORED), billing
 // (ERROR) and fraud-detector (Empty) streams groups and the classic group
@@ -123,15 +119,6 @@ func (s *State) applyDefaults() {
 			}
 		}
 	}
-}
-
-// Validate checks a State built in Go the way ParseState checks a file.
-func (s *State) Validate() error {
-	nodes := s.Nodes
-	if nodes == 0 {
-		nodes = 1
-	}
-	return s.validate(nodes)
 }
 
 // StartState starts a cluster shaped by s and loads it.
