@@ -43,7 +43,7 @@ const AnyNode int32 = -1
 
 // DefaultClusterID is the cluster id Metadata and ApiVersions v5 use unless
 // Config.ClusterID is set; it is readable so it stands out in client output.
-const DefaultClusterID = "kafkatest-Y2x1c3Rlcg"
+const DefaultClusterID = "playground-Y2x1c3Rlcg"
 
 // Config configures Start. The zero value is a one-node Kafka 4.4 cluster on
 // 127.0.0.1.
@@ -74,7 +74,7 @@ type Request struct {
 	Msg kmsg.Request
 }
 
-// Cluster is a running fake Kafka cluster. All methods are safe for
+// Cluster is a running playground cluster. All methods are safe for
 // concurrent use, and every change is visible to the next request.
 type Cluster struct {
 	cfg      Config
@@ -274,14 +274,6 @@ func (c *Cluster) InjectError(f Fault) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.faults = append(c.faults, &f)
-}
-
-// ClearFaults drops every queued fault and raw response.
-func (c *Cluster) ClearFaults() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.faults = nil
-	c.raws = nil
 }
 
 // SetRawResponse makes the next times requests with key on node (AnyNode for

@@ -127,7 +127,7 @@ func (c *Cluster) handleFrame(n *node, frame []byte) ([]byte, error) {
 		}
 	}
 
-	h, handled := handlers[key]
+	h, handled := rpcs[key]
 	if key == apiVersionsKey && !c.supports(key, version) {
 		// KIP-511: answer an ApiVersions version we do not know with
 		// UNSUPPORTED_VERSION at v0, naming our own ApiVersions range, so
@@ -141,17 +141,19 @@ func (c *Cluster) handleFrame(n *node, frame []byte) ([]byte, error) {
 	}
 	if err := req.ReadFrom(b.Src); err != nil {
 		c.record(entry)
-		return nil, fmt.Errorf("decode %s v%d: %w", kmsg.NameForKey(key), version, err)
+		return nil, fmt.Errorf("decode %s v%d: %w", h.name, version, err)
 	}
 	entry.Msg = req
-	entry.Groups = requestGroups(req)
+	if h.groups != nil {
+		entry.Groups = h.groups(req)
+	}
 	c.record(entry)
 
 	flexHeader := req.IsFlexible() && key != apiVersionsKey
 	if raw := c.takeRaw(key, n.id); raw != nil {
 		return c.frame(corr, flexHeader, raw(version)), nil
 	}
-	resp, err := h(c, n, req)
+	resp, err := h.handle(c, n, req)
 	if err != nil {
 		return nil, err
 	}
@@ -185,42 +187,4 @@ func (c *Cluster) supports(key, version int16) bool {
 	}
 	req := kmsg.RequestForKey(key)
 	return req != nil && version <= req.MaxVersion()
-}
-
-// requestGroups extracts the group ids a request names, for the log.
-func requestGroups(req kmsg.Request) []string {
-	switch r := req.(type) {
-	case *kmsg.FindCoordinatorRequest:
-		if r.Version >= 4 {
-			return append([]string(nil), r.CoordinatorKeys...)
-		}
-		return []string{r.CoordinatorKey}
-	case *kmsg.StreamsGroupDescribeRequest:
-		return append([]string(nil), r.Groups...)
-	case *kmsg.DeleteGroupsRequest:
-		return append([]string(nil), r.Groups...)
-	}
-	return nil
-}
-
-type handler func(c *Cluster, n *node, req kmsg.Request) (kmsg.Response, error)
-
-const (
-	apiVersionsKey          int16 = 18
-	metadataKey             int16 = 3
-	findCoordinatorKey      int16 = 10
-	listGroupsKey           int16 = 16
-	deleteGroupsKey         int16 = 42
-	streamsGroupDescribeKey int16 = 89
-)
-
-// handlers is the set of RPCs the fake answers; any other key closes the
-// connection even when the profile advertises it.
-var handlers = map[int16]handler{
-	apiVersionsKey:          (*Cluster).handleApiVersions,
-	metadataKey:             (*Cluster).handleMetadata,
-	findCoordinatorKey:      (*Cluster).handleFindCoordinator,
-	listGroupsKey:           (*Cluster).handleListGroups,
-	deleteGroupsKey:         (*Cluster).handleDeleteGroups,
-	streamsGroupDescribeKey: (*Cluster).handleStreamsGroupDescribe,
 }

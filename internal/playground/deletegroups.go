@@ -13,6 +13,11 @@ import (
 // mimic that broker.
 const DeletionFailedMessage = "Topology description plugin failed to delete the topology."
 
+// deleteGroupsGroups lists the groups of a request, for the request log.
+func deleteGroupsGroups(req kmsg.Request) []string {
+	return append([]string(nil), req.(*kmsg.DeleteGroupsRequest).Groups...)
+}
+
 // handleDeleteGroups answers key 42 per group, in request order after
 // de-duplication (the broker applies distinct).
 func (c *Cluster) handleDeleteGroups(n *node, req kmsg.Request) (kmsg.Response, error) {
@@ -29,7 +34,7 @@ func (c *Cluster) handleDeleteGroups(n *node, req kmsg.Request) (kmsg.Response, 
 		seen[id] = true
 		res := kmsg.NewDeleteGroupsResponseGroup()
 		res.Group = id
-		res.ErrorCode, res.ErrorMessage = c.deleteGroupLocked(n, id)
+		res.ErrorCode, res.ErrorMessage = c.deleteGroupLocked(n, r, id)
 		if r.Version < 3 && res.ErrorCode == kerr.GroupDeletionFailed.Code {
 			// Pre-v3 clients do not know 134; KafkaApis downgrades it.
 			res.ErrorCode, res.ErrorMessage = kerr.UnknownServerError.Code, nil
@@ -39,8 +44,8 @@ func (c *Cluster) handleDeleteGroups(n *node, req kmsg.Request) (kmsg.Response, 
 	return resp, nil
 }
 
-func (c *Cluster) deleteGroupLocked(n *node, id string) (int16, *string) {
-	if f, ok := c.takeFaultLocked(deleteGroupsKey, n.id, id); ok {
+func (c *Cluster) deleteGroupLocked(n *node, r *kmsg.DeleteGroupsRequest, id string) (int16, *string) {
+	if f, ok := c.takeFaultLocked(r.Key(), n.id, id); ok {
 		if g, ok := c.groups[id]; ok && g.streams != nil && f.ErrorCode == kerr.GroupDeletionFailed.Code {
 			// The broker wrote its UNCERTAIN barrier before the plugin
 			// failed and does not restore it, so the description reads

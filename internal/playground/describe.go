@@ -13,6 +13,11 @@ import (
 // supports on GROUP resources.
 const groupOperations int32 = 1<<3 | 1<<6 | 1<<8 | 1<<10 | 1<<11
 
+// describeGroups lists the groups of a request, for the request log.
+func describeGroups(req kmsg.Request) []string {
+	return append([]string(nil), req.(*kmsg.StreamsGroupDescribeRequest).Groups...)
+}
+
 // handleStreamsGroupDescribe answers key 89 the way GroupCoordinatorService
 // and GroupMetadataManager.streamsGroupDescribe do (wire reference §1.4):
 // one row per requested id, in request order, errors per row.
@@ -37,7 +42,7 @@ func (c *Cluster) describeRowLocked(n *node, r *kmsg.StreamsGroupDescribeRequest
 		row.ErrorMessage = msg
 		return row
 	}
-	if f, ok := c.takeFaultLocked(streamsGroupDescribeKey, n.id, id); ok {
+	if f, ok := c.takeFaultLocked(r.Key(), n.id, id); ok {
 		return errRow(id, f.ErrorCode, f.ErrorMessage)
 	}
 	if id == "" {

@@ -10,6 +10,16 @@ import (
 // Kafka's coordinator key types: 0 group, 1 transaction, 2 share.
 const maxCoordinatorType = 2
 
+// findCoordinatorGroups lists the coordinator keys of a request, for the
+// request log: v4 (KIP-699) batches them.
+func findCoordinatorGroups(req kmsg.Request) []string {
+	r := req.(*kmsg.FindCoordinatorRequest)
+	if r.Version >= 4 {
+		return append([]string(nil), r.CoordinatorKeys...)
+	}
+	return []string{r.CoordinatorKey}
+}
+
 func (c *Cluster) handleFindCoordinator(n *node, req kmsg.Request) (kmsg.Response, error) {
 	r := req.(*kmsg.FindCoordinatorRequest)
 	resp := r.ResponseKind().(*kmsg.FindCoordinatorResponse)
@@ -19,18 +29,18 @@ func (c *Cluster) handleFindCoordinator(n *node, req kmsg.Request) (kmsg.Respons
 	// v4 (KIP-699) batches keys; before that the single answer sits at the
 	// top level.
 	if r.Version < 4 {
-		e := c.coordinatorEntryLocked(n, r.CoordinatorType, r.CoordinatorKey)
+		e := c.coordinatorEntryLocked(n, r, r.CoordinatorKey)
 		resp.ErrorCode, resp.ErrorMessage = e.ErrorCode, e.ErrorMessage
 		resp.NodeID, resp.Host, resp.Port = e.NodeID, e.Host, e.Port
 		return resp, nil
 	}
 	for _, key := range r.CoordinatorKeys {
-		resp.Coordinators = append(resp.Coordinators, c.coordinatorEntryLocked(n, r.CoordinatorType, key))
+		resp.Coordinators = append(resp.Coordinators, c.coordinatorEntryLocked(n, r, key))
 	}
 	return resp, nil
 }
 
-func (c *Cluster) coordinatorEntryLocked(n *node, keyType int8, key string) kmsg.FindCoordinatorResponseCoordinator {
+func (c *Cluster) coordinatorEntryLocked(n *node, r *kmsg.FindCoordinatorRequest, key string) kmsg.FindCoordinatorResponseCoordinator {
 	e := kmsg.NewFindCoordinatorResponseCoordinator()
 	e.Key = key
 	fail := func(code int16, msg *string) kmsg.FindCoordinatorResponseCoordinator {
@@ -43,10 +53,10 @@ func (c *Cluster) coordinatorEntryLocked(n *node, keyType int8, key string) kmsg
 		}
 		return e
 	}
-	if f, ok := c.takeFaultLocked(findCoordinatorKey, n.id, key); ok {
+	if f, ok := c.takeFaultLocked(r.Key(), n.id, key); ok {
 		return fail(f.ErrorCode, f.ErrorMessage)
 	}
-	if keyType < 0 || keyType > maxCoordinatorType {
+	if r.CoordinatorType < 0 || r.CoordinatorType > maxCoordinatorType {
 		return fail(kerr.InvalidRequest.Code, nil)
 	}
 	placed := c.coordinatorLocked(key)

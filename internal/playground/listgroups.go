@@ -15,7 +15,7 @@ func (c *Cluster) handleListGroups(n *node, req kmsg.Request) (kmsg.Response, er
 	c.mu.Lock()
 	defer c.mu.Unlock()
 
-	if f, ok := c.takeTopLevelFaultLocked(listGroupsKey, n.id); ok {
+	if f, ok := c.takeTopLevelFaultLocked(r.Key(), n.id); ok {
 		resp.ErrorCode = f.ErrorCode
 		return resp, nil
 	}

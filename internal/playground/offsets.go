@@ -29,16 +29,6 @@ import (
 // (MAX_TIMESTAMP, -1 on an empty log), and "no offset" (-1) for a real
 // timestamp, as there are no records to search.
 
-const (
-	listOffsetsKey int16 = 2
-	offsetFetchKey int16 = 9
-)
-
-func init() {
-	handlers[listOffsetsKey] = (*Cluster).handleListOffsets
-	handlers[offsetFetchKey] = (*Cluster).handleOffsetFetch
-}
-
 // Committed is an offset a group committed for a partition.
 type Committed struct {
 	Topic     string
@@ -165,7 +155,7 @@ func (c *Cluster) handleOffsetFetch(n *node, req kmsg.Request) (kmsg.Response, e
 
 	if r.Version < 8 {
 		// One group per request, answered at the top level.
-		g := c.offsetFetchGroupLocked(n, r.Version, kmsg.OffsetFetchRequestGroup{Group: r.Group, MemberEpoch: -1, Topics: v7Topics(r.Topics)})
+		g := c.offsetFetchGroupLocked(n, r, kmsg.OffsetFetchRequestGroup{Group: r.Group, MemberEpoch: -1, Topics: v7Topics(r.Topics)})
 		resp.ErrorCode = g.ErrorCode
 		for _, t := range g.Topics {
 			rt := kmsg.NewOffsetFetchResponseTopic()
@@ -180,7 +170,7 @@ func (c *Cluster) handleOffsetFetch(n *node, req kmsg.Request) (kmsg.Response, e
 		return resp, nil
 	}
 	for _, rg := range r.Groups {
-		resp.Groups = append(resp.Groups, c.offsetFetchGroupLocked(n, r.Version, rg))
+		resp.Groups = append(resp.Groups, c.offsetFetchGroupLocked(n, r, rg))
 	}
 	return resp, nil
 }
@@ -196,10 +186,10 @@ func v7Topics(in []kmsg.OffsetFetchRequestTopic) []kmsg.OffsetFetchRequestGroupT
 	return out
 }
 
-func (c *Cluster) offsetFetchGroupLocked(n *node, version int16, rg kmsg.OffsetFetchRequestGroup) kmsg.OffsetFetchResponseGroup {
+func (c *Cluster) offsetFetchGroupLocked(n *node, r *kmsg.OffsetFetchRequest, rg kmsg.OffsetFetchRequestGroup) kmsg.OffsetFetchResponseGroup {
 	out := kmsg.NewOffsetFetchResponseGroup()
 	out.Group = rg.Group
-	if f, ok := c.takeFaultLocked(offsetFetchKey, n.id, rg.Group); ok {
+	if f, ok := c.takeFaultLocked(r.Key(), n.id, rg.Group); ok {
 		out.ErrorCode = f.ErrorCode
 		return out
 	}
@@ -218,7 +208,7 @@ func (c *Cluster) offsetFetchGroupLocked(n *node, version int16, rg kmsg.OffsetF
 		}
 	}
 
-	byID := version >= 10
+	byID := r.Version >= 10
 	committed := c.offsets.sorted(rg.Group)
 	type answer struct {
 		topic      string

@@ -98,7 +98,7 @@ func TestOffsetFetch_coordinatorAndFaults(t *testing.T) {
 	c := startCluster(t, Config{Nodes: 2})
 	c.PutStreamsGroup(StreamsGroup{ID: "g", State: "Empty"})
 	c.SetCoordinator("g", 1)
-	c.InjectError(Fault{Key: offsetFetchKey, Group: "g", ErrorCode: kerr.GroupAuthorizationFailed.Code, Times: 1, Node: AnyNode})
+	c.InjectError(Fault{Key: 9, Group: "g", ErrorCode: kerr.GroupAuthorizationFailed.Code, Times: 1, Node: AnyNode})
 	cl := newClient(t, c, map[int16]int16{9: 9})
 	ask := func(node int) int16 {
 		req := kmsg.NewPtrOffsetFetchRequest()

@@ -66,10 +66,6 @@ type StateFault struct {
 //go:embed seed/default.yaml
 var defaultStateYAML []byte
 
-// DefaultStateYAML returns the embedded default state file, for a playground
-// that wants to show or save it.
-func DefaultStateYAML() []byte { return bytes.Clone(defaultStateYAML) }
-
 // DefaultState is the playground's built-in cluster: three 4.4 nodes with
 // the word-count (description AVAILABLE), inventory (NOT_STORED), billing
 // (ERROR) and fraud-detector (Empty) streams groups and the classic group
@@ -123,15 +119,6 @@ func (s *State) applyDefaults() {
 			}
 		}
 	}
-}
-
-// Validate checks a State built in Go the way ParseState checks a file.
-func (s *State) Validate() error {
-	nodes := s.Nodes
-	if nodes == 0 {
-		nodes = 1
-	}
-	return s.validate(nodes)
 }
 
 // StartState starts a cluster shaped by s and loads it.
@@ -202,9 +189,6 @@ func (c *Cluster) Load(s *State) error {
 	return nil
 }
 
-// faultKeys are the keys whose handlers consult faults.
-var faultKeys = []int16{offsetFetchKey, findCoordinatorKey, listGroupsKey, deleteGroupsKey, streamsGroupDescribeKey}
-
 // validate collects every problem so a playground user fixes a file in one
 // pass.
 func (s *State) validate(nodes int) error {
@@ -265,8 +249,8 @@ func (s *State) validate(nodes int) error {
 	}
 	for i, f := range s.Faults {
 		where := fmt.Sprintf("faults[%d]", i)
-		if !slices.Contains(faultKeys, f.Key) {
-			p.add("%s: key %d cannot be faulted (want 9, 10, 16, 42 or 89)", where, f.Key)
+		if !rpcs[f.Key].stateFaults {
+			p.add("%s: key %d cannot be faulted (want %s)", where, f.Key, stateFaultKeys())
 		}
 		if f.Node != nil && (*f.Node < 0 || int(*f.Node) >= nodes) {
 			p.add("%s: node %d out of range (nodes are 0..%d; omit node for any)", where, *f.Node, nodes-1)

@@ -152,7 +152,6 @@ func TestDefaultState(t *testing.T) {
 	out2, err := yaml.Marshal(again)
 	require.NoError(t, err)
 	assert.Equal(t, string(out), string(out2))
-	assert.Equal(t, defaultStateYAML, DefaultStateYAML())
 }
 
 func TestLoad(t *testing.T) {

@@ -13,10 +13,6 @@ import (
 // name in its Group field ("" for every topic) and answers its ErrorCode
 // and, from v5, ErrorMessage; the topic is kept.
 
-const deleteTopicsKey int16 = 20
-
-func init() { handlers[deleteTopicsKey] = (*Cluster).handleDeleteTopics }
-
 // HasTopic reports whether a topic with this name exists.
 func (c *Cluster) HasTopic(name string) bool {
 	c.mu.Lock()
@@ -85,7 +81,7 @@ func (c *Cluster) handleDeleteTopics(n *node, req kmsg.Request) (kmsg.Response, 
 			name = t.name
 			rt.Topic = &name
 		}
-		switch f, ok := c.takeFaultLocked(deleteTopicsKey, n.id, name); {
+		switch f, ok := c.takeFaultLocked(r.Key(), n.id, name); {
 		case ok:
 			rt.ErrorCode = f.ErrorCode
 			if r.Version >= 5 {

@@ -1,0 +1,60 @@
+package playground
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// rpc is one RPC the playground answers.
+type rpc struct {
+	// name is Kafka's name of the API, as kmsg.NameForKey spells it.
+	name string
+	// handle answers a decoded request of this key. An error closes the
+	// connection, as Kafka does with a request it cannot process.
+	handle func(c *Cluster, n *node, req kmsg.Request) (kmsg.Response, error)
+	// groups returns the group ids the request names, for Request.Groups;
+	// nil when the log does not need them.
+	groups func(req kmsg.Request) []string
+	// stateFaults says a state file's faults may name this key: the
+	// handler consults the injected faults per group or at top level.
+	stateFaults bool
+}
+
+// rpcs is every RPC the playground answers, by API key, and the only place
+// a handler is registered: a new RPC is its handler file plus one line
+// here. A key missing here closes the connection even when the profile
+// advertises it; ApiVersions always advertises the profile's whole table.
+var rpcs = map[int16]rpc{
+	2:  {name: "ListOffsets", handle: (*Cluster).handleListOffsets},
+	3:  {name: "Metadata", handle: (*Cluster).handleMetadata},
+	9:  {name: "OffsetFetch", handle: (*Cluster).handleOffsetFetch, stateFaults: true},
+	10: {name: "FindCoordinator", handle: (*Cluster).handleFindCoordinator, groups: findCoordinatorGroups, stateFaults: true},
+	16: {name: "ListGroups", handle: (*Cluster).handleListGroups, stateFaults: true},
+	18: {name: "ApiVersions", handle: (*Cluster).handleApiVersions},
+	20: {name: "DeleteTopics", handle: (*Cluster).handleDeleteTopics},
+	42: {name: "DeleteGroups", handle: (*Cluster).handleDeleteGroups, groups: deleteGroupsGroups, stateFaults: true},
+	89: {name: "StreamsGroupDescribe", handle: (*Cluster).handleStreamsGroupDescribe, groups: describeGroups, stateFaults: true},
+}
+
+// apiVersionsKey is special in the framing: its response header is always
+// v0, and a version the profile lacks gets the KIP-511 fallback.
+const apiVersionsKey int16 = 18
+
+// stateFaultKeys lists, in the words of a validation error, the keys a
+// state file may fault: "9, 10, 16, 42 or 89".
+func stateFaultKeys() string {
+	var keys []string
+	for _, k := range slices.Sorted(maps.Keys(rpcs)) {
+		if rpcs[k].stateFaults {
+			keys = append(keys, fmt.Sprint(k))
+		}
+	}
+	if len(keys) < 2 {
+		return strings.Join(keys, "")
+	}
+	return strings.Join(keys[:len(keys)-1], ", ") + " or " + keys[len(keys)-1]
+}
