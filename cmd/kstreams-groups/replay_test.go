@@ -31,12 +31,13 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
 // replayRun is the one call into the CLI.
 func replayRun(args []string, stdout, stderr *bytes.Buffer) int {
-	return run(args, IOStreams{In: strings.NewReader(""), Out: stdout, ErrOut: stderr})
+	return run(args, IOStreams{In: strings.NewReader(""), Out: stdout, ErrOut: stderr}, deps{})
 }
 
 var (
@@ -249,7 +250,7 @@ var replayDifferences = map[string]replayDifference{
 		require.NotEmpty(t, e.stderr)
 		head, list, ok := strings.Cut(e.stderr[0], prefix)
 		require.True(t, ok, e.stderr[0])
-		ours := []string{"Empty", "NotReady", "Assigning", "Reconciling", "Stable", "Dead"}
+		ours := kafka.StateNames()
 		require.ElementsMatch(t, ours, strings.Split(list, ", "))
 		e.stderr[0] = head + prefix + strings.Join(ours, ", ")
 	}},
