@@ -74,8 +74,12 @@ func (v flagValues) bool(name string) bool {
 	return b
 }
 
+// strings returns a repeatable option's values, nil when none was given.
 func (v flagValues) strings(name string) []string {
 	s, _ := v.fs.GetStringArray(name)
+	if len(s) == 0 {
+		return nil
+	}
 	return s
 }
 
