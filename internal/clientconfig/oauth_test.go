@@ -3,6 +3,8 @@ package clientconfig
 import (
 	"context"
 	"encoding/base64"
+	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -111,4 +113,120 @@ func TestOAuth_fileToken(t *testing.T) {
 	_, first, err := m.Authenticate(context.Background(), "x:1")
 	require.NoError(t, err)
 	assert.Contains(t, string(first), "auth=Bearer file.jwt.token\x01")
+}
+
+// tokenErr asks s for a token and returns the error.
+func tokenErr(t *testing.T, s *Settings) error {
+	t.Helper()
+	m, err := s.SASL()
+	require.NoError(t, err)
+	_, _, err = m.Authenticate(context.Background(), "127.0.0.1:9092")
+	return err
+}
+
+// TestOAuth_endpointAnswers pins what each answer of the token endpoint
+// becomes: a refusal (4xx) or an answer without a token fails like a
+// broker's SASL_AUTHENTICATION_FAILED, anything else is retried; no body
+// text but an OAuth error code is echoed.
+func TestOAuth_endpointAnswers(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name        string
+		contentType string // "" lets net/http sniff it (text/plain for JSON)
+		status      int
+		body        string
+		wantToken   string
+		wantAuth    bool // a SASL authentication failure
+		wantErr     string
+	}{
+		{name: "JSON", contentType: "application/json", status: 200, body: `{"access_token":"tok-1","expires_in":60}`, wantToken: "tok-1"},
+		{name: "JSON sent as text/plain", status: 200, body: `{"access_token":"tok-2"}`, wantToken: "tok-2"},
+		{name: "JSON with a charset", contentType: "application/json; charset=utf-8", status: 200, body: `{"access_token":"tok-3","token_type":"Bearer"}`, wantToken: "tok-3"},
+		{name: "bad JSON", contentType: "application/json", status: 200, body: `{"access_token":`, wantAuth: true, wantErr: "the OAuth token endpoint URL answered without an access_token"},
+		{name: "form answer", contentType: "application/x-www-form-urlencoded", status: 200, body: `access_token=tok-4`, wantAuth: true, wantErr: "the OAuth token endpoint URL answered without an access_token"},
+		{name: "no token", contentType: "application/json", status: 200, body: `{"token_type":"Bearer"}`, wantAuth: true, wantErr: "the OAuth token endpoint URL answered without an access_token"},
+		{name: "refused with an error code", contentType: "application/json", status: 400, body: `{"error":"invalid_grant","error_description":"no ` + oauthSecret + `"}`, wantAuth: true,
+			wantErr: "the OAuth token endpoint URL refused the client credentials: HTTP 400 (invalid_grant)"},
+		{name: "refused with free text", contentType: "application/json", status: 403, body: `{"error":"secret ` + oauthSecret + ` is wrong"}`, wantAuth: true,
+			wantErr: "the OAuth token endpoint URL refused the client credentials: HTTP 403"},
+		{name: "refused without a body", status: 401, wantAuth: true, wantErr: "the OAuth token endpoint URL refused the client credentials: HTTP 401"},
+		{name: "server error", contentType: "application/json", status: 503, body: `{"error":"temporarily_unavailable"}`, wantErr: "OAuth token endpoint URL: HTTP 503"},
+		{name: "redirect", status: 304, wantErr: "OAuth token endpoint URL: HTTP 304"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var accept string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				accept = r.Header.Get("Accept")
+				if tt.contentType != "" {
+					w.Header().Set("Content-Type", tt.contentType)
+				}
+				w.WriteHeader(tt.status)
+				_, _ = w.Write([]byte(tt.body))
+			}))
+			defer srv.Close()
+			s := oauthSettings(t, srv.URL+"/token", oauthSecret)
+			m, err := s.SASL()
+			require.NoError(t, err)
+			_, first, err := m.Authenticate(context.Background(), "127.0.0.1:9092")
+			assert.Equal(t, "application/json", accept)
+			if tt.wantErr == "" {
+				require.NoError(t, err)
+				assert.Contains(t, string(first), "auth=Bearer "+tt.wantToken+"\x01")
+				return
+			}
+			require.Error(t, err)
+			want := strings.ReplaceAll(tt.wantErr, "URL", srv.URL+"/token")
+			assert.True(t, strings.HasSuffix(err.Error(), want), "%q does not end with %q", err, want)
+			assert.Equal(t, tt.wantAuth, errors.Is(err, kerr.SaslAuthenticationFailed), "%v", err)
+			assert.NotContains(t, err.Error(), oauthSecret)
+		})
+	}
+}
+
+func TestOAuth_unreachableEndpoint(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	err = tokenErr(t, oauthSettings(t, "http://"+addr+"/token", oauthSecret))
+	require.Error(t, err)
+	assert.Equal(t, "OAuth token endpoint http://"+addr+"/token: dial tcp "+addr+": connect: connection refused", err.Error())
+	assert.NotErrorIs(t, err, kerr.SaslAuthenticationFailed, "an unreachable endpoint may come back")
+}
+
+func TestOAuth_endpointCredentialsNotEchoed(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	err = tokenErr(t, oauthSettings(t, "http://user:"+oauthSecret+"@"+addr+"/token", oauthSecret))
+	require.Error(t, err)
+	assert.Equal(t, "OAuth token endpoint http://user:xxxxx@"+addr+"/token: dial tcp "+addr+": connect: connection refused", err.Error())
+}
+
+func TestOAuth_fileTokenErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.jwt")
+	require.NoError(t, os.WriteFile(empty, []byte(" \n"), 0o600))
+	for name, tt := range map[string]struct{ path, want string }{
+		"missing": {filepath.Join(dir, "missing.jwt"), "cannot read the OAuth token file: open " + filepath.Join(dir, "missing.jwt") + ": no such file or directory"},
+		"empty":   {empty, "the OAuth token file " + empty + " is empty"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p, err := ParseBytes([]byte("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=OAUTHBEARER\nsasl.oauthbearer.token.endpoint.url=file://" + tt.path + "\n" +
+				`sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;`))
+			require.NoError(t, err)
+			s, err := Build(p, Options{})
+			require.NoError(t, err)
+			err = tokenErr(t, s)
+			require.ErrorIs(t, err, kerr.SaslAuthenticationFailed)
+			assert.True(t, strings.HasSuffix(err.Error(), tt.want), err.Error())
+		})
+	}
 }

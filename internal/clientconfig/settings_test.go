@@ -288,3 +288,26 @@ func TestBuild_keyMustMatchCertificate(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, strings.HasSuffix(err.Error(), "ssl.keystore.key: the private key does not match the first certificate"), err.Error())
 }
+
+// TestBuild_pkcs12TrustStoreWithoutTrustAttribute reads a PKCS12 store as
+// openssl writes it, without Java's trust attribute (here a key store): its
+// certificates are trusted, as keytool -list shows them.
+func TestBuild_pkcs12TrustStoreWithoutTrustAttribute(t *testing.T) {
+	t.Parallel()
+	ca := clientconfigtest.NewCA(t, "test-ca")
+	store := ca.WriteKeyStore(t, t.TempDir(), clientconfigtest.PKCS12)
+	s, err := build(t, "security.protocol=SSL\nssl.truststore.type=PKCS12\nssl.truststore.location="+store+"\nssl.truststore.password="+clientconfigtest.StorePassword)
+	require.NoError(t, err)
+	assert.True(t, verifies(s.TLS.RootCAs, ca))
+	_, err = ca.ClientLeaf.Verify(x509.VerifyOptions{Roots: s.TLS.RootCAs, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageAny}})
+	assert.NoError(t, err, "the leaf of the store is trusted too")
+
+	_, err = build(t, "security.protocol=SSL\nssl.truststore.type=PKCS12\nssl.truststore.location="+store+"\nssl.truststore.password=wrong-"+secret)
+	require.EqualError(t, err, "client.properties:line 3: ssl.truststore.location: PKCS12 trust store "+store+": pkcs12: decryption password incorrect")
+
+	garbage := filepath.Join(t.TempDir(), "garbage.p12")
+	require.NoError(t, os.WriteFile(garbage, []byte("not a store"), 0o600))
+	_, err = build(t, "security.protocol=SSL\nssl.truststore.type=PKCS12\nssl.truststore.location="+garbage+"\nssl.truststore.password=x")
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), "client.properties:line 3: ssl.truststore.location: PKCS12 trust store "+garbage+": pkcs12: error reading P12 data: "), err.Error())
+}
