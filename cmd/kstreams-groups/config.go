@@ -16,6 +16,7 @@ import (
 
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/javaprops"
 )
 
 // Config is the typed configuration of one invocation. Precedence, highest
@@ -364,21 +365,21 @@ func configValue(k, val *yaml.Node) (any, error) {
 // properties reads the client properties of c: the file first, then
 // the inline properties over it. Problems are usage errors that name the
 // file and line.
-func (c ClientSource) properties() (clientconfig.Properties, clientconfig.Options, error) {
-	var props clientconfig.Properties
+func (c ClientSource) properties() (javaprops.Properties, clientconfig.Options, error) {
+	var props javaprops.Properties
 	opts := clientconfig.Options{Source: c.Origin}
 	if c.Path != "" {
 		data, err := os.ReadFile(c.Path)
 		if err != nil {
 			return props, opts, usageErrorf("cannot read client properties (%s): %v", c.Origin, err)
 		}
-		if props, err = clientconfig.ParseBytes(data); err != nil {
+		if props, err = javaprops.ParseBytes(data); err != nil {
 			return props, opts, usageErrorf("client properties %s: %v", c.Path, err)
 		}
 		opts.Source = c.Path
 	}
 	if c.Inline != nil {
-		props = props.Merge(clientconfig.FromMap(c.Inline))
+		props = props.Merge(javaprops.FromMap(c.Inline))
 		opts.BaseDir = c.BaseDir
 		if c.Path != "" {
 			opts.Source = c.Path + " with client-properties of " + c.Origin

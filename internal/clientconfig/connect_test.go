@@ -17,6 +17,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig/clientconfigtest"
+	"github.com/kstreams-groups/kstreams-groups/internal/javaprops"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
@@ -53,7 +54,7 @@ type outcome struct {
 
 func connect(t *testing.T, addr, props string, timeout time.Duration, debug *syncBuffer) outcome {
 	t.Helper()
-	p, err := clientconfig.Parse(props)
+	p, err := javaprops.ParseBytes([]byte(props))
 	require.NoError(t, err)
 	s, err := clientconfig.Build(p, clientconfig.Options{Source: "client.properties"})
 	require.NoError(t, err)

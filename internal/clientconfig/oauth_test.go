@@ -17,6 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kerr"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/javaprops"
 )
 
 const oauthSecret = "client-secret-9f8e"
@@ -44,8 +46,8 @@ func idp(t *testing.T, calls *atomic.Int32) *httptest.Server {
 
 func oauthSettings(t *testing.T, url, clientSecret string) *Settings {
 	t.Helper()
-	p, err := Parse("security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.oauthbearer.token.endpoint.url=" + url + "\n" +
-		`sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId="cli" clientSecret="` + clientSecret + `" scope="kafka read" extension_logicalCluster="lkc-1";`)
+	p, err := javaprops.ParseBytes([]byte("security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.oauthbearer.token.endpoint.url=" + url + "\n" +
+		`sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId="cli" clientSecret="` + clientSecret + `" scope="kafka read" extension_logicalCluster="lkc-1";`))
 	require.NoError(t, err)
 	s, err := Build(p, Options{})
 	require.NoError(t, err)
@@ -104,8 +106,8 @@ func TestOAuth_fileToken(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "token.jwt"), []byte("file.jwt.token\n"), 0o600))
-	p, err := Parse("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=OAUTHBEARER\nsasl.oauthbearer.token.endpoint.url=file://" + filepath.Join(dir, "token.jwt") + "\n" +
-		`sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;`)
+	p, err := javaprops.ParseBytes([]byte("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=OAUTHBEARER\nsasl.oauthbearer.token.endpoint.url=file://" + filepath.Join(dir, "token.jwt") + "\n" +
+		`sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;`))
 	require.NoError(t, err)
 	s, err := Build(p, Options{})
 	require.NoError(t, err)
@@ -219,7 +221,7 @@ func TestOAuth_fileTokenErrors(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			p, err := ParseBytes([]byte("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=OAUTHBEARER\nsasl.oauthbearer.token.endpoint.url=file://" + tt.path + "\n" +
+			p, err := javaprops.ParseBytes([]byte("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=OAUTHBEARER\nsasl.oauthbearer.token.endpoint.url=file://" + tt.path + "\n" +
 				`sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;`))
 			require.NoError(t, err)
 			s, err := Build(p, Options{})

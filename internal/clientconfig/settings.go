@@ -15,6 +15,8 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl/oauth"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/javaprops"
 )
 
 // Security protocols of security.protocol.
@@ -31,6 +33,13 @@ const (
 	MechScramSHA256 = "SCRAM-SHA-256"
 	MechScramSHA512 = "SCRAM-SHA-512"
 	MechOAuthBearer = "OAUTHBEARER"
+)
+
+// JAAS login modules the client understands, by the mechanism they serve.
+const (
+	plainModule = "org.apache.kafka.common.security.plain.PlainLoginModule"
+	scramModule = "org.apache.kafka.common.security.scram.ScramLoginModule"
+	oauthModule = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
 )
 
 // Settings are validated client settings. Credentials are kept unexported so
@@ -174,7 +183,7 @@ var ignored = map[string]bool{
 
 // builder carries one Build call.
 type builder struct {
-	p   Properties
+	p   javaprops.Properties
 	o   Options
 	s   *Settings
 	get func(key string) (string, bool)
@@ -190,7 +199,7 @@ func (b *builder) secret(v string) { b.s.secrets.add(v) }
 
 // Build validates properties and loads what they point at (trust and key
 // stores). Every problem is a *PropertyError.
-func Build(p Properties, o Options) (*Settings, error) {
+func Build(p javaprops.Properties, o Options) (*Settings, error) {
 	b := &builder{p: p, o: o, s: &Settings{Protocol: Plaintext, secrets: &redactor{}}}
 	b.get = func(key string) (string, bool) {
 		e, ok := p.Get(key)
@@ -269,7 +278,7 @@ func (b *builder) sasl() error {
 		return &PropertyError{Source: b.o.Source, Key: "sasl.jaas.config", Msg: fmt.Sprintf("required with security.protocol=%s (a %s entry)", b.s.Protocol, module)}
 	}
 	b.secret(raw)
-	jaas, err := parseJAAS(raw)
+	jaas, err := javaprops.ParseJAAS(raw)
 	if err != nil {
 		return b.errf("sasl.jaas.config", "%v", err)
 	}
@@ -311,7 +320,7 @@ func (b *builder) sasl() error {
 // OAuthBearerLoginCallbackHandler: the JAAS options clientId, clientSecret
 // and scope (or the KIP-1139 properties), and extension_* options as SASL
 // extensions. A file: URL reads a token that something else fetched.
-func (b *builder) oauth(jaas jaasEntry) error {
+func (b *builder) oauth(jaas javaprops.JAASEntry) error {
 	if v, ok := b.get("sasl.login.callback.handler.class"); ok && !strings.HasSuffix(v, ".OAuthBearerLoginCallbackHandler") {
 		return b.errf("sasl.login.callback.handler.class", "unsupported handler %q (only Kafka's OAuthBearerLoginCallbackHandler is built in)", v)
 	}
@@ -371,6 +380,12 @@ func (s *Settings) SASL() (sasl.Mechanism, error) {
 // Redact replaces every credential the settings hold (passwords, the JAAS
 // text, fetched tokens) in text with [redacted].
 func (s *Settings) Redact(text string) string { return s.secrets.apply(text) }
+
+// javaTrim is String.trim: Kafka's ConfigDef trims every string value,
+// passwords included, by removing characters up to U+0020 at both ends.
+func javaTrim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
+}
 
 // resolve makes a location relative to BaseDir.
 func (b *builder) resolve(path string) string {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig/clientconfigtest"
+	"github.com/kstreams-groups/kstreams-groups/internal/javaprops"
 )
 
 // secret is the password of every case; no error may contain it.
@@ -27,7 +28,7 @@ const (
 
 func build(t *testing.T, text string) (*clientconfig.Settings, error) {
 	t.Helper()
-	p, err := clientconfig.Parse(text)
+	p, err := javaprops.ParseBytes([]byte(text))
 	require.NoError(t, err)
 	return clientconfig.Build(p, clientconfig.Options{Source: "client.properties"})
 }
@@ -224,7 +225,7 @@ func TestBuild_jksTrustStoreNeedsPassword(t *testing.T) {
 func TestBuild_inlinePEM(t *testing.T) {
 	t.Parallel()
 	ca := clientconfigtest.NewCA(t, "test-ca")
-	p := clientconfig.FromMap(map[string]string{
+	p := javaprops.FromMap(map[string]string{
 		"security.protocol":              "SSL",
 		"ssl.truststore.type":            "PEM",
 		"ssl.truststore.certificates":    ca.CertPEM(),
@@ -280,7 +281,7 @@ func TestBuild_pemKeyFiles(t *testing.T) {
 func TestBuild_keyMustMatchCertificate(t *testing.T) {
 	t.Parallel()
 	ca := clientconfigtest.NewCA(t, "test-ca")
-	p := clientconfig.FromMap(map[string]string{
+	p := javaprops.FromMap(map[string]string{
 		"security.protocol": "SSL", "ssl.keystore.type": "PEM",
 		"ssl.keystore.key": ca.ClientKeyPEM(t), "ssl.keystore.certificate.chain": ca.CertPEM(),
 	})
@@ -310,4 +311,35 @@ func TestBuild_pkcs12TrustStoreWithoutTrustAttribute(t *testing.T) {
 	_, err = build(t, "security.protocol=SSL\nssl.truststore.type=PKCS12\nssl.truststore.location="+garbage+"\nssl.truststore.password=x")
 	require.Error(t, err)
 	assert.True(t, strings.HasPrefix(err.Error(), "client.properties:line 3: ssl.truststore.location: PKCS12 trust store "+garbage+": pkcs12: error reading P12 data: "), err.Error())
+}
+
+// FuzzBuild proves the validation never panics on any properties file and
+// reports every problem as a *PropertyError.
+func FuzzBuild(f *testing.F) {
+	for _, s := range []string{
+		"", "security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.config=" + plainJAAS + "\n",
+		"security.protocol=SASL_PLAINTEXT\nsasl.mechanism=SCRAM-SHA-256\nsasl.jaas.config=" + scramJAAS + "\n",
+		"security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.jaas.config=" + oauthJAAS + "\n",
+		"security.protocol=sasl_plaintext\nsasl.mechanism=PLAIN\nsasl.jaas.config=x required a='b\\",
+		"security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\nsasl.jaas.config=/* x required;", "ssl.enabled.protocols=TLSv1.2,,TLSv9",
+		"security.protocol=SSL\nssl.truststore.type=PEM\nssl.truststore.certificates=-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----",
+		"request.timeout.ms=99999999999\nclient.id= \t", "ssl.endpoint.identification.algorithm=\nssl.protocol=TLSv1.1",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := javaprops.ParseBytes(data)
+		if err != nil {
+			return
+		}
+		for _, e := range p.Entries() {
+			if strings.HasSuffix(e.Key, ".location") || strings.HasSuffix(e.Key, ".url") {
+				return // no reads of arbitrary files (a device could block)
+			}
+		}
+		if _, err := clientconfig.Build(p, clientconfig.Options{}); err != nil {
+			var pe *clientconfig.PropertyError
+			assert.ErrorAs(t, err, &pe)
+		}
+	})
 }
