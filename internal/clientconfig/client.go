@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin/wirelog"
 )
 
 // dialTimeout bounds one TCP dial plus TLS handshake when the debug log
@@ -13,7 +15,7 @@ const dialTimeout = 5 * time.Second
 
 // ClientOpts returns the franz-go options for s: TLS, SASL and
 // request.timeout.ms. With debug set, every request and response is logged
-// there (see debug.go). client.id is in ClientID for the caller.
+// there (see internal/admin/wirelog). client.id is in ClientID for the caller.
 func (s *Settings) ClientOpts(debug io.Writer) []kgo.Opt {
 	var opts []kgo.Opt
 	if s.RequestTimeout > 0 {
@@ -27,8 +29,7 @@ func (s *Settings) ClientOpts(debug io.Writer) []kgo.Opt {
 	}
 	switch {
 	case debug != nil:
-		log := &debugLog{w: debug, redact: s.Redact, now: time.Now}
-		opts = append(opts, kgo.Dialer(s.dialer(log)), kgo.WithHooks(log), kgo.WithLogger(log))
+		opts = append(opts, wirelog.Opts(wirelog.Config{W: debug, Redact: s.Redact, TLS: s.TLS, DialTimeout: dialTimeout})...)
 	case s.TLS != nil:
 		opts = append(opts, kgo.DialTLSConfig(s.TLS))
 	}

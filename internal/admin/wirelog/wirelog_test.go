@@ -1,4 +1,4 @@
-package clientconfig
+package wirelog
 
 import (
 	"bytes"
@@ -41,16 +41,16 @@ func response(corr int32, body int) []byte {
 	return append(b, make([]byte, body)...)
 }
 
-// TestDebugLog_lines pins every line of the --debug log byte for byte:
+// TestLog_lines pins every line of the --debug log byte for byte:
 // frames split across writes and reads, an unknown correlation id, an
 // unknown API key (kmsg names it "Unknown"), raw SASL after SaslHandshake
 // v0, a frame that is not Kafka's, franz-go's log lines and the connection
 // labels.
-func TestDebugLog_lines(t *testing.T) {
+func TestLog_lines(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
 	clock := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	log := &debugLog{w: &out, redact: strings.NewReplacer("hunter2", "[redacted]").Replace, now: func() time.Time { return clock }}
+	log := &logger{w: &out, redact: strings.NewReplacer("hunter2", "[redacted]").Replace, now: func() time.Time { return clock }}
 
 	var in []byte
 	in = append(in, response(1, 300)...)
@@ -58,7 +58,7 @@ func TestDebugLog_lines(t *testing.T) {
 	in = append(in, response(2, 10)...)
 	in = append(in, response(3, 10)...)
 	raw := &fakeConn{in: bytes.NewReader(in)}
-	c := &debugConn{Conn: raw, log: log, label: "127.0.0.1:9092", inflight: map[int32]inflight{}}
+	c := &frameConn{Conn: raw, log: log, label: "127.0.0.1:9092", inflight: map[int32]inflight{}}
 
 	req := request(18, 4, 1, 40)
 	_, _ = c.Write(req[:5])
@@ -78,7 +78,7 @@ func TestDebugLog_lines(t *testing.T) {
 	log.Log(kgo.LogLevelWarn, "retrying", "broker", 3, "err", "hunter2")
 	log.Log(kgo.LogLevelInfo, "odd keyvals", "k")
 
-	bad := &debugConn{Conn: &fakeConn{in: bytes.NewReader(nil)}, log: log, label: "x:1", inflight: map[int32]inflight{}}
+	bad := &frameConn{Conn: &fakeConn{in: bytes.NewReader(nil)}, log: log, label: "x:1", inflight: map[int32]inflight{}}
 	_, _ = bad.Write([]byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0}) // size below a header: not Kafka
 	_, _ = bad.Write(request(18, 4, 1, 0))
 
