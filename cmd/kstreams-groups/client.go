@@ -32,7 +32,8 @@ func (a *app) newAdmin() (*admin.Client, error) {
 		Bootstrap:       a.cfg.Bootstrap,
 		ClientID:        settings.ClientID,
 		SoftwareVersion: resolveVersion().Version,
-		Opts:            settings.ClientOpts(debug),
+		Security:        settings,
+		Debug:           debug,
 	})
 }
 

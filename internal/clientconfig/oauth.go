@@ -12,15 +12,12 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/twmb/franz-go/pkg/kerr"
-	"github.com/twmb/franz-go/pkg/sasl/oauth"
 )
 
 // tokenFetcher gets an OAUTHBEARER token with the OAuth 2 client credentials
 // grant, as Kafka's OAuthBearerLoginCallbackHandler does, or reads one from
-// a file: URL. franz-go asks for a token on every new connection; the token
-// is reused until shortly before it expires.
+// a file: URL. The client asks for a token on every new connection; the
+// token is reused until shortly before it expires.
 type tokenFetcher struct {
 	endpoint     *url.URL
 	path         string // file: tokens
@@ -34,14 +31,6 @@ type tokenFetcher struct {
 	mu      sync.Mutex
 	token   string
 	expires time.Time
-}
-
-func (f *tokenFetcher) auth(ctx context.Context) (oauth.Auth, error) {
-	tok, err := f.get(ctx)
-	if err != nil {
-		return oauth.Auth{}, err
-	}
-	return oauth.Auth{Token: tok, Extensions: f.extensions}, nil
 }
 
 func (f *tokenFetcher) get(ctx context.Context) (string, error) {
@@ -72,11 +61,11 @@ func (f *tokenFetcher) get(ctx context.Context) (string, error) {
 func (f *tokenFetcher) readFile() (string, error) {
 	data, err := os.ReadFile(f.path)
 	if err != nil {
-		return "", fmt.Errorf("%w: cannot read the OAuth token file: %v", kerr.SaslAuthenticationFailed, err)
+		return "", &TokenError{msg: fmt.Sprintf("cannot read the OAuth token file: %v", err)}
 	}
 	tok := strings.TrimSpace(string(data))
 	if tok == "" {
-		return "", fmt.Errorf("%w: the OAuth token file %s is empty", kerr.SaslAuthenticationFailed, f.path)
+		return "", &TokenError{msg: fmt.Sprintf("the OAuth token file %s is empty", f.path)}
 	}
 	return tok, nil
 }
@@ -129,12 +118,12 @@ func (f *tokenFetcher) fetch(ctx context.Context) (string, time.Duration, error)
 		if doc.Error != "" && isToken(doc.Error) {
 			reason = " (" + doc.Error + ")"
 		}
-		return "", 0, fmt.Errorf("%w: the OAuth token endpoint %s refused the client credentials: HTTP %d%s",
-			kerr.SaslAuthenticationFailed, f.endpoint.Redacted(), resp.StatusCode, reason)
+		return "", 0, &TokenError{msg: fmt.Sprintf("the OAuth token endpoint %s refused the client credentials: HTTP %d%s",
+			f.endpoint.Redacted(), resp.StatusCode, reason)}
 	case resp.StatusCode != http.StatusOK:
 		return "", 0, fmt.Errorf("OAuth token endpoint %s: HTTP %d", f.endpoint.Redacted(), resp.StatusCode)
 	case doc.AccessToken == "":
-		return "", 0, fmt.Errorf("%w: the OAuth token endpoint %s answered without an access_token", kerr.SaslAuthenticationFailed, f.endpoint.Redacted())
+		return "", 0, &TokenError{msg: fmt.Sprintf("the OAuth token endpoint %s answered without an access_token", f.endpoint.Redacted())}
 	}
 	ttl := time.Hour
 	if doc.ExpiresIn > 0 {

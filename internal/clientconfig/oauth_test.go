@@ -16,7 +16,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/twmb/franz-go/pkg/kerr"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/javaprops"
 )
@@ -59,14 +58,13 @@ func TestOAuth_clientCredentials(t *testing.T) {
 	var calls atomic.Int32
 	srv := idp(t, &calls)
 	s := oauthSettings(t, srv.URL+"/token", oauthSecret)
-	m, err := s.SASL()
-	require.NoError(t, err)
+	require.NotNil(t, s.SASL)
+	assert.Equal(t, "OAUTHBEARER", s.SASL.Mechanism)
 	for range 2 {
-		_, first, err := m.Authenticate(context.Background(), "127.0.0.1:9092")
+		tok, err := s.SASL.Token(context.Background())
 		require.NoError(t, err)
-		msg := string(first)
-		assert.Contains(t, msg, "auth=Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJjbGkifQ.sig\x01")
-		assert.Contains(t, msg, "logicalCluster=lkc-1\x01")
+		assert.Equal(t, "eyJhbGciOiJub25lIn0.eyJzdWIiOiJjbGkifQ.sig", tok)
+		assert.Equal(t, map[string]string{"logicalCluster": "lkc-1"}, s.SASL.Extensions())
 	}
 	assert.Equal(t, int32(1), calls.Load(), "the token is reused until it expires")
 	assert.Equal(t, "token [redacted]", s.Redact("token eyJhbGciOiJub25lIn0.eyJzdWIiOiJjbGkifQ.sig"))
@@ -77,9 +75,9 @@ func TestOAuth_refused(t *testing.T) {
 	var calls atomic.Int32
 	srv := idp(t, &calls)
 	s := oauthSettings(t, srv.URL+"/token", "wrong-"+oauthSecret)
-	m, _ := s.SASL()
-	_, _, err := m.Authenticate(context.Background(), "127.0.0.1:9092")
-	require.ErrorIs(t, err, kerr.SaslAuthenticationFailed)
+	_, err := s.SASL.Token(context.Background())
+	var te *TokenError
+	require.ErrorAs(t, err, &te)
 	assert.Contains(t, err.Error(), "the OAuth token endpoint "+srv.URL+"/token refused the client credentials: HTTP 401 (invalid_client)")
 	assert.NotContains(t, err.Error(), oauthSecret)
 }
@@ -111,25 +109,23 @@ func TestOAuth_fileToken(t *testing.T) {
 	require.NoError(t, err)
 	s, err := Build(p, Options{})
 	require.NoError(t, err)
-	m, _ := s.SASL()
-	_, first, err := m.Authenticate(context.Background(), "x:1")
+	tok, err := s.SASL.Token(context.Background())
 	require.NoError(t, err)
-	assert.Contains(t, string(first), "auth=Bearer file.jwt.token\x01")
+	assert.Equal(t, "file.jwt.token", tok)
+	assert.Empty(t, s.SASL.Extensions())
 }
 
 // tokenErr asks s for a token and returns the error.
 func tokenErr(t *testing.T, s *Settings) error {
 	t.Helper()
-	m, err := s.SASL()
-	require.NoError(t, err)
-	_, _, err = m.Authenticate(context.Background(), "127.0.0.1:9092")
+	_, err := s.SASL.Token(context.Background())
 	return err
 }
 
 // TestOAuth_endpointAnswers pins what each answer of the token endpoint
-// becomes: a refusal (4xx) or an answer without a token fails like a
-// broker's SASL_AUTHENTICATION_FAILED, anything else is retried; no body
-// text but an OAuth error code is echoed.
+// becomes: a refusal (4xx) or an answer without a token is a *TokenError,
+// which the client reports like a broker's SASL_AUTHENTICATION_FAILED;
+// anything else is retried. No body text but an OAuth error code is echoed.
 func TestOAuth_endpointAnswers(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -138,7 +134,7 @@ func TestOAuth_endpointAnswers(t *testing.T) {
 		status      int
 		body        string
 		wantToken   string
-		wantAuth    bool // a SASL authentication failure
+		wantAuth    bool // a *TokenError
 		wantErr     string
 	}{
 		{name: "JSON", contentType: "application/json", status: 200, body: `{"access_token":"tok-1","expires_in":60}`, wantToken: "tok-1"},
@@ -169,19 +165,18 @@ func TestOAuth_endpointAnswers(t *testing.T) {
 			}))
 			defer srv.Close()
 			s := oauthSettings(t, srv.URL+"/token", oauthSecret)
-			m, err := s.SASL()
-			require.NoError(t, err)
-			_, first, err := m.Authenticate(context.Background(), "127.0.0.1:9092")
+			tok, err := s.SASL.Token(context.Background())
 			assert.Equal(t, "application/json", accept)
 			if tt.wantErr == "" {
 				require.NoError(t, err)
-				assert.Contains(t, string(first), "auth=Bearer "+tt.wantToken+"\x01")
+				assert.Equal(t, tt.wantToken, tok)
 				return
 			}
 			require.Error(t, err)
 			want := strings.ReplaceAll(tt.wantErr, "URL", srv.URL+"/token")
 			assert.True(t, strings.HasSuffix(err.Error(), want), "%q does not end with %q", err, want)
-			assert.Equal(t, tt.wantAuth, errors.Is(err, kerr.SaslAuthenticationFailed), "%v", err)
+			var te *TokenError
+			assert.Equal(t, tt.wantAuth, errors.As(err, &te), "%v", err)
 			assert.NotContains(t, err.Error(), oauthSecret)
 		})
 	}
@@ -196,7 +191,8 @@ func TestOAuth_unreachableEndpoint(t *testing.T) {
 	err = tokenErr(t, oauthSettings(t, "http://"+addr+"/token", oauthSecret))
 	require.Error(t, err)
 	assert.Equal(t, "OAuth token endpoint http://"+addr+"/token: dial tcp "+addr+": connect: connection refused", err.Error())
-	assert.NotErrorIs(t, err, kerr.SaslAuthenticationFailed, "an unreachable endpoint may come back")
+	var te *TokenError
+	assert.False(t, errors.As(err, &te), "an unreachable endpoint may come back")
 }
 
 func TestOAuth_endpointCredentialsNotEchoed(t *testing.T) {
@@ -227,7 +223,8 @@ func TestOAuth_fileTokenErrors(t *testing.T) {
 			s, err := Build(p, Options{})
 			require.NoError(t, err)
 			err = tokenErr(t, s)
-			require.ErrorIs(t, err, kerr.SaslAuthenticationFailed)
+			var te *TokenError
+			require.ErrorAs(t, err, &te)
 			assert.True(t, strings.HasSuffix(err.Error(), tt.want), err.Error())
 		})
 	}

@@ -2,7 +2,6 @@ package clientconfig
 
 import (
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -10,11 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/twmb/franz-go/pkg/sasl"
-	"github.com/twmb/franz-go/pkg/sasl/oauth"
-	"github.com/twmb/franz-go/pkg/sasl/plain"
-	"github.com/twmb/franz-go/pkg/sasl/scram"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/javaprops"
 )
@@ -42,8 +36,9 @@ const (
 	oauthModule = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
 )
 
-// Settings are validated client settings. Credentials are kept unexported so
-// that printing a Settings value cannot show them.
+// Settings are validated client settings, neutral of any Kafka client
+// library. Credentials are kept unexported, behind pointers, so that
+// printing a Settings value cannot show them.
 type Settings struct {
 	// Protocol is security.protocol, upper case; PLAINTEXT by default.
 	Protocol string
@@ -55,9 +50,10 @@ type Settings struct {
 	RequestTimeout time.Duration
 	// TLS is the dial configuration with SSL or SASL_SSL, else nil.
 	TLS *tls.Config
+	// SASL is the authentication with SASL_PLAINTEXT or SASL_SSL, else nil.
+	SASL *SASL
 
-	mechanism sasl.Mechanism
-	secrets   *redactor
+	secrets *redactor
 }
 
 // String summarises the settings without credentials.
@@ -292,6 +288,7 @@ func (b *builder) sasl() error {
 			b.secret(v)
 		}
 	}
+	b.s.SASL = &SASL{Mechanism: mech, cred: &credentials{}}
 	if mech == MechOAuthBearer {
 		return b.oauth(jaas)
 	}
@@ -302,17 +299,8 @@ func (b *builder) sasl() error {
 	if _, ok := jaas.Options["password"]; !ok {
 		return b.errf("sasl.jaas.config", "option \"password\" is required by %s", module)
 	}
-	switch mech {
-	case MechPlain:
-		b.s.mechanism = plain.Auth{User: user, Pass: pass}.AsMechanism()
-	case MechScramSHA256, MechScramSHA512:
-		a := scram.Auth{User: user, Pass: pass, IsToken: strings.EqualFold(jaas.Options["tokenauth"], "true")}
-		if mech == MechScramSHA256 {
-			b.s.mechanism = a.AsSha256Mechanism()
-		} else {
-			b.s.mechanism = a.AsSha512Mechanism()
-		}
-	}
+	b.s.SASL.cred.user, b.s.SASL.cred.pass = user, pass
+	b.s.SASL.cred.delegationToken = mech != MechPlain && strings.EqualFold(jaas.Options["tokenauth"], "true")
 	return nil
 }
 
@@ -362,19 +350,8 @@ func (b *builder) oauth(jaas javaprops.JAASEntry) error {
 		}
 	}
 	f.onToken = b.s.secrets.add
-	b.s.mechanism = oauth.Oauth(f.auth)
+	b.s.SASL.cred.token = f
 	return nil
-}
-
-// errNoMechanism is returned by SASL when the protocol is not SASL_*.
-var errNoMechanism = errors.New("no SASL mechanism")
-
-// SASL returns the configured mechanism.
-func (s *Settings) SASL() (sasl.Mechanism, error) {
-	if s.mechanism == nil {
-		return nil, errNoMechanism
-	}
-	return s.mechanism, nil
 }
 
 // Redact replaces every credential the settings hold (passwords, the JAAS

@@ -3,6 +3,7 @@ package clientconfig_test
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,8 +45,7 @@ func TestBuild(t *testing.T) {
 		{name: "empty is plaintext", in: "", check: func(t *testing.T, s *clientconfig.Settings) {
 			assert.Equal(t, "PLAINTEXT", s.String())
 			assert.Nil(t, s.TLS)
-			_, err := s.SASL()
-			assert.Error(t, err)
+			assert.Nil(t, s.SASL)
 		}},
 		{name: "unsupported property names key and line", in: "client.id=x\n\nfoo.bar=1\n",
 			wantErr: "client.properties:line 3: foo.bar: unsupported property"},
@@ -83,21 +83,30 @@ func TestBuild(t *testing.T) {
 		{name: "malformed jaas never shows the value", in: "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n\nsasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"alice\" password=\"" + secret + "\"",
 			wantErr: "client.properties:line 4: sasl.jaas.config: login module entry not terminated by ';'"},
 		{name: "plain", in: "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config=" + plainJAAS, check: func(t *testing.T, s *clientconfig.Settings) {
-			m, err := s.SASL()
-			require.NoError(t, err)
-			assert.Equal(t, "PLAIN", m.Name())
+			require.NotNil(t, s.SASL)
+			assert.Equal(t, "PLAIN", s.SASL.Mechanism)
+			user, pass := s.SASL.UserPassword()
+			assert.Equal(t, "alice", user)
+			assert.Equal(t, secret, pass)
+			assert.False(t, s.SASL.DelegationToken())
 			assert.Nil(t, s.TLS)
 			assert.Equal(t, "SASL_PLAINTEXT PLAIN", s.String())
 		}},
 		{name: "scram 512 over TLS", in: "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\nsasl.jaas.config=" + scramJAAS, check: func(t *testing.T, s *clientconfig.Settings) {
-			m, err := s.SASL()
-			require.NoError(t, err)
-			assert.Equal(t, "SCRAM-SHA-512", m.Name())
+			require.NotNil(t, s.SASL)
+			assert.Equal(t, "SCRAM-SHA-512", s.SASL.Mechanism)
 			assert.NotNil(t, s.TLS)
 		}},
 		{name: "scram 256", in: "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-256\nsasl.jaas.config=" + scramJAAS, check: func(t *testing.T, s *clientconfig.Settings) {
-			m, _ := s.SASL()
-			assert.Equal(t, "SCRAM-SHA-256", m.Name())
+			assert.Equal(t, "SCRAM-SHA-256", s.SASL.Mechanism)
+			user, pass := s.SASL.UserPassword()
+			assert.Equal(t, "alice", user)
+			assert.Equal(t, secret, pass)
+			assert.False(t, s.SASL.DelegationToken())
+		}},
+		{name: "scram with a delegation token", in: "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-256\nsasl.jaas.config=" +
+			`org.apache.kafka.common.security.scram.ScramLoginModule required username="token-id" password="` + secret + `" tokenauth="TRUE";`, check: func(t *testing.T, s *clientconfig.Settings) {
+			assert.True(t, s.SASL.DelegationToken())
 		}},
 		{name: "oauth needs an endpoint", in: "security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.jaas.config=" + oauthJAAS,
 			wantErr: "client.properties: sasl.oauthbearer.token.endpoint.url: required with sasl.mechanism=OAUTHBEARER (unsecured tokens are not supported)"},
@@ -105,8 +114,9 @@ func TestBuild(t *testing.T) {
 			wantErr: "client.properties:line 4: sasl.jaas.config: the client credentials grant needs clientId and clientSecret (JAAS options, or sasl.oauthbearer.client.credentials.client.id and .client.secret)"},
 		{name: "oauth", in: "security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.login.callback.handler.class=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler\nsasl.oauthbearer.token.endpoint.url=https://idp.example/token\nsasl.jaas.config=" + oauthJAAS,
 			check: func(t *testing.T, s *clientconfig.Settings) {
-				m, _ := s.SASL()
-				assert.Equal(t, "OAUTHBEARER", m.Name())
+				assert.Equal(t, "OAUTHBEARER", s.SASL.Mechanism)
+				user, pass := s.SASL.UserPassword()
+				assert.Empty(t, user+pass)
 			}},
 		{name: "oauth other handler", in: "security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.login.callback.handler.class=com.example.Custom\nsasl.oauthbearer.token.endpoint.url=https://idp.example/token\nsasl.jaas.config=" + oauthJAAS,
 			wantErr: `client.properties:line 3: sasl.login.callback.handler.class: unsupported handler "com.example.Custom" (only Kafka's OAuthBearerLoginCallbackHandler is built in)`},
@@ -155,6 +165,7 @@ func TestBuild(t *testing.T) {
 			require.NoError(t, err)
 			tt.check(t, s)
 			assert.NotContains(t, s.String(), secret)
+			assert.NotContains(t, fmt.Sprintf("%v %+v %#v %v %+v %#v", s, *s, *s, s.SASL, s.SASL, s.SASL), secret, "printing never shows a credential")
 		})
 	}
 }
