@@ -143,6 +143,7 @@ func TestOAuth_endpointAnswers(t *testing.T) {
 		{name: "bad JSON", contentType: "application/json", status: 200, body: `{"access_token":`, wantAuth: true, wantErr: "the OAuth token endpoint URL answered without an access_token"},
 		{name: "form answer", contentType: "application/x-www-form-urlencoded", status: 200, body: `access_token=tok-4`, wantAuth: true, wantErr: "the OAuth token endpoint URL answered without an access_token"},
 		{name: "no token", contentType: "application/json", status: 200, body: `{"token_type":"Bearer"}`, wantAuth: true, wantErr: "the OAuth token endpoint URL answered without an access_token"},
+		{name: "error code with 200", contentType: "application/json", status: 200, body: `{"error":"invalid_client"}`, wantAuth: true, wantErr: "the OAuth token endpoint URL answered without an access_token"},
 		{name: "refused with an error code", contentType: "application/json", status: 400, body: `{"error":"invalid_grant","error_description":"no ` + oauthSecret + `"}`, wantAuth: true,
 			wantErr: "the OAuth token endpoint URL refused the client credentials: HTTP 400 (invalid_grant)"},
 		{name: "refused with free text", contentType: "application/json", status: 403, body: `{"error":"secret ` + oauthSecret + ` is wrong"}`, wantAuth: true,
@@ -228,4 +229,29 @@ func TestOAuth_fileTokenErrors(t *testing.T) {
 			assert.True(t, strings.HasSuffix(err.Error(), tt.want), err.Error())
 		})
 	}
+}
+
+// TestOAuth_httpClient proves Options.HTTPClient fetches the tokens: the
+// endpoint's certificate is trusted by that client only.
+func TestOAuth_httpClient(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"access_token":"tls-token"}`))
+	}))
+	defer srv.Close()
+	props := []byte("security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.oauthbearer.token.endpoint.url=" + srv.URL + "/token\n" +
+		`sasl.jaas.config=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId="cli" clientSecret="` + oauthSecret + `";`)
+	p, err := javaprops.ParseBytes(props)
+	require.NoError(t, err)
+	s, err := Build(p, Options{HTTPClient: srv.Client()})
+	require.NoError(t, err)
+	tok, err := s.SASL.Token(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, "tls-token", tok)
+
+	s, err = Build(p, Options{})
+	require.NoError(t, err)
+	_, err = s.SASL.Token(context.Background())
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), "OAuth token endpoint "+srv.URL+"/token: tls: failed to verify certificate: "), err.Error())
 }
