@@ -3,13 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/spf13/cast"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
@@ -125,15 +128,15 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 			a.cfg.Bootstrap = append(a.cfg.Bootstrap, s)
 		}
 	}
-	ms, err := castInt64(v.Get("timeout"))
+	ms, err := toInt64(v.Get("timeout"))
 	if err != nil || ms <= 0 {
 		return usageErrorf("invalid timeout %v: want a positive number of milliseconds", v.Get("timeout"))
 	}
 	a.cfg.Timeout = time.Duration(ms) * time.Millisecond
-	if a.cfg.DetailedExitCodes, err = castBool(v.Get("detailed-exit-codes")); err != nil {
+	if a.cfg.DetailedExitCodes, err = toBool(v.Get("detailed-exit-codes")); err != nil {
 		return usageErrorf("invalid detailed-exit-codes %v: want true or false", v.Get("detailed-exit-codes"))
 	}
-	if a.cfg.Debug, err = castBool(v.Get("debug")); err != nil {
+	if a.cfg.Debug, err = toBool(v.Get("debug")); err != nil {
 		return usageErrorf("invalid debug %v: want true or false", v.Get("debug"))
 	}
 	out, err := format.ParseOutput(v.GetString("output"))
@@ -144,6 +147,41 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 	a.cfg.Client = clientSource(cmd, cf, a.cfg.Profile, profile)
 	a.loaded = true
 	return nil
+}
+
+// Typed settings come as strings from flags and the environment and typed
+// from YAML; spf13/cast converts them. Strings are trimmed first, and what
+// cast would take but a setting must not is refused before it: a fraction
+// (cast truncates it), true or false for a number and a number for a
+// boolean (cast reads them as 1 and 0, and the reverse).
+
+// toInt64 reads a whole number.
+func toInt64(v any) (int64, error) {
+	switch x := v.(type) {
+	case string:
+		// A number is decimal, as in Kafka's tools: cast would read base
+		// prefixes (010 as octal) and cut "1.5" to 1.
+		return strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+	case bool:
+		return 0, fmt.Errorf("not a number: %v", x)
+	case float64:
+		if x != math.Trunc(x) || math.Abs(x) >= 1<<63 {
+			return 0, fmt.Errorf("not a whole number: %v", x)
+		}
+	}
+	return cast.ToInt64E(v)
+}
+
+// toBool reads true or false, spelled as strconv.ParseBool takes them.
+func toBool(v any) (bool, error) {
+	switch x := v.(type) {
+	case string:
+		v = strings.TrimSpace(x)
+	case bool:
+	default:
+		return false, fmt.Errorf("not a boolean: %v", v)
+	}
+	return cast.ToBoolE(v)
 }
 
 // clientSource picks the client properties of the highest layer that sets

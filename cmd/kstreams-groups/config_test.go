@@ -322,6 +322,8 @@ func TestLoadConfig_values(t *testing.T) {
 		{name: "YAML bool timeout", file: "timeout: true\n", wantErr: "invalid timeout true: want a positive number of milliseconds"},
 		{name: "YAML empty timeout", file: "timeout: ''\n", wantErr: "invalid timeout : want a positive number of milliseconds"},
 		{name: "YAML negative", file: "timeout: -5\n", wantErr: "invalid timeout -5: want a positive number of milliseconds"},
+		{name: "YAML float out of range", file: "timeout: 1.0e+19\n", wantErr: "invalid timeout 1e+19: want a positive number of milliseconds"},
+		{name: "YAML uint64 out of range", file: "timeout: 18446744073709551615\n", wantErr: "invalid timeout 18446744073709551615: want a positive number of milliseconds"},
 		{name: "env trimmed", env: map[string]string{"KSTREAMS_GROUPS_TIMEOUT": " 2500 ", "KSTREAMS_GROUPS_DETAILED_EXIT_CODES": " TRUE ", "KSTREAMS_GROUPS_DEBUG": "t"},
 			wantTimeout: 2500 * time.Millisecond, wantDetailed: true, wantDebug: true},
 		{name: "env bool spelled yes", env: map[string]string{"KSTREAMS_GROUPS_DEBUG": "yes"}, wantErr: "invalid debug yes: want true or false"},
