@@ -54,7 +54,8 @@ func (a *app) newAdmin() (client, error) {
 		Bootstrap:       a.cfg.Bootstrap,
 		ClientID:        settings.ClientID,
 		SoftwareVersion: resolveVersion().Version,
-		Opts:            settings.ClientOpts(debug),
+		Security:        settings,
+		Debug:           debug,
 	}
 	if a.deps.newClient != nil {
 		return a.deps.newClient(cfg)

@@ -3,19 +3,23 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/spf13/cast"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/javaprops"
 )
 
 // Config is the typed configuration of one invocation. Precedence, highest
@@ -124,15 +128,15 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 			a.cfg.Bootstrap = append(a.cfg.Bootstrap, s)
 		}
 	}
-	ms, err := castInt64(v.Get("timeout"))
+	ms, err := toInt64(v.Get("timeout"))
 	if err != nil || ms <= 0 {
 		return usageErrorf("invalid timeout %v: want a positive number of milliseconds", v.Get("timeout"))
 	}
 	a.cfg.Timeout = time.Duration(ms) * time.Millisecond
-	if a.cfg.DetailedExitCodes, err = castBool(v.Get("detailed-exit-codes")); err != nil {
+	if a.cfg.DetailedExitCodes, err = toBool(v.Get("detailed-exit-codes")); err != nil {
 		return usageErrorf("invalid detailed-exit-codes %v: want true or false", v.Get("detailed-exit-codes"))
 	}
-	if a.cfg.Debug, err = castBool(v.Get("debug")); err != nil {
+	if a.cfg.Debug, err = toBool(v.Get("debug")); err != nil {
 		return usageErrorf("invalid debug %v: want true or false", v.Get("debug"))
 	}
 	out, err := format.ParseOutput(v.GetString("output"))
@@ -142,6 +146,41 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 	a.cfg.Output = out
 	a.cfg.Client = clientSource(cmd, cf, a.cfg.Profile, profile)
 	return nil
+}
+
+// Typed settings come as strings from flags and the environment and typed
+// from YAML; spf13/cast converts them. Strings are trimmed first, and what
+// cast would take but a setting must not is refused before it: a fraction
+// (cast truncates it), true or false for a number and a number for a
+// boolean (cast reads them as 1 and 0, and the reverse).
+
+// toInt64 reads a whole number.
+func toInt64(v any) (int64, error) {
+	switch x := v.(type) {
+	case string:
+		// A number is decimal, as in Kafka's tools: cast would read base
+		// prefixes (010 as octal) and cut "1.5" to 1.
+		return strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+	case bool:
+		return 0, fmt.Errorf("not a number: %v", x)
+	case float64:
+		if x != math.Trunc(x) || math.Abs(x) >= 1<<63 {
+			return 0, fmt.Errorf("not a whole number: %v", x)
+		}
+	}
+	return cast.ToInt64E(v)
+}
+
+// toBool reads true or false, spelled as strconv.ParseBool takes them.
+func toBool(v any) (bool, error) {
+	switch x := v.(type) {
+	case string:
+		v = strings.TrimSpace(x)
+	case bool:
+	default:
+		return false, fmt.Errorf("not a boolean: %v", v)
+	}
+	return cast.ToBoolE(v)
 }
 
 // clientSource picks the client properties of the highest layer that sets
@@ -363,21 +402,21 @@ func configValue(k, val *yaml.Node) (any, error) {
 // properties reads the client properties of c: the file first, then
 // the inline properties over it. Problems are usage errors that name the
 // file and line.
-func (c ClientSource) properties() (clientconfig.Properties, clientconfig.Options, error) {
-	var props clientconfig.Properties
+func (c ClientSource) properties() (javaprops.Properties, clientconfig.Options, error) {
+	var props javaprops.Properties
 	opts := clientconfig.Options{Source: c.Origin}
 	if c.Path != "" {
 		data, err := os.ReadFile(c.Path)
 		if err != nil {
 			return props, opts, usageErrorf("cannot read client properties (%s): %v", c.Origin, err)
 		}
-		if props, err = clientconfig.ParseBytes(data); err != nil {
+		if props, err = javaprops.ParseBytes(data); err != nil {
 			return props, opts, usageErrorf("client properties %s: %v", c.Path, err)
 		}
 		opts.Source = c.Path
 	}
 	if c.Inline != nil {
-		props = props.Merge(clientconfig.FromMap(c.Inline))
+		props = props.Merge(javaprops.FromMap(c.Inline))
 		opts.BaseDir = c.BaseDir
 		if c.Path != "" {
 			opts.Source = c.Path + " with client-properties of " + c.Origin

@@ -296,3 +296,61 @@ func TestProfile_inlineClientProperties(t *testing.T) {
 	assert.Equal(t, exitUsage, r.code)
 	assert.Contains(t, r.stderr, `profile "typo" in `+cfg+`: sasl.mechanizm: unsupported property`)
 }
+
+// TestLoadConfig_values pins how the typed settings read what YAML, the
+// environment and flags give: whole numbers only (a float must be whole, a
+// string is decimal), booleans only (as strconv.ParseBool spells them), and
+// strings trimmed.
+func TestLoadConfig_values(t *testing.T) {
+	tests := []struct {
+		name         string
+		file         string
+		env          map[string]string
+		args         []string
+		wantTimeout  time.Duration
+		wantDetailed bool
+		wantDebug    bool
+		wantErr      string
+	}{
+		{name: "YAML int", file: "timeout: 1500\n", wantTimeout: 1500 * time.Millisecond},
+		{name: "YAML whole float", file: "timeout: 2000.0\n", wantTimeout: 2 * time.Second},
+		{name: "YAML float", file: "timeout: 1500.5\n", wantErr: "invalid timeout 1500.5: want a positive number of milliseconds"},
+		{name: "YAML string trimmed", file: "timeout: ' 42 '\n", wantTimeout: 42 * time.Millisecond},
+		{name: "YAML string is decimal", file: "timeout: '010'\n", wantTimeout: 10 * time.Millisecond},
+		{name: "YAML string float", file: "timeout: '1.5'\n", wantErr: "invalid timeout 1.5: want a positive number of milliseconds"},
+		{name: "YAML string hex", file: "timeout: '0x10'\n", wantErr: "invalid timeout 0x10: want a positive number of milliseconds"},
+		{name: "YAML bool timeout", file: "timeout: true\n", wantErr: "invalid timeout true: want a positive number of milliseconds"},
+		{name: "YAML empty timeout", file: "timeout: ''\n", wantErr: "invalid timeout : want a positive number of milliseconds"},
+		{name: "YAML negative", file: "timeout: -5\n", wantErr: "invalid timeout -5: want a positive number of milliseconds"},
+		{name: "YAML float out of range", file: "timeout: 1.0e+19\n", wantErr: "invalid timeout 1e+19: want a positive number of milliseconds"},
+		{name: "YAML uint64 out of range", file: "timeout: 18446744073709551615\n", wantErr: "invalid timeout 18446744073709551615: want a positive number of milliseconds"},
+		{name: "env trimmed", env: map[string]string{"KSTREAMS_GROUPS_TIMEOUT": " 2500 ", "KSTREAMS_GROUPS_DETAILED_EXIT_CODES": " TRUE ", "KSTREAMS_GROUPS_DEBUG": "t"},
+			wantTimeout: 2500 * time.Millisecond, wantDetailed: true, wantDebug: true},
+		{name: "env bool spelled yes", env: map[string]string{"KSTREAMS_GROUPS_DEBUG": "yes"}, wantErr: "invalid debug yes: want true or false"},
+		{name: "YAML bool as number", file: "detailed-exit-codes: 1\n", wantErr: "invalid detailed-exit-codes 1: want true or false"},
+		{name: "YAML bool as string", file: "debug: 'True'\ndetailed-exit-codes: \"0\"\n", wantTimeout: 30 * time.Second, wantDebug: true},
+		{name: "flag", args: []string{"--timeout", "700", "--debug", "--detailed-exit-codes=false"}, wantTimeout: 700 * time.Millisecond, wantDebug: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			isolate(t)
+			if tt.file != "" {
+				t.Setenv("KSTREAMS_GROUPS_CONFIG", writeFile(t, t.TempDir(), "config.yaml", tt.file))
+			}
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			cfg, err := loadFor(t, tt.args...)
+			if tt.wantErr != "" {
+				var ue *usageError
+				require.ErrorAs(t, err, &ue)
+				assert.EqualError(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantTimeout, cfg.Timeout)
+			assert.Equal(t, tt.wantDetailed, cfg.DetailedExitCodes)
+			assert.Equal(t, tt.wantDebug, cfg.Debug)
+		})
+	}
+}

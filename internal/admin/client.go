@@ -4,16 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 )
 
-// Config is what a Client needs to reach a cluster. Security settings come
-// with --command-config support.
+// Config is what a Client needs to reach a cluster.
 type Config struct {
 	// Bootstrap lists host:port seeds.
 	Bootstrap []string
@@ -22,10 +24,19 @@ type Config struct {
 	// SoftwareVersion is sent in ApiVersions (KIP-511); it must match
 	// [a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?. Default 0.0.0.
 	SoftwareVersion string
-	// Opts are extra franz-go options (TLS, SASL, logging) built by the
-	// caller's configuration layer.
-	Opts []kgo.Opt
+	// Security are the validated client properties of --command-config
+	// (TLS, SASL, request.timeout.ms); nil is PLAINTEXT. They are
+	// clientconfig's own type rather than a copy defined here: clientconfig
+	// imports no Kafka client, so admin reads its settings directly and
+	// security.go maps them onto franz-go.
+	Security *clientconfig.Settings
+	// Debug receives the --debug wire log when set (see wirelog).
+	Debug io.Writer
 }
+
+// dialTimeout bounds one TCP dial plus TLS handshake, for franz-go's dialer
+// and the --debug dialer alike.
+const dialTimeout = 5 * time.Second
 
 // Client talks to one Kafka cluster. It is safe for concurrent use.
 type Client struct {
@@ -80,9 +91,9 @@ func New(cfg Config) (*Client, error) {
 		// context (--timeout) ends.
 		kgo.RequestRetries(2),
 		kgo.RetryBackoffFn(backoff),
-		kgo.DialTimeout(5 * time.Second),
+		kgo.DialTimeout(dialTimeout),
 	}
-	opts = append(opts, cfg.Opts...)
+	opts = append(opts, securityOpts(cfg.Security, cfg.Debug)...)
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("invalid client configuration: %w", err)

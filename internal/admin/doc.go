@@ -2,7 +2,10 @@
 // to send the requests the CLI needs (FindCoordinator, StreamsGroupDescribe,
 // ListGroups, DeleteGroups, OffsetFetch and ListOffsets) over franz-go at pinned
 // protocol versions, route group requests to each group's coordinator with
-// per-group retries, and return wire rows or typed errors. It never prints,
-// never formats and never decides exit codes; franz-go is imported here and in
-// no other production package.
+// per-group retries, and return wire rows or typed errors. The connection's
+// security comes from clientconfig's validated settings, which security.go
+// maps onto franz-go (TLS, SASL, request timeout; the --debug log is
+// subpackage wirelog). It never prints, never formats and never decides exit
+// codes; franz-go is imported here, in admin's subpackages and in the
+// playground broker, and in no other production package.
 package admin

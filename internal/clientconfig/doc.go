@@ -1,10 +1,13 @@
 // Package clientconfig turns Kafka client properties, the file that
-// kafka-streams-groups.sh takes with --command-config, into franz-go client
-// options. Its single job is that mapping: it parses the Java properties
-// syntax, validates each supported key (security.protocol, sasl.*, ssl.*,
-// client.id, request.timeout.ms), loads TLS material in PEM, PKCS12 and JKS,
-// builds the SASL mechanisms (PLAIN, SCRAM, OAUTHBEARER with the client
-// credentials grant) and the optional --debug request log. It never prints
-// except to the io.Writer it is given for that log, never exits, never
-// imports cobra or viper, and never puts a secret into an error or a log.
+// kafka-streams-groups.sh takes with --command-config (read by
+// internal/javaprops), into validated client settings. That is its single
+// job: it checks every supported key as Kafka's ConfigDef does and yields
+// the security protocol, a *tls.Config with the TLS material loaded from
+// PEM, PKCS12 or JKS stores, the SASL credentials (PLAIN, SCRAM, and
+// OAUTHBEARER tokens from the client credentials grant or a file), client.id
+// and request.timeout.ms. The settings name no Kafka client library:
+// internal/admin maps them onto franz-go. It never prints, never exits,
+// never imports cobra, viper or franz-go, and never puts a secret into an
+// error or a String; Settings.Redact removes the credentials it knows of
+// from any text, e.g. a --debug log line.
 package clientconfig

@@ -2,10 +2,8 @@ package clientconfig
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -13,14 +11,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/kerr"
-	"github.com/twmb/franz-go/pkg/sasl/oauth"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
 )
 
 // tokenFetcher gets an OAUTHBEARER token with the OAuth 2 client credentials
 // grant, as Kafka's OAuthBearerLoginCallbackHandler does, or reads one from
-// a file: URL. franz-go asks for a token on every new connection; the token
-// is reused until shortly before it expires.
+// a file: URL. The client asks for a token on every new connection; the
+// token is reused until shortly before it expires.
 type tokenFetcher struct {
 	endpoint     *url.URL
 	path         string // file: tokens
@@ -34,14 +32,6 @@ type tokenFetcher struct {
 	mu      sync.Mutex
 	token   string
 	expires time.Time
-}
-
-func (f *tokenFetcher) auth(ctx context.Context) (oauth.Auth, error) {
-	tok, err := f.get(ctx)
-	if err != nil {
-		return oauth.Auth{}, err
-	}
-	return oauth.Auth{Token: tok, Extensions: f.extensions}, nil
 }
 
 func (f *tokenFetcher) get(ctx context.Context) (string, error) {
@@ -72,83 +62,115 @@ func (f *tokenFetcher) get(ctx context.Context) (string, error) {
 func (f *tokenFetcher) readFile() (string, error) {
 	data, err := os.ReadFile(f.path)
 	if err != nil {
-		return "", fmt.Errorf("%w: cannot read the OAuth token file: %v", kerr.SaslAuthenticationFailed, err)
+		return "", &TokenError{msg: fmt.Sprintf("cannot read the OAuth token file: %v", err)}
 	}
 	tok := strings.TrimSpace(string(data))
 	if tok == "" {
-		return "", fmt.Errorf("%w: the OAuth token file %s is empty", kerr.SaslAuthenticationFailed, f.path)
+		return "", &TokenError{msg: fmt.Sprintf("the OAuth token file %s is empty", f.path)}
 	}
 	return tok, nil
 }
 
-// fetch posts the client credentials grant. Kafka sends the client id and
-// secret URL-encoded in a Basic Authorization header and the scope in the
-// form body.
+// fetch gets a token with the client credentials grant of
+// golang.org/x/oauth2. Kafka sends the client id and secret URL-encoded in
+// a Basic Authorization header (oauth2's AuthStyleInHeader) and the scope
+// as given in the form body. Its answers map onto errors as Kafka's
+// HttpJwtRetriever does: a refusal (4xx) or an answer without a token
+// cannot be retried (a *TokenError), an unreachable endpoint or a server
+// error can. No credential and no body text but an OAuth error code is
+// quoted.
 func (f *tokenFetcher) fetch(ctx context.Context) (string, time.Duration, error) {
-	form := url.Values{"grant_type": {"client_credentials"}}
+	cc := clientcredentials.Config{
+		ClientID:     f.clientID,
+		ClientSecret: f.clientSecret,
+		TokenURL:     f.endpoint.String(),
+		AuthStyle:    oauth2.AuthStyleInHeader,
+	}
 	if f.scope != "" {
-		form.Set("scope", f.scope)
+		cc.Scopes = []string{f.scope}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.endpoint.String(), strings.NewReader(form.Encode()))
+	tok, err := cc.Token(context.WithValue(ctx, oauth2.HTTPClient, f.httpClient()))
 	if err != nil {
-		return "", 0, err
+		return "", 0, f.tokenErr(err)
 	}
-	basic := url.QueryEscape(f.clientID) + ":" + url.QueryEscape(f.clientSecret)
-	req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(basic)))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Accept", "application/json")
-	cl := f.client
-	if cl == nil {
-		cl = http.DefaultClient
+	ttl := time.Hour
+	if d := time.Until(tok.Expiry); d > 0 {
+		ttl = d * 8 / 10
 	}
-	resp, err := cl.Do(req)
-	if err != nil {
-		// The URL and the transport's reason; never the request.
-		var ue *url.Error
-		if ok := asURLError(err, &ue); ok {
-			err = ue.Err
-		}
-		return "", 0, fmt.Errorf("OAuth token endpoint %s: %v", f.endpoint.Redacted(), err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return "", 0, fmt.Errorf("OAuth token endpoint %s: %v", f.endpoint.Redacted(), err)
-	}
-	var doc struct {
-		AccessToken string `json:"access_token"`
-		ExpiresIn   int64  `json:"expires_in"`
-		Error       string `json:"error"`
-	}
-	_ = json.Unmarshal(body, &doc)
+	return tok.AccessToken, ttl, nil
+}
+
+// oauth2's untyped errors for an answer that holds no token, and for a body
+// that cannot be read (pinned golang.org/x/oauth2 version; the tests check
+// them).
+const (
+	errOAuthBadJSON   = "oauth2: cannot parse json: "
+	errOAuthNoToken   = "oauth2: server response missing access_token"
+	errOAuthReadAbort = "oauth2: cannot fetch token: "
+)
+
+// tokenErr maps an error of the token request.
+func (f *tokenFetcher) tokenErr(err error) error {
+	where := f.endpoint.Redacted()
+	var (
+		re *oauth2.RetrieveError
+		ue *url.Error
+	)
 	switch {
-	case resp.StatusCode >= 400 && resp.StatusCode < 500:
+	case errors.As(err, &re) && re.Response != nil && re.Response.StatusCode >= 400 && re.Response.StatusCode < 500:
 		// The endpoint refused the credentials: retrying cannot help, so
 		// this is reported like a broker's SASL_AUTHENTICATION_FAILED.
 		reason := ""
-		if doc.Error != "" && isToken(doc.Error) {
-			reason = " (" + doc.Error + ")"
+		if re.ErrorCode != "" && isToken(re.ErrorCode) {
+			reason = " (" + re.ErrorCode + ")"
 		}
-		return "", 0, fmt.Errorf("%w: the OAuth token endpoint %s refused the client credentials: HTTP %d%s",
-			kerr.SaslAuthenticationFailed, f.endpoint.Redacted(), resp.StatusCode, reason)
-	case resp.StatusCode != http.StatusOK:
-		return "", 0, fmt.Errorf("OAuth token endpoint %s: HTTP %d", f.endpoint.Redacted(), resp.StatusCode)
-	case doc.AccessToken == "":
-		return "", 0, fmt.Errorf("%w: the OAuth token endpoint %s answered without an access_token", kerr.SaslAuthenticationFailed, f.endpoint.Redacted())
+		return &TokenError{msg: fmt.Sprintf("the OAuth token endpoint %s refused the client credentials: HTTP %d%s",
+			where, re.Response.StatusCode, reason)}
+	case errors.As(err, &re) && re.Response != nil && (re.Response.StatusCode < 200 || re.Response.StatusCode > 299):
+		return fmt.Errorf("OAuth token endpoint %s: HTTP %d", where, re.Response.StatusCode)
+	case errors.As(err, &re), strings.HasPrefix(err.Error(), errOAuthBadJSON), err.Error() == errOAuthNoToken:
+		// A 2xx answer with an OAuth error code, or without a token.
+		return &TokenError{msg: fmt.Sprintf("the OAuth token endpoint %s answered without an access_token", where)}
+	case errors.As(err, &ue):
+		// The URL and the transport's reason; never the request.
+		return fmt.Errorf("OAuth token endpoint %s: %v", where, ue.Err)
 	}
-	ttl := time.Hour
-	if doc.ExpiresIn > 0 {
-		ttl = time.Duration(doc.ExpiresIn) * time.Second * 8 / 10
-	}
-	return doc.AccessToken, ttl, nil
+	return fmt.Errorf("OAuth token endpoint %s: %s", where, strings.TrimPrefix(err.Error(), errOAuthReadAbort))
 }
 
-func asURLError(err error, target **url.Error) bool {
-	ue, ok := err.(*url.Error) //nolint:errorlint // http.Client.Do returns *url.Error unwrapped.
-	if ok {
-		*target = ue
+// httpClient is Options.HTTPClient, or Go's default client, with
+// kafkaTransport in front of its transport.
+func (f *tokenFetcher) httpClient() *http.Client {
+	var c http.Client
+	if f.client != nil {
+		c = *f.client
 	}
-	return ok
+	base := c.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	c.Transport = kafkaTransport{base: base}
+	return &c
+}
+
+// kafkaTransport makes the token request and its answer what Kafka's
+// HttpJwtRetriever makes of them: it asks for JSON, and reads the answer as
+// JSON whatever its Content-Type, where oauth2 would read a text/plain or
+// form answer as form values.
+type kafkaTransport struct{ base http.RoundTripper }
+
+func (t kafkaTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.Header.Set("Accept", "application/json")
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Header == nil {
+		resp.Header = http.Header{}
+	}
+	resp.Header.Set("Content-Type", "application/json")
+	return resp, nil
 }
 
 // isToken reports whether s looks like an OAuth error code

@@ -2,7 +2,6 @@ package clientconfig
 
 import (
 	"crypto/tls"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -11,10 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/twmb/franz-go/pkg/sasl"
-	"github.com/twmb/franz-go/pkg/sasl/oauth"
-	"github.com/twmb/franz-go/pkg/sasl/plain"
-	"github.com/twmb/franz-go/pkg/sasl/scram"
+	"github.com/kstreams-groups/kstreams-groups/internal/javaprops"
 )
 
 // Security protocols of security.protocol.
@@ -33,8 +29,16 @@ const (
 	MechOAuthBearer = "OAUTHBEARER"
 )
 
-// Settings are validated client settings. Credentials are kept unexported so
-// that printing a Settings value cannot show them.
+// JAAS login modules the client understands, by the mechanism they serve.
+const (
+	plainModule = "org.apache.kafka.common.security.plain.PlainLoginModule"
+	scramModule = "org.apache.kafka.common.security.scram.ScramLoginModule"
+	oauthModule = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
+)
+
+// Settings are validated client settings, neutral of any Kafka client
+// library. Credentials are kept unexported, behind pointers, so that
+// printing a Settings value cannot show them.
 type Settings struct {
 	// Protocol is security.protocol, upper case; PLAINTEXT by default.
 	Protocol string
@@ -46,9 +50,10 @@ type Settings struct {
 	RequestTimeout time.Duration
 	// TLS is the dial configuration with SSL or SASL_SSL, else nil.
 	TLS *tls.Config
+	// SASL is the authentication with SASL_PLAINTEXT or SASL_SSL, else nil.
+	SASL *SASL
 
-	mechanism sasl.Mechanism
-	secrets   *redactor
+	secrets *redactor
 }
 
 // String summarises the settings without credentials.
@@ -174,7 +179,7 @@ var ignored = map[string]bool{
 
 // builder carries one Build call.
 type builder struct {
-	p   Properties
+	p   javaprops.Properties
 	o   Options
 	s   *Settings
 	get func(key string) (string, bool)
@@ -190,7 +195,7 @@ func (b *builder) secret(v string) { b.s.secrets.add(v) }
 
 // Build validates properties and loads what they point at (trust and key
 // stores). Every problem is a *PropertyError.
-func Build(p Properties, o Options) (*Settings, error) {
+func Build(p javaprops.Properties, o Options) (*Settings, error) {
 	b := &builder{p: p, o: o, s: &Settings{Protocol: Plaintext, secrets: &redactor{}}}
 	b.get = func(key string) (string, bool) {
 		e, ok := p.Get(key)
@@ -269,7 +274,7 @@ func (b *builder) sasl() error {
 		return &PropertyError{Source: b.o.Source, Key: "sasl.jaas.config", Msg: fmt.Sprintf("required with security.protocol=%s (a %s entry)", b.s.Protocol, module)}
 	}
 	b.secret(raw)
-	jaas, err := parseJAAS(raw)
+	jaas, err := javaprops.ParseJAAS(raw)
 	if err != nil {
 		return b.errf("sasl.jaas.config", "%v", err)
 	}
@@ -283,6 +288,7 @@ func (b *builder) sasl() error {
 			b.secret(v)
 		}
 	}
+	b.s.SASL = &SASL{Mechanism: mech, cred: &credentials{}}
 	if mech == MechOAuthBearer {
 		return b.oauth(jaas)
 	}
@@ -293,17 +299,8 @@ func (b *builder) sasl() error {
 	if _, ok := jaas.Options["password"]; !ok {
 		return b.errf("sasl.jaas.config", "option \"password\" is required by %s", module)
 	}
-	switch mech {
-	case MechPlain:
-		b.s.mechanism = plain.Auth{User: user, Pass: pass}.AsMechanism()
-	case MechScramSHA256, MechScramSHA512:
-		a := scram.Auth{User: user, Pass: pass, IsToken: strings.EqualFold(jaas.Options["tokenauth"], "true")}
-		if mech == MechScramSHA256 {
-			b.s.mechanism = a.AsSha256Mechanism()
-		} else {
-			b.s.mechanism = a.AsSha512Mechanism()
-		}
-	}
+	b.s.SASL.cred.user, b.s.SASL.cred.pass = user, pass
+	b.s.SASL.cred.delegationToken = mech != MechPlain && strings.EqualFold(jaas.Options["tokenauth"], "true")
 	return nil
 }
 
@@ -311,7 +308,7 @@ func (b *builder) sasl() error {
 // OAuthBearerLoginCallbackHandler: the JAAS options clientId, clientSecret
 // and scope (or the KIP-1139 properties), and extension_* options as SASL
 // extensions. A file: URL reads a token that something else fetched.
-func (b *builder) oauth(jaas jaasEntry) error {
+func (b *builder) oauth(jaas javaprops.JAASEntry) error {
 	if v, ok := b.get("sasl.login.callback.handler.class"); ok && !strings.HasSuffix(v, ".OAuthBearerLoginCallbackHandler") {
 		return b.errf("sasl.login.callback.handler.class", "unsupported handler %q (only Kafka's OAuthBearerLoginCallbackHandler is built in)", v)
 	}
@@ -353,24 +350,19 @@ func (b *builder) oauth(jaas jaasEntry) error {
 		}
 	}
 	f.onToken = b.s.secrets.add
-	b.s.mechanism = oauth.Oauth(f.auth)
+	b.s.SASL.cred.token = f
 	return nil
-}
-
-// errNoMechanism is returned by SASL when the protocol is not SASL_*.
-var errNoMechanism = errors.New("no SASL mechanism")
-
-// SASL returns the configured mechanism.
-func (s *Settings) SASL() (sasl.Mechanism, error) {
-	if s.mechanism == nil {
-		return nil, errNoMechanism
-	}
-	return s.mechanism, nil
 }
 
 // Redact replaces every credential the settings hold (passwords, the JAAS
 // text, fetched tokens) in text with [redacted].
 func (s *Settings) Redact(text string) string { return s.secrets.apply(text) }
+
+// javaTrim is String.trim: Kafka's ConfigDef trims every string value,
+// passwords included, by removing characters up to U+0020 at both ends.
+func javaTrim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
+}
 
 // resolve makes a location relative to BaseDir.
 func (b *builder) resolve(path string) string {

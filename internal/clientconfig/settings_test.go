@@ -3,6 +3,7 @@ package clientconfig_test
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig/clientconfigtest"
+	"github.com/kstreams-groups/kstreams-groups/internal/javaprops"
 )
 
 // secret is the password of every case; no error may contain it.
@@ -27,7 +29,7 @@ const (
 
 func build(t *testing.T, text string) (*clientconfig.Settings, error) {
 	t.Helper()
-	p, err := clientconfig.Parse(text)
+	p, err := javaprops.ParseBytes([]byte(text))
 	require.NoError(t, err)
 	return clientconfig.Build(p, clientconfig.Options{Source: "client.properties"})
 }
@@ -43,8 +45,7 @@ func TestBuild(t *testing.T) {
 		{name: "empty is plaintext", in: "", check: func(t *testing.T, s *clientconfig.Settings) {
 			assert.Equal(t, "PLAINTEXT", s.String())
 			assert.Nil(t, s.TLS)
-			_, err := s.SASL()
-			assert.Error(t, err)
+			assert.Nil(t, s.SASL)
 		}},
 		{name: "unsupported property names key and line", in: "client.id=x\n\nfoo.bar=1\n",
 			wantErr: "client.properties:line 3: foo.bar: unsupported property"},
@@ -82,21 +83,30 @@ func TestBuild(t *testing.T) {
 		{name: "malformed jaas never shows the value", in: "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n\nsasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"alice\" password=\"" + secret + "\"",
 			wantErr: "client.properties:line 4: sasl.jaas.config: login module entry not terminated by ';'"},
 		{name: "plain", in: "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config=" + plainJAAS, check: func(t *testing.T, s *clientconfig.Settings) {
-			m, err := s.SASL()
-			require.NoError(t, err)
-			assert.Equal(t, "PLAIN", m.Name())
+			require.NotNil(t, s.SASL)
+			assert.Equal(t, "PLAIN", s.SASL.Mechanism)
+			user, pass := s.SASL.UserPassword()
+			assert.Equal(t, "alice", user)
+			assert.Equal(t, secret, pass)
+			assert.False(t, s.SASL.DelegationToken())
 			assert.Nil(t, s.TLS)
 			assert.Equal(t, "SASL_PLAINTEXT PLAIN", s.String())
 		}},
 		{name: "scram 512 over TLS", in: "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\nsasl.jaas.config=" + scramJAAS, check: func(t *testing.T, s *clientconfig.Settings) {
-			m, err := s.SASL()
-			require.NoError(t, err)
-			assert.Equal(t, "SCRAM-SHA-512", m.Name())
+			require.NotNil(t, s.SASL)
+			assert.Equal(t, "SCRAM-SHA-512", s.SASL.Mechanism)
 			assert.NotNil(t, s.TLS)
 		}},
 		{name: "scram 256", in: "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-256\nsasl.jaas.config=" + scramJAAS, check: func(t *testing.T, s *clientconfig.Settings) {
-			m, _ := s.SASL()
-			assert.Equal(t, "SCRAM-SHA-256", m.Name())
+			assert.Equal(t, "SCRAM-SHA-256", s.SASL.Mechanism)
+			user, pass := s.SASL.UserPassword()
+			assert.Equal(t, "alice", user)
+			assert.Equal(t, secret, pass)
+			assert.False(t, s.SASL.DelegationToken())
+		}},
+		{name: "scram with a delegation token", in: "security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-256\nsasl.jaas.config=" +
+			`org.apache.kafka.common.security.scram.ScramLoginModule required username="token-id" password="` + secret + `" tokenauth="TRUE";`, check: func(t *testing.T, s *clientconfig.Settings) {
+			assert.True(t, s.SASL.DelegationToken())
 		}},
 		{name: "oauth needs an endpoint", in: "security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.jaas.config=" + oauthJAAS,
 			wantErr: "client.properties: sasl.oauthbearer.token.endpoint.url: required with sasl.mechanism=OAUTHBEARER (unsecured tokens are not supported)"},
@@ -104,8 +114,9 @@ func TestBuild(t *testing.T) {
 			wantErr: "client.properties:line 4: sasl.jaas.config: the client credentials grant needs clientId and clientSecret (JAAS options, or sasl.oauthbearer.client.credentials.client.id and .client.secret)"},
 		{name: "oauth", in: "security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.login.callback.handler.class=org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler\nsasl.oauthbearer.token.endpoint.url=https://idp.example/token\nsasl.jaas.config=" + oauthJAAS,
 			check: func(t *testing.T, s *clientconfig.Settings) {
-				m, _ := s.SASL()
-				assert.Equal(t, "OAUTHBEARER", m.Name())
+				assert.Equal(t, "OAUTHBEARER", s.SASL.Mechanism)
+				user, pass := s.SASL.UserPassword()
+				assert.Empty(t, user+pass)
 			}},
 		{name: "oauth other handler", in: "security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.login.callback.handler.class=com.example.Custom\nsasl.oauthbearer.token.endpoint.url=https://idp.example/token\nsasl.jaas.config=" + oauthJAAS,
 			wantErr: `client.properties:line 3: sasl.login.callback.handler.class: unsupported handler "com.example.Custom" (only Kafka's OAuthBearerLoginCallbackHandler is built in)`},
@@ -154,6 +165,7 @@ func TestBuild(t *testing.T) {
 			require.NoError(t, err)
 			tt.check(t, s)
 			assert.NotContains(t, s.String(), secret)
+			assert.NotContains(t, fmt.Sprintf("%v %+v %#v %v %+v %#v", s, *s, *s, s.SASL, s.SASL, s.SASL), secret, "printing never shows a credential")
 		})
 	}
 }
@@ -224,7 +236,7 @@ func TestBuild_jksTrustStoreNeedsPassword(t *testing.T) {
 func TestBuild_inlinePEM(t *testing.T) {
 	t.Parallel()
 	ca := clientconfigtest.NewCA(t, "test-ca")
-	p := clientconfig.FromMap(map[string]string{
+	p := javaprops.FromMap(map[string]string{
 		"security.protocol":              "SSL",
 		"ssl.truststore.type":            "PEM",
 		"ssl.truststore.certificates":    ca.CertPEM(),
@@ -280,11 +292,65 @@ func TestBuild_pemKeyFiles(t *testing.T) {
 func TestBuild_keyMustMatchCertificate(t *testing.T) {
 	t.Parallel()
 	ca := clientconfigtest.NewCA(t, "test-ca")
-	p := clientconfig.FromMap(map[string]string{
+	p := javaprops.FromMap(map[string]string{
 		"security.protocol": "SSL", "ssl.keystore.type": "PEM",
 		"ssl.keystore.key": ca.ClientKeyPEM(t), "ssl.keystore.certificate.chain": ca.CertPEM(),
 	})
 	_, err := clientconfig.Build(p, clientconfig.Options{})
 	require.Error(t, err)
 	assert.True(t, strings.HasSuffix(err.Error(), "ssl.keystore.key: the private key does not match the first certificate"), err.Error())
+}
+
+// TestBuild_pkcs12TrustStoreWithoutTrustAttribute reads a PKCS12 store as
+// openssl writes it, without Java's trust attribute (here a key store): its
+// certificates are trusted, as keytool -list shows them.
+func TestBuild_pkcs12TrustStoreWithoutTrustAttribute(t *testing.T) {
+	t.Parallel()
+	ca := clientconfigtest.NewCA(t, "test-ca")
+	store := ca.WriteKeyStore(t, t.TempDir(), clientconfigtest.PKCS12)
+	s, err := build(t, "security.protocol=SSL\nssl.truststore.type=PKCS12\nssl.truststore.location="+store+"\nssl.truststore.password="+clientconfigtest.StorePassword)
+	require.NoError(t, err)
+	assert.True(t, verifies(s.TLS.RootCAs, ca))
+	_, err = ca.ClientLeaf.Verify(x509.VerifyOptions{Roots: s.TLS.RootCAs, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageAny}})
+	assert.NoError(t, err, "the leaf of the store is trusted too")
+
+	_, err = build(t, "security.protocol=SSL\nssl.truststore.type=PKCS12\nssl.truststore.location="+store+"\nssl.truststore.password=wrong-"+secret)
+	require.EqualError(t, err, "client.properties:line 3: ssl.truststore.location: PKCS12 trust store "+store+": pkcs12: decryption password incorrect")
+
+	garbage := filepath.Join(t.TempDir(), "garbage.p12")
+	require.NoError(t, os.WriteFile(garbage, []byte("not a store"), 0o600))
+	_, err = build(t, "security.protocol=SSL\nssl.truststore.type=PKCS12\nssl.truststore.location="+garbage+"\nssl.truststore.password=x")
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), "client.properties:line 3: ssl.truststore.location: PKCS12 trust store "+garbage+": pkcs12: error reading P12 data: "), err.Error())
+}
+
+// FuzzBuild proves the validation never panics on any properties file and
+// reports every problem as a *PropertyError.
+func FuzzBuild(f *testing.F) {
+	for _, s := range []string{
+		"", "security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.config=" + plainJAAS + "\n",
+		"security.protocol=SASL_PLAINTEXT\nsasl.mechanism=SCRAM-SHA-256\nsasl.jaas.config=" + scramJAAS + "\n",
+		"security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\nsasl.jaas.config=" + oauthJAAS + "\n",
+		"security.protocol=sasl_plaintext\nsasl.mechanism=PLAIN\nsasl.jaas.config=x required a='b\\",
+		"security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\nsasl.jaas.config=/* x required;", "ssl.enabled.protocols=TLSv1.2,,TLSv9",
+		"security.protocol=SSL\nssl.truststore.type=PEM\nssl.truststore.certificates=-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----",
+		"request.timeout.ms=99999999999\nclient.id= \t", "ssl.endpoint.identification.algorithm=\nssl.protocol=TLSv1.1",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := javaprops.ParseBytes(data)
+		if err != nil {
+			return
+		}
+		for _, e := range p.Entries() {
+			if strings.HasSuffix(e.Key, ".location") || strings.HasSuffix(e.Key, ".url") {
+				return // no reads of arbitrary files (a device could block)
+			}
+		}
+		if _, err := clientconfig.Build(p, clientconfig.Options{}); err != nil {
+			var pe *clientconfig.PropertyError
+			assert.ErrorAs(t, err, &pe)
+		}
+	})
 }

@@ -240,18 +240,13 @@ func pkcs12Certificates(data []byte, pw string) ([]*x509.Certificate, error) {
 		return certs, nil
 	}
 	// A store written by openssl has no Java trust attribute; trust its
-	// certificates as keytool -list would show them.
-	blocks, err2 := pkcs12.ToPEM(data, pw)
+	// certificates (leaf first, then the chain) as keytool -list would
+	// show them. Its error is the trust store reading's, which says why.
+	_, leaf, chain, err2 := pkcs12.DecodeChain(data, pw)
 	if err2 != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	for _, b := range blocks {
-		if b.Type == "CERTIFICATE" {
-			_ = pem.Encode(&buf, b)
-		}
-	}
-	return pemCertificates(buf.Bytes())
+	return append([]*x509.Certificate{leaf}, chain...), nil
 }
 
 func jksCertificates(data []byte, pw string) ([]*x509.Certificate, error) {

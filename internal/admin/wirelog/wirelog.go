@@ -1,4 +1,4 @@
-package clientconfig
+package wirelog
 
 import (
 	"context"
@@ -16,21 +16,40 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// The --debug log: one line per request and response with the API name,
-// version, correlation id, size and the broker, decoded from the Kafka frame
-// headers on the wire (franz-go's hooks do not carry the version). Bodies
-// are never printed, so credentials in SaslAuthenticate never reach the
-// log; every line still passes through the redactor.
+// Config says where the log goes and how connections are dialled.
+type Config struct {
+	// W receives the lines, one write per line.
+	W io.Writer
+	// Redact replaces the credentials in a line; nil leaves lines as they
+	// are.
+	Redact func(string) string
+	// TLS is the dial configuration; nil dials plaintext.
+	TLS *tls.Config
+	// DialTimeout bounds one TCP dial plus the TLS handshake.
+	DialTimeout time.Duration
+}
 
-// debugLog writes the lines; it is a kgo.Logger and a kgo hook.
-type debugLog struct {
+// Opts returns the franz-go options that write the log: a dialer that
+// decodes the frame headers of each connection, the connection hook and the
+// logger. They replace kgo.DialTLSConfig, which the dialer does the work of.
+func Opts(c Config) []kgo.Opt {
+	redact := c.Redact
+	if redact == nil {
+		redact = func(s string) string { return s }
+	}
+	log := &logger{w: c.W, redact: redact, now: time.Now}
+	return []kgo.Opt{kgo.Dialer(dialer(log, c.TLS, c.DialTimeout)), kgo.WithHooks(log), kgo.WithLogger(log)}
+}
+
+// logger writes the lines; it is a kgo.Logger and a kgo hook.
+type logger struct {
 	mu     sync.Mutex
 	w      io.Writer
 	redact func(string) string
 	now    func() time.Time
 }
 
-func (d *debugLog) printf(format string, args ...any) {
+func (d *logger) printf(format string, args ...any) {
 	line := "debug: " + d.redact(fmt.Sprintf(format, args...)) + "\n"
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -38,10 +57,10 @@ func (d *debugLog) printf(format string, args ...any) {
 }
 
 // Level makes franz-go log its informational messages and above.
-func (d *debugLog) Level() kgo.LogLevel { return kgo.LogLevelInfo }
+func (d *logger) Level() kgo.LogLevel { return kgo.LogLevelInfo }
 
 // Log is franz-go's logger callback.
-func (d *debugLog) Log(level kgo.LogLevel, msg string, keyvals ...any) {
+func (d *logger) Log(level kgo.LogLevel, msg string, keyvals ...any) {
 	var b strings.Builder
 	b.WriteString("kgo ")
 	b.WriteString(strings.ToLower(level.String()))
@@ -55,13 +74,13 @@ func (d *debugLog) Log(level kgo.LogLevel, msg string, keyvals ...any) {
 
 // OnBrokerConnect names a connection once franz-go knows which broker it
 // belongs to (after ApiVersions and SASL, which are logged by address).
-func (d *debugLog) OnBrokerConnect(meta kgo.BrokerMetadata, initDur time.Duration, conn net.Conn, err error) {
+func (d *logger) OnBrokerConnect(meta kgo.BrokerMetadata, initDur time.Duration, conn net.Conn, err error) {
 	label := brokerLabel(meta)
 	if err != nil {
 		d.printf("[%s] connection failed after %s: %v", label, initDur.Round(time.Millisecond), err)
 		return
 	}
-	if dc, ok := conn.(*debugConn); ok {
+	if dc, ok := conn.(*frameConn); ok {
 		dc.setLabel(label)
 	}
 	d.printf("[%s] connection ready after %s", label, initDur.Round(time.Millisecond))
@@ -77,16 +96,16 @@ func brokerLabel(meta kgo.BrokerMetadata) string {
 
 // dialer dials like franz-go's own dialer (TLS with the host as server name
 // unless the config sets one) and wraps the connection for the log.
-func (s *Settings) dialer(log *debugLog) func(context.Context, string, string) (net.Conn, error) {
+func dialer(log *logger, tlsCfg *tls.Config, timeout time.Duration) func(context.Context, string, string) (net.Conn, error) {
 	return func(ctx context.Context, network, host string) (net.Conn, error) {
-		d := &net.Dialer{Timeout: dialTimeout}
+		d := &net.Dialer{Timeout: timeout}
 		conn, err := d.DialContext(ctx, network, host)
 		if err != nil {
 			log.printf("[%s] dial failed: %v", host, err)
 			return nil, err
 		}
-		if s.TLS != nil {
-			cfg := s.TLS.Clone()
+		if tlsCfg != nil {
+			cfg := tlsCfg.Clone()
 			if cfg.ServerName == "" {
 				if h, _, err := net.SplitHostPort(host); err == nil {
 					cfg.ServerName = h
@@ -102,7 +121,7 @@ func (s *Settings) dialer(log *debugLog) func(context.Context, string, string) (
 			log.printf("[%s] TLS %s %s", host, tls.VersionName(st.Version), tls.CipherSuiteName(st.CipherSuite))
 			conn = tc
 		}
-		return &debugConn{Conn: conn, log: log, label: host, inflight: map[int32]inflight{}}, nil
+		return &frameConn{Conn: conn, log: log, label: host, inflight: map[int32]inflight{}}, nil
 	}
 }
 
@@ -111,10 +130,10 @@ type inflight struct {
 	sent         time.Time
 }
 
-// debugConn decodes the frame headers flowing through a connection.
-type debugConn struct {
+// frameConn decodes the frame headers flowing through a connection.
+type frameConn struct {
 	net.Conn
-	log *debugLog
+	log *logger
 
 	mu       sync.Mutex
 	label    string
@@ -124,7 +143,7 @@ type debugConn struct {
 	rawNext  bool
 }
 
-func (c *debugConn) setLabel(l string) {
+func (c *frameConn) setLabel(l string) {
 	c.mu.Lock()
 	c.label = l
 	c.mu.Unlock()
@@ -163,7 +182,7 @@ func (s *frameState) feed(p []byte, hdrLen int, on func(hdr []byte, size int32))
 	return true
 }
 
-func (c *debugConn) Write(p []byte) (int, error) {
+func (c *frameConn) Write(p []byte) (int, error) {
 	n, err := c.Conn.Write(p)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -185,7 +204,7 @@ func (c *debugConn) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func (c *debugConn) Read(p []byte) (int, error) {
+func (c *frameConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	c.mu.Lock()
 	defer c.mu.Unlock()

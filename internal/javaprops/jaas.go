@@ -1,4 +1,4 @@
-package clientconfig
+package javaprops
 
 import (
 	"errors"
@@ -6,48 +6,46 @@ import (
 	"strings"
 )
 
-// jaasEntry is the one login module of a client's sasl.jaas.config, e.g.
+// JAASEntry is the one login module of a client's sasl.jaas.config, e.g.
 //
 //	org.apache.kafka.common.security.scram.ScramLoginModule required username="alice" password="s3cret";
-type jaasEntry struct {
-	Module  string
-	Flag    string
+type JAASEntry struct {
+	// Module is the login module's class name.
+	Module string
+	// Flag is the control flag in lower case: required, requisite,
+	// sufficient or optional.
+	Flag string
+	// Options are the module's options; a key given twice keeps its last
+	// value.
 	Options map[string]string
 }
 
-// JAAS login modules the client understands, by the mechanism they serve.
-const (
-	plainModule = "org.apache.kafka.common.security.plain.PlainLoginModule"
-	scramModule = "org.apache.kafka.common.security.scram.ScramLoginModule"
-	oauthModule = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
-)
-
-// parseJAAS reads sasl.jaas.config with the rules of Kafka's JaasConfig,
+// ParseJAAS reads sasl.jaas.config with the rules of Kafka's JaasConfig,
 // which uses java.io.StreamTokenizer: words, "double" or 'single' quoted
 // strings with backslash escapes, '=' and ';' as punctuation, and //, /* */
 // and a lone / as comments. A client's value must hold exactly one login
 // module. Errors name option keys but never their values.
-func parseJAAS(s string) (jaasEntry, error) {
+func ParseJAAS(s string) (JAASEntry, error) {
 	tz := jaasTokenizer{in: []rune(s)}
-	var entries []jaasEntry
+	var entries []JAASEntry
 	for {
 		t := tz.next()
 		if t.kind == tokEOF {
 			break
 		}
 		if t.kind != tokWord {
-			return jaasEntry{}, errors.New("expected a login module class name")
+			return JAASEntry{}, errors.New("expected a login module class name")
 		}
-		e := jaasEntry{Module: t.text, Options: map[string]string{}}
+		e := JAASEntry{Module: t.text, Options: map[string]string{}}
 		t = tz.next()
 		if t.kind == tokEOF {
-			return jaasEntry{}, errors.New("login module control flag not specified")
+			return JAASEntry{}, errors.New("login module control flag not specified")
 		}
 		switch flag := strings.ToLower(t.text); {
 		case t.kind == tokWord && (flag == "required" || flag == "requisite" || flag == "sufficient" || flag == "optional"):
 			e.Flag = flag
 		default:
-			return jaasEntry{}, errors.New("invalid login module control flag (want required, requisite, sufficient or optional)")
+			return JAASEntry{}, errors.New("invalid login module control flag (want required, requisite, sufficient or optional)")
 		}
 		for {
 			t = tz.next()
@@ -55,34 +53,34 @@ func parseJAAS(s string) (jaasEntry, error) {
 				break
 			}
 			if t.kind != tokWord {
-				return jaasEntry{}, errors.New("expected an option name or ';'")
+				return JAASEntry{}, errors.New("expected an option name or ';'")
 			}
 			key := t.text
 			if eq := tz.next(); eq.kind != tokPunct || eq.text != "=" {
-				return jaasEntry{}, fmt.Errorf("value not specified for option %q", key)
+				return JAASEntry{}, fmt.Errorf("value not specified for option %q", key)
 			}
 			v := tz.next()
 			switch v.kind {
 			case tokWord, tokQuoted:
 			case tokNumber:
-				return jaasEntry{}, fmt.Errorf("value of option %q must be quoted", key)
+				return JAASEntry{}, fmt.Errorf("value of option %q must be quoted", key)
 			default:
-				return jaasEntry{}, fmt.Errorf("value not specified for option %q", key)
+				return JAASEntry{}, fmt.Errorf("value not specified for option %q", key)
 			}
 			e.Options[key] = v.text
 		}
 		if t.kind != tokPunct || t.text != ";" {
-			return jaasEntry{}, errors.New("login module entry not terminated by ';'")
+			return JAASEntry{}, errors.New("login module entry not terminated by ';'")
 		}
 		entries = append(entries, e)
 	}
 	switch len(entries) {
 	case 0:
-		return jaasEntry{}, errors.New("login module not specified")
+		return JAASEntry{}, errors.New("login module not specified")
 	case 1:
 		return entries[0], nil
 	}
-	return jaasEntry{}, fmt.Errorf("holds %d login modules, a client needs exactly 1", len(entries))
+	return JAASEntry{}, fmt.Errorf("holds %d login modules, a client needs exactly 1", len(entries))
 }
 
 type tokKind int

@@ -1,8 +1,10 @@
-package clientconfig
+package javaprops
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -95,17 +97,9 @@ func TestParseBytes_lines(t *testing.T) {
 	assert.Equal(t, 4, se.Line)
 }
 
-func TestParse_textIsNotLatin1(t *testing.T) {
-	t.Parallel()
-	p, err := Parse("a=café")
-	require.NoError(t, err)
-	e, _ := p.Get("a")
-	assert.Equal(t, "café", e.Value)
-}
-
 func TestProperties_Merge(t *testing.T) {
 	t.Parallel()
-	base, err := Parse("a=1\nb=2\n")
+	base, err := ParseBytes([]byte("a=1\nb=2\n"))
 	require.NoError(t, err)
 	got := base.Merge(FromMap(map[string]string{"b": "3", "c": "4"}))
 	assert.Len(t, got.Entries(), 3)
@@ -115,27 +109,97 @@ func TestProperties_Merge(t *testing.T) {
 	assert.Equal(t, 1, a.Line)
 }
 
-// FuzzParseProperties proves the parser, and the validation that runs on
-// what it returns, never panics on any input.
+// store writes entries as java.util.Properties.store does (saveConvert),
+// with every character outside printable ASCII as a \uXXXX escape, one
+// entry a line.
+func store(entries []Entry) []byte {
+	var b strings.Builder
+	conv := func(s string, key bool) {
+		for i, u := range utf16.Encode([]rune(s)) {
+			switch c := rune(u); {
+			case c == '\\':
+				b.WriteString(`\\`)
+			case c == ' ':
+				if i == 0 || key {
+					b.WriteByte('\\')
+				}
+				b.WriteByte(' ')
+			case c == '\t':
+				b.WriteString(`\t`)
+			case c == '\n':
+				b.WriteString(`\n`)
+			case c == '\r':
+				b.WriteString(`\r`)
+			case c == '\f':
+				b.WriteString(`\f`)
+			case c == '=', c == ':', c == '#', c == '!':
+				b.WriteByte('\\')
+				b.WriteRune(c)
+			case c < 0x20 || c > 0x7e:
+				fmt.Fprintf(&b, `\u%04X`, u)
+			default:
+				b.WriteRune(c)
+			}
+		}
+	}
+	for _, e := range entries {
+		conv(e.Key, true)
+		b.WriteByte('=')
+		conv(e.Value, false)
+		b.WriteByte('\n')
+	}
+	return []byte(b.String())
+}
+
+func TestStore(t *testing.T) {
+	t.Parallel()
+	in := []Entry{{Key: " a=b:c#!", Value: "  lead\t\\ \u00e9\U0001f600\x00"}, {Key: "", Value: ""}, {Key: "k", Value: "v"}}
+	data := store(in)
+	assert.Equal(t, `\ a\=b\:c\#\!=\  lead\t\\ \u00E9\uD83D\uDE00\u0000`+"\n=\nk=v\n", string(data))
+	p, err := ParseBytes(data)
+	require.NoError(t, err)
+	assert.Equal(t, []Entry{{Key: " a=b:c#!", Value: "  lead\t\\ \u00e9\U0001f600\x00", Line: 1}, {Key: "", Value: "", Line: 2}, {Key: "k", Value: "v", Line: 3}}, p.Entries())
+}
+
+// FuzzParseProperties proves the parser never panics, reports a syntax
+// error with its line, returns the entries in line order, and reads back
+// what java.util.Properties.store would write for them.
 func FuzzParseProperties(f *testing.F) {
 	for _, s := range []string{
 		"a=b\n", "a\\\n b", "\\u00e9=\\u12", "#c\n!d\n a : b \\\r\n c", "\\", "\\\n#x", "a=\\ud83d",
 		"security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nsasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"p\";\n",
 		"sasl.jaas.config=x required a='b\\", "sasl.jaas.config=/* x required;", "ssl.enabled.protocols=TLSv1.2,,TLSv9",
+		"caf\xe9 = \\u20ac\\ud83d\\ude00\r\n\f! x", "a=1\na=2\n\\=\\:\\ \\\\",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ParseBytes(data)
 		if err != nil {
+			var se *SyntaxError
+			require.ErrorAs(t, err, &se)
+			assert.GreaterOrEqual(t, se.Line, 1)
 			return
 		}
-		for _, e := range p.Entries() {
-			_, _ = parseJAAS(e.Value)
-			if strings.HasSuffix(e.Key, ".location") || strings.HasSuffix(e.Key, ".url") {
-				return // no reads of arbitrary files (a device could block)
+		entries := p.Entries()
+		want := map[string]string{}
+		for i, e := range entries {
+			assert.GreaterOrEqual(t, e.Line, 1)
+			if i > 0 {
+				prev := entries[i-1]
+				assert.True(t, prev.Line < e.Line || prev.Line == e.Line && prev.Key < e.Key, "entries out of order: %+v before %+v", prev, e)
 			}
+			got, ok := p.Get(e.Key)
+			assert.True(t, ok)
+			assert.Equal(t, e, got)
+			want[e.Key] = e.Value
 		}
-		_, _ = Build(p, Options{})
+		again, err := ParseBytes(store(entries))
+		require.NoError(t, err)
+		got := map[string]string{}
+		for _, e := range again.Entries() {
+			got[e.Key] = e.Value
+		}
+		assert.Equal(t, want, got)
 	})
 }

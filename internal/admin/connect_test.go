@@ -1,4 +1,4 @@
-package clientconfig_test
+package admin_test
 
 import (
 	"bytes"
@@ -17,16 +17,21 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig/clientconfigtest"
+	"github.com/kstreams-groups/kstreams-groups/internal/javaprops"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
 // These tests connect the project's admin client, configured from client
-// properties, to franz-go's kfake broker with TLS and SASL. kfake has no
+// properties (clientconfig's settings, mapped onto franz-go in security.go),
+// to franz-go's kfake broker with TLS and SASL. kfake has no
 // streams groups, so a connection that works ends at the version gate of
 // --describe --topology (BrokerTooOldError: kfake lacks StreamsGroupDescribe)
 // and at an empty ListGroups; the failures must be categorised before the
 // deadline instead of being retried until it.
+
+// secret is the password of every case; no error or log may contain it.
+const secret = "s3cret-Pa55"
 
 // syncBuffer is a bytes.Buffer safe for the client's goroutines.
 type syncBuffer struct {
@@ -54,15 +59,15 @@ type outcome struct {
 
 func connect(t *testing.T, addr, props string, timeout time.Duration, debug *syncBuffer) outcome {
 	t.Helper()
-	p, err := clientconfig.Parse(props)
+	p, err := javaprops.ParseBytes([]byte(props))
 	require.NoError(t, err)
 	s, err := clientconfig.Build(p, clientconfig.Options{Source: "client.properties"})
 	require.NoError(t, err)
-	kopts := s.ClientOpts(nil)
+	cfg := admin.Config{Bootstrap: []string{addr}, ClientID: s.ClientID, SoftwareVersion: "1.0.0", Security: s}
 	if debug != nil {
-		kopts = s.ClientOpts(debug)
+		cfg.Debug = debug
 	}
-	cl, err := admin.New(admin.Config{Bootstrap: []string{addr}, ClientID: s.ClientID, SoftwareVersion: "1.0.0", Opts: kopts})
+	cl, err := admin.New(cfg)
 	require.NoError(t, err)
 	defer cl.Close()
 	var o outcome

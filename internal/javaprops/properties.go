@@ -1,9 +1,8 @@
-package clientconfig
+package javaprops
 
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"unicode/utf16"
 )
 
@@ -87,10 +86,6 @@ func ParseBytes(data []byte) (Properties, error) {
 	}
 	return parse(rs)
 }
-
-// Parse parses properties from text that is already decoded, as
-// Properties.load(Reader) does.
-func Parse(text string) (Properties, error) { return parse([]rune(text)) }
 
 // parse follows java.util.Properties.load: LineReader joins natural lines
 // into logical lines, then load0 splits key and value and loadConvert
@@ -278,10 +273,4 @@ func containsRune(rs []rune, r rune) bool {
 		}
 	}
 	return false
-}
-
-// javaTrim is String.trim: Kafka's ConfigDef trims every string value,
-// passwords included, by removing characters up to U+0020 at both ends.
-func javaTrim(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool { return r <= ' ' })
 }
