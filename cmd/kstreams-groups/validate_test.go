@@ -181,7 +181,9 @@ func (f *fakeClient) ListStreamsGroupsInStates(ctx context.Context, _ []string) 
 	return f.ListStreamsGroups(ctx)
 }
 
-func (f *fakeClient) FetchCommittedOffsets(context.Context, []string) []admin.GroupOffsets { return nil }
+func (f *fakeClient) FetchCommittedOffsets(context.Context, []string) []admin.GroupOffsets {
+	return nil
+}
 
 func (f *fakeClient) ListOffsets(context.Context, []kafka.TopicPartition, int64) ([]admin.ListedOffset, error) {
 	return nil, nil
