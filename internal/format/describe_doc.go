@@ -167,3 +167,14 @@ func newNodeDoc(n *topology.Node) NodeDoc {
 func sortedCopy(xs []string) []string {
 	return append([]string{}, SortedSet(xs)...)
 }
+
+// TopologyInput is what a kstreams-groups JSON or YAML document holding a
+// topology may be, for reading one back (render): a describe document
+// (groups), a bare topology description as render -o json|yaml writes it,
+// or one group's topology_description. It is made of the document types
+// above, so the schema is defined once.
+type TopologyInput struct {
+	DescribeDoc         `json:",inline" yaml:",inline"`
+	TopologyDoc         `json:",inline" yaml:",inline"`
+	TopologyDescription *TopologyDoc `json:"topology_description" yaml:"topology_description"`
+}

@@ -52,18 +52,8 @@ func firstLineIsKey(b []byte) bool {
 	return docKey.Match(bytes.TrimSpace(line))
 }
 
-// document is what a kstreams-groups JSON or YAML document may hold: a
-// describe document (groups), what render -o json|yaml writes (a bare
-// topology description) or one group's topology_description. It is made of
-// internal/format's document types, so the schema is defined once.
-type document struct {
-	format.DescribeDoc  `json:",inline" yaml:",inline"`
-	format.TopologyDoc  `json:",inline" yaml:",inline"`
-	TopologyDescription *format.TopologyDoc `json:"topology_description" yaml:"topology_description"`
-}
-
 func parseDocument(data []byte, isJSON bool) (*topology.Description, error) {
-	var doc document
+	var doc format.TopologyInput
 	if isJSON {
 		dec := json.NewDecoder(bytes.NewReader(data))
 		if err := dec.Decode(&doc); err != nil {
