@@ -39,7 +39,7 @@ func StatusName(s int8) string {
 }
 
 // NewClient returns a franz-go client for addr. Versions are pinned explicitly (kversion.Stable()
-// with StreamsGroupDescribe 89→v1 and DeleteGroups 42→v3, see franz-go-notes.md); maxDeleteGroups
+// with StreamsGroupDescribe 89→v1 and DeleteGroups 42→v3, the pins of admin.PinnedVersions); maxDeleteGroups
 // < 3 lowers key 42 (to observe the v0–v2 downgrade).
 func NewClient(addr string, maxDeleteGroups int16) (*kgo.Client, error) {
 	v := kversion.Stable()
@@ -115,7 +115,7 @@ func (b *Broker) ApiVersions(ctx context.Context) (map[int16]int16, error) {
 	return m, nil
 }
 
-// CheckKIP1331 is the runtime guard of real-kafka-e2e.md §1.4 (2): key 89 ≥ v1, key 93 present,
+// CheckKIP1331 is the runtime check that the broker has KIP-1331: key 89 ≥ v1, key 93 present,
 // key 42 ≥ v3. It names everything that is missing.
 func (b *Broker) CheckKIP1331(ctx context.Context) error {
 	v, err := b.ApiVersions(ctx)

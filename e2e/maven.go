@@ -37,8 +37,8 @@ var (
 	probeErr  error
 )
 
-// ProbeKIP1331 runs e2e.Probe once per test binary on the 4.4.0 classpath: the cheap jar check
-// of real-kafka-e2e.md §1.4 (1). It fails with the list of what is missing.
+// ProbeKIP1331 runs e2e.Probe once per test binary on the 4.4.0 classpath: the cheap check
+// that the jars hold KIP-1331. It fails with the list of what is missing.
 func ProbeKIP1331() error {
 	probeOnce.Do(func() {
 		cp, err := Classpath(Kafka44)

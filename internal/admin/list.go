@@ -13,7 +13,7 @@ import (
 // the broker lower-cases a filter and compares it with the state's
 // toLowerCaseString(), which is "not_ready" for NotReady, so the filter
 // "NotReady" that the Java admin client sends matches nothing
-// (kafka-4.4-wire.md §5). Filtering the full streams listing matches every
+// (e2e/FINDINGS.md F69). Filtering the full streams listing matches every
 // state on every broker version and costs nothing extra on the wire.
 func (c *Client) ListStreamsGroupsInStates(ctx context.Context, states []string) ([]ListedGroup, error) {
 	all, err := c.ListStreamsGroups(ctx)

@@ -129,7 +129,8 @@ func (it *InternalTopics) FirstErr() error {
 	return nil
 }
 
-// Reference messages of kafka-streams-groups.sh's pre-checks (§B.7).
+// The messages of kafka-streams-groups.sh's pre-checks
+// (StreamsGroupCommand.deleteGroups, verified in e2e/FINDINGS.md F29–F34).
 func notFoundMessage(g string) string {
 	return fmt.Sprintf("Group '%s' does not exist or is not a streams group.", g)
 }

@@ -16,7 +16,7 @@ var fkJoinTopic = regexp.MustCompile(`^.+-KTABLE-FK-JOIN-SUBSCRIPTION-(?:REGISTR
 var internalSuffixes = []string{"-changelog", "-repartition", "-subscription-registration-topic", "-subscription-response-topic"}
 
 // Infer returns a group's internal topics by kafka-streams-groups.sh's rules
-// (§B.7): the repartition-source and changelog topics of every subtopology
+// (StreamsGroupCommand.deleteGroups, isInferredInternalTopic): the repartition-source and changelog topics of every subtopology
 // that are not a source topic of any subtopology (a source table's
 // changelog is its input topic and must survive), in subtopology order,
 // repartition topics first, each once. A candidate is inferred as internal

@@ -19,7 +19,7 @@ func describeGroups(req kmsg.Request) []string {
 }
 
 // handleStreamsGroupDescribe answers key 89 the way GroupCoordinatorService
-// and GroupMetadataManager.streamsGroupDescribe do (wire reference §1.4):
+// and GroupMetadataManager.streamsGroupDescribe do in Kafka 4.4:
 // one row per requested id, in request order, errors per row.
 func (c *Cluster) handleStreamsGroupDescribe(n *node, req kmsg.Request) (kmsg.Response, error) {
 	r := req.(*kmsg.StreamsGroupDescribeRequest)

@@ -35,7 +35,7 @@ func testCtx(t *testing.T) context.Context {
 	return ctx
 }
 
-// cliVersions is the pin the CLI uses (franz-go notes §7): Stable with
+// cliVersions is the pin the CLI uses (admin.PinnedVersions): Stable with
 // StreamsGroupDescribe v1 and DeleteGroups v3, optionally lowered per key.
 func cliVersions(overrides map[int16]int16) *kversion.Versions {
 	v := kversion.Stable()

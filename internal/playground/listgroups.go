@@ -65,7 +65,7 @@ func normalise(in []string) []string {
 
 // filterState is the spelling a states filter must use. Kafka compares with
 // the state's toLowerCaseString(), which for a streams group in NotReady is
-// "not_ready" (wire reference §5), so "NotReady" in a filter matches nothing.
+// "not_ready" (e2e/FINDINGS.md F69), so "NotReady" in a filter matches nothing.
 func (g *group) filterState() string {
 	if g.streams != nil && g.state == "NotReady" {
 		return "not_ready"
