@@ -10,6 +10,7 @@ import (
 
 	groupdelete "github.com/kstreams-groups/kstreams-groups/internal/delete"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 func (a *app) deleteVerb() *verb {
@@ -57,29 +58,16 @@ func (a *app) deleteGroups(ctx context.Context, opts groupdelete.Options) error 
 		text:    func(w io.Writer, res *groupdelete.Result, _ *format.Styles) error { return format.DeleteText(w, res) },
 		doc:     func(res *groupdelete.Result) any { return format.NewDeleteDoc(res) },
 		noGraph: "-o %s draws a topology: delete prints text, json or yaml",
-		failures: func(res *groupdelete.Result, o format.Output) []failure {
-			var fs []failure
-			for _, g := range res.Groups {
-				var f failure
-				switch {
-				case g.Err != nil:
-					f.err = g.Err
-					if o.Machine() {
-						// The document has the details; stderr names the
-						// failure for whoever watches the pipe.
-						f.line = fmt.Sprintf("streams group '%s' could not be deleted: %s", format.Escape(g.Group), a.errorText(g.Err))
-					}
-				case g.InternalTopics.FirstErr() != nil:
-					f.err = g.InternalTopics.FirstErr()
-					if o.Machine() {
-						f.line = fmt.Sprintf("internal topics of streams group '%s': %s", format.Escape(g.Group), a.errorText(f.err))
-					}
-				default:
-					continue
-				}
-				fs = append(fs, f)
+		line: func(res *groupdelete.Result, f kafka.Failure, o format.Output) string {
+			if !o.Machine() {
+				return "" // the text names every failure
 			}
-			return fs
+			// The document has the details; stderr names the failure for
+			// whoever watches the pipe.
+			if g := res.Group(f.Group); g != nil && g.Err == nil {
+				return fmt.Sprintf("internal topics of streams group '%s': %s", format.Escape(f.Group), a.errorText(f.Err))
+			}
+			return fmt.Sprintf("streams group '%s' could not be deleted: %s", format.Escape(f.Group), a.errorText(f.Err))
 		},
 		notes: format.DeleteHints,
 	}

@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
@@ -107,26 +108,17 @@ func (a *app) describe(ctx context.Context, opts describe.Options) error {
 		},
 		doc:     func(res *describe.Result) any { return format.NewDescribeDoc(res) },
 		noGraph: "-o %s draws a topology: use it with --describe --topology or render",
-		failures: func(res *describe.Result, o format.Output) []failure {
-			var fs []failure
-			for _, g := range res.Groups {
-				switch {
-				case g.Err != nil:
-					fs = append(fs, failure{err: g.Err, line: a.groupErrorLine(g.Group, g.Err)})
-				case opts.Topology && g.TopologyStatus != topology.Available:
-					// Text and documents show the status; a drawing
-					// cannot, so stderr says it.
-					f := failure{err: &kafka.StatusError{Group: g.Group, Status: g.TopologyStatus}}
-					if o.Graph() {
-						f.line = format.NotStoredMessage(g.Group)
-						if g.TopologyStatus == topology.Error {
-							f.line = format.ErrorMessage(g.Group)
-						}
-					}
-					fs = append(fs, f)
-				}
+		line: func(_ *describe.Result, f kafka.Failure, o format.Output) string {
+			var se *kafka.StatusError
+			switch {
+			case !errors.As(f.Err, &se):
+				return a.groupErrorLine(f.Group, f.Err)
+			case !o.Graph():
+				return "" // text and documents show the status
+			case se.Status == topology.Error:
+				return format.ErrorMessage(f.Group)
 			}
-			return fs
+			return format.NotStoredMessage(f.Group)
 		},
 	}
 	if opts.Topology {

@@ -74,10 +74,9 @@ NotReady groups are matched even where kafka-streams-groups.sh finds none
 // list runs the list verb.
 func (a *app) list(ctx context.Context, opts list.Options) error {
 	p := printer[*list.Result]{
-		text:     func(w io.Writer, res *list.Result, st *format.Styles) error { return format.ListText(w, res, st) },
-		doc:      func(res *list.Result) any { return format.NewListDoc(res) },
-		noGraph:  "-o %s draws a topology: use it with --describe --topology or render",
-		failures: func(*list.Result, format.Output) []failure { return nil },
+		text:    func(w io.Writer, res *list.Result, st *format.Styles) error { return format.ListText(w, res, st) },
+		doc:     func(res *list.Result) any { return format.NewListDoc(res) },
+		noGraph: "-o %s draws a topology: use it with --describe --topology or render",
 	}
 	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*list.Result, error) {
 		return list.Run(ctx, c, opts)

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // verb is one action of the tool, callable as `--<name>` in the Kafka form
@@ -196,8 +197,13 @@ func sharedChecks(v flagValues, has func(string) bool) error {
 	return nil
 }
 
+// verbResult is what every verb's Result has: its failures in request order.
+type verbResult interface {
+	Failures() []kafka.Failure
+}
+
 // printer is how a verb's result R is printed, for every -o.
-type printer[R any] struct {
+type printer[R verbResult] struct {
 	// text writes the text view (Kafka's layout where Kafka has one).
 	text func(w io.Writer, res R, st *format.Styles) error
 	// doc is the JSON/YAML document of the result.
@@ -206,23 +212,17 @@ type printer[R any] struct {
 	// drawing, and noGraph then says so (with %s for the format).
 	graph   func(res R) error
 	noGraph string
-	// failures lists what failed, in request order; each failure's line
-	// (already escaped) goes to stderr unless it is "".
-	failures func(res R, o format.Output) []failure
+	// line is the stderr line (already escaped) of one of the result's
+	// failures, or "" when the output shows it; nil prints none.
+	line func(res R, f kafka.Failure, o format.Output) string
 	// notes are further lines for stderr, after the failures.
 	notes func(res R) []string
-}
-
-// failure is one failed group (or topic) of a result.
-type failure struct {
-	err  error
-	line string
 }
 
 // runVerb is the glue every verb shares: connect within --timeout, run,
 // print the result in the -o format on stdout, report failures on stderr,
 // and return nil or the outcome whose first failure sets the exit code.
-func runVerb[R any](a *app, ctx context.Context, p printer[R], run func(ctx context.Context, c client) (R, error)) error {
+func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(ctx context.Context, c client) (R, error)) error {
 	o := a.cfg.Output
 	if o.Graph() && p.graph == nil {
 		return usageErrorf(p.noGraph, o)
@@ -249,11 +249,13 @@ func runVerb[R any](a *app, ctx context.Context, p printer[R], run func(ctx cont
 		return err
 	}
 	var causes []error
-	for _, f := range p.failures(res, o) {
-		if f.line != "" {
-			a.printError(f.line)
+	for _, f := range res.Failures() {
+		if p.line != nil {
+			if line := p.line(res, f, o); line != "" {
+				a.printError(line)
+			}
 		}
-		causes = append(causes, f.err)
+		causes = append(causes, f.Err)
 	}
 	if p.notes != nil {
 		for _, n := range p.notes(res) {

@@ -59,6 +59,31 @@ type Result struct {
 	Groups []*Group
 }
 
+// Failures lists, in request order, the groups that were not deleted (in a
+// dry run: that failed the pre-checks) and those whose internal topics
+// could not all be deleted.
+func (r *Result) Failures() []kafka.Failure {
+	var out []kafka.Failure
+	for _, g := range r.Groups {
+		if err := g.Err; err != nil {
+			out = append(out, kafka.Failure{Group: g.Group, Err: err})
+		} else if err := g.InternalTopics.FirstErr(); err != nil {
+			out = append(out, kafka.Failure{Group: g.Group, Err: err})
+		}
+	}
+	return out
+}
+
+// Group returns the outcome of the group id, or nil.
+func (r *Result) Group(id string) *Group {
+	for _, g := range r.Groups {
+		if g.Group == id {
+			return g
+		}
+	}
+	return nil
+}
+
 // Group is one requested group and its outcome.
 type Group struct {
 	Group string

@@ -337,3 +337,16 @@ func TestInfer(t *testing.T) {
 		})
 	}
 }
+
+func TestResult_Failures(t *testing.T) {
+	refused := admin.NewKafkaError(kafka.CodeGroupDeletionFailed, nil)
+	topicErr := admin.NewKafkaError(kafka.CodeTopicAuthorizationFailed, nil)
+	res := &Result{Groups: []*Group{
+		{Group: "a", Deleted: true},
+		{Group: "b", Err: refused},
+		{Group: "c", Deleted: true, InternalTopics: &InternalTopics{Inferred: []string{"c-x-changelog"}, Failed: []TopicFailure{{Topic: "c-x-changelog", Err: topicErr}}}},
+	}}
+	assert.Equal(t, []kafka.Failure{{Group: "b", Err: refused}, {Group: "c", Err: topicErr}}, res.Failures())
+	assert.Equal(t, "c", res.Group("c").Group)
+	assert.Nil(t, res.Group("nope"))
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
 // Options select what to describe.
@@ -88,6 +89,22 @@ type Result struct {
 	Groups []*Group
 	// View is the view the groups were described for.
 	View View
+}
+
+// Failures lists the groups that could not be described and, in the
+// topology view (the only health-aware one), those whose description is
+// not AVAILABLE, in request order.
+func (r *Result) Failures() []kafka.Failure {
+	var out []kafka.Failure
+	for _, g := range r.Groups {
+		switch {
+		case g.Err != nil:
+			out = append(out, kafka.Failure{Group: g.Group, Err: g.Err})
+		case r.View == ViewTopology && g.TopologyStatus != topology.Available:
+			out = append(out, kafka.Failure{Group: g.Group, Err: &kafka.StatusError{Group: g.Group, Status: g.TopologyStatus}})
+		}
+	}
+	return out
 }
 
 // Group is one described group, or the error that kept it from being

@@ -64,3 +64,19 @@ func TestRun(t *testing.T) {
 	})
 
 }
+
+func TestResult_Failures(t *testing.T) {
+	notFound := admin.NewKafkaError(kafka.CodeGroupIDNotFound, nil)
+	groups := []*Group{
+		{Group: "ok", StreamsGroup: kafka.StreamsGroup{TopologyStatus: topology.Available}},
+		{Group: "gone", Err: notFound},
+		{Group: "ns", StreamsGroup: kafka.StreamsGroup{TopologyStatus: topology.NotStored}},
+	}
+	topo := &Result{Groups: groups, View: ViewTopology}
+	assert.Equal(t, []kafka.Failure{
+		{Group: "gone", Err: notFound},
+		{Group: "ns", Err: &kafka.StatusError{Group: "ns", Status: topology.NotStored}},
+	}, topo.Failures(), "request order; the topology view fails a description that is not AVAILABLE")
+	members := &Result{Groups: groups, View: ViewMembers}
+	assert.Equal(t, []kafka.Failure{{Group: "gone", Err: notFound}}, members.Failures(), "other views are not health-aware")
+}

@@ -286,3 +286,11 @@ func (e *ConnectError) Is(target error) bool {
 	}
 	return false
 }
+
+// Failure is one part of a verb's result that did not succeed, usually a
+// group; a verb's Result lists them in request order (Failures), and the
+// first one decides the exit code.
+type Failure struct {
+	Group string
+	Err   error
+}

@@ -63,6 +63,9 @@ type Result struct {
 	Groups    []Group
 }
 
+// Failures is empty: a listing fails as a whole (Run's error).
+func (r *Result) Failures() []kafka.Failure { return nil }
+
 // Group is one listed streams group.
 type Group struct {
 	Group string
