@@ -24,6 +24,12 @@ type verb struct {
 	name string
 	// actionHelp is the Kafka form's help of the --<name> action.
 	actionHelp string
+	// subcommandOnly keeps a verb kafka-streams-groups.sh lacks out of the
+	// Kafka form: it is only `kstreams-groups <name>`.
+	subcommandOnly bool
+	// needsBootstrap tells whether this invocation talks to Kafka, so that
+	// a missing bootstrap server is a usage error; nil means always.
+	needsBootstrap func(v flagValues) bool
 	// flags is the verb's flag table; a name shared with other verbs
 	// (--group) has the same kind and Kafka help everywhere.
 	flags []flagDef
@@ -71,6 +77,9 @@ func (a *app) registerKafkaForm(root *cobra.Command) {
 		fs.Bool(name, false, byName[name].actionHelp)
 	}
 	for _, vb := range a.verbs() {
+		if vb.subcommandOnly {
+			continue
+		}
 		for _, f := range vb.flags {
 			if fs.Lookup(f.name) == nil {
 				f.register(fs, true)
@@ -108,7 +117,7 @@ func (a *app) runKafkaForm(cmd *cobra.Command) error {
 	v := flagValues{cmd.Flags()}
 	var present []*verb
 	for _, vb := range a.verbs() {
-		if v.bool(vb.name) {
+		if !vb.subcommandOnly && v.bool(vb.name) {
 			present = append(present, vb)
 		}
 	}
@@ -141,7 +150,7 @@ func (a *app) validate(present []*verb, v flagValues) (job, error) {
 	seen := map[string]bool{}
 	for _, vb := range a.verbs() {
 		for _, f := range vb.flags {
-			if seen[f.name] || len(f.availableIf) == 0 {
+			if vb.subcommandOnly || seen[f.name] || len(f.availableIf) == 0 {
 				continue
 			}
 			seen[f.name] = true
@@ -150,7 +159,8 @@ func (a *app) validate(present []*verb, v flagValues) (job, error) {
 			}
 		}
 	}
-	if len(a.cfg.Bootstrap) == 0 {
+	needs := len(present) != 1 || present[0].needsBootstrap == nil || present[0].needsBootstrap(v)
+	if needs && len(a.cfg.Bootstrap) == 0 {
 		return job{}, usageErrorf(`Missing required argument "[bootstrap-server]"`)
 	}
 	var j job
