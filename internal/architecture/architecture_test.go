@@ -97,7 +97,9 @@ var rules = []rule{
 	{"verb packages never format, never serve, never read configuration", under(verbPackages...),
 		local("internal/format", "internal/playground", "internal/clientconfig", "internal/javaprops", "internal/topoparse")},
 	{"admin knows no verb and no rendering", under("internal/admin"),
-		func(imp string) bool { return local(append(verbPackages, "internal/format", "internal/playground", "internal/topoparse")...)(imp) }},
+		func(imp string) bool {
+			return local(append(verbPackages, "internal/format", "internal/playground", "internal/topoparse")...)(imp)
+		}},
 	{"the playground is a broker: it knows no client code", under("internal/playground"),
 		local("internal/admin", "internal/format", "internal/describe", "internal/list", "internal/delete", "internal/kafka", "internal/clientconfig")},
 	{"only cmd serves the playground", not(under("cmd", "internal/playground")), local("internal/playground")},
