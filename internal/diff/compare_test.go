@@ -167,8 +167,12 @@ func TestCompare(t *testing.T) {
 		{name: "identical blue green",
 			old: grp("blue", group(counting("counts", "in", "out"))), new: grp("green", group(counting("counts", "in", "out"))),
 			outcome: diff.Identical},
+		{name: "identical stored description and its own describe text",
+			// df-blue as the real broker stored it (e2e TestDiff capture).
+			old: grp("df-blue", group(real(t, "diff/stored-df-blue.txt"))), new: file("diff-base.txt", base),
+			outcome: diff.Identical},
 		{name: "filter upstream of an unnamed aggregation",
-			old: file("diff-base.txt", base), new: file("diff-filter.txt", filter),
+			old: grp("df-blue", group(real(t, "diff/stored-df-blue.txt"))), new: file("diff-filter.txt", filter),
 			want: []string{
 				"breaking store-renamed 1/1 KSTREAM-AGGREGATE-STATE-STORE-0000000003 > KSTREAM-AGGREGATE-STATE-STORE-0000000004",
 				"breaking changelog-renamed 1/1 KSTREAM-AGGREGATE-STATE-STORE-0000000003-changelog > KSTREAM-AGGREGATE-STATE-STORE-0000000004-changelog",
