@@ -274,3 +274,48 @@ func TestExitCodeFor_verbOutcome(t *testing.T) {
 	assert.Equal(t, diffUnreadable, exitCodeFor(&verbExit{code: diffUnreadable, err: admin.NewKafkaError(kafka.CodeGroupIDNotFound, nil)}, true),
 		"the reason does not turn into its category's code")
 }
+
+// readmeTable returns the rows of the README table between two markers,
+// each row's cells trimmed.
+func readmeTable(t *testing.T, name string) [][]string {
+	t.Helper()
+	data, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	s := string(data)
+	start, end := strings.Index(s, "<!-- "+name+":start -->"), strings.Index(s, "<!-- "+name+":end -->")
+	require.True(t, start >= 0 && end > start, "README lacks the %s markers", name)
+	var rows [][]string
+	for _, line := range strings.Split(s[start:end], "\n")[1:] {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "|") || strings.HasPrefix(line, "|---") {
+			continue
+		}
+		var cells []string
+		for _, c := range strings.Split(strings.Trim(line, "|"), "|") {
+			cells = append(cells, strings.TrimSpace(c))
+		}
+		rows = append(rows, cells)
+	}
+	require.NotEmpty(t, rows)
+	return rows[1:] // without the header
+}
+
+// The README lists every kind of finding with its severity, as the code
+// has them.
+func TestREADMEDiffFindings(t *testing.T) {
+	var want [][]string
+	for _, k := range diff.Kinds() {
+		want = append(want, []string{"`" + string(k.Kind) + "`", k.Severity.String(), k.When})
+	}
+	assert.Equal(t, want, readmeTable(t, "diff-findings"))
+}
+
+// The README's diff exit codes are diff --help's.
+func TestREADMEDiffExitCodes(t *testing.T) {
+	var want [][]string
+	for _, s := range diffExitStatuses {
+		want = append(want, []string{itoa(s.Code), s.Meaning})
+	}
+	assert.Equal(t, want, readmeTable(t, "diff-exit-codes"))
+	assert.Contains(t, diffExitHelp(), "Exit status:\n  0  "+diffExitStatuses[0].Meaning)
+}
