@@ -39,14 +39,20 @@ func matchSubtopologies(old, new []*topology.Subtopology) (pairs []subPair, remo
 		paired[o], taken[n] = true, true
 	}
 	for _, name := range []func(string) string{identity, family} {
+		bySig := map[string][]*topology.Subtopology{}
+		for _, n := range new {
+			if !taken[n] {
+				sig := signature(n, name)
+				bySig[sig] = append(bySig[sig], n)
+			}
+		}
 		for _, o := range old {
 			if paired[o] {
 				continue
 			}
-			sig := signature(o, name)
 			var best *topology.Subtopology
-			for _, n := range new {
-				if !taken[n] && signature(n, name) == sig && (best == nil || n.ID == o.ID && best.ID != o.ID) {
+			for _, n := range bySig[signature(o, name)] {
+				if !taken[n] && (best == nil || n.ID == o.ID && best.ID != o.ID) {
 					best = n
 				}
 			}
@@ -55,10 +61,22 @@ func matchSubtopologies(old, new []*topology.Subtopology) (pairs []subPair, remo
 			}
 		}
 	}
+	// The rest by similarity, computed only for pairs that share a feature.
 	type candidate struct {
 		o, n   int
 		score  float64
 		sameID bool
+	}
+	newFeatures := make([]map[string]float64, len(new))
+	having := map[string][]int{}
+	for j, n := range new {
+		if taken[n] {
+			continue
+		}
+		newFeatures[j] = features(n)
+		for k := range newFeatures[j] {
+			having[k] = append(having[k], j)
+		}
 	}
 	var cands []candidate
 	for i, o := range old {
@@ -66,16 +84,20 @@ func matchSubtopologies(old, new []*topology.Subtopology) (pairs []subPair, remo
 			continue
 		}
 		fo := features(o)
-		for j, n := range new {
-			if taken[n] {
-				continue
-			}
-			if s := similarity(fo, features(n)); s > 0 {
-				cands = append(cands, candidate{i, j, s, o.ID == n.ID})
+		seen := map[int]bool{}
+		for k := range fo {
+			for _, j := range having[k] {
+				if seen[j] {
+					continue
+				}
+				seen[j] = true
+				if s := similarity(fo, newFeatures[j]); s > 0 {
+					cands = append(cands, candidate{i, j, s, o.ID == new[j].ID})
+				}
 			}
 		}
 	}
-	slices.SortStableFunc(cands, func(a, b candidate) int {
+	slices.SortFunc(cands, func(a, b candidate) int {
 		if a.score != b.score {
 			return cmp.Compare(b.score, a.score)
 		}
@@ -92,9 +114,11 @@ func matchSubtopologies(old, new []*topology.Subtopology) (pairs []subPair, remo
 			pair(o, n)
 		}
 	}
-	slices.SortStableFunc(pairs, func(a, b subPair) int {
-		return cmp.Compare(slices.Index(old, a.old), slices.Index(old, b.old))
-	})
+	index := make(map[*topology.Subtopology]int, len(old))
+	for i, o := range old {
+		index[o] = i
+	}
+	slices.SortStableFunc(pairs, func(a, b subPair) int { return cmp.Compare(index[a.old], index[b.old]) })
 	for _, o := range old {
 		if !paired[o] {
 			removed = append(removed, o)

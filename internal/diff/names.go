@@ -12,28 +12,96 @@ import (
 // repartition, ...-repartition-filter). Adding an operator anywhere before
 // it moves the counter, so every later generated name shifts: the family
 // (the name with its index taken out) stays, the index does not.
-var generated = regexp.MustCompile(`^([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-)([0-9]{10})((?:-[a-z]+)*)$`)
+//
+// A generated name is [A-Z][A-Z0-9]*(-[A-Z0-9]+)*-, ten digits, and
+// (-[a-z]+)*; splitGenerated reads it by hand, as the comparison of a large
+// topology asks for every name several times (TestSplitGenerated holds the
+// regular expression it stands for).
+func splitGenerated(name string) (prefix, digits, suffix string, ok bool) {
+	for i := 1; i+11 <= len(name); i++ {
+		if name[i] != '-' || !allDigits(name[i+1:i+11]) || i+11 < len(name) && name[i+11] != '-' {
+			continue
+		}
+		prefix, suffix = name[:i+1], name[i+11:]
+		if generatedPrefix(prefix) && generatedSuffix(suffix) {
+			return prefix, name[i+1 : i+11], suffix, true
+		}
+	}
+	return "", "", "", false
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// generatedPrefix is [A-Z][A-Z0-9]*(-[A-Z0-9]+)*- .
+func generatedPrefix(p string) bool {
+	if p == "" || p[0] < 'A' || p[0] > 'Z' || p[len(p)-1] != '-' {
+		return false
+	}
+	for i := 1; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '-':
+			if p[i-1] == '-' {
+				return false
+			}
+		case c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// generatedSuffix is (-[a-z]+)* .
+func generatedSuffix(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '-':
+			if i+1 == len(s) || s[i+1] == '-' {
+				return false
+			}
+		case c >= 'a' && c <= 'z':
+			if i == 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // family is name with the index of a generated name replaced by "#"; a
 // name the user chose is its own family.
 func family(name string) string {
-	if m := generated.FindStringSubmatch(name); m != nil {
-		return m[1] + "#" + m[3]
+	if p, _, s, ok := splitGenerated(name); ok {
+		return p + "#" + s
 	}
 	return name
 }
 
 // isGenerated tells whether name is one Kafka Streams generated.
-func isGenerated(name string) bool { return generated.MatchString(name) }
+func isGenerated(name string) bool {
+	_, _, _, ok := splitGenerated(name)
+	return ok
+}
 
 // index is the counter value in a generated name, -1 for a chosen name.
 func index(name string) int {
-	m := generated.FindStringSubmatch(name)
-	if m == nil {
+	_, digits, _, ok := splitGenerated(name)
+	if !ok {
 		return -1
 	}
 	n := 0
-	for _, c := range m[2] {
+	for _, c := range digits {
 		n = n*10 + int(c-'0')
 	}
 	return n
