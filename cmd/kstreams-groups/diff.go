@@ -179,13 +179,7 @@ func (a *app) diff(ctx context.Context, opts diff.Options, newBootstrap, newConf
 	if err != nil {
 		return &verbExit{code: diffUnreadable, err: err}
 	}
-	switch {
-	case o.Machine():
-		err = format.Encode(a.io.Out, o, format.NewDiffDoc(res))
-	default:
-		st := a.outStyles() // first: it may wrap a.io.Out for a Windows console
-		err = format.DiffText(a.io.Out, res, st)
-	}
+	err = a.write(func() any { return format.NewDiffDoc(res) }, func(w io.Writer, st *format.Styles) error { return format.DiffText(w, res, st) })
 	if err != nil {
 		return err
 	}

@@ -115,6 +115,30 @@ func TestDiff_reports(t *testing.T) {
 	assert.Equal(t, map[string]int{"breaking": 3, "warning": 8, "info": 1}, doc.Summary)
 }
 
+// Our JSON and YAML are sides too: a rendered document compares identical
+// with the text it came from, and a describe document with its group.
+func TestDiff_documents(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	for _, o := range []string{"json", "yaml"} {
+		r := runWith(t, noClient(t), "render", "-o", o, diffData("diff-filter.txt"))
+		require.Equal(t, 0, r.code, r.stderr)
+		doc := filepath.Join(dir, "filter."+o)
+		require.NoError(t, os.WriteFile(doc, []byte(r.stdout), 0o644))
+		r = runWith(t, noClient(t), "diff", doc, diffData("diff-filter.txt"))
+		assert.Equal(t, diffIdentical, r.code, "%s: %s%s", o, r.stdout, r.stderr)
+		r = runWith(t, noClient(t), "diff", diffData("diff-base.txt"), doc)
+		assert.Equal(t, diffFailing, r.code, "%s: %s", o, r.stderr)
+	}
+	f := &fakeClient{groups: map[string]*kafka.StreamsGroup{"df-blue": stored(parsed(t, "stored-df-blue.txt"))}}
+	r := runWith(t, fakeDeps(f), "--bootstrap-server", "fake:9092", "describe", "--topology", "--group", "df-blue", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	doc := filepath.Join(dir, "describe.json")
+	require.NoError(t, os.WriteFile(doc, []byte(r.stdout), 0o644))
+	r = runWith(t, noClient(t), "diff", doc, diffData("diff-base.txt"), "--application-id", "df-blue")
+	assert.Equal(t, diffIdentical, r.code, r.stdout+r.stderr)
+}
+
 // NEW may be stdin.
 func TestDiff_stdin(t *testing.T) {
 	isolate(t)

@@ -254,14 +254,10 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 	if err != nil {
 		return err
 	}
-	switch {
-	case o.Graph():
+	if o.Graph() {
 		err = p.graph(res)
-	case o.Machine():
-		err = format.Encode(a.io.Out, o, p.doc(res))
-	default:
-		st := a.outStyles() // first: it may wrap a.io.Out for a Windows console
-		err = p.text(a.io.Out, res, st)
+	} else {
+		err = a.write(func() any { return p.doc(res) }, func(w io.Writer, st *format.Styles) error { return p.text(w, res, st) })
 	}
 	if err != nil {
 		return err
@@ -284,4 +280,14 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 		return &outcomeError{causes: causes}
 	}
 	return nil
+}
+
+// write prints a result on stdout in the -o format: the document for json
+// and yaml, else the text view with the styles of stdout.
+func (a *app) write(doc func() any, text func(w io.Writer, st *format.Styles) error) error {
+	if o := a.cfg.Output; o.Machine() {
+		return format.Encode(a.io.Out, o, doc())
+	}
+	st := a.outStyles() // first: it may wrap a.io.Out for a Windows console
+	return text(a.io.Out, st)
 }
