@@ -38,6 +38,7 @@ func TestDiff(t *testing.T) {
 	} {
 		apps[o.AppID] = StartApp(t, b, o)
 	}
+	appStart := time.Now()
 	// The variants' describe() texts, printed by the real 4.4.0 jars without a broker, while the
 	// applications start.
 	dir := t.TempDir()
@@ -58,7 +59,6 @@ func TestDiff(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, string(checked), text, "e2e/testdata/diff/%s.txt is stale: copy the describe-only output", v)
 	}
-	appStart := time.Now()
 	for _, id := range []string{"df-blue", "df-green", "df-next"} {
 		if _, err := apps[id].WaitTopologyStatus(ctx, b, StatusAvailable, 90*time.Second); err != nil {
 			t.Fatalf("%v\n%s", err, logTail(apps[id].Proc.LogPath, 3000))
