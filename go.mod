@@ -3,6 +3,7 @@ module github.com/kstreams-groups/kstreams-groups
 go 1.26.0
 
 require (
+	github.com/aymanbagabas/go-udiff v0.4.2
 	github.com/creack/pty v1.1.24
 	github.com/fatih/color v1.19.0
 	github.com/mattn/go-colorable v0.1.14

@@ -10,6 +10,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	groupdelete "github.com/kstreams-groups/kstreams-groups/internal/delete"
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
+	"github.com/kstreams-groups/kstreams-groups/internal/diff"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
 )
 
@@ -19,6 +20,7 @@ type client interface {
 	describe.Client
 	list.Client
 	groupdelete.Client
+	diff.Client
 	Close()
 }
 
@@ -32,12 +34,26 @@ type deps struct {
 	runF func(verb string, opts any) error
 }
 
-// newAdmin builds the Kafka client of this invocation from the bootstrap
-// servers, the client properties (--command-config or the profile) and
-// --debug. Every verb gets its client here. A bad property is a usage
-// error (exit 2) that names the file, the line and the key.
-func (a *app) newAdmin() (client, error) {
-	props, opts, err := a.cfg.Client.properties()
+// target is a cluster a verb talks to: its bootstrap servers and where the
+// client properties come from. Most verbs talk to one, defaultTarget; diff
+// may talk to a second one for its NEW side.
+type target struct {
+	bootstrap []string
+	client    ClientSource
+}
+
+// defaultTarget is the cluster of --bootstrap-server (or the environment
+// or the config file) with --command-config (or the profile).
+func (a *app) defaultTarget() target {
+	return target{bootstrap: a.cfg.Bootstrap, client: a.cfg.Client}
+}
+
+// newAdmin builds a Kafka client for the cluster t from its bootstrap
+// servers, its client properties and --debug. Every verb gets its clients
+// here. A bad property is a usage error (exit 2) that names the file, the
+// line and the key.
+func (a *app) newAdmin(t target) (client, error) {
+	props, opts, err := t.client.properties()
 	if err != nil {
 		return nil, err
 	}
@@ -48,10 +64,10 @@ func (a *app) newAdmin() (client, error) {
 	var debug io.Writer
 	if a.cfg.Debug {
 		debug = a.io.ErrOut
-		a.debugConfig(settings)
+		a.debugConfig(t, settings)
 	}
 	cfg := admin.Config{
-		Bootstrap:       a.cfg.Bootstrap,
+		Bootstrap:       t.bootstrap,
 		ClientID:        settings.ClientID,
 		SoftwareVersion: resolveVersion().Version,
 		Security:        settings,
@@ -63,8 +79,8 @@ func (a *app) newAdmin() (client, error) {
 	return admin.New(cfg)
 }
 
-// debugConfig says where the settings came from; never a credential.
-func (a *app) debugConfig(s *clientconfig.Settings) {
+// debugConfig says where the settings of t came from; never a credential.
+func (a *app) debugConfig(t target, s *clientconfig.Settings) {
 	file, profile, client := "none", "none", "none (PLAINTEXT)"
 	if a.cfg.File != "" {
 		file = a.cfg.File
@@ -72,11 +88,11 @@ func (a *app) debugConfig(s *clientconfig.Settings) {
 	if a.cfg.Profile != "" {
 		profile = a.cfg.Profile
 	}
-	if a.cfg.Client.Origin != "" {
-		client = a.cfg.Client.Origin
+	if t.client.Origin != "" {
+		client = t.client.Origin
 	}
 	fmt.Fprintf(a.io.ErrOut, "debug: config file: %s; profile: %s; client properties: %s; security: %s; bootstrap: %s; timeout: %d ms\n",
-		file, profile, client, s, strings.Join(a.cfg.Bootstrap, ","), a.cfg.Timeout.Milliseconds())
+		file, profile, client, s, strings.Join(t.bootstrap, ","), a.cfg.Timeout.Milliseconds())
 }
 
 // connect prepares a verb that talks to Kafka, after the verb has checked
@@ -85,7 +101,7 @@ func (a *app) debugConfig(s *clientconfig.Settings) {
 // settings. done closes the client and releases the context.
 func (a *app) connect(ctx context.Context) (_ context.Context, _ client, done func(), _ error) {
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
-	client, err := a.newAdmin()
+	client, err := a.newAdmin(a.defaultTarget())
 	if err != nil {
 		cancel()
 		return nil, nil, nil, err

@@ -63,6 +63,26 @@ func (e *outcomeError) Error() string {
 	return fmt.Sprintf("%d of the requested groups did not succeed", len(e.causes))
 }
 
+// verbExit is the outcome of a verb with an exit-code convention of its
+// own (diff: 0 identical, 1 differences, 3 breaking, 2 a side that cannot
+// be read), documented in that verb's --help rather than in exitStatuses.
+// Its code is the exit code with or without --detailed-exit-codes. err,
+// when set, is the reason, printed as one error line on stderr; nil means
+// the output already said everything.
+type verbExit struct {
+	code int
+	err  error
+}
+
+func (e *verbExit) Error() string {
+	if e.err != nil {
+		return e.err.Error()
+	}
+	return fmt.Sprintf("exit status %d", e.code)
+}
+
+func (e *verbExit) Unwrap() error { return e.err }
+
 // categoryCodes are the detailed exit codes of the error categories;
 // kafka.Classify decides the category, for this and for every document.
 var categoryCodes = map[kafka.Category]int{
@@ -76,10 +96,17 @@ var categoryCodes = map[kafka.Category]int{
 	kafka.NotDeleted:       exitNotDeleted,
 }
 
-// exitCodeFor is the only mapping from an outcome to an exit code.
+// exitCodeFor is the only mapping from an outcome to an exit code: a
+// verb's own outcome (verbExit) is its code; a usage error is exitUsage;
+// otherwise the first failure decides, by its kafka.Classify category with
+// --detailed-exit-codes, or exitFailure.
 func exitCodeFor(err error, detailed bool) int {
 	if err == nil {
 		return exitOK
+	}
+	var ve *verbExit
+	if errors.As(err, &ve) {
+		return ve.code
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {

@@ -60,8 +60,12 @@ func (f flagDef) register(fs *pflag.FlagSet, kafkaForm bool) {
 	}
 }
 
-// flagValues reads the parsed options of one command line by name.
-type flagValues struct{ fs *pflag.FlagSet }
+// flagValues reads the parsed options of one command line by name, and
+// its positional arguments (for a verb that takes some, such as diff).
+type flagValues struct {
+	fs   *pflag.FlagSet
+	args []string
+}
 
 // set reports whether the option was given on the command line.
 func (v flagValues) set(name string) bool {
@@ -135,5 +139,5 @@ func joinOptionalArgs(args []string) []string {
 
 // changed reports whether the user set a flag on the command line.
 func changed(fs *pflag.FlagSet, name string) bool {
-	return flagValues{fs}.set(name)
+	return flagValues{fs: fs}.set(name)
 }

@@ -43,8 +43,13 @@ func run(args []string, ios IOStreams, d deps) int {
 func (a *app) report(err error) {
 	var oe *outcomeError
 	var ue *usageError
+	var ve *verbExit
 	switch {
 	case err == nil, errors.As(err, &oe):
+	case errors.As(err, &ve):
+		if ve.err != nil {
+			a.printError(a.errorText(ve.err))
+		}
 	case errors.As(err, &ue):
 		fmt.Fprintln(a.io.ErrOut, ue.Error())
 		fmt.Fprintln(a.io.ErrOut, "Run 'kstreams-groups --help' for usage.")

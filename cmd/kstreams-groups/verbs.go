@@ -27,6 +27,10 @@ type verb struct {
 	// subcommandOnly keeps a verb kafka-streams-groups.sh lacks out of the
 	// Kafka form: it is only `kstreams-groups <name>`.
 	subcommandOnly bool
+	// args names the positional arguments of a subcommand-only verb
+	// ("OLD NEW"); "" means it takes none. The verb's Validate checks them
+	// (flagValues.args).
+	args string
 	// needsBootstrap tells whether this invocation talks to Kafka, so that
 	// a missing bootstrap server is a usage error; nil means always.
 	needsBootstrap func(v flagValues) bool
@@ -56,7 +60,7 @@ type job struct {
 // verbs lists the verbs in the order the Java tool checks their options
 // (StreamsGroupCommandOptions.checkArgs) and the Kafka form lists them.
 func (a *app) verbs() []*verb {
-	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb()}
+	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.diffVerb()}
 }
 
 // verbs without an app, for their flag tables.
@@ -97,9 +101,13 @@ func (a *app) newVerbCmd(vb *verb) *cobra.Command {
 		Long:    vb.long,
 		Example: vb.example,
 		Args:    noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.start(cmd.Context(), []*verb{vb}, flagValues{cmd.Flags()})
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.start(cmd.Context(), []*verb{vb}, flagValues{fs: cmd.Flags(), args: args})
 		},
+	}
+	if vb.args != "" {
+		cmd.Use += " " + vb.args
+		cmd.Args = cobra.ArbitraryArgs
 	}
 	for _, f := range vb.flags {
 		f.register(cmd.Flags(), false)
@@ -114,7 +122,7 @@ func (a *app) runKafkaForm(cmd *cobra.Command) error {
 		_ = cmd.Help()
 		return usageErrorf("no action given")
 	}
-	v := flagValues{cmd.Flags()}
+	v := flagValues{fs: cmd.Flags()}
 	var present []*verb
 	for _, vb := range a.verbs() {
 		if !vb.subcommandOnly && v.bool(vb.name) {
@@ -246,14 +254,10 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 	if err != nil {
 		return err
 	}
-	switch {
-	case o.Graph():
+	if o.Graph() {
 		err = p.graph(res)
-	case o.Machine():
-		err = format.Encode(a.io.Out, o, p.doc(res))
-	default:
-		st := a.outStyles() // first: it may wrap a.io.Out for a Windows console
-		err = p.text(a.io.Out, res, st)
+	} else {
+		err = a.write(func() any { return p.doc(res) }, func(w io.Writer, st *format.Styles) error { return p.text(w, res, st) })
 	}
 	if err != nil {
 		return err
@@ -276,4 +280,14 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 		return &outcomeError{causes: causes}
 	}
 	return nil
+}
+
+// write prints a result on stdout in the -o format: the document for json
+// and yaml, else the text view with the styles of stdout.
+func (a *app) write(doc func() any, text func(w io.Writer, st *format.Styles) error) error {
+	if o := a.cfg.Output; o.Machine() {
+		return format.Encode(a.io.Out, o, doc())
+	}
+	st := a.outStyles() // first: it may wrap a.io.Out for a Windows console
+	return text(a.io.Out, st)
 }

@@ -34,6 +34,9 @@ type Styles struct {
 	// Stable, Busy and Trouble mark group states: Stable; Assigning and
 	// Reconciling; NotReady and Dead. Empty stays plain.
 	Stable, Busy, Trouble *color.Color
+	// Added, Removed and Hunk mark the lines of a diff as git diff does:
+	// added lines green, removed lines red, hunk headers cyan.
+	Added, Removed, Hunk *color.Color
 
 	enabled bool
 }
@@ -51,6 +54,9 @@ func NewStyles(enabled bool) *Styles {
 		Stable:    color.New(color.FgGreen),
 		Busy:      color.New(color.FgYellow),
 		Trouble:   color.New(color.FgRed),
+		Added:     color.New(color.FgGreen),
+		Removed:   color.New(color.FgRed),
+		Hunk:      color.New(color.FgCyan),
 		enabled:   enabled,
 	}
 	for _, c := range s.all() {
@@ -64,7 +70,7 @@ func NewStyles(enabled bool) *Styles {
 }
 
 func (s *Styles) all() []*color.Color {
-	return []*color.Color{s.Error, s.Warning, s.Header, s.Source, s.Processor, s.Sink, s.Node, s.Stable, s.Busy, s.Trouble}
+	return []*color.Color{s.Error, s.Warning, s.Header, s.Source, s.Processor, s.Sink, s.Node, s.Stable, s.Busy, s.Trouble, s.Added, s.Removed, s.Hunk}
 }
 
 // Enabled reports whether the styles color anything. It is false for nil.
@@ -141,4 +147,25 @@ func (s *Styles) errorColor() *color.Color {
 		return nil
 	}
 	return s.Error
+}
+
+func (s *Styles) added() *color.Color {
+	if s == nil {
+		return nil
+	}
+	return s.Added
+}
+
+func (s *Styles) removed() *color.Color {
+	if s == nil {
+		return nil
+	}
+	return s.Removed
+}
+
+func (s *Styles) hunk() *color.Color {
+	if s == nil {
+		return nil
+	}
+	return s.Hunk
 }

@@ -46,7 +46,8 @@ import org.apache.kafka.streams.state.Stores;
  * <ul>
  *   <li>{@code bootstrap=HOST:PORT} (required)</li>
  *   <li>{@code app-id=ID} (required; the streams group id)</li>
- *   <li>{@code topology=wordcount|globalstore|dynamicsink|pattern} (required). {@code pattern} (a
+ *   <li>{@code topology=wordcount|globalstore|dynamicsink|pattern} (required), or one of the
+ *       {@code diff-*} topologies of {@link DiffTopologies}. {@code pattern} (a
  *       Pattern-subscribed source) cannot run with group.protocol=streams in Kafka 4.4.0
  *       ("Pattern subscriptions are not supported with the STREAMS protocol."); it is kept for
  *       {@code describe-only=true}. {@code dynamicsink} is the runnable variant (two-topic source
@@ -75,6 +76,11 @@ public final class TopologyApp {
             case "pattern":
             case "dynamicsink":
                 return List.of("pt-input-a", "pt-input-b", "pt-output-a", "pt-output-b");
+            case "diff-base":
+            case "diff-filter":
+            case "diff-pinned":
+            case "diff-named":
+                return DiffTopologies.topics();
             default:
                 throw new IllegalArgumentException("unknown topology '" + topology + "' (wordcount|globalstore|dynamicsink|pattern)");
         }
@@ -83,6 +89,11 @@ public final class TopologyApp {
     static Topology build(String topology) {
         StreamsBuilder builder = new StreamsBuilder();
         switch (topology) {
+            case "diff-base":
+            case "diff-filter":
+            case "diff-pinned":
+            case "diff-named":
+                return DiffTopologies.build(topology);
             case "wordcount": {
                 // source -> flatMapValues -> groupBy (repartition) -> count -> toStream -> sink
                 KStream<String, String> lines = builder.stream("wc-input", Consumed.with(Serdes.String(), Serdes.String()));

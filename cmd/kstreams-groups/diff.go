@@ -1,0 +1,258 @@
+package main
+
+// The diff verb: `diff OLD NEW`, the upgrade-safety check (subcommand
+// only; kafka-streams-groups.sh has no such action). A group: side is
+// fetched (StreamsGroupDescribe v1), OLD's from --bootstrap-server and
+// NEW's from --new-bootstrap-server when given; a file side is read with
+// topoparse. diff has its own exit codes (diffExitStatuses), not the
+// global table: a script asks it "identical, different or breaking?".
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/diff"
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+	"github.com/kstreams-groups/kstreams-groups/internal/topoparse"
+)
+
+// diff's exit codes.
+const (
+	diffIdentical  = 0
+	diffDifferent  = 1
+	diffUnreadable = 2
+	diffFailing    = 3
+)
+
+// diffExitStatuses are diff's exit codes as its help lists them.
+var diffExitStatuses = []exitStatus{
+	{diffIdentical, false, "The topologies are identical after normalisation."},
+	{diffDifferent, false, "Differences, none breaking (with --fail-on warning: none a warning either)."},
+	{diffUnreadable, false, "Usage error, or a side that cannot be read or fetched (the reason is on stderr)."},
+	{diffFailing, false, "Breaking differences (with --fail-on warning: warnings too; --fail-on info: any finding)."},
+}
+
+func diffExitHelp() string {
+	var b strings.Builder
+	b.WriteString("Exit status:\n")
+	for _, s := range diffExitStatuses {
+		fmt.Fprintf(&b, "  %d  %s\n", s.Code, s.Meaning)
+	}
+	b.WriteString("These are diff's own codes, the same with --detailed-exit-codes.")
+	return b.String()
+}
+
+func (a *app) diffVerb() *verb {
+	return &verb{
+		name:           "diff",
+		args:           "OLD NEW",
+		subcommandOnly: true,
+		needsBootstrap: func(v flagValues) bool {
+			for i, arg := range v.args {
+				if strings.HasPrefix(arg, diff.GroupPrefix) && (i == 0 || !v.set("new-bootstrap-server")) {
+					return true
+				}
+			}
+			return false
+		},
+		flags: []flagDef{
+			{name: "application-id", kind: stringFlag,
+				help: "The application.id of a file side: its \"<id>-\" prefix is taken off internal topic names (default: the group id of the other side, when that side is group:NAME)."},
+			{name: "fail-on", kind: stringFlag,
+				help: "The least severity that exits 3: breaking (the default), warning or info."},
+			{name: "new-bootstrap-server", kind: stringFlag,
+				help: "The cluster of a group: NEW side, when it is not OLD's (host:port, comma-separated)."},
+			{name: "new-command-config", kind: stringFlag,
+				help: "Client properties for a group: NEW side (default: OLD's, from --command-config or the profile)."},
+		},
+		short: "Check that a new topology can replace a running one (upgrade safety)",
+		long: `Compare the topology of a running Kafka Streams application with the one
+about to be deployed, and say what deploying it would do to the state the
+application keeps. OLD and NEW are each one of:
+
+  group:NAME  the topology description the broker stored for the streams
+              group NAME (KIP-1331), fetched with the connection flags;
+              NEW's from --new-bootstrap-server/--new-command-config
+  FILE, -     a Topology#describe() text, the text of describe --topology
+              (ours or kafka-streams-groups.sh's), or our JSON/YAML
+
+The two are compared as graphs: internal topic names lose the application
+id prefix (a group's id; --application-id for a file), nodes are compared
+by name whatever their order, sub-topologies are matched by content and not
+by number, and global stores by source topic and store. Then:
+
+  breaking  a state store renamed or removed, a changelog topic renamed or
+            removed, a repartition topic renamed or removed, a source topic
+            removed, a sub-topology renumbered, a global store changed
+  warning   a generated node or store name shifted (an operator was added
+            upstream: Named.as, Materialized.as pin names), a sink topic
+            changed, a source topic added, a pattern source or dynamic sink
+            involved (they cannot be compared fully)
+  info      a processor without state added or removed, a store added
+
+The text output lists the findings (most severe first), the changes per
+sub-topology, and a unified diff of the two normalised descriptions,
+colored on a terminal. -o json|yaml gives the same as one document.
+
+` + diffExitHelp(),
+		example: `  # Gate a deployment in CI: the running group against the new build
+  kstreams-groups diff group:orders-app build/topology.txt --bootstrap-server kafka:9092
+
+  # The same, failing on warnings too, as JSON for a report
+  kstreams-groups diff group:orders-app build/topology.txt --fail-on warning -o json
+
+  # Blue/green: two running groups, one of them on another cluster
+  kstreams-groups diff group:orders-blue group:orders-green \
+    --bootstrap-server blue:9092 --new-bootstrap-server green:9092 --new-command-config green.properties
+
+  # Two files, the stored text saved earlier with describe --topology
+  kstreams-groups diff saved.txt - --application-id orders-app < build/topology.txt`,
+		parse: func(v flagValues) job {
+			opts := diff.Options{Args: v.args, ApplicationID: v.string("application-id"), FailOn: v.string("fail-on"),
+				NewCluster: v.set("new-bootstrap-server") || v.set("new-command-config")}
+			newBootstrap, newConfig := v.string("new-bootstrap-server"), v.string("new-command-config")
+			return job{opts: opts, validate: opts.Validate, run: func(ctx context.Context) error {
+				return a.diff(ctx, opts, newBootstrap, newConfig)
+			}}
+		},
+	}
+}
+
+// diff runs the diff verb: fetch or read both sides, compare, print, and
+// return the outcome as diff's own exit code.
+func (a *app) diff(ctx context.Context, opts diff.Options, newBootstrap, newConfig string) error {
+	o := a.cfg.Output
+	if o.Graph() {
+		return usageErrorf("-o %s draws a topology: diff prints text, json or yaml", o)
+	}
+	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
+	defer cancel()
+	oldSide, newSide := opts.Sides()
+	src := diff.Sources{Read: a.readTopology}
+	var clients []client
+	defer func() {
+		for _, c := range clients {
+			c.Close()
+		}
+	}()
+	connect := func(t target) (client, error) {
+		c, err := a.newAdmin(t)
+		if err != nil {
+			return nil, err
+		}
+		clients = append(clients, c)
+		return c, nil
+	}
+	if oldSide.IsGroup() {
+		c, err := connect(a.defaultTarget())
+		if err != nil {
+			return diffSetupError(err)
+		}
+		src.Old = c
+	}
+	if newSide.IsGroup() {
+		t := a.defaultTarget()
+		if newBootstrap != "" {
+			t.bootstrap = splitServers(newBootstrap)
+		}
+		if newConfig != "" {
+			t.client = ClientSource{Path: newConfig, Origin: "--new-command-config"}
+		}
+		if src.Old != nil && newBootstrap == "" && newConfig == "" {
+			src.New = src.Old // the same cluster, the same settings: one client
+		} else {
+			c, err := connect(t)
+			if err != nil {
+				return diffSetupError(err)
+			}
+			src.New = c
+		}
+	}
+	res, err := diff.Run(ctx, src, opts)
+	if err != nil {
+		return &verbExit{code: diffUnreadable, err: err}
+	}
+	err = a.write(func() any { return format.NewDiffDoc(res) }, func(w io.Writer, st *format.Styles) error { return format.DiffText(w, res, st) })
+	if err != nil {
+		return err
+	}
+	if fails := res.Failures(); len(fails) > 0 {
+		for _, f := range fails {
+			a.printError(a.diffFailureLine(f.Err))
+		}
+		return &verbExit{code: diffUnreadable}
+	}
+	switch res.Outcome() {
+	case diff.Failing:
+		return &verbExit{code: diffFailing}
+	case diff.Different:
+		return &verbExit{code: diffDifferent}
+	}
+	return nil
+}
+
+// diffSetupError is a client that could not be built: a usage error stays
+// one (exit 2 either way), anything else exits diffUnreadable with the
+// reason.
+func diffSetupError(err error) error {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return err
+	}
+	return &verbExit{code: diffUnreadable, err: err}
+}
+
+// diffFailureLine is the stderr line of a side that could not be read or
+// fetched: the side, its spec and why (a status in Kafka's words).
+func (a *app) diffFailureLine(err error) string {
+	var se *diff.SideError
+	if !errors.As(err, &se) {
+		return a.errorText(err)
+	}
+	prefix := fmt.Sprintf("%s %s: ", se.Side.Label, format.Escape(se.Side.Spec))
+	var st *kafka.StatusError
+	if errors.As(se.Err, &st) {
+		if st.Status == topology.Error {
+			return prefix + format.ErrorMessage(st.Group)
+		}
+		return prefix + format.NotStoredMessage(st.Group)
+	}
+	return prefix + a.errorText(se.Err)
+}
+
+// readTopology reads a file side of diff ("-": stdin).
+func (a *app) readTopology(file string) (*topology.Description, error) {
+	var data []byte
+	var err error
+	if file == diff.Stdin {
+		data, err = io.ReadAll(a.io.In)
+	} else {
+		data, err = os.ReadFile(file)
+	}
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the side's message names the file already
+		}
+		return nil, fmt.Errorf("cannot read the topology description: %w", err)
+	}
+	return topoparse.Parse(data)
+}
+
+// splitServers reads a comma-separated list of host:port.
+func splitServers(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,635 @@
+package diff
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+// Comparison is the outcome of comparing two normalised topologies.
+type Comparison struct {
+	// Old and New are the normalised descriptions (normalize).
+	Old, New *topology.Description
+	// Subtopologies pairs OLD's sub-topologies with NEW's, in OLD's order,
+	// then the ones only NEW has.
+	Subtopologies []SubtopologyChange
+	// GlobalStores pairs the global stores the same way.
+	GlobalStores []GlobalStoreChange
+	// Findings are most severe first.
+	Findings []Finding
+}
+
+// SubtopologyChange is one sub-topology of OLD and what it became in NEW.
+type SubtopologyChange struct {
+	// Old and New are nil for a sub-topology only the other side has.
+	Old, New *topology.Subtopology
+	// Added and Removed are the nodes only NEW and only OLD have; all of
+	// them for an added or removed sub-topology.
+	Added, Removed []*topology.Node
+	// Changed are the pairs of nodes that differ, in OLD's order.
+	Changed []NodeChange
+}
+
+// Unchanged tells whether the sub-topology is the same on both sides.
+func (s SubtopologyChange) Unchanged() bool {
+	return s.Old != nil && s.New != nil && s.Old.ID == s.New.ID && len(s.Added)+len(s.Removed)+len(s.Changed) == 0
+}
+
+// Field is an aspect of a node that changed.
+type Field string
+
+// The aspects of a node that are compared.
+const (
+	FieldName       Field = "name"
+	FieldType       Field = "type"
+	FieldTopics     Field = "topics"
+	FieldStores     Field = "stores"
+	FieldSuccessors Field = "successors"
+)
+
+// NodeChange is a node of OLD and the node of NEW it became, with what
+// differs. Successors are compared through the pairing, so a successor
+// whose name shifted is not a change of this node.
+type NodeChange struct {
+	Old, New *topology.Node
+	Fields   []Field
+}
+
+// GlobalStoreChange is a global store of OLD and what it became in NEW.
+type GlobalStoreChange struct {
+	// Old and New are nil for a global store only the other side has.
+	Old, New *topology.GlobalStore
+	// Source and Processor are the changes of its two nodes, nil when the
+	// node did not change (or the store is only on one side).
+	Source, Processor *NodeChange
+}
+
+// Unchanged tells whether the global store is the same on both sides.
+func (g GlobalStoreChange) Unchanged() bool {
+	return g.Old != nil && g.New != nil && g.Source == nil && g.Processor == nil
+}
+
+// Identical tells whether the two topologies are the same after
+// normalisation.
+func (c *Comparison) Identical() bool {
+	if len(c.Findings) > 0 {
+		return false
+	}
+	for _, s := range c.Subtopologies {
+		if !s.Unchanged() {
+			return false
+		}
+	}
+	for _, g := range c.GlobalStores {
+		if !g.Unchanged() {
+			return false
+		}
+	}
+	return true
+}
+
+// Count is the number of findings of severity s.
+func (c *Comparison) Count(s Severity) int {
+	n := 0
+	for _, f := range c.Findings {
+		if f.Severity() == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Compare compares NEW with OLD: normalises both, pairs sub-topologies,
+// nodes and global stores, and derives the findings.
+func Compare(oldIn, newIn Input) *Comparison {
+	o, n := normalize(oldIn), normalize(newIn)
+	c := &Comparison{Old: o.desc, New: n.desc}
+	x := &comparer{c: c, old: o, new: n, o2n: map[*topology.Node]*topology.Node{}, n2o: map[*topology.Node]*topology.Node{},
+		oldSub: map[*topology.Node]string{}, newSub: map[*topology.Node]string{}}
+	x.subtopologies()
+	x.globalStores()
+	x.stores()
+	x.topics()
+	x.nodes()
+	slices.SortStableFunc(c.Findings, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(b.Severity(), a.Severity()), cmp.Compare(a.Kind.order(), b.Kind.order()))
+	})
+	c.Findings = slices.Compact(c.Findings)
+	return c
+}
+
+// comparer holds what the passes share.
+type comparer struct {
+	c        *Comparison
+	old, new *side
+	// o2n and n2o pair nodes across all sub-topologies.
+	o2n, n2o map[*topology.Node]*topology.Node
+	// oldSub and newSub are each node's sub-topology id.
+	oldSub, newSub map[*topology.Node]string
+	// subOf pairs sub-topology ids: OLD id to NEW id and back.
+	o2nSub, n2oSub map[string]string
+	// renamedStores maps an OLD store to the NEW store it became.
+	renamedStores map[string]string
+}
+
+func (x *comparer) add(f Finding) { x.c.Findings = append(x.c.Findings, f) }
+
+// at fills a finding's location from a node of OLD and/or NEW.
+func (x *comparer) at(f Finding, o, n *topology.Node) Finding {
+	if o != nil {
+		f.OldSubtopology = x.oldSub[o]
+		if f.NewSubtopology == "" {
+			f.NewSubtopology = x.o2nSub[f.OldSubtopology]
+		}
+	}
+	if n != nil {
+		f.NewSubtopology = x.newSub[n]
+		if f.OldSubtopology == "" {
+			f.OldSubtopology = x.n2oSub[f.NewSubtopology]
+		}
+	}
+	return f
+}
+
+func (x *comparer) subtopologies() {
+	x.o2nSub, x.n2oSub = map[string]string{}, map[string]string{}
+	for _, s := range x.old.desc.Subtopologies {
+		for _, nd := range s.Nodes {
+			x.oldSub[nd] = s.ID
+		}
+	}
+	for _, s := range x.new.desc.Subtopologies {
+		for _, nd := range s.Nodes {
+			x.newSub[nd] = s.ID
+		}
+	}
+	pairs, removed, added := matchSubtopologies(x.old.desc.Subtopologies, x.new.desc.Subtopologies)
+	for _, p := range pairs {
+		x.o2nSub[p.old.ID], x.n2oSub[p.new.ID] = p.new.ID, p.old.ID
+	}
+	for _, p := range pairs {
+		m := matchNodes(p.old.Nodes, p.new.Nodes)
+		for o, n := range m.o2n {
+			x.o2n[o], x.n2o[n] = n, o
+		}
+		ch := SubtopologyChange{Old: p.old, New: p.new, Added: m.added, Removed: m.removed}
+		oldBy := byName(p.old.Nodes)
+		for _, pr := range m.pairs {
+			if nc := x.nodeChange(pr[0], pr[1], m, oldBy); nc != nil {
+				ch.Changed = append(ch.Changed, *nc)
+			}
+		}
+		x.c.Subtopologies = append(x.c.Subtopologies, ch)
+		if p.old.ID != p.new.ID {
+			x.add(Finding{Kind: SubtopologyRenumbered, Subject: "sub-topology", OldSubtopology: p.old.ID, NewSubtopology: p.new.ID,
+				Old: p.old.ID, New: p.new.ID, SameContent: len(ch.Added)+len(ch.Removed)+len(ch.Changed) == 0})
+		}
+	}
+	for _, s := range removed {
+		x.c.Subtopologies = append(x.c.Subtopologies, SubtopologyChange{Old: s, Removed: s.Nodes})
+	}
+	slices.SortStableFunc(x.c.Subtopologies, func(a, b SubtopologyChange) int {
+		return cmp.Compare(slices.Index(x.old.desc.Subtopologies, a.Old), slices.Index(x.old.desc.Subtopologies, b.Old))
+	})
+	for _, s := range added {
+		x.c.Subtopologies = append(x.c.Subtopologies, SubtopologyChange{New: s, Added: s.Nodes})
+	}
+}
+
+// nodeChange compares two paired nodes; nil when they are the same.
+func (x *comparer) nodeChange(o, n *topology.Node, m *nodeMatch, oldBy map[string]*topology.Node) *NodeChange {
+	var fields []Field
+	if o.Name != n.Name {
+		fields = append(fields, FieldName)
+	}
+	if o.Kind != n.Kind {
+		fields = append(fields, FieldType)
+	}
+	if !sameTopics(o, n) {
+		fields = append(fields, FieldTopics)
+	}
+	if !slices.Equal(o.Stores, n.Stores) {
+		fields = append(fields, FieldStores)
+	}
+	succ := make([]string, 0, len(o.Successors))
+	for _, s := range o.Successors {
+		succ = append(succ, m.newName(oldBy, s))
+	}
+	if !slices.Equal(set(succ), n.Successors) {
+		fields = append(fields, FieldSuccessors)
+	}
+	if fields == nil {
+		return nil
+	}
+	return &NodeChange{Old: o, New: n, Fields: fields}
+}
+
+// sameTopics compares what two nodes read or write. A pattern known on one
+// side only (the broker does not carry it) is not a difference.
+func sameTopics(o, n *topology.Node) bool {
+	if !slices.Equal(o.Topics, n.Topics) {
+		return false
+	}
+	if o.Pattern != n.Pattern && o.Pattern != "" && n.Pattern != "" {
+		return false
+	}
+	switch {
+	case o.Topic == nil || n.Topic == nil:
+		return o.Topic == nil && n.Topic == nil
+	}
+	return *o.Topic == *n.Topic
+}
+
+func (x *comparer) globalStores() {
+	old, new := x.old.desc.GlobalStores, x.new.desc.GlobalStores
+	paired := map[*topology.GlobalStore]*topology.GlobalStore{}
+	taken := map[*topology.GlobalStore]bool{}
+	overlap := func(a, b []string) bool {
+		return slices.ContainsFunc(a, func(s string) bool { return slices.Contains(b, s) })
+	}
+	for _, same := range []func(a, b *topology.GlobalStore) bool{
+		func(a, b *topology.GlobalStore) bool {
+			return globalTopics(a) == globalTopics(b) && globalStores(a) == globalStores(b)
+		},
+		func(a, b *topology.GlobalStore) bool { return globalTopics(a) == globalTopics(b) },
+		func(a, b *topology.GlobalStore) bool { return overlap(a.Processor.Stores, b.Processor.Stores) },
+		func(a, b *topology.GlobalStore) bool { return overlap(a.Source.Topics, b.Source.Topics) },
+	} {
+		for _, o := range old {
+			if paired[o] != nil {
+				continue
+			}
+			for _, n := range new {
+				if !taken[n] && same(o, n) {
+					paired[o], taken[n] = n, true
+					break
+				}
+			}
+		}
+	}
+	for _, o := range old {
+		n := paired[o]
+		name := strings.Join(o.Processor.Stores, ", ")
+		if n == nil {
+			x.c.GlobalStores = append(x.c.GlobalStores, GlobalStoreChange{Old: o})
+			x.add(Finding{Kind: GlobalStoreRemoved, GlobalStore: name, Subject: "store", Old: name})
+			continue
+		}
+		m := matchNodes([]*topology.Node{o.Source, o.Processor}, []*topology.Node{n.Source, n.Processor})
+		g := GlobalStoreChange{Old: o, New: n}
+		oldBy := byName([]*topology.Node{o.Source, o.Processor})
+		for _, pr := range m.pairs {
+			nc := x.nodeChange(pr[0], pr[1], m, oldBy)
+			if nc == nil {
+				continue
+			}
+			if pr[0].Kind == topology.Source {
+				g.Source = nc
+			} else {
+				g.Processor = nc
+			}
+			if shifted(pr[0].Name, pr[1].Name) {
+				x.add(Finding{Kind: GeneratedNameShifted, GlobalStore: name, Subject: pr[0].Kind.String(), Old: pr[0].Name, New: pr[1].Name})
+			}
+		}
+		if t, u := globalTopics(o), globalTopics(n); t != u {
+			x.add(Finding{Kind: GlobalStoreChanged, GlobalStore: name, Subject: "topic", Old: strings.Join(o.Source.Topics, ", "), New: strings.Join(n.Source.Topics, ", "), Node: n.Source.Name})
+		}
+		if s, u := globalStores(o), globalStores(n); s != u {
+			x.add(Finding{Kind: GlobalStoreChanged, GlobalStore: name, Subject: "store", Old: s, New: u, Node: n.Processor.Name})
+		}
+		x.c.GlobalStores = append(x.c.GlobalStores, g)
+	}
+	for _, n := range new {
+		if !taken[n] {
+			name := strings.Join(n.Processor.Stores, ", ")
+			x.c.GlobalStores = append(x.c.GlobalStores, GlobalStoreChange{New: n})
+			x.add(Finding{Kind: GlobalStoreAdded, GlobalStore: name, Subject: "store", New: name})
+		}
+	}
+}
+
+// located is a name with the node it was found at.
+type located struct {
+	name string
+	node *topology.Node
+}
+
+// storesOf lists the stores of a side's sub-topologies (not its global
+// stores), in node order, each with its first node.
+func storesOf(d *topology.Description) ([]located, map[string]*topology.Node) {
+	var list []located
+	at := map[string]*topology.Node{}
+	for _, s := range d.Subtopologies {
+		for _, n := range s.Nodes {
+			for _, st := range n.Stores {
+				if at[st] == nil {
+					at[st] = n
+					list = append(list, located{st, n})
+				}
+			}
+		}
+	}
+	return list, at
+}
+
+// stores finds the stores renamed, removed and added, and their
+// changelogs.
+func (x *comparer) stores() {
+	oldList, oldAt := storesOf(x.old.desc)
+	newList, newAt := storesOf(x.new.desc)
+	x.renamedStores = map[string]string{}
+	claimed := map[string]bool{}
+	for _, st := range oldList {
+		if newAt[st.name] != nil {
+			continue
+		}
+		// The node that kept it in OLD keeps what in NEW?
+		var cands []string
+		if n := x.o2n[st.node]; n != nil {
+			for _, s := range n.Stores {
+				if oldAt[s] == nil && !claimed[s] {
+					cands = append(cands, s)
+				}
+			}
+		}
+		if len(cands) == 0 {
+			x.add(x.at(Finding{Kind: StoreRemoved, Subject: "store", Old: st.name, Node: st.node.Name}, st.node, nil))
+			continue
+		}
+		to := cands[0]
+		for _, s := range cands {
+			if family(s) == family(st.name) {
+				to = s
+				break
+			}
+		}
+		claimed[to], x.renamedStores[st.name] = true, to
+		n := newAt[to]
+		x.add(x.at(Finding{Kind: StoreRenamed, Subject: "store", Old: st.name, New: to, Node: n.Name}, st.node, n))
+		if shifted(st.name, to) {
+			x.add(x.at(Finding{Kind: GeneratedNameShifted, Subject: "store", Old: st.name, New: to, Node: n.Name}, st.node, n))
+		}
+	}
+	for _, st := range newList {
+		if oldAt[st.name] == nil && !claimed[st.name] {
+			x.add(x.at(Finding{Kind: StoreAdded, Subject: "store", New: st.name, Node: st.node.Name}, nil, st.node))
+		}
+	}
+
+	// Changelogs: what the coordinators list when both sides are groups,
+	// else what the stores imply (<store>-changelog: a file cannot say
+	// whether logging is off for a store).
+	listed := x.old.changelogs != nil && x.new.changelogs != nil
+	changelogs := func(s *side, list []located) ([]located, map[string]bool) {
+		var out []located
+		has := map[string]bool{}
+		for _, st := range list {
+			if cl := changelogOf(st.name); !listed || s.changelogs[cl] {
+				out, has[cl] = append(out, located{cl, st.node}), true
+			}
+		}
+		return out, has
+	}
+	oldCL, _ := changelogs(x.old, oldList)
+	_, newCL := changelogs(x.new, newList)
+	for _, cl := range oldCL {
+		if newCL[cl.name] {
+			continue
+		}
+		store := strings.TrimSuffix(cl.name, changelogSuffix)
+		if to := x.renamedStores[store]; to != "" && newCL[changelogOf(to)] {
+			x.add(x.at(Finding{Kind: ChangelogRenamed, Subject: "topic", Old: cl.name, New: changelogOf(to), Node: newAt[to].Name}, cl.node, newAt[to]))
+			continue
+		}
+		x.add(x.at(Finding{Kind: ChangelogRemoved, Subject: "topic", Old: cl.name, Node: cl.node.Name}, cl.node, nil))
+	}
+}
+
+// topicUse is where a side reads and writes each topic.
+type topicUse struct {
+	// order lists the topics as first seen, in node order.
+	order []string
+	// readers and writers are the sources and sinks of each topic.
+	readers, writers map[string][]*topology.Node
+	// repartition are the side's repartition topics.
+	repartition map[string]bool
+	// dynamic are the pattern sources and dynamic sinks.
+	dynamic []*topology.Node
+}
+
+func usesOf(s *side) *topicUse {
+	u := &topicUse{readers: map[string][]*topology.Node{}, writers: map[string][]*topology.Node{}, repartition: map[string]bool{}}
+	for t := range s.repartition {
+		u.repartition[t] = true
+	}
+	seen := map[string]bool{}
+	note := func(t string) {
+		if !seen[t] {
+			seen[t] = true
+			u.order = append(u.order, t)
+		}
+		if isRepartition(t) {
+			u.repartition[t] = true
+		}
+	}
+	for _, sub := range s.desc.Subtopologies {
+		for _, n := range sub.Nodes {
+			switch n.Kind {
+			case topology.Source:
+				for _, t := range n.Topics {
+					note(t)
+					u.readers[t] = append(u.readers[t], n)
+				}
+				if n.Pattern != "" || len(n.Topics) == 0 {
+					u.dynamic = append(u.dynamic, n)
+				}
+			case topology.Sink:
+				if n.Topic == nil {
+					u.dynamic = append(u.dynamic, n)
+					continue
+				}
+				note(*n.Topic)
+				u.writers[*n.Topic] = append(u.writers[*n.Topic], n)
+			}
+		}
+	}
+	return u
+}
+
+// topics finds the repartition, source and sink topics that changed, and
+// the nodes whose topics cannot be compared.
+func (x *comparer) topics() {
+	o, n := usesOf(x.old), usesOf(x.new)
+	internal := func(t string) bool { return o.repartition[t] || n.repartition[t] || isInternalName(t) }
+
+	// Repartition topics: renamed when a node that used the old one uses a
+	// new one instead.
+	claimed := map[string]bool{}
+	for _, t := range o.order {
+		if !o.repartition[t] || n.readers[t] != nil || n.writers[t] != nil {
+			continue
+		}
+		users := slices.Concat(o.writers[t], o.readers[t])
+		var to string
+		var at *topology.Node
+		for _, u := range users {
+			nn := x.o2n[u]
+			if nn == nil {
+				continue
+			}
+			for _, c := range slices.Concat(nn.Topics, optional(nn.Topic)) {
+				if n.repartition[c] && o.readers[c] == nil && o.writers[c] == nil && !claimed[c] {
+					to, at = c, nn
+					break
+				}
+			}
+			if to != "" {
+				break
+			}
+		}
+		if to == "" {
+			to, at = x.onlyNewRepartition(t, o, n, claimed)
+		}
+		if to == "" {
+			x.add(x.at(Finding{Kind: RepartitionRemoved, Subject: "topic", Old: t, Node: users[0].Name}, users[0], nil))
+			continue
+		}
+		claimed[to] = true
+		x.add(x.at(Finding{Kind: RepartitionRenamed, Subject: "topic", Old: t, New: to, Node: at.Name}, x.n2o[at], at))
+	}
+
+	// User topics read.
+	for _, t := range o.order {
+		if !internal(t) && o.readers[t] != nil && n.readers[t] == nil {
+			x.add(x.at(Finding{Kind: SourceRemoved, Subject: "topic", Old: t, Node: o.readers[t][0].Name}, o.readers[t][0], nil))
+		}
+	}
+	for _, t := range n.order {
+		if !internal(t) && n.readers[t] != nil && o.readers[t] == nil {
+			x.add(x.at(Finding{Kind: SourceAdded, Subject: "topic", New: t, Node: n.readers[t][0].Name}, nil, n.readers[t][0]))
+		}
+	}
+
+	// User topics written: a sink that writes another topic, then topics
+	// no longer written and topics newly written.
+	doneOld, doneNew := map[string]bool{}, map[string]bool{}
+	for _, t := range o.order {
+		if internal(t) || n.writers[t] != nil {
+			continue
+		}
+		for _, w := range o.writers[t] {
+			nn := x.o2n[w]
+			if nn == nil || nn.Kind != topology.Sink || nn.Topic == nil || internal(*nn.Topic) || o.writers[*nn.Topic] != nil {
+				continue
+			}
+			doneOld[t], doneNew[*nn.Topic] = true, true
+			x.add(x.at(Finding{Kind: SinkChanged, Subject: "topic", Old: t, New: *nn.Topic, Node: nn.Name}, w, nn))
+			break
+		}
+	}
+	for _, t := range o.order {
+		if !internal(t) && o.writers[t] != nil && n.writers[t] == nil && !doneOld[t] {
+			x.add(x.at(Finding{Kind: SinkChanged, Subject: "topic", Old: t, Node: o.writers[t][0].Name}, o.writers[t][0], nil))
+		}
+	}
+	for _, t := range n.order {
+		if !internal(t) && n.writers[t] != nil && o.writers[t] == nil && !doneNew[t] {
+			x.add(x.at(Finding{Kind: SinkChanged, Subject: "topic", New: t, Node: n.writers[t][0].Name}, nil, n.writers[t][0]))
+		}
+	}
+
+	// Pattern sources and dynamic sinks, once per node pair.
+	reported := map[*topology.Node]bool{}
+	dynamic := func(nd *topology.Node, oldSide bool) {
+		subject := "dynamic sink"
+		if nd.Kind == topology.Source {
+			subject = "pattern source"
+		}
+		f := Finding{Kind: DynamicNode, Subject: subject, Node: nd.Name}
+		if oldSide {
+			f.Old = nd.Name
+			if nn := x.o2n[nd]; nn != nil {
+				reported[nn] = true
+				f.New = nn.Name
+				f = x.at(f, nd, nn)
+			} else {
+				f = x.at(f, nd, nil)
+			}
+		} else {
+			f.New = nd.Name
+			f = x.at(f, nil, nd)
+		}
+		x.add(f)
+	}
+	for _, nd := range o.dynamic {
+		dynamic(nd, true)
+	}
+	for _, nd := range n.dynamic {
+		if !reported[nd] {
+			dynamic(nd, false)
+		}
+	}
+}
+
+// onlyNewRepartition is the repartition topic that replaces t when no node
+// pairing says so: the only new one written in the sub-topology that
+// took the place of t's writer's.
+func (x *comparer) onlyNewRepartition(t string, o, n *topicUse, claimed map[string]bool) (string, *topology.Node) {
+	if len(o.writers[t]) == 0 {
+		return "", nil
+	}
+	sub, ok := x.o2nSub[x.oldSub[o.writers[t][0]]]
+	if !ok {
+		return "", nil
+	}
+	var to string
+	var at *topology.Node
+	for _, c := range n.order {
+		if !n.repartition[c] || claimed[c] || o.readers[c] != nil || o.writers[c] != nil {
+			continue
+		}
+		for _, w := range n.writers[c] {
+			if x.newSub[w] == sub {
+				if to != "" && to != c {
+					return "", nil // more than one: no guess
+				}
+				to, at = c, w
+			}
+		}
+	}
+	return to, at
+}
+
+func optional(s *string) []string {
+	if s == nil {
+		return nil
+	}
+	return []string{*s}
+}
+
+// nodes finds the shifted generated names and the stateless processors
+// added and removed.
+func (x *comparer) nodes() {
+	for _, s := range x.c.Subtopologies {
+		if s.Old != nil && s.New != nil {
+			for _, ch := range s.Changed {
+				if shifted(ch.Old.Name, ch.New.Name) {
+					x.add(x.at(Finding{Kind: GeneratedNameShifted, Subject: ch.Old.Kind.String(), Old: ch.Old.Name, New: ch.New.Name}, ch.Old, ch.New))
+				}
+			}
+		}
+		for _, nd := range s.Removed {
+			if nd.Kind == topology.Processor && len(nd.Stores) == 0 {
+				x.add(x.at(Finding{Kind: ProcessorRemoved, Subject: "processor", Old: nd.Name}, nd, nil))
+			}
+		}
+		for _, nd := range s.Added {
+			if nd.Kind == topology.Processor && len(nd.Stores) == 0 {
+				x.add(x.at(Finding{Kind: ProcessorAdded, Subject: "processor", New: nd.Name}, nil, nd))
+			}
+		}
+	}
+}

@@ -1,0 +1,419 @@
+package diff
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+// Matching is what makes the comparison one of graphs, not of lines.
+//
+// Sub-topologies are paired by content, in passes: the same nodes (names
+// included); the same nodes up to shifted generated names; then the most
+// similar pair first, by what they read, write, keep and run (weighted
+// overlap of source topics, stores, sink topics and node families). Ties go
+// to the pair with the same id. Only then are ids compared: a pair whose ids
+// differ was renumbered.
+//
+// Nodes of a pair of sub-topologies are paired by name; then by the topics a
+// source reads or a sink writes (exactly, then up to a shifted generated
+// name); then from the pairs found, along the edges: an unpaired successor
+// (or predecessor) of a pair is paired with the unpaired successor of the
+// other side that has its kind and family. What is left: generated names of
+// one family in index order, and then a neighbour of a pair with the only
+// neighbour of its kind left on the other side when the two names may be
+// one node's: one of them generated (the user named an operator), or both
+// derived the same way from a name (by-word-repartition-sink and
+// by-key-repartition-sink); and the edges again.
+
+// subPair is a sub-topology of OLD and the one of NEW it became.
+type subPair struct{ old, new *topology.Subtopology }
+
+func matchSubtopologies(old, new []*topology.Subtopology) (pairs []subPair, removed, added []*topology.Subtopology) {
+	taken := map[*topology.Subtopology]bool{}
+	paired := map[*topology.Subtopology]bool{}
+	pair := func(o, n *topology.Subtopology) {
+		pairs = append(pairs, subPair{o, n})
+		paired[o], taken[n] = true, true
+	}
+	for _, name := range []func(string) string{identity, family} {
+		bySig := map[string][]*topology.Subtopology{}
+		for _, n := range new {
+			if !taken[n] {
+				sig := signature(n, name)
+				bySig[sig] = append(bySig[sig], n)
+			}
+		}
+		for _, o := range old {
+			if paired[o] {
+				continue
+			}
+			var best *topology.Subtopology
+			for _, n := range bySig[signature(o, name)] {
+				if !taken[n] && (best == nil || n.ID == o.ID && best.ID != o.ID) {
+					best = n
+				}
+			}
+			if best != nil {
+				pair(o, best)
+			}
+		}
+	}
+	// The rest by similarity, computed only for pairs that share a feature.
+	type candidate struct {
+		o, n   int
+		score  float64
+		sameID bool
+	}
+	newFeatures := make([]map[string]float64, len(new))
+	having := map[string][]int{}
+	for j, n := range new {
+		if taken[n] {
+			continue
+		}
+		newFeatures[j] = features(n)
+		for k := range newFeatures[j] {
+			having[k] = append(having[k], j)
+		}
+	}
+	var cands []candidate
+	for i, o := range old {
+		if paired[o] {
+			continue
+		}
+		fo := features(o)
+		seen := map[int]bool{}
+		for k := range fo {
+			for _, j := range having[k] {
+				if seen[j] {
+					continue
+				}
+				seen[j] = true
+				if s := similarity(fo, newFeatures[j]); s > 0 {
+					cands = append(cands, candidate{i, j, s, o.ID == new[j].ID})
+				}
+			}
+		}
+	}
+	slices.SortFunc(cands, func(a, b candidate) int {
+		if a.score != b.score {
+			return cmp.Compare(b.score, a.score)
+		}
+		if a.sameID != b.sameID {
+			if a.sameID {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(a.o, b.o), cmp.Compare(a.n, b.n))
+	})
+	for _, c := range cands {
+		if o, n := old[c.o], new[c.n]; !paired[o] && !taken[n] {
+			pair(o, n)
+		}
+	}
+	index := make(map[*topology.Subtopology]int, len(old))
+	for i, o := range old {
+		index[o] = i
+	}
+	slices.SortStableFunc(pairs, func(a, b subPair) int { return cmp.Compare(index[a.old], index[b.old]) })
+	for _, o := range old {
+		if !paired[o] {
+			removed = append(removed, o)
+		}
+	}
+	for _, n := range new {
+		if !taken[n] {
+			added = append(added, n)
+		}
+	}
+	return pairs, removed, added
+}
+
+func identity(s string) string { return s }
+
+// signature is a sub-topology's content with every name passed through
+// name: equal signatures are the same graph.
+func signature(s *topology.Subtopology, name func(string) string) string {
+	lines := make([]string, 0, len(s.Nodes))
+	for _, n := range s.Nodes {
+		lines = append(lines, nodeSignature(n, name))
+	}
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+func nodeSignature(n *topology.Node, name func(string) string) string {
+	names := func(xs []string) string {
+		out := make([]string, len(xs))
+		for i, x := range xs {
+			out[i] = name(x)
+		}
+		slices.Sort(out)
+		return strings.Join(out, ",")
+	}
+	return strings.Join([]string{n.Kind.String(), name(n.Name), names(n.Topics), n.Pattern, sinkTopic(n, name),
+		names(n.Stores), names(n.Successors)}, "|")
+}
+
+// sinkTopic is a sink's topic through name, "<dynamic>" for a dynamic sink
+// and "" for other nodes.
+func sinkTopic(n *topology.Node, name func(string) string) string {
+	switch {
+	case n.Kind != topology.Sink:
+		return ""
+	case n.Topic == nil:
+		return "<dynamic>"
+	}
+	return name(*n.Topic)
+}
+
+// features are what a sub-topology reads, keeps, writes and runs, weighted
+// by how much each says about which sub-topology it is.
+func features(s *topology.Subtopology) map[string]float64 {
+	f := map[string]float64{}
+	for _, n := range s.Nodes {
+		f["node:"+n.Kind.String()+":"+family(n.Name)] = 1
+		for _, t := range n.Topics {
+			f["source:"+family(t)] = 4
+		}
+		if n.Pattern != "" {
+			f["pattern:"+n.Pattern] = 4
+		}
+		for _, st := range n.Stores {
+			f["store:"+family(st)] = 3
+		}
+		if t := sinkTopic(n, family); t != "" {
+			f["sink:"+t] = 2
+		}
+	}
+	return f
+}
+
+// similarity is the weighted overlap of two feature sets, from 0 (nothing
+// shared) to 1.
+func similarity(a, b map[string]float64) float64 {
+	var both, all float64
+	for k, w := range a {
+		all += w
+		if _, ok := b[k]; ok {
+			both += w
+		}
+	}
+	for k, w := range b {
+		if _, ok := a[k]; !ok {
+			all += w
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return both / all
+}
+
+// nodeMatch pairs the nodes of two sub-topologies (or of two global
+// stores).
+type nodeMatch struct {
+	// pairs are in OLD's node order.
+	pairs          [][2]*topology.Node
+	removed, added []*topology.Node
+	o2n, n2o       map[*topology.Node]*topology.Node
+}
+
+// newName is the NEW name of OLD's node called name, or name itself when
+// that node has no counterpart.
+func (m *nodeMatch) newName(oldNodes map[string]*topology.Node, name string) string {
+	if o := oldNodes[name]; o != nil && m.o2n[o] != nil {
+		return m.o2n[o].Name
+	}
+	return name
+}
+
+func matchNodes(oldNodes, newNodes []*topology.Node) *nodeMatch {
+	m := &nodeMatch{o2n: map[*topology.Node]*topology.Node{}, n2o: map[*topology.Node]*topology.Node{}}
+	oldBy, newBy := byName(oldNodes), byName(newNodes)
+	var order [][2]*topology.Node
+	pair := func(o, n *topology.Node) {
+		m.o2n[o], m.n2o[n] = n, o
+		order = append(order, [2]*topology.Node{o, n})
+	}
+	free := func(ns []*topology.Node, taken map[*topology.Node]*topology.Node) []*topology.Node {
+		var out []*topology.Node
+		for _, n := range ns {
+			if taken[n] == nil {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	// unique pairs the nodes whose key is unique on both sides.
+	unique := func(os, ns []*topology.Node, key func(*topology.Node) string) bool {
+		count := func(xs []*topology.Node) map[string][]*topology.Node {
+			by := map[string][]*topology.Node{}
+			for _, x := range xs {
+				if k := key(x); k != "" {
+					by[k] = append(by[k], x)
+				}
+			}
+			return by
+		}
+		ob, nb := count(os), count(ns)
+		found := false
+		for _, o := range os {
+			k := key(o)
+			if k != "" && len(ob[k]) == 1 && len(nb[k]) == 1 && m.o2n[o] == nil && m.n2o[nb[k][0]] == nil {
+				pair(o, nb[k][0])
+				found = true
+			}
+		}
+		return found
+	}
+
+	for _, o := range oldNodes {
+		if n := newBy[o.Name]; n != nil && m.n2o[n] == nil {
+			pair(o, n)
+		}
+	}
+	for _, name := range []func(string) string{identity, family} {
+		unique(free(oldNodes, m.o2n), free(newNodes, m.n2o), func(n *topology.Node) string { return topicKey(n, name) })
+	}
+	kindFamily := func(n *topology.Node) string { return n.Kind.String() + ":" + family(n.Name) }
+	edges := []func(*topology.Node) []string{
+		func(x *topology.Node) []string { return x.Successors },
+		func(x *topology.Node) []string { return x.Predecessors },
+	}
+	// propagate pairs the unpaired neighbours of the pairs found so far;
+	// with loose, also the only neighbour left of a kind when the two names
+	// may be one node's (related).
+	propagate := func(loose bool) bool {
+		grew := false
+		for i := 0; i < len(order); i++ {
+			o, n := order[i][0], order[i][1]
+			for _, e := range edges {
+				os, ns := free(lookup(oldBy, e(o)), m.o2n), free(lookup(newBy, e(n)), m.n2o)
+				if unique(os, ns, kindFamily) {
+					grew = true
+					os, ns = free(os, m.o2n), free(ns, m.n2o)
+				}
+				if loose && len(os) == 1 && len(ns) == 1 && os[0].Kind == ns[0].Kind && related(os[0].Name, ns[0].Name) {
+					pair(os[0], ns[0])
+					grew = true
+				}
+			}
+		}
+		return grew
+	}
+	// byIndex pairs generated names of one family, in index order.
+	byIndex := func() bool {
+		byFamily := func(ns []*topology.Node) map[string][]*topology.Node {
+			by := map[string][]*topology.Node{}
+			for _, n := range ns {
+				if isGenerated(n.Name) {
+					by[kindFamily(n)] = append(by[kindFamily(n)], n)
+				}
+			}
+			return by
+		}
+		grew := false
+		nf := byFamily(free(newNodes, m.n2o))
+		for k, os := range byFamily(free(oldNodes, m.o2n)) {
+			ns := nf[k]
+			cmpIndex := func(a, b *topology.Node) int { return cmp.Compare(index(a.Name), index(b.Name)) }
+			slices.SortFunc(os, cmpIndex)
+			slices.SortFunc(ns, cmpIndex)
+			for i := range min(len(os), len(ns)) {
+				pair(os[i], ns[i])
+				grew = true
+			}
+		}
+		return grew
+	}
+	for {
+		for propagate(false) {
+		}
+		if !byIndex() && !propagate(true) {
+			break
+		}
+	}
+
+	for _, o := range oldNodes {
+		if n := m.o2n[o]; n != nil {
+			m.pairs = append(m.pairs, [2]*topology.Node{o, n})
+		} else {
+			m.removed = append(m.removed, o)
+		}
+	}
+	m.added = free(newNodes, m.n2o)
+	return m
+}
+
+// topicKey identifies a source by its topics and a sink by its topic,
+// through name; "" for a processor.
+func topicKey(n *topology.Node, name func(string) string) string {
+	switch n.Kind {
+	case topology.Source:
+		ts := make([]string, len(n.Topics))
+		for i, t := range n.Topics {
+			ts[i] = name(t)
+		}
+		slices.Sort(ts)
+		return "source:" + strings.Join(ts, ",") + "|" + n.Pattern
+	case topology.Sink:
+		if n.Topic == nil {
+			return "" // dynamic sinks are told apart by their place only
+		}
+		return "sink:" + name(*n.Topic)
+	}
+	return ""
+}
+
+func byName(ns []*topology.Node) map[string]*topology.Node {
+	m := make(map[string]*topology.Node, len(ns))
+	for _, n := range ns {
+		if _, dup := m[n.Name]; !dup {
+			m[n.Name] = n
+		}
+	}
+	return m
+}
+
+func lookup(by map[string]*topology.Node, names []string) []*topology.Node {
+	var out []*topology.Node
+	for _, name := range names {
+		if n := by[name]; n != nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// related tells whether two names of nodes in the same place may name one
+// node: one of them is generated, or both end in the same suffix Kafka
+// Streams derives from an operation's name. Two names the user chose
+// otherwise are two nodes.
+func related(a, b string) bool {
+	if isGenerated(a) || isGenerated(b) {
+		return true
+	}
+	ra, rb := derivedSuffix(a), derivedSuffix(b)
+	return ra != "" && ra == rb
+}
+
+// derivedSuffixes are the node names Kafka Streams derives from a name the
+// user gave an operation (KStreamImpl, KGroupedStreamImpl, KTableImpl).
+var derivedSuffixes = []string{
+	"-repartition-filter", "-repartition-sink", "-repartition-source",
+	"-subscription-registration-sink", "-subscription-registration-source", "-subscription-registration-processor",
+	"-subscription-response-sink", "-subscription-response-source", "-subscription-response-resolver", "-subscription-receive",
+}
+
+func derivedSuffix(name string) string {
+	for _, s := range derivedSuffixes {
+		if strings.HasSuffix(name, s) && len(name) > len(s) {
+			return s
+		}
+	}
+	return ""
+}
