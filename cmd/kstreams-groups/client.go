@@ -35,7 +35,8 @@ type deps struct {
 // newAdmin builds the Kafka client of this invocation from the bootstrap
 // servers, the client properties (--command-config or the profile) and
 // --debug. Every verb gets its client here. A bad property is a usage
-// error (exit 2) that names the file, the line and the key.
+// error (exit 2) that names the file, the line and the key; a bad bootstrap
+// server one that names the value and where it was set.
 func (a *app) newAdmin() (client, error) {
 	props, opts, err := a.cfg.Client.properties()
 	if err != nil {
@@ -45,13 +46,17 @@ func (a *app) newAdmin() (client, error) {
 	if err != nil {
 		return nil, &usageError{err: err}
 	}
+	bootstrap, err := parseBootstrap(a.cfg.Bootstrap, a.cfg.BootstrapOrigin)
+	if err != nil {
+		return nil, err
+	}
 	var debug io.Writer
 	if a.cfg.Debug {
 		debug = a.io.ErrOut
 		a.debugConfig(settings)
 	}
 	cfg := admin.Config{
-		Bootstrap:       a.cfg.Bootstrap,
+		Bootstrap:       bootstrap,
 		ClientID:        settings.ClientID,
 		SoftwareVersion: resolveVersion().Version,
 		Security:        settings,
