@@ -239,6 +239,35 @@ func (e *MalformedError) Error() string { return "malformed response from the br
 // Is matches ErrMalformedResponse.
 func (e *MalformedError) Is(target error) bool { return target == ErrMalformedResponse }
 
+// ProtocolError is an answer that breaks Kafka's wire protocol: a frame
+// size that is negative or over the client's limit, a correlation id that
+// does not match the request, a body that ends before its message does.
+// No retry can fix a broker that sends it, so it is reported at once, as a
+// MALFORMED_RESPONSE.
+type ProtocolError struct {
+	// Broker is the broker's host:port, "" when unknown.
+	Broker string
+	// API names the request answered, e.g. "StreamsGroupDescribe v1"; ""
+	// when unknown.
+	API string
+	// Reason says what was wrong.
+	Reason string
+}
+
+func (e *ProtocolError) Error() string {
+	who, what := "a broker", ""
+	if e.Broker != "" {
+		who = "broker " + e.Broker
+	}
+	if e.API != "" {
+		what = " to " + e.API
+	}
+	return "invalid response from " + who + what + ": " + e.Reason
+}
+
+// Is matches ErrMalformedResponse.
+func (e *ProtocolError) Is(target error) bool { return target == ErrMalformedResponse }
+
 // ConnectFailure says which part of the connection set-up failed.
 type ConnectFailure int
 

@@ -27,6 +27,10 @@ type Config struct {
 	TLS *tls.Config
 	// DialTimeout bounds one TCP dial plus the TLS handshake.
 	DialTimeout time.Duration
+	// Wrap, when set, wraps each connection after the TLS handshake and
+	// before the log's own wrapper (the admin client's guard); addr is the
+	// address dialled.
+	Wrap func(conn net.Conn, addr string) net.Conn
 }
 
 // Opts returns the franz-go options that write the log: a dialer that
@@ -38,7 +42,7 @@ func Opts(c Config) []kgo.Opt {
 		redact = func(s string) string { return s }
 	}
 	log := &logger{w: c.W, redact: redact, now: time.Now}
-	return []kgo.Opt{kgo.Dialer(dialer(log, c.TLS, c.DialTimeout)), kgo.WithHooks(log), kgo.WithLogger(log)}
+	return []kgo.Opt{kgo.Dialer(dialer(log, c.TLS, c.DialTimeout, c.Wrap)), kgo.WithHooks(log), kgo.WithLogger(log)}
 }
 
 // logger writes the lines; it is a kgo.Logger and a kgo hook.
@@ -96,7 +100,7 @@ func brokerLabel(meta kgo.BrokerMetadata) string {
 
 // dialer dials like franz-go's own dialer (TLS with the host as server name
 // unless the config sets one) and wraps the connection for the log.
-func dialer(log *logger, tlsCfg *tls.Config, timeout time.Duration) func(context.Context, string, string) (net.Conn, error) {
+func dialer(log *logger, tlsCfg *tls.Config, timeout time.Duration, wrap func(net.Conn, string) net.Conn) func(context.Context, string, string) (net.Conn, error) {
 	return func(ctx context.Context, network, host string) (net.Conn, error) {
 		d := &net.Dialer{Timeout: timeout}
 		conn, err := d.DialContext(ctx, network, host)
@@ -120,6 +124,9 @@ func dialer(log *logger, tlsCfg *tls.Config, timeout time.Duration) func(context
 			st := tc.ConnectionState()
 			log.printf("[%s] TLS %s %s", host, tls.VersionName(st.Version), tls.CipherSuiteName(st.CipherSuite))
 			conn = tc
+		}
+		if wrap != nil {
+			conn = wrap(conn, host)
 		}
 		return &frameConn{Conn: conn, log: log, label: host, inflight: map[int32]inflight{}}, nil
 	}
