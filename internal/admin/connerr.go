@@ -36,21 +36,37 @@ func (c *Client) failure(err error, addr, api string) (_ error, permanent bool) 
 	if errors.As(err, &pe) {
 		return pe, true
 	}
-	if errors.Is(err, kbin.ErrNotEnoughData) {
-		// franz-go's decoding ran out of bytes: the frame was whole, the
+	if isShortMessage(err) {
+		// kmsg's decoding ran out of bytes: the frame was whole, the
 		// message in it was not.
 		return &kafka.ProtocolError{Broker: addr, API: api, Reason: "the answer ends before its message does"}, true
 	}
 	var eof *kgo.ErrFirstReadEOF
 	if errors.As(err, &eof) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return &lostAnswer{broker: addr, api: api}, false
+		return &lostAnswer{broker: addr, api: api, partial: errors.Is(err, io.ErrUnexpectedEOF)}, false
 	}
 	return err, false
 }
 
-// lostAnswer is a request whose connection closed before its answer came:
-// the broker may or may not have acted on it.
-type lostAnswer struct{ broker, api string }
+// isShortMessage tells kmsg's error for a body that ends before its message
+// (ErrNotEnoughData of kmsg's internal kbin, which franz-go's own kbin
+// shares the text of but not the value; kmsg is pinned).
+func isShortMessage(err error) bool {
+	for ; err != nil; err = errors.Unwrap(err) {
+		if err.Error() == kbin.ErrNotEnoughData.Error() {
+			return true
+		}
+	}
+	return false
+}
+
+// lostAnswer is a request whose connection closed before its answer came
+// (or, partial, in the middle of it): the broker may or may not have acted
+// on it.
+type lostAnswer struct {
+	broker, api string
+	partial     bool
+}
 
 func (e *lostAnswer) Error() string {
 	who, what := "a broker", "the request"
@@ -59,6 +75,9 @@ func (e *lostAnswer) Error() string {
 	}
 	if e.api != "" {
 		what = e.api
+	}
+	if e.partial {
+		return who + " closed the connection in the middle of its answer to " + what
 	}
 	return who + " closed the connection without answering " + what
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kerr"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/admin/admintest"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
@@ -48,7 +49,7 @@ func TestDeleteGroups(t *testing.T) {
 		profile     playground.Profile
 		groups      []string
 		faults      []playground.Fault
-		raw         bool // node 0's first DeleteGroups answer is lost after the delete
+		lose        bool // the first DeleteGroups answer is lost after the delete
 		wantErr     map[string]int16
 		wantVersion int16
 		wantLost    []string
@@ -87,7 +88,7 @@ func TestDeleteGroups(t *testing.T) {
 		{
 			name:        "a lost answer: the resend finds the group gone, which counts as deleted",
 			groups:      []string{"a"},
-			raw:         true,
+			lose:        true,
 			wantVersion: 3,
 			wantLost:    []string{"a"},
 			wantSent:    [][]string{{"a"}, {"a"}},
@@ -109,11 +110,15 @@ func TestDeleteGroups(t *testing.T) {
 			for _, f := range tc.faults {
 				c.InjectError(f)
 			}
-			if tc.raw {
-				c.SetRawResponse(42, 0, func(int16) []byte {
-					c.RemoveGroup("a")
-					return []byte{0xff}
-				}, 1)
+			if tc.lose {
+				// The connection closes after the broker deleted: a lost
+				// answer. (A broken answer body would be a protocol error,
+				// reported at once.)
+				h := admintest.Start(t, c, admintest.Rule{Key: 42, Action: admintest.Lose, Times: 1})
+				var err error
+				cl, err = New(Config{Bootstrap: h.Addrs()})
+				require.NoError(t, err)
+				t.Cleanup(cl.Close)
 			}
 			out := cl.DeleteGroups(testContext(t, 10*time.Second), tc.groups)
 			require.Len(t, out, len(tc.groups))
@@ -167,6 +172,7 @@ func TestDeleteTopics(t *testing.T) {
 		name     string
 		topics   []string
 		setup    func(c *playground.Cluster)
+		lose     bool // the first DeleteTopics answer is lost after the delete
 		wantErr  map[string]int16
 		wantSent int // DeleteTopics requests
 	}{
@@ -190,14 +196,9 @@ func TestDeleteTopics(t *testing.T) {
 			wantSent: 2,
 		},
 		{
-			name:   "a lost answer: the resend finds the topic gone, which counts as deleted",
-			topics: []string{"x"},
-			setup: func(c *playground.Cluster) {
-				c.SetRawResponse(20, playground.AnyNode, func(int16) []byte {
-					c.RemoveTopic("x") // the broker deleted it, then the answer broke
-					return []byte{0xff}
-				}, 1)
-			},
+			name:     "a lost answer: the resend finds the topic gone, which counts as deleted",
+			topics:   []string{"x"},
+			lose:     true,
 			wantSent: 2,
 		},
 		{
@@ -217,6 +218,13 @@ func TestDeleteTopics(t *testing.T) {
 			c.PutTopic("y", 2)
 			if tc.setup != nil {
 				tc.setup(c)
+			}
+			if tc.lose {
+				h := admintest.Start(t, c, admintest.Rule{Key: 20, Action: admintest.Lose, Times: 1})
+				var err error
+				cl, err = New(Config{Bootstrap: h.Addrs()})
+				require.NoError(t, err)
+				t.Cleanup(cl.Close)
 			}
 			out := cl.DeleteTopics(testContext(t, 10*time.Second), tc.topics)
 			var names []string

@@ -147,9 +147,11 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 				if err != nil {
 					fe, permanent := c.failure(err, co.Addr(), call.api)
 					for _, g := range gs {
-						if permanent {
+						switch {
+						case permanent:
 							out[g].err = fe
-						} else {
+						case ctx.Err() == nil || !errors.Is(fe, ctx.Err()):
+							// The deadline itself is no last error.
 							last[g] = fe
 						}
 					}

@@ -84,6 +84,8 @@ func (c *Client) guard(conn net.Conn, addr string) net.Conn {
 type sentReq struct {
 	key, version int16
 	corr         int32
+	// handshake: written before any request but ApiVersions.
+	handshake bool
 }
 
 func (r sentReq) api() string {
@@ -109,7 +111,7 @@ type guardConn struct {
 	// cur is the request whose answer is being read.
 	cur sentReq
 	// handshake holds while only ApiVersions requests were written; table
-	// collects the body of an ApiVersions answer read meanwhile.
+	// collects the body of the answer to one of them.
 	handshake  bool
 	collecting bool
 	table      []byte
@@ -156,8 +158,9 @@ func (g *guardConn) noteWrites(p []byte) {
 		size := int32(binary.BigEndian.Uint32(w.hdr[:4]))
 		r := sentReq{key: int16(binary.BigEndian.Uint16(w.hdr[4:])), version: int16(binary.BigEndian.Uint16(w.hdr[6:])),
 			corr: int32(binary.BigEndian.Uint32(w.hdr[8:]))}
-		g.sent = append(g.sent, r)
 		g.handshake = g.handshake && r.key == keyApiVersions
+		r.handshake = g.handshake
+		g.sent = append(g.sent, r)
 		w.remaining = int64(size) - (hdrLen - 4)
 	}
 }
@@ -273,7 +276,7 @@ func (g *guardConn) checkCorrelation() error {
 		return g.violation(g.cur.api(), fmt.Sprintf("correlation id %d, expected %d", corr, g.cur.corr))
 	}
 	size := int32(binary.BigEndian.Uint32(g.rd.hdr[:4]))
-	g.collecting = g.handshake && g.cur.key == keyApiVersions && size <= maxTable
+	g.collecting = g.cur.handshake && size <= maxTable
 	g.table = g.table[:0]
 	return nil
 }
