@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 	"testing"
@@ -140,7 +139,7 @@ func TestHostileBroker(t *testing.T) {
 					want = exitFailure
 				}
 				start := time.Now()
-				r := runHostile(t, args...)
+				r := runWith(t, deps{}, args...)
 				took := time.Since(start)
 				t.Logf("detailed=%v: exit %d in %s: stderr %q stdout %q", detailed, r.code, took.Round(time.Millisecond), r.stderr, r.stdout)
 
@@ -173,13 +172,4 @@ const deleteFailed = "\nError: Deletion of some streams groups failed:\n* Group 
 // addrPattern matches s exactly, with ADDR standing for a loopback address.
 func addrPattern(s string) *regexp.Regexp {
 	return regexp.MustCompile("^" + strings.ReplaceAll(regexp.QuoteMeta(s), "ADDR", `127\.0\.0\.1:\d+`) + "$")
-}
-
-// runHostile is runCLI for parallel subtests (the parent isolated the
-// environment).
-func runHostile(t *testing.T, args ...string) result {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code := run(args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{})
-	return result{stdout: out.String(), stderr: errOut.String(), code: code}
 }

@@ -43,7 +43,7 @@ func (c *Client) failure(err error, addr, api string) (_ error, permanent bool) 
 	}
 	var eof *kgo.ErrFirstReadEOF
 	if errors.As(err, &eof) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return &lostAnswer{broker: addr, api: api, partial: errors.Is(err, io.ErrUnexpectedEOF)}, false
+		return &kafka.LostAnswerError{Broker: addr, API: api, Partial: errors.Is(err, io.ErrUnexpectedEOF)}, false
 	}
 	return err, false
 }
@@ -58,28 +58,6 @@ func isShortMessage(err error) bool {
 		}
 	}
 	return false
-}
-
-// lostAnswer is a request whose connection closed before its answer came
-// (or, partial, in the middle of it): the broker may or may not have acted
-// on it.
-type lostAnswer struct {
-	broker, api string
-	partial     bool
-}
-
-func (e *lostAnswer) Error() string {
-	who, what := "a broker", "the request"
-	if e.broker != "" {
-		who = "broker " + e.broker
-	}
-	if e.api != "" {
-		what = e.api
-	}
-	if e.partial {
-		return who + " closed the connection in the middle of its answer to " + what
-	}
-	return who + " closed the connection without answering " + what
 }
 
 // connectFailure returns err as a *kafka.ConnectError when it is a set-up failure

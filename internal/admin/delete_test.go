@@ -25,6 +25,16 @@ func testCluster(t *testing.T, nodes int, profile playground.Profile) (*playgrou
 	return c, cl
 }
 
+// behindHostile returns a client of c reached through a misbehaving proxy.
+func behindHostile(t *testing.T, c *playground.Cluster, rules ...admintest.Rule) *Client {
+	t.Helper()
+	h := admintest.Start(t, c, rules...)
+	cl, err := New(Config{Bootstrap: h.Addrs()})
+	require.NoError(t, err)
+	t.Cleanup(cl.Close)
+	return cl
+}
+
 func testContext(t *testing.T, d time.Duration) context.Context {
 	ctx, cancel := context.WithTimeout(t.Context(), d)
 	t.Cleanup(cancel)
@@ -114,11 +124,7 @@ func TestDeleteGroups(t *testing.T) {
 				// The connection closes after the broker deleted: a lost
 				// answer. (A broken answer body would be a protocol error,
 				// reported at once.)
-				h := admintest.Start(t, c, admintest.Rule{Key: 42, Action: admintest.Lose, Times: 1})
-				var err error
-				cl, err = New(Config{Bootstrap: h.Addrs()})
-				require.NoError(t, err)
-				t.Cleanup(cl.Close)
+				cl = behindHostile(t, c, admintest.Rule{Key: 42, Action: admintest.Lose, Times: 1})
 			}
 			out := cl.DeleteGroups(testContext(t, 10*time.Second), tc.groups)
 			require.Len(t, out, len(tc.groups))
@@ -220,11 +226,7 @@ func TestDeleteTopics(t *testing.T) {
 				tc.setup(c)
 			}
 			if tc.lose {
-				h := admintest.Start(t, c, admintest.Rule{Key: 20, Action: admintest.Lose, Times: 1})
-				var err error
-				cl, err = New(Config{Bootstrap: h.Addrs()})
-				require.NoError(t, err)
-				t.Cleanup(cl.Close)
+				cl = behindHostile(t, c, admintest.Rule{Key: 20, Action: admintest.Lose, Times: 1})
 			}
 			out := cl.DeleteTopics(testContext(t, 10*time.Second), tc.topics)
 			var names []string

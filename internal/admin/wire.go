@@ -10,6 +10,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/admin/frames"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
@@ -106,8 +107,9 @@ type guardConn struct {
 	// sent are the requests awaiting an answer, in write order: Kafka
 	// answers in order.
 	sent []sentReq
-	// wr and rd follow the frames written and read.
-	wr, rd frameCursor
+	// wr follows the frames written, rd those read.
+	wr frames.Cursor
+	rd frameCursor
 	// cur is the request whose answer is being read.
 	cur sentReq
 	// handshake holds while only ApiVersions requests were written; table
@@ -122,7 +124,8 @@ type guardConn struct {
 	err error
 }
 
-// frameCursor follows length-prefixed frames across reads or writes.
+// frameCursor follows the answers read: unlike frames.Cursor it checks a
+// size as soon as its 4 bytes are in and copies bodies.
 type frameCursor struct {
 	hdr       [12]byte
 	n         int   // header bytes seen of the current frame
@@ -141,28 +144,14 @@ func (g *guardConn) Write(p []byte) (int, error) {
 }
 
 func (g *guardConn) noteWrites(p []byte) {
-	const hdrLen = 12 // size, key, version, correlation id
-	w := &g.wr
-	for len(p) > 0 {
-		if w.remaining > 0 {
-			k := int(min(int64(len(p)), w.remaining))
-			p, w.remaining = p[k:], w.remaining-int64(k)
-			continue
-		}
-		k := copy(w.hdr[w.n:hdrLen], p)
-		w.n, p = w.n+k, p[k:]
-		if w.n < hdrLen {
-			return
-		}
-		w.n = 0
-		size := int32(binary.BigEndian.Uint32(w.hdr[:4]))
-		r := sentReq{key: int16(binary.BigEndian.Uint16(w.hdr[4:])), version: int16(binary.BigEndian.Uint16(w.hdr[6:])),
-			corr: int32(binary.BigEndian.Uint32(w.hdr[8:]))}
+	// size, key, version, correlation id
+	g.wr.Feed(p, 12, func(h []byte, _ int32) {
+		r := sentReq{key: int16(binary.BigEndian.Uint16(h[4:])), version: int16(binary.BigEndian.Uint16(h[6:])),
+			corr: int32(binary.BigEndian.Uint32(h[8:]))}
 		g.handshake = g.handshake && r.key == keyApiVersions
 		r.handshake = g.handshake
 		g.sent = append(g.sent, r)
-		w.remaining = int64(size) - (hdrLen - 4)
-	}
+	})
 }
 
 // Read hands on the bytes of good frames; at a frame that breaks the

@@ -14,6 +14,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin/frames"
 )
 
 // Config says where the log goes and how connections are dialled.
@@ -145,7 +147,7 @@ type frameConn struct {
 	mu       sync.Mutex
 	label    string
 	inflight map[int32]inflight
-	wr, rd   frameState
+	wr, rd   frames.Cursor
 	raw      bool // raw SASL (SaslHandshake v0): frames are not Kafka requests
 	rawNext  bool
 }
@@ -156,39 +158,6 @@ func (c *frameConn) setLabel(l string) {
 	c.mu.Unlock()
 }
 
-// frameState follows length-prefixed frames across arbitrary reads and
-// writes.
-type frameState struct {
-	hdr       [12]byte
-	n         int
-	remaining int64
-}
-
-// feed consumes p; for each frame whose first hdrLen bytes are complete it
-// calls on with them and the frame's size. A negative size stops decoding.
-func (s *frameState) feed(p []byte, hdrLen int, on func(hdr []byte, size int32)) bool {
-	for len(p) > 0 {
-		if s.remaining > 0 {
-			k := int(min(int64(len(p)), s.remaining))
-			p, s.remaining = p[k:], s.remaining-int64(k)
-			continue
-		}
-		k := copy(s.hdr[s.n:hdrLen], p)
-		s.n += k
-		p = p[k:]
-		if s.n < hdrLen {
-			return true
-		}
-		size := int32(binary.BigEndian.Uint32(s.hdr[:4]))
-		if size < int32(hdrLen-4) {
-			return false
-		}
-		on(s.hdr[:hdrLen], size)
-		s.remaining, s.n = int64(size)-int64(hdrLen-4), 0
-	}
-	return true
-}
-
 func (c *frameConn) Write(p []byte) (int, error) {
 	n, err := c.Conn.Write(p)
 	c.mu.Lock()
@@ -196,7 +165,7 @@ func (c *frameConn) Write(p []byte) (int, error) {
 	if c.raw || n <= 0 {
 		return n, err
 	}
-	ok := c.wr.feed(p[:n], 12, func(h []byte, size int32) {
+	ok := c.wr.Feed(p[:n], 12, func(h []byte, size int32) {
 		key, version := int16(binary.BigEndian.Uint16(h[4:])), int16(binary.BigEndian.Uint16(h[6:]))
 		corr := int32(binary.BigEndian.Uint32(h[8:]))
 		c.inflight[corr] = inflight{key: key, version: version, sent: c.log.now()}
@@ -218,7 +187,7 @@ func (c *frameConn) Read(p []byte) (int, error) {
 	if c.raw || n <= 0 {
 		return n, err
 	}
-	ok := c.rd.feed(p[:n], 8, func(h []byte, size int32) {
+	ok := c.rd.Feed(p[:n], 8, func(h []byte, size int32) {
 		corr := int32(binary.BigEndian.Uint32(h[4:]))
 		in, known := c.inflight[corr]
 		if !known {
