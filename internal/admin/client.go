@@ -58,8 +58,8 @@ type Client struct {
 	mu sync.Mutex
 	// tables are the ApiVersions answers by broker address (wire.go).
 	tables map[string]*kmsg.ApiVersionsResponse
-	// nodes are the broker ids with an open connection.
-	nodes map[int32]bool
+	// nodes counts the open connections by broker id.
+	nodes map[int32]int
 }
 
 // Pinned protocol versions, one per request the CLI sends, so that a
@@ -100,7 +100,7 @@ func New(cfg Config) (*Client, error) {
 	if !validSoftwareVersion(sv) {
 		sv = "0.0.0"
 	}
-	c := &Client{softwareVersion: sv, seeds: seedAddrs(cfg.Bootstrap), tables: map[string]*kmsg.ApiVersionsResponse{}, nodes: map[int32]bool{}}
+	c := &Client{softwareVersion: sv, seeds: seedAddrs(cfg.Bootstrap), tables: map[string]*kmsg.ApiVersionsResponse{}, nodes: map[int32]int{}}
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(cfg.Bootstrap...),
 		kgo.ClientID(id),
@@ -140,20 +140,23 @@ func seedAddrs(servers []string) []string {
 	return out
 }
 
-// connHook keeps Client.nodes: the brokers franz-go holds a connection to.
+// connHook keeps Client.nodes: the connections franz-go holds to each
+// broker id (a broker may have several: normal, slow, ...).
 type connHook struct{ c *Client }
 
 func (h connHook) OnBrokerConnect(meta kgo.BrokerMetadata, _ time.Duration, _ net.Conn, err error) {
 	if err == nil && meta.NodeID >= 0 {
 		h.c.mu.Lock()
-		h.c.nodes[meta.NodeID] = true
+		h.c.nodes[meta.NodeID]++
 		h.c.mu.Unlock()
 	}
 }
 
 func (h connHook) OnBrokerDisconnect(meta kgo.BrokerMetadata, _ net.Conn) {
 	h.c.mu.Lock()
-	delete(h.c.nodes, meta.NodeID)
+	if h.c.nodes[meta.NodeID]--; h.c.nodes[meta.NodeID] <= 0 {
+		delete(h.c.nodes, meta.NodeID)
+	}
 	h.c.mu.Unlock()
 }
 
@@ -178,40 +181,48 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// brokerFor returns the handle to send a request for the coordinator co
-// through, without a Metadata round trip or a second connection when it
-// can: the node's own connection when franz-go has one, else the bootstrap
-// server at co's address (a bootstrap broker that coordinates the group
-// answers on the connection FindCoordinator used), else the node, which
-// franz-go looks up with Metadata.
-func (c *Client) brokerFor(co kafka.Broker) *kgo.Broker {
+// target is how requests reach a coordinator: franz-go's handle, and the
+// address it dials, whose handshake table the version checks read.
+type target struct {
+	co   kafka.Broker
+	b    *kgo.Broker
+	addr string
+}
+
+// brokerFor returns how to reach the coordinator co without a Metadata
+// round trip or a second connection when it can: the node's own connection
+// when franz-go has one, else the bootstrap server at co's address (a
+// bootstrap broker that coordinates the group answers on the connection
+// FindCoordinator used), else the node, which franz-go looks up with
+// Metadata (e2e/FINDINGS.md F145).
+func (c *Client) brokerFor(co kafka.Broker) target {
 	c.mu.Lock()
-	connected := c.nodes[co.ID]
+	connected := c.nodes[co.ID] > 0
 	c.mu.Unlock()
 	if !connected {
-		addr := co.Addr()
 		for i, s := range c.seeds {
-			if strings.EqualFold(s, addr) {
+			if strings.EqualFold(s, co.Addr()) {
 				if seeds := c.cl.SeedBrokers(); i < len(seeds) {
-					return seeds[i]
+					return target{co: co, b: seeds[i], addr: s}
 				}
 			}
 		}
 	}
-	return c.cl.Broker(int(co.ID))
+	return target{co: co, b: c.cl.Broker(int(co.ID)), addr: co.Addr()}
 }
 
-// maxVersion returns the highest version of key that the broker at addr
+// maxVersion returns the highest version of key that the coordinator of t
 // supports, or -1. It reads the ApiVersions table franz-go negotiated on
-// its connection (wire.go); when b has no connection yet it opens one with
-// a request franz-go refuses to send (connectOnly), which fills the table
-// without a request on the wire. Only if there is still no table (a
-// franz-go that behaves otherwise) does it ask ApiVersions itself.
-func (c *Client) maxVersion(ctx context.Context, b *kgo.Broker, addr string, key int16) (int16, error) {
-	resp := c.versionTable(addr)
+// the connection to t.addr (wire.go); when there is none yet it opens one
+// with a request franz-go refuses to send (connectOnly), which fills the
+// table without a request on the wire (e2e/FINDINGS.md F144). Only if there
+// is still no table (a franz-go that behaves otherwise) does it ask
+// ApiVersions itself.
+func (c *Client) maxVersion(ctx context.Context, t target, key int16) (int16, error) {
+	resp := c.versionTable(t.addr)
 	if resp == nil {
-		_, err := b.Request(ctx, connectOnly{kmsg.NewPtrApiVersionsRequest()})
-		if resp = c.versionTable(addr); resp == nil && err != nil && !isUnknownKey(err) {
+		_, err := t.b.Request(ctx, connectOnly{kmsg.NewPtrApiVersionsRequest()})
+		if resp = c.versionTable(t.addr); resp == nil && err != nil && !isUnknownKey(err) {
 			return 0, err // the connection failed
 		}
 	}
@@ -219,7 +230,7 @@ func (c *Client) maxVersion(ctx context.Context, b *kgo.Broker, addr string, key
 		req := kmsg.NewPtrApiVersionsRequest()
 		// v3+ brokers reject an ApiVersions without a valid software name.
 		req.ClientSoftwareName, req.ClientSoftwareVersion = "kstreams-groups", c.softwareVersion
-		r, err := b.RetriableRequest(ctx, req)
+		r, err := t.b.RetriableRequest(ctx, req)
 		if err != nil {
 			return 0, err
 		}
@@ -228,7 +239,7 @@ func (c *Client) maxVersion(ctx context.Context, b *kgo.Broker, addr string, key
 			return 0, NewKafkaError(resp.ErrorCode, nil)
 		}
 		c.mu.Lock()
-		c.tables[addr] = resp
+		c.tables[t.addr] = resp
 		c.mu.Unlock()
 	}
 	for _, k := range resp.ApiKeys {

@@ -43,8 +43,8 @@ func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string, inc
 	versions := map[string]int16{}
 	call := groupCall[*kmsg.StreamsGroupDescribeResponseGroup]{
 		api: streamsDescribeAPI,
-		gate: func(ctx context.Context, co kafka.Broker, b *kgo.Broker) error {
-			have, err := c.maxVersion(ctx, b, co.Addr(), 89)
+		gate: func(ctx context.Context, t target) error {
+			have, err := c.maxVersion(ctx, t, 89)
 			var ke *kafka.Error
 			if errors.As(err, &ke) {
 				return err
@@ -53,7 +53,7 @@ func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string, inc
 				return &kafka.UnavailableError{Op: "ApiVersions", Err: err}
 			}
 			if have < need {
-				return &kafka.BrokerTooOldError{NodeID: co.ID, API: streamsDescribeAPI, Need: need, Have: have, Feature: feature}
+				return &kafka.BrokerTooOldError{NodeID: t.co.ID, API: streamsDescribeAPI, Need: need, Have: have, Feature: feature}
 			}
 			return nil
 		},

@@ -62,8 +62,8 @@ func (offsetFetchV9) MaxVersion() int16 { return offsetFetchVersion }
 func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []GroupOffsets {
 	call := groupCall[[]CommittedOffset]{
 		api: offsetFetchAPI,
-		gate: func(ctx context.Context, co kafka.Broker, b *kgo.Broker) error {
-			have, err := c.maxVersion(ctx, b, co.Addr(), 9)
+		gate: func(ctx context.Context, t target) error {
+			have, err := c.maxVersion(ctx, t, 9)
 			var ke *kafka.Error
 			if errors.As(err, &ke) {
 				return err
@@ -72,7 +72,7 @@ func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []G
 				return &kafka.UnavailableError{Op: "ApiVersions", Err: err}
 			}
 			if have < 8 {
-				return &kafka.BrokerTooOldError{NodeID: co.ID, API: offsetFetchAPI, Need: 8, Have: have, Feature: "committed offsets of several groups"}
+				return &kafka.BrokerTooOldError{NodeID: t.co.ID, API: offsetFetchAPI, Need: 8, Have: have, Feature: "committed offsets of several groups"}
 			}
 			return nil
 		},

@@ -37,8 +37,8 @@ type groupCall[T any] struct {
 	// api names the request in errors.
 	api string
 	// gate fails a coordinator before anything is sent to it (version
-	// checks); b is the handle requests to it go through.
-	gate func(ctx context.Context, co kafka.Broker, b *kgo.Broker) error
+	// checks).
+	gate func(ctx context.Context, t target) error
 	// send sends one request for groups to b and returns each group's row
 	// and error code; a group missing from the answer is an error.
 	send func(ctx context.Context, b *kgo.Broker, groups []string) (rows map[string]T, codes map[string]int16, msgs map[string]*string, err error)
@@ -119,15 +119,15 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 		slices.Sort(nodes)
 		for _, node := range nodes {
 			gs, co := byNode[node], nodeBroker[node]
-			b := c.brokerFor(co)
+			tg := c.brokerFor(co)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				if call.gate != nil {
-					if err := call.gate(ctx, co, b); err != nil {
+					if err := call.gate(ctx, tg); err != nil {
 						mu.Lock()
 						defer mu.Unlock()
-						fe, permanent := c.failure(err, co.Addr(), "ApiVersions")
+						fe, permanent := c.failure(err, tg.addr, "ApiVersions")
 						if !permanent && (ctx.Err() != nil || errors.Is(err, kafka.ErrUnavailable)) {
 							for _, g := range gs {
 								last[g] = fe
@@ -141,11 +141,11 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 						return
 					}
 				}
-				rows, codes, msgs, err := call.send(ctx, b, gs)
+				rows, codes, msgs, err := call.send(ctx, tg.b, gs)
 				mu.Lock()
 				defer mu.Unlock()
 				if err != nil {
-					fe, permanent := c.failure(err, co.Addr(), call.api)
+					fe, permanent := c.failure(err, tg.addr, call.api)
 					for _, g := range gs {
 						switch {
 						case permanent:

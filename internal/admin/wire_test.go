@@ -85,7 +85,7 @@ func TestGuard_passesGoodFramesInAnyChunking(t *testing.T) {
 		assert.ErrorIs(t, err, io.EOF, "chunk %d", chunk)
 		assert.Equal(t, in, got, "chunk %d: every byte handed on", chunk)
 		require.NotNil(t, c.versionTable("b:9092"), "chunk %d: the handshake's table is kept", chunk)
-		v, err := c.maxVersion(t.Context(), nil, "b:9092", 89)
+		v, err := c.maxVersion(t.Context(), target{addr: "b:9092"}, 89)
 		require.NoError(t, err)
 		assert.EqualValues(t, 1, v)
 		assert.True(t, c.answered.Load(), "chunk %d: Metadata counts as an answer", chunk)
