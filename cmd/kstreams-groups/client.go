@@ -39,19 +39,22 @@ type deps struct {
 // may talk to a second one for its NEW side.
 type target struct {
 	bootstrap []string
-	client    ClientSource
+	// origin names where bootstrap was set, for its errors.
+	origin string
+	client ClientSource
 }
 
 // defaultTarget is the cluster of --bootstrap-server (or the environment
 // or the config file) with --command-config (or the profile).
 func (a *app) defaultTarget() target {
-	return target{bootstrap: a.cfg.Bootstrap, client: a.cfg.Client}
+	return target{bootstrap: a.cfg.Bootstrap, origin: a.cfg.BootstrapOrigin, client: a.cfg.Client}
 }
 
 // newAdmin builds a Kafka client for the cluster t from its bootstrap
 // servers, its client properties and --debug. Every verb gets its clients
 // here. A bad property is a usage error (exit 2) that names the file, the
-// line and the key.
+// line and the key; a bad bootstrap server one that names the value and
+// where it was set.
 func (a *app) newAdmin(t target) (client, error) {
 	props, opts, err := t.client.properties()
 	if err != nil {
@@ -61,13 +64,17 @@ func (a *app) newAdmin(t target) (client, error) {
 	if err != nil {
 		return nil, &usageError{err: err}
 	}
+	bootstrap, err := parseBootstrap(t.bootstrap, t.origin)
+	if err != nil {
+		return nil, err
+	}
 	var debug io.Writer
 	if a.cfg.Debug {
 		debug = a.io.ErrOut
 		a.debugConfig(t, settings)
 	}
 	cfg := admin.Config{
-		Bootstrap:       t.bootstrap,
+		Bootstrap:       bootstrap,
 		ClientID:        settings.ClientID,
 		SoftwareVersion: resolveVersion().Version,
 		Security:        settings,

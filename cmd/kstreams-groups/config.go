@@ -32,7 +32,11 @@ import (
 //  4. the top-level keys of the config file
 //  5. defaults
 type Config struct {
-	Bootstrap         []string
+	// Bootstrap lists the bootstrap servers as given; newAdmin checks them
+	// (parseBootstrap) when the client is built, as Kafka's client does.
+	Bootstrap []string
+	// BootstrapOrigin names where Bootstrap came from, for its errors.
+	BootstrapOrigin   string
 	Timeout           time.Duration
 	Output            format.Output
 	DetailedExitCodes bool
@@ -82,7 +86,14 @@ type configFile struct {
 	path     string
 	top      map[string]any
 	profiles map[string]map[string]any
+	// lines and profileLines hold the line of each key, for messages.
+	lines        map[string]int
+	profileLines map[string]map[string]int
 }
+
+// maxTimeout is the largest --timeout in milliseconds: the longest
+// time.Duration (about 292 years).
+const maxTimeout = math.MaxInt64 / int64(time.Millisecond)
 
 // loadConfig resolves Config from the parsed flags, the environment and the
 // config file. It runs before every command.
@@ -123,29 +134,72 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 		}
 	}
 
+	// at prefixes a message about key's value with where it came from.
+	at := func(key string) string {
+		if o := valueOrigin(cmd, cf, a.cfg.Profile, key); o != "" {
+			return o + ": "
+		}
+		return ""
+	}
 	for _, s := range strings.Split(v.GetString("bootstrap-server"), ",") {
 		if s = strings.TrimSpace(s); s != "" {
 			a.cfg.Bootstrap = append(a.cfg.Bootstrap, s)
 		}
 	}
+	switch a.cfg.BootstrapOrigin = valueOrigin(cmd, cf, a.cfg.Profile, "bootstrap-server"); {
+	case a.cfg.BootstrapOrigin == "":
+		a.cfg.BootstrapOrigin = "--bootstrap-server"
+	case cf != nil && strings.HasPrefix(a.cfg.BootstrapOrigin, "config file "):
+		a.cfg.BootstrapOrigin += ": bootstrap-server"
+	}
 	ms, err := toInt64(v.Get("timeout"))
-	if err != nil || ms <= 0 {
-		return usageErrorf("invalid timeout %v: want a positive number of milliseconds", v.Get("timeout"))
+	switch {
+	case err != nil || ms <= 0:
+		return usageErrorf("%sinvalid timeout %v: want a positive number of milliseconds", at("timeout"), v.Get("timeout"))
+	case ms > maxTimeout:
+		// time.Duration(ms) * time.Millisecond would wrap around.
+		return usageErrorf("%sinvalid timeout %d: want at most %d ms (the largest duration)", at("timeout"), ms, maxTimeout)
 	}
 	a.cfg.Timeout = time.Duration(ms) * time.Millisecond
 	if a.cfg.DetailedExitCodes, err = toBool(v.Get("detailed-exit-codes")); err != nil {
-		return usageErrorf("invalid detailed-exit-codes %v: want true or false", v.Get("detailed-exit-codes"))
+		return usageErrorf("%sinvalid detailed-exit-codes %v: want true or false", at("detailed-exit-codes"), v.Get("detailed-exit-codes"))
 	}
 	if a.cfg.Debug, err = toBool(v.Get("debug")); err != nil {
-		return usageErrorf("invalid debug %v: want true or false", v.Get("debug"))
+		return usageErrorf("%sinvalid debug %v: want true or false", at("debug"), v.Get("debug"))
 	}
 	out, err := format.ParseOutput(v.GetString("output"))
 	if err != nil {
+		if o := at("output"); o != "" {
+			return usageErrorf("%s%v", o, err)
+		}
 		return &usageError{err: err}
 	}
 	a.cfg.Output = out
 	a.cfg.Client = clientSource(cmd, cf, a.cfg.Profile, profile)
 	return nil
+}
+
+// valueOrigin names the layer that set key, for a message about its value:
+// "" for a flag or the default (the command line shows them), the
+// environment variable, or the config file's line (with the profile).
+func valueOrigin(cmd *cobra.Command, cf *configFile, profile, key string) string {
+	if changed(cmd.Flags(), key) {
+		return ""
+	}
+	// viper ignores an empty variable, as this does.
+	if env := "KSTREAMS_GROUPS_" + strings.ToUpper(strings.ReplaceAll(key, "-", "_")); os.Getenv(env) != "" {
+		return env
+	}
+	if cf == nil {
+		return ""
+	}
+	if line, ok := cf.profileLines[profile][key]; ok && profile != "" {
+		return fmt.Sprintf("config file %s: line %d: profile %q", cf.path, line, profile)
+	}
+	if line, ok := cf.lines[key]; ok {
+		return fmt.Sprintf("config file %s: line %d", cf.path, line)
+	}
+	return ""
 }
 
 // Typed settings come as strings from flags and the environment and typed
@@ -309,14 +363,16 @@ func defaultConfigPath() string {
 }
 
 // parseConfigFile checks the config file's shape and rejects keys the tool
-// does not know, with their line, so a typo does not silently fall back to
-// a default.
+// does not know and keys given twice, with their line, so a typo does not
+// silently fall back to a default and a second value does not silently
+// win.
 func parseConfigFile(data []byte) (*configFile, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
-	cf := &configFile{top: map[string]any{}, profiles: map[string]map[string]any{}}
+	cf := &configFile{top: map[string]any{}, profiles: map[string]map[string]any{},
+		lines: map[string]int{}, profileLines: map[string]map[string]int{}}
 	if len(doc.Content) == 0 {
 		return cf, nil
 	}
@@ -327,7 +383,9 @@ func parseConfigFile(data []byte) (*configFile, error) {
 	topKeys := append(slices.Clone(scalarKeys), keyClientProperties, keyProfile, keyProfiles)
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, val := m.Content[i], m.Content[i+1]
-		switch {
+		switch first, dup := cf.lines[k.Value]; {
+		case dup:
+			return nil, fmt.Errorf("line %d: duplicate key %q (first at line %d)", k.Line, k.Value, first)
 		case !slices.Contains(topKeys, k.Value):
 			return nil, fmt.Errorf("line %d: unknown key %q (known: %s)", k.Line, k.Value, strings.Join(topKeys, ", "))
 		case k.Value == keyProfiles:
@@ -341,6 +399,7 @@ func parseConfigFile(data []byte) (*configFile, error) {
 			}
 			cf.top[k.Value] = x
 		}
+		cf.lines[k.Value] = k.Line
 	}
 	return cf, nil
 }
@@ -352,12 +411,18 @@ func parseProfiles(n *yaml.Node, cf *configFile) error {
 	profileKeys := append(slices.Clone(scalarKeys), keyClientProperties)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		name, body := n.Content[i], n.Content[i+1]
-		p := map[string]any{}
+		if first, dup := cf.profileLines[name.Value]; dup {
+			return fmt.Errorf("line %d: duplicate profile %q (first at line %d)", name.Line, name.Value, first[""])
+		}
+		p, lines := map[string]any{}, map[string]int{"": name.Line}
 		if body.Kind != yaml.MappingNode {
 			return fmt.Errorf("line %d: profile %q: want a mapping of keys to values", body.Line, name.Value)
 		}
 		for j := 0; j+1 < len(body.Content); j += 2 {
 			k, val := body.Content[j], body.Content[j+1]
+			if first, dup := lines[k.Value]; dup {
+				return fmt.Errorf("line %d: profile %q: duplicate key %q (first at line %d)", k.Line, name.Value, k.Value, first)
+			}
 			if !slices.Contains(profileKeys, k.Value) {
 				return fmt.Errorf("line %d: profile %q: unknown key %q (known: %s)", k.Line, name.Value, k.Value, strings.Join(profileKeys, ", "))
 			}
@@ -366,8 +431,10 @@ func parseProfiles(n *yaml.Node, cf *configFile) error {
 				return fmt.Errorf("profile %q: %w", name.Value, err)
 			}
 			p[k.Value] = x
+			lines[k.Value] = k.Line
 		}
 		cf.profiles[name.Value] = p
+		cf.profileLines[name.Value] = lines
 	}
 	return nil
 }
@@ -379,9 +446,13 @@ func configValue(k, val *yaml.Node) (any, error) {
 		if val.Kind != yaml.MappingNode {
 			return nil, fmt.Errorf("line %d: %s: want a mapping of Kafka client property names to values", val.Line, k.Value)
 		}
-		props := map[string]string{}
+		props, lines := map[string]string{}, map[string]int{}
 		for i := 0; i+1 < len(val.Content); i += 2 {
 			pk, pv := val.Content[i], val.Content[i+1]
+			if first, dup := lines[pk.Value]; dup {
+				return nil, fmt.Errorf("line %d: %s: duplicate property %q (first at line %d)", pk.Line, k.Value, pk.Value, first)
+			}
+			lines[pk.Value] = pk.Line
 			if pv.Kind != yaml.ScalarNode {
 				return nil, fmt.Errorf("line %d: %s: %s: want a single value", pv.Line, k.Value, pk.Value)
 			}

@@ -334,17 +334,23 @@ func TestLoadConfig_values(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			isolate(t)
+			// An error names where the value came from: the file's line (the
+			// bad key is on line 1 in every case) or the variable.
+			at := ""
 			if tt.file != "" {
-				t.Setenv("KSTREAMS_GROUPS_CONFIG", writeFile(t, t.TempDir(), "config.yaml", tt.file))
+				path := writeFile(t, t.TempDir(), "config.yaml", tt.file)
+				t.Setenv("KSTREAMS_GROUPS_CONFIG", path)
+				at = "config file " + path + ": line 1: "
 			}
 			for k, v := range tt.env {
 				t.Setenv(k, v)
+				at = k + ": "
 			}
 			cfg, err := loadFor(t, tt.args...)
 			if tt.wantErr != "" {
 				var ue *usageError
 				require.ErrorAs(t, err, &ue)
-				assert.EqualError(t, err, tt.wantErr)
+				assert.EqualError(t, err, at+tt.wantErr)
 				return
 			}
 			require.NoError(t, err)

@@ -160,7 +160,7 @@ func (a *app) diff(ctx context.Context, opts diff.Options, newBootstrap, newConf
 	if newSide.IsGroup() {
 		t := a.defaultTarget()
 		if newBootstrap != "" {
-			t.bootstrap = splitServers(newBootstrap)
+			t.bootstrap, t.origin = splitServers(newBootstrap), "--new-bootstrap-server"
 		}
 		if newConfig != "" {
 			t.client = ClientSource{Path: newConfig, Origin: "--new-command-config"}

@@ -39,6 +39,9 @@ interrupted.` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage),
 					return usageErrorf("state file %s: %v", stateFile, err)
 				}
 			}
+			if nodes := max(state.Nodes, 1); port < 0 || port > 65536-nodes {
+				return usageErrorf("invalid --port %d: want 1-%d for %d nodes (node i listens on port+i), or 0 for free ports", port, 65536-nodes, nodes)
+			}
 			cluster, err := playground.Start(playground.Config{Nodes: state.Nodes, Profile: state.Profile, ClusterID: state.ClusterID, Port: port})
 			if err != nil {
 				return err

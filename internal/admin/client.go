@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -13,6 +17,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // Config is what a Client needs to reach a cluster.
@@ -43,9 +48,18 @@ type Client struct {
 	cl *kgo.Client
 
 	softwareVersion string
+	// seeds are the bootstrap addresses as franz-go dials them, in the
+	// order of its SeedBrokers.
+	seeds []string
+	// answered tells that a broker of the cluster has answered a request
+	// other than the connection set-up (see wire.go).
+	answered atomic.Bool
 
-	mu       sync.Mutex
-	versions map[int32]*kmsg.ApiVersionsResponse
+	mu sync.Mutex
+	// tables are the ApiVersions answers by broker address (wire.go).
+	tables map[string]*kmsg.ApiVersionsResponse
+	// nodes counts the open connections by broker id.
+	nodes map[int32]int
 }
 
 // Pinned protocol versions, one per request the CLI sends, so that a
@@ -82,6 +96,11 @@ func New(cfg Config) (*Client, error) {
 	if id == "" {
 		id = "kstreams-groups"
 	}
+	sv := cfg.SoftwareVersion
+	if !validSoftwareVersion(sv) {
+		sv = "0.0.0"
+	}
+	c := &Client{softwareVersion: sv, seeds: seedAddrs(cfg.Bootstrap), tables: map[string]*kmsg.ApiVersionsResponse{}, nodes: map[int32]int{}}
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(cfg.Bootstrap...),
 		kgo.ClientID(id),
@@ -92,17 +111,53 @@ func New(cfg Config) (*Client, error) {
 		kgo.RequestRetries(2),
 		kgo.RetryBackoffFn(backoff),
 		kgo.DialTimeout(dialTimeout),
+		kgo.BrokerMaxReadBytes(maxResponse),
+		kgo.WithHooks(connHook{c}),
 	}
-	opts = append(opts, securityOpts(cfg.Security, cfg.Debug)...)
+	opts = append(opts, c.securityOpts(cfg.Security, cfg.Debug)...)
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("invalid client configuration: %w", err)
 	}
-	sv := cfg.SoftwareVersion
-	if !validSoftwareVersion(sv) {
-		sv = "0.0.0"
+	c.cl = cl
+	return c, nil
+}
+
+// seedAddrs returns the bootstrap servers as franz-go dials them: host:port,
+// with its default port 9092 for a server without one.
+func seedAddrs(servers []string) []string {
+	out := make([]string, len(servers))
+	for i, s := range servers {
+		out[i] = s
+		if h, p, err := net.SplitHostPort(s); err == nil {
+			if n, err := strconv.ParseInt(p, 10, 32); err == nil {
+				out[i] = net.JoinHostPort(h, strconv.Itoa(int(n)))
+			}
+		} else if !strings.Contains(s, ":") {
+			out[i] = net.JoinHostPort(s, "9092")
+		}
 	}
-	return &Client{cl: cl, softwareVersion: sv, versions: map[int32]*kmsg.ApiVersionsResponse{}}, nil
+	return out
+}
+
+// connHook keeps Client.nodes: the connections franz-go holds to each
+// broker id (a broker may have several: normal, slow, ...).
+type connHook struct{ c *Client }
+
+func (h connHook) OnBrokerConnect(meta kgo.BrokerMetadata, _ time.Duration, _ net.Conn, err error) {
+	if err == nil && meta.NodeID >= 0 {
+		h.c.mu.Lock()
+		h.c.nodes[meta.NodeID]++
+		h.c.mu.Unlock()
+	}
+}
+
+func (h connHook) OnBrokerDisconnect(meta kgo.BrokerMetadata, _ net.Conn) {
+	h.c.mu.Lock()
+	if h.c.nodes[meta.NodeID]--; h.c.nodes[meta.NodeID] <= 0 {
+		delete(h.c.nodes, meta.NodeID)
+	}
+	h.c.mu.Unlock()
 }
 
 // Close releases all connections.
@@ -126,17 +181,56 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// maxVersion returns the highest version of key that node supports, or -1,
-// asking the node once per client.
-func (c *Client) maxVersion(ctx context.Context, node int32, key int16) (int16, error) {
+// target is how requests reach a coordinator: franz-go's handle, and the
+// address it dials, whose handshake table the version checks read.
+type target struct {
+	co   kafka.Broker
+	b    *kgo.Broker
+	addr string
+}
+
+// brokerFor returns how to reach the coordinator co without a Metadata
+// round trip or a second connection when it can: the node's own connection
+// when franz-go has one, else the bootstrap server at co's address (a
+// bootstrap broker that coordinates the group answers on the connection
+// FindCoordinator used), else the node, which franz-go looks up with
+// Metadata (e2e/FINDINGS.md F145).
+func (c *Client) brokerFor(co kafka.Broker) target {
 	c.mu.Lock()
-	resp := c.versions[node]
+	connected := c.nodes[co.ID] > 0
 	c.mu.Unlock()
+	if !connected {
+		for i, s := range c.seeds {
+			if strings.EqualFold(s, co.Addr()) {
+				if seeds := c.cl.SeedBrokers(); i < len(seeds) {
+					return target{co: co, b: seeds[i], addr: s}
+				}
+			}
+		}
+	}
+	return target{co: co, b: c.cl.Broker(int(co.ID)), addr: co.Addr()}
+}
+
+// maxVersion returns the highest version of key that the coordinator of t
+// supports, or -1. It reads the ApiVersions table franz-go negotiated on
+// the connection to t.addr (wire.go); when there is none yet it opens one
+// with a request franz-go refuses to send (connectOnly), which fills the
+// table without a request on the wire (e2e/FINDINGS.md F144). Only if there
+// is still no table (a franz-go that behaves otherwise) does it ask
+// ApiVersions itself.
+func (c *Client) maxVersion(ctx context.Context, t target, key int16) (int16, error) {
+	resp := c.versionTable(t.addr)
+	if resp == nil {
+		_, err := t.b.Request(ctx, connectOnly{kmsg.NewPtrApiVersionsRequest()})
+		if resp = c.versionTable(t.addr); resp == nil && err != nil && !isUnknownKey(err) {
+			return 0, err // the connection failed
+		}
+	}
 	if resp == nil {
 		req := kmsg.NewPtrApiVersionsRequest()
 		// v3+ brokers reject an ApiVersions without a valid software name.
 		req.ClientSoftwareName, req.ClientSoftwareVersion = "kstreams-groups", c.softwareVersion
-		r, err := c.cl.Broker(int(node)).RetriableRequest(ctx, req)
+		r, err := t.b.RetriableRequest(ctx, req)
 		if err != nil {
 			return 0, err
 		}
@@ -145,7 +239,7 @@ func (c *Client) maxVersion(ctx context.Context, node int32, key int16) (int16, 
 			return 0, NewKafkaError(resp.ErrorCode, nil)
 		}
 		c.mu.Lock()
-		c.versions[node] = resp
+		c.tables[t.addr] = resp
 		c.mu.Unlock()
 	}
 	for _, k := range resp.ApiKeys {
@@ -155,6 +249,21 @@ func (c *Client) maxVersion(ctx context.Context, node int32, key int16) (int16, 
 	}
 	return -1, nil
 }
+
+// connectOnly is a request under an API key missing from PinnedVersions:
+// franz-go opens the broker's connection for it (ApiVersions and SASL
+// included) and then fails it with "request key is unknown" before writing
+// anything, so it opens a connection and sends nothing.
+type connectOnly struct{ *kmsg.ApiVersionsRequest }
+
+// connectOnlyKey is beyond every Kafka API key.
+const connectOnlyKey = 32000
+
+func (connectOnly) Key() int16 { return connectOnlyKey }
+
+// isUnknownKey tells franz-go's refusal of connectOnly (errUnknownRequestKey,
+// unexported; its text is matched, franz-go being pinned).
+func isUnknownKey(err error) bool { return err != nil && err.Error() == "request key is unknown" }
 
 func validSoftwareVersion(s string) bool {
 	if s == "" {

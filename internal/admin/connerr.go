@@ -4,10 +4,12 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"io"
 	"net"
 	"strings"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kbin"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -17,11 +19,50 @@ import (
 // Connection set-up failures that no retry can fix: the broker refused the
 // credentials, or TLS could not be agreed (untrusted certificate, wrong host
 // name, TLS on one side only). The router stops at the first one instead of
-// retrying until --timeout, and the category tells the exit code.
+// retrying until --timeout, and the category tells the exit code. So does a
+// broker that breaks the protocol (a *kafka.ProtocolError, wire.go). A
+// connection that closes before its answer came is a lost answer: retried,
+// and in the end reported as unavailable.
+
+// failure sorts the error of a request to the broker at addr ("" when
+// unknown; api names the request): permanent for a set-up failure or a
+// broken answer, which no retry fixes; else the error to retry, with a lost
+// answer named as such.
+func (c *Client) failure(err error, addr, api string) (_ error, permanent bool) {
+	if ce := c.connectFailure(err); ce != nil {
+		return ce, true
+	}
+	var pe *kafka.ProtocolError
+	if errors.As(err, &pe) {
+		return pe, true
+	}
+	if isShortMessage(err) {
+		// kmsg's decoding ran out of bytes: the frame was whole, the
+		// message in it was not.
+		return &kafka.ProtocolError{Broker: addr, API: api, Reason: "the answer ends before its message does"}, true
+	}
+	var eof *kgo.ErrFirstReadEOF
+	if errors.As(err, &eof) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return &kafka.LostAnswerError{Broker: addr, API: api, Partial: errors.Is(err, io.ErrUnexpectedEOF)}, false
+	}
+	return err, false
+}
+
+// isShortMessage tells kmsg's error for a body that ends before its message
+// (ErrNotEnoughData of kmsg's internal kbin, which franz-go's own kbin
+// shares the text of but not the value; kmsg is pinned).
+func isShortMessage(err error) bool {
+	for ; err != nil; err = errors.Unwrap(err) {
+		if err.Error() == kbin.ErrNotEnoughData.Error() {
+			return true
+		}
+	}
+	return false
+}
 
 // connectFailure returns err as a *kafka.ConnectError when it is a set-up failure
 // that retrying cannot fix, else nil.
-func connectFailure(err error) *kafka.ConnectError {
+func (c *Client) connectFailure(err error) *kafka.ConnectError {
 	if err == nil {
 		return nil
 	}
@@ -48,6 +89,11 @@ func connectFailure(err error) *kafka.ConnectError {
 	case errors.As(err, &verr), errors.As(err, &ua), errors.As(err, &he), errors.As(err, &ci),
 		errors.As(err, &rhe), errors.As(err, &alert):
 		return &kafka.ConnectError{Failure: kafka.TLSFailed, Err: err, Hint: tlsHint(err)}
+	case errors.As(err, &eof) && c.answered.Load():
+		// franz-go guesses at a connection's first read; but this
+		// cluster already answered a request over the listener, whose
+		// brokers share its security: a lost answer (failure).
+		return nil
 	case errors.As(err, &eof):
 		// franz-go tells which side closed when: right after the dial
 		// (TLS client, plaintext listener), during ApiVersions (plaintext

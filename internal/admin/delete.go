@@ -136,9 +136,16 @@ func (c *Client) DeleteTopics(ctx context.Context, topics []string) []DeletedTop
 		}
 		resp, sent, err := c.deleteTopicsOnce(ctx, pending)
 		if err != nil {
+			fe, permanent := c.failure(err, "", deleteTopicsAPI)
 			for _, t := range pending {
-				last[t] = err
+				if permanent {
+					errs[t] = fe
+				}
+				last[t] = fe
 				maybeSent[t] = maybeSent[t] || sent
+			}
+			if permanent {
+				break
 			}
 			continue
 		}

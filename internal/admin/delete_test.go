@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kerr"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/admin/admintest"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
@@ -22,6 +23,16 @@ func testCluster(t *testing.T, nodes int, profile playground.Profile) (*playgrou
 	require.NoError(t, err)
 	t.Cleanup(cl.Close)
 	return c, cl
+}
+
+// behindHostile returns a client of c reached through a misbehaving proxy.
+func behindHostile(t *testing.T, c *playground.Cluster, rules ...admintest.Rule) *Client {
+	t.Helper()
+	h := admintest.Start(t, c, rules...)
+	cl, err := New(Config{Bootstrap: h.Addrs()})
+	require.NoError(t, err)
+	t.Cleanup(cl.Close)
+	return cl
 }
 
 func testContext(t *testing.T, d time.Duration) context.Context {
@@ -48,7 +59,7 @@ func TestDeleteGroups(t *testing.T) {
 		profile     playground.Profile
 		groups      []string
 		faults      []playground.Fault
-		raw         bool // node 0's first DeleteGroups answer is lost after the delete
+		lose        bool // the first DeleteGroups answer is lost after the delete
 		wantErr     map[string]int16
 		wantVersion int16
 		wantLost    []string
@@ -87,7 +98,7 @@ func TestDeleteGroups(t *testing.T) {
 		{
 			name:        "a lost answer: the resend finds the group gone, which counts as deleted",
 			groups:      []string{"a"},
-			raw:         true,
+			lose:        true,
 			wantVersion: 3,
 			wantLost:    []string{"a"},
 			wantSent:    [][]string{{"a"}, {"a"}},
@@ -109,11 +120,11 @@ func TestDeleteGroups(t *testing.T) {
 			for _, f := range tc.faults {
 				c.InjectError(f)
 			}
-			if tc.raw {
-				c.SetRawResponse(42, 0, func(int16) []byte {
-					c.RemoveGroup("a")
-					return []byte{0xff}
-				}, 1)
+			if tc.lose {
+				// The connection closes after the broker deleted: a lost
+				// answer. (A broken answer body would be a protocol error,
+				// reported at once.)
+				cl = behindHostile(t, c, admintest.Rule{Key: 42, Action: admintest.Lose, Times: 1})
 			}
 			out := cl.DeleteGroups(testContext(t, 10*time.Second), tc.groups)
 			require.Len(t, out, len(tc.groups))
@@ -167,6 +178,7 @@ func TestDeleteTopics(t *testing.T) {
 		name     string
 		topics   []string
 		setup    func(c *playground.Cluster)
+		lose     bool // the first DeleteTopics answer is lost after the delete
 		wantErr  map[string]int16
 		wantSent int // DeleteTopics requests
 	}{
@@ -190,14 +202,9 @@ func TestDeleteTopics(t *testing.T) {
 			wantSent: 2,
 		},
 		{
-			name:   "a lost answer: the resend finds the topic gone, which counts as deleted",
-			topics: []string{"x"},
-			setup: func(c *playground.Cluster) {
-				c.SetRawResponse(20, playground.AnyNode, func(int16) []byte {
-					c.RemoveTopic("x") // the broker deleted it, then the answer broke
-					return []byte{0xff}
-				}, 1)
-			},
+			name:     "a lost answer: the resend finds the topic gone, which counts as deleted",
+			topics:   []string{"x"},
+			lose:     true,
 			wantSent: 2,
 		},
 		{
@@ -217,6 +224,9 @@ func TestDeleteTopics(t *testing.T) {
 			c.PutTopic("y", 2)
 			if tc.setup != nil {
 				tc.setup(c)
+			}
+			if tc.lose {
+				cl = behindHostile(t, c, admintest.Rule{Key: 20, Action: admintest.Lose, Times: 1})
 			}
 			out := cl.DeleteTopics(testContext(t, 10*time.Second), tc.topics)
 			var names []string

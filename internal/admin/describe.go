@@ -32,7 +32,8 @@ const streamsDescribeAPI = "StreamsGroupDescribe"
 // once and answered for each occurrence). With includeTopology every
 // coordinator must speak StreamsGroupDescribe v1 (Kafka 4.4); a group whose
 // coordinator does not fails with a kafka.BrokerTooOldError and nothing is
-// sent for it, rather than a silently downgraded v0 request.
+// sent for it, rather than a silently downgraded v0 request. The check reads
+// the ApiVersions table of the connection's handshake (maxVersion).
 func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string, includeTopology bool) []DescribedGroup {
 	need, feature := int16(0), "streams groups"
 	if includeTopology {
@@ -42,8 +43,8 @@ func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string, inc
 	versions := map[string]int16{}
 	call := groupCall[*kmsg.StreamsGroupDescribeResponseGroup]{
 		api: streamsDescribeAPI,
-		gate: func(ctx context.Context, node int32) error {
-			have, err := c.maxVersion(ctx, node, 89)
+		gate: func(ctx context.Context, t target) error {
+			have, err := c.maxVersion(ctx, t, 89)
 			var ke *kafka.Error
 			if errors.As(err, &ke) {
 				return err
@@ -52,7 +53,7 @@ func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string, inc
 				return &kafka.UnavailableError{Op: "ApiVersions", Err: err}
 			}
 			if have < need {
-				return &kafka.BrokerTooOldError{NodeID: node, API: streamsDescribeAPI, Need: need, Have: have, Feature: feature}
+				return &kafka.BrokerTooOldError{NodeID: t.co.ID, API: streamsDescribeAPI, Need: need, Have: have, Feature: feature}
 			}
 			return nil
 		},
@@ -128,8 +129,9 @@ func (c *Client) ListStreamsGroups(ctx context.Context) ([]ListedGroup, error) {
 			}
 			return out, nil
 		}
-		if ce := connectFailure(err); ce != nil {
-			return nil, ce
+		fe, permanent := c.failure(err, shardBroker(err), "ListGroups")
+		if permanent {
+			return nil, fe
 		}
 		var ke *kerr.Error
 		if errors.As(err, &ke) && !ke.Retriable {
@@ -138,6 +140,16 @@ func (c *Client) ListStreamsGroups(ctx context.Context) ([]ListedGroup, error) {
 		if ctx.Err() != nil {
 			return nil, &kafka.UnavailableError{Op: "ListGroups", Err: ctx.Err(), Last: last}
 		}
-		last = err
+		last = fe
 	}
+}
+
+// shardBroker is the address of the broker of kadm's first failed shard, ""
+// when there is none.
+func shardBroker(err error) string {
+	var se *kadm.ShardErrors
+	if errors.As(err, &se) && len(se.Errs) > 0 {
+		return brokerAddr(se.Errs[0].Broker)
+	}
+	return ""
 }

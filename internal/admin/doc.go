@@ -2,7 +2,9 @@
 // to send the requests the CLI needs (FindCoordinator, StreamsGroupDescribe,
 // ListGroups, DeleteGroups, OffsetFetch and ListOffsets) over franz-go at pinned
 // protocol versions, route group requests to each group's coordinator with
-// per-group retries, and return wire rows or typed errors. The connection's
+// per-group retries, and return wire rows or typed errors. Every connection
+// runs under a guard (wire.go) that keeps the ApiVersions table of its
+// handshake and fails a response that breaks the framing. The connection's
 // security comes from clientconfig's validated settings, which security.go
 // maps onto franz-go (TLS, SASL, request timeout; the --debug log is
 // subpackage wirelog). It never prints, never formats and never decides exit

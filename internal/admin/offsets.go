@@ -62,8 +62,8 @@ func (offsetFetchV9) MaxVersion() int16 { return offsetFetchVersion }
 func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []GroupOffsets {
 	call := groupCall[[]CommittedOffset]{
 		api: offsetFetchAPI,
-		gate: func(ctx context.Context, node int32) error {
-			have, err := c.maxVersion(ctx, node, 9)
+		gate: func(ctx context.Context, t target) error {
+			have, err := c.maxVersion(ctx, t, 9)
 			var ke *kafka.Error
 			if errors.As(err, &ke) {
 				return err
@@ -72,7 +72,7 @@ func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []G
 				return &kafka.UnavailableError{Op: "ApiVersions", Err: err}
 			}
 			if have < 8 {
-				return &kafka.BrokerTooOldError{NodeID: node, API: offsetFetchAPI, Need: 8, Have: have, Feature: "committed offsets of several groups"}
+				return &kafka.BrokerTooOldError{NodeID: t.co.ID, API: offsetFetchAPI, Need: 8, Have: have, Feature: "committed offsets of several groups"}
 			}
 			return nil
 		},
@@ -193,7 +193,7 @@ func (c *Client) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, ti
 		if shard.Err != nil {
 			// kgo reports a topic it could not map to a leader (or a broker
 			// it could not reach) as a shard with the request's partitions.
-			shardErr = listOffsetsShardError(shard.Err)
+			shardErr = c.listOffsetsShardError(shard.Err, brokerAddr(shard.Meta))
 			if sreq, ok := shard.Req.(*kmsg.ListOffsetsRequest); ok {
 				for _, t := range sreq.Topics {
 					for _, p := range t.Partitions {
@@ -234,11 +234,16 @@ func (c *Client) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, ti
 	return out, nil
 }
 
-// listOffsetsShardError types what kgo reported for a failed shard.
-func listOffsetsShardError(err error) error {
+// listOffsetsShardError types what kgo reported for a failed shard sent to
+// the broker at addr.
+func (c *Client) listOffsetsShardError(err error, addr string) error {
 	var ke *kerr.Error
 	if errors.As(err, &ke) {
 		return NewKafkaError(ke.Code, nil)
 	}
-	return &kafka.UnavailableError{Op: "ListOffsets", Err: err}
+	fe, permanent := c.failure(err, addr, "ListOffsets")
+	if permanent {
+		return fe
+	}
+	return &kafka.UnavailableError{Op: "ListOffsets", Err: fe}
 }

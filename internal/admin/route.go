@@ -19,7 +19,11 @@ import (
 // client routes both itself: one batched FindCoordinator, one request per
 // coordinator node, and a retry of only the groups that answered
 // NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE or COORDINATOR_LOAD_IN_PROGRESS,
-// until the context ends.
+// or whose answer was lost, until the context ends. A request goes to the
+// coordinator over a connection the client already has when it can
+// (brokerFor): for a group coordinated by the bootstrap broker, one
+// connection carries ApiVersions, FindCoordinator and the request, and
+// nothing else is sent.
 
 // routed is the outcome of a routed request for one group.
 type routed[T any] struct {
@@ -32,8 +36,9 @@ type routed[T any] struct {
 type groupCall[T any] struct {
 	// api names the request in errors.
 	api string
-	// gate fails a node before anything is sent to it (version checks).
-	gate func(ctx context.Context, node int32) error
+	// gate fails a coordinator before anything is sent to it (version
+	// checks).
+	gate func(ctx context.Context, t target) error
 	// send sends one request for groups to b and returns each group's row
 	// and error code; a group missing from the answer is an error.
 	send func(ctx context.Context, b *kgo.Broker, groups []string) (rows map[string]T, codes map[string]int16, msgs map[string]*string, err error)
@@ -70,9 +75,9 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 		}
 		coords, err := c.findCoordinators(ctx, pending)
 		if err != nil {
-			if ce := connectFailure(err); ce != nil {
+			if fe, permanent := c.failure(err, "", ""); permanent {
 				for _, g := range pending {
-					out[g].err = ce
+					out[g].err = fe
 				}
 				return out
 			}
@@ -87,6 +92,7 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 		}
 		var retry []string
 		byNode := map[int32][]string{}
+		nodeBroker := map[int32]kafka.Broker{}
 		for _, g := range pending {
 			co := coords[g]
 			switch {
@@ -100,6 +106,7 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 			default:
 				out[g].coordinator = co.broker
 				byNode[co.broker.ID] = append(byNode[co.broker.ID], g)
+				nodeBroker[co.broker.ID] = co.broker
 			}
 		}
 
@@ -111,43 +118,46 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 		}
 		slices.Sort(nodes)
 		for _, node := range nodes {
-			gs := byNode[node]
+			gs, co := byNode[node], nodeBroker[node]
+			tg := c.brokerFor(co)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				if call.gate != nil {
-					if err := call.gate(ctx, node); err != nil {
+					if err := call.gate(ctx, tg); err != nil {
 						mu.Lock()
 						defer mu.Unlock()
-						if ce := connectFailure(err); ce != nil {
-							err = ce
-						} else if ctx.Err() != nil || errors.Is(err, kafka.ErrUnavailable) {
+						fe, permanent := c.failure(err, tg.addr, "ApiVersions")
+						if !permanent && (ctx.Err() != nil || errors.Is(err, kafka.ErrUnavailable)) {
 							for _, g := range gs {
-								last[g] = err
+								last[g] = fe
 							}
 							retry = append(retry, gs...)
 							return
 						}
 						for _, g := range gs {
-							out[g].err = err
+							out[g].err = fe
 						}
 						return
 					}
 				}
-				rows, codes, msgs, err := call.send(ctx, c.cl.Broker(int(node)), gs)
+				rows, codes, msgs, err := call.send(ctx, tg.b, gs)
 				mu.Lock()
 				defer mu.Unlock()
-				if ce := connectFailure(err); ce != nil {
-					for _, g := range gs {
-						out[g].err = ce
-					}
-					return
-				}
 				if err != nil {
+					fe, permanent := c.failure(err, tg.addr, call.api)
 					for _, g := range gs {
-						last[g] = err
+						switch {
+						case permanent:
+							out[g].err = fe
+						case ctx.Err() == nil || !errors.Is(fe, ctx.Err()):
+							// The deadline itself is no last error.
+							last[g] = fe
+						}
 					}
-					retry = append(retry, gs...)
+					if !permanent {
+						retry = append(retry, gs...)
+					}
 					return
 				}
 				for _, g := range gs {
@@ -180,17 +190,40 @@ func (c *Client) findCoordinators(ctx context.Context, groups []string) (map[str
 	req := kmsg.NewPtrFindCoordinatorRequest()
 	req.CoordinatorType = 0 // group
 	req.CoordinatorKeys = groups
-	resp, err := req.RequestWith(ctx, c.cl)
-	if err != nil {
-		return nil, &kafka.UnavailableError{Op: "FindCoordinator", Err: err}
-	}
-	out := make(map[string]*coordinator, len(resp.Coordinators))
-	for _, co := range resp.Coordinators {
-		if co.ErrorCode != 0 {
-			out[co.Key] = &coordinator{err: NewKafkaError(co.ErrorCode, co.ErrorMessage)}
-			continue
+	out := make(map[string]*coordinator, len(groups))
+	for _, shard := range c.cl.RequestSharded(ctx, req) {
+		if shard.Err != nil {
+			err, _ := c.failure(shard.Err, brokerAddr(shard.Meta), "FindCoordinator")
+			return nil, &kafka.UnavailableError{Op: "FindCoordinator", Err: err}
 		}
-		out[co.Key] = &coordinator{broker: kafka.Broker{ID: co.NodeID, Host: co.Host, Port: co.Port}}
+		resp, ok := shard.Resp.(*kmsg.FindCoordinatorResponse)
+		if !ok {
+			return nil, &kafka.MalformedError{Reason: fmt.Sprintf("FindCoordinator answered with %T", shard.Resp)}
+		}
+		if len(resp.Coordinators) == 0 { // v0-v3: one key per request
+			rc := kmsg.NewFindCoordinatorResponseCoordinator()
+			rc.NodeID, rc.Host, rc.Port, rc.ErrorCode, rc.ErrorMessage = resp.NodeID, resp.Host, resp.Port, resp.ErrorCode, resp.ErrorMessage
+			if sreq, ok := shard.Req.(*kmsg.FindCoordinatorRequest); ok {
+				rc.Key = sreq.CoordinatorKey
+			}
+			resp.Coordinators = append(resp.Coordinators, rc)
+		}
+		for _, co := range resp.Coordinators {
+			if co.ErrorCode != 0 {
+				out[co.Key] = &coordinator{err: NewKafkaError(co.ErrorCode, co.ErrorMessage)}
+				continue
+			}
+			out[co.Key] = &coordinator{broker: kafka.Broker{ID: co.NodeID, Host: co.Host, Port: co.Port}}
+		}
 	}
 	return out, nil
+}
+
+// brokerAddr is the host:port of a broker franz-go reports, "" when the
+// request never reached one.
+func brokerAddr(m kgo.BrokerMetadata) string {
+	if m.Host == "" {
+		return ""
+	}
+	return kafka.Broker{Host: m.Host, Port: m.Port}.Addr()
 }

@@ -18,9 +18,10 @@ import (
 )
 
 // securityOpts maps the validated client settings onto franz-go: TLS,
-// SASL and request.timeout.ms. With debug set, every request and response
-// is logged there (see wirelog). client.id is Config.ClientID.
-func securityOpts(s *clientconfig.Settings, debug io.Writer) []kgo.Opt {
+// SASL and request.timeout.ms, with every connection under the client's
+// guard (wire.go). With debug set, every request and response is logged
+// there (see wirelog). client.id is Config.ClientID.
+func (c *Client) securityOpts(s *clientconfig.Settings, debug io.Writer) []kgo.Opt {
 	if s == nil {
 		s = &clientconfig.Settings{Protocol: clientconfig.Plaintext}
 	}
@@ -34,13 +35,10 @@ func securityOpts(s *clientconfig.Settings, debug io.Writer) []kgo.Opt {
 	if m := saslMechanism(s.SASL); m != nil {
 		opts = append(opts, kgo.SASL(m))
 	}
-	switch {
-	case debug != nil:
-		opts = append(opts, wirelog.Opts(wirelog.Config{W: debug, Redact: s.Redact, TLS: s.TLS, DialTimeout: dialTimeout})...)
-	case s.TLS != nil:
-		opts = append(opts, kgo.DialTLSConfig(s.TLS))
+	if debug != nil {
+		return append(opts, wirelog.Opts(wirelog.Config{W: debug, Redact: s.Redact, TLS: s.TLS, DialTimeout: dialTimeout, Wrap: c.guard})...)
 	}
-	return opts
+	return append(opts, kgo.Dialer(c.dialer(s.TLS)))
 }
 
 // saslMechanism is franz-go's mechanism for a, or nil without SASL.

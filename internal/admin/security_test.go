@@ -99,7 +99,7 @@ func TestSASLMechanism_oauth(t *testing.T) {
 	_, _, err = saslMechanism(refused.SASL).Authenticate(context.Background(), "127.0.0.1:9092")
 	require.ErrorIs(t, err, kerr.SaslAuthenticationFailed)
 	assert.EqualError(t, err, kerr.SaslAuthenticationFailed.Error()+": the OAuth token endpoint "+srv.URL+"/token refused the client credentials: HTTP 401 (invalid_client)")
-	ce := connectFailure(err)
+	ce := (&Client{}).connectFailure(err)
 	require.NotNil(t, ce)
 	assert.Equal(t, kafka.AuthFailed, ce.Failure)
 	assert.Equal(t, "authentication failed: SASL_AUTHENTICATION_FAILED: the OAuth token endpoint "+srv.URL+"/token refused the client credentials: HTTP 401 (invalid_client)", ce.Error())
@@ -122,16 +122,17 @@ func TestSASLMechanism_oauthFileAndRetry(t *testing.T) {
 	_, _, err = saslMechanism(oauthSettings(t, srv.URL+"/token").SASL).Authenticate(context.Background(), "127.0.0.1:9092")
 	require.EqualError(t, err, "OAuth token endpoint "+srv.URL+"/token: HTTP 503")
 	assert.NotErrorIs(t, err, kerr.SaslAuthenticationFailed)
-	assert.Nil(t, connectFailure(err))
+	assert.Nil(t, (&Client{}).connectFailure(err))
 }
 
 func TestSecurityOpts(t *testing.T) {
 	t.Parallel()
-	assert.Empty(t, securityOpts(nil, nil), "PLAINTEXT with franz-go's defaults")
-	assert.Empty(t, securityOpts(settings(t, ""), nil))
-	assert.Len(t, securityOpts(settings(t, "request.timeout.ms=5000\n"), nil), 1)
-	assert.Len(t, securityOpts(settings(t, "security.protocol=SSL\n"), nil), 1, "the TLS dialer")
-	assert.Len(t, securityOpts(settings(t, "security.protocol=SSL\n"), &strings.Builder{}), 3, "the --debug dialer, hook and logger in place of the TLS dialer")
-	assert.Len(t, securityOpts(settings(t, "security.protocol=SASL_SSL\nrequest.timeout.ms=1\nsasl.mechanism=PLAIN\n"+jaas("plain.PlainLoginModule", `username="u" password="p"`)), nil), 3)
-	assert.Len(t, securityOpts(nil, &strings.Builder{}), 3)
+	c := &Client{}
+	assert.Len(t, c.securityOpts(nil, nil), 1, "PLAINTEXT: the guarded dialer only")
+	assert.Len(t, c.securityOpts(settings(t, ""), nil), 1)
+	assert.Len(t, c.securityOpts(settings(t, "request.timeout.ms=5000\n"), nil), 2)
+	assert.Len(t, c.securityOpts(settings(t, "security.protocol=SSL\n"), nil), 1, "the guarded TLS dialer")
+	assert.Len(t, c.securityOpts(settings(t, "security.protocol=SSL\n"), &strings.Builder{}), 3, "the --debug dialer, hook and logger in place of the TLS dialer")
+	assert.Len(t, c.securityOpts(settings(t, "security.protocol=SASL_SSL\nrequest.timeout.ms=1\nsasl.mechanism=PLAIN\n"+jaas("plain.PlainLoginModule", `username="u" password="p"`)), nil), 3)
+	assert.Len(t, c.securityOpts(nil, &strings.Builder{}), 3)
 }

@@ -177,6 +177,10 @@ var ignored = map[string]bool{
 	"sasl.oauthbearer.expected.issuer":         true,
 }
 
+// maxClientID is the longest client.id: every request header carries it as
+// a string with a 16-bit length.
+const maxClientID = 32767
+
 // builder carries one Build call.
 type builder struct {
 	p   javaprops.Properties
@@ -223,6 +227,9 @@ func Build(p javaprops.Properties, o Options) (*Settings, error) {
 		}
 	}
 	if v, ok := b.get("client.id"); ok {
+		if len(v) > maxClientID {
+			return nil, b.errf("client.id", "%d bytes, longer than the %d a request header can carry", len(v), maxClientID)
+		}
 		b.s.ClientID = v
 	}
 	if v, ok := b.get("request.timeout.ms"); ok {

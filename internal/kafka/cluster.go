@@ -1,6 +1,10 @@
 package kafka
 
-import "cmp"
+import (
+	"cmp"
+	"net"
+	"strconv"
+)
 
 // Broker identifies a broker, for example a group's coordinator.
 type Broker struct {
@@ -8,6 +12,9 @@ type Broker struct {
 	Host string
 	Port int32
 }
+
+// Addr is the broker's host:port, as a client dials it.
+func (b Broker) Addr() string { return net.JoinHostPort(b.Host, strconv.Itoa(int(b.Port))) }
 
 // TopicPartition names one partition.
 type TopicPartition struct {

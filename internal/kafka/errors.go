@@ -239,6 +239,66 @@ func (e *MalformedError) Error() string { return "malformed response from the br
 // Is matches ErrMalformedResponse.
 func (e *MalformedError) Is(target error) bool { return target == ErrMalformedResponse }
 
+// ProtocolError is an answer that breaks Kafka's wire protocol: a frame
+// size that is negative or over the client's limit, a correlation id that
+// does not match the request, a body that ends before its message does.
+// No retry can fix a broker that sends it, so it is reported at once, as a
+// MALFORMED_RESPONSE.
+type ProtocolError struct {
+	// Broker is the broker's host:port, "" when unknown.
+	Broker string
+	// API names the request answered, e.g. "StreamsGroupDescribe v1"; ""
+	// when unknown.
+	API string
+	// Reason says what was wrong.
+	Reason string
+}
+
+func (e *ProtocolError) Error() string {
+	to := ""
+	if e.API != "" {
+		to = " to " + e.API
+	}
+	return "invalid response from " + brokerName(e.Broker) + to + ": " + e.Reason
+}
+
+// Is matches ErrMalformedResponse.
+func (e *ProtocolError) Is(target error) bool { return target == ErrMalformedResponse }
+
+// LostAnswerError is a request whose connection closed before its answer
+// came, or with Partial in the middle of it: the broker may or may not have
+// acted on it. It is retried; when --timeout ends the retries it is the
+// last error of an UnavailableError.
+type LostAnswerError struct {
+	// Broker is the broker's host:port, "" when unknown.
+	Broker string
+	// API names the request, "" when unknown.
+	API     string
+	Partial bool
+}
+
+func (e *LostAnswerError) Error() string {
+	what := e.API
+	if what == "" {
+		what = "the request"
+	}
+	if e.Partial {
+		return brokerName(e.Broker) + " closed the connection in the middle of its answer to " + what
+	}
+	return brokerName(e.Broker) + " closed the connection without answering " + what
+}
+
+// Is matches ErrUnavailable.
+func (e *LostAnswerError) Is(target error) bool { return target == ErrUnavailable }
+
+// brokerName names a broker by its address in messages.
+func brokerName(addr string) string {
+	if addr == "" {
+		return "a broker"
+	}
+	return "broker " + addr
+}
+
 // ConnectFailure says which part of the connection set-up failed.
 type ConnectFailure int
 

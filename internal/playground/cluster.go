@@ -62,7 +62,10 @@ type Config struct {
 
 // Request is one entry of the request log.
 type Request struct {
-	Node    int32
+	Node int32
+	// Conn numbers the connection the request came on, from 1 in the order
+	// the cluster accepted them.
+	Conn    int
 	Key     int16
 	Version int16
 	// Groups holds the group ids the request names: the coordinator keys of
@@ -91,6 +94,7 @@ type Cluster struct {
 	offsets      offsetBook // log and committed offsets (offsets.go)
 	log          []Request
 	conns        map[net.Conn]struct{}
+	accepted     int // connections accepted so far
 	closed       bool
 
 	closeOnce sync.Once

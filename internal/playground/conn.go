@@ -30,26 +30,29 @@ func (c *Cluster) accept(n *node) {
 			}
 			return
 		}
-		if err := c.track(conn); err != nil {
+		id, err := c.track(conn)
+		if err != nil {
 			_ = conn.Close()
 			continue
 		}
-		go c.serve(n, conn)
+		go c.serve(n, conn, id)
 	}
 }
 
 // track registers conn so Close can interrupt its blocking read. The
 // WaitGroup is only added to under c.mu while the cluster is open, so it
 // never races with the Wait in Close.
-func (c *Cluster) track(conn net.Conn) error {
+// It returns the connection's number, counted from 1 across the cluster.
+func (c *Cluster) track(conn net.Conn) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
-		return errClosed
+		return 0, errClosed
 	}
 	c.conns[conn] = struct{}{}
 	c.wg.Add(1)
-	return nil
+	c.accepted++
+	return c.accepted, nil
 }
 
 func (c *Cluster) untrack(conn net.Conn) {
@@ -60,7 +63,7 @@ func (c *Cluster) untrack(conn net.Conn) {
 
 // serve answers requests on one connection in order, as a Kafka broker does
 // (clients pipeline and match responses by correlation id).
-func (c *Cluster) serve(n *node, conn net.Conn) {
+func (c *Cluster) serve(n *node, conn net.Conn, id int) {
 	defer c.wg.Done()
 	defer c.untrack(conn)
 	defer conn.Close()
@@ -87,7 +90,7 @@ func (c *Cluster) serve(n *node, conn net.Conn) {
 		if _, err := io.ReadFull(r, frame); err != nil {
 			return
 		}
-		out, err := c.handleFrame(n, frame)
+		out, err := c.handleFrame(n, id, frame)
 		if err != nil {
 			c.logf("playground: node %d: closing connection: %v", n.id, err)
 			return
@@ -101,14 +104,14 @@ func (c *Cluster) serve(n *node, conn net.Conn) {
 // handleFrame decodes one request frame and returns the whole response
 // frame. An error means the connection must be closed, which is what Kafka
 // does with a request it cannot parse or an unsupported version.
-func (c *Cluster) handleFrame(n *node, frame []byte) ([]byte, error) {
+func (c *Cluster) handleFrame(n *node, conn int, frame []byte) ([]byte, error) {
 	b := kbin.Reader{Src: frame}
 	key, version, corr := b.Int16(), b.Int16(), b.Int32()
 	b.NullableString() // client id: never compact, even in header v2
 	if !b.Ok() {
 		return nil, errors.New("truncated request header")
 	}
-	entry := Request{Node: n.id, Key: key, Version: version}
+	entry := Request{Node: n.id, Conn: conn, Key: key, Version: version}
 
 	req := kmsg.RequestForKey(key)
 	if req == nil {

@@ -54,7 +54,7 @@ func FuzzHandleFrame(f *testing.F) {
 	f.Cleanup(func() { _ = c.Close() })
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		for _, n := range c.nodes {
-			_, _ = c.handleFrame(n, frame)
+			_, _ = c.handleFrame(n, 0, frame)
 		}
 		// Keep the log and the groups from growing or emptying.
 		c.ResetRequests()

@@ -14,6 +14,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin/frames"
 )
 
 // Config says where the log goes and how connections are dialled.
@@ -27,6 +29,10 @@ type Config struct {
 	TLS *tls.Config
 	// DialTimeout bounds one TCP dial plus the TLS handshake.
 	DialTimeout time.Duration
+	// Wrap, when set, wraps each connection after the TLS handshake and
+	// before the log's own wrapper (the admin client's guard); addr is the
+	// address dialled.
+	Wrap func(conn net.Conn, addr string) net.Conn
 }
 
 // Opts returns the franz-go options that write the log: a dialer that
@@ -38,7 +44,7 @@ func Opts(c Config) []kgo.Opt {
 		redact = func(s string) string { return s }
 	}
 	log := &logger{w: c.W, redact: redact, now: time.Now}
-	return []kgo.Opt{kgo.Dialer(dialer(log, c.TLS, c.DialTimeout)), kgo.WithHooks(log), kgo.WithLogger(log)}
+	return []kgo.Opt{kgo.Dialer(dialer(log, c.TLS, c.DialTimeout, c.Wrap)), kgo.WithHooks(log), kgo.WithLogger(log)}
 }
 
 // logger writes the lines; it is a kgo.Logger and a kgo hook.
@@ -96,7 +102,7 @@ func brokerLabel(meta kgo.BrokerMetadata) string {
 
 // dialer dials like franz-go's own dialer (TLS with the host as server name
 // unless the config sets one) and wraps the connection for the log.
-func dialer(log *logger, tlsCfg *tls.Config, timeout time.Duration) func(context.Context, string, string) (net.Conn, error) {
+func dialer(log *logger, tlsCfg *tls.Config, timeout time.Duration, wrap func(net.Conn, string) net.Conn) func(context.Context, string, string) (net.Conn, error) {
 	return func(ctx context.Context, network, host string) (net.Conn, error) {
 		d := &net.Dialer{Timeout: timeout}
 		conn, err := d.DialContext(ctx, network, host)
@@ -121,6 +127,9 @@ func dialer(log *logger, tlsCfg *tls.Config, timeout time.Duration) func(context
 			log.printf("[%s] TLS %s %s", host, tls.VersionName(st.Version), tls.CipherSuiteName(st.CipherSuite))
 			conn = tc
 		}
+		if wrap != nil {
+			conn = wrap(conn, host)
+		}
 		return &frameConn{Conn: conn, log: log, label: host, inflight: map[int32]inflight{}}, nil
 	}
 }
@@ -138,7 +147,7 @@ type frameConn struct {
 	mu       sync.Mutex
 	label    string
 	inflight map[int32]inflight
-	wr, rd   frameState
+	wr, rd   frames.Cursor
 	raw      bool // raw SASL (SaslHandshake v0): frames are not Kafka requests
 	rawNext  bool
 }
@@ -149,39 +158,6 @@ func (c *frameConn) setLabel(l string) {
 	c.mu.Unlock()
 }
 
-// frameState follows length-prefixed frames across arbitrary reads and
-// writes.
-type frameState struct {
-	hdr       [12]byte
-	n         int
-	remaining int64
-}
-
-// feed consumes p; for each frame whose first hdrLen bytes are complete it
-// calls on with them and the frame's size. A negative size stops decoding.
-func (s *frameState) feed(p []byte, hdrLen int, on func(hdr []byte, size int32)) bool {
-	for len(p) > 0 {
-		if s.remaining > 0 {
-			k := int(min(int64(len(p)), s.remaining))
-			p, s.remaining = p[k:], s.remaining-int64(k)
-			continue
-		}
-		k := copy(s.hdr[s.n:hdrLen], p)
-		s.n += k
-		p = p[k:]
-		if s.n < hdrLen {
-			return true
-		}
-		size := int32(binary.BigEndian.Uint32(s.hdr[:4]))
-		if size < int32(hdrLen-4) {
-			return false
-		}
-		on(s.hdr[:hdrLen], size)
-		s.remaining, s.n = int64(size)-int64(hdrLen-4), 0
-	}
-	return true
-}
-
 func (c *frameConn) Write(p []byte) (int, error) {
 	n, err := c.Conn.Write(p)
 	c.mu.Lock()
@@ -189,7 +165,7 @@ func (c *frameConn) Write(p []byte) (int, error) {
 	if c.raw || n <= 0 {
 		return n, err
 	}
-	ok := c.wr.feed(p[:n], 12, func(h []byte, size int32) {
+	ok := c.wr.Feed(p[:n], 12, func(h []byte, size int32) {
 		key, version := int16(binary.BigEndian.Uint16(h[4:])), int16(binary.BigEndian.Uint16(h[6:]))
 		corr := int32(binary.BigEndian.Uint32(h[8:]))
 		c.inflight[corr] = inflight{key: key, version: version, sent: c.log.now()}
@@ -211,7 +187,7 @@ func (c *frameConn) Read(p []byte) (int, error) {
 	if c.raw || n <= 0 {
 		return n, err
 	}
-	ok := c.rd.feed(p[:n], 8, func(h []byte, size int32) {
+	ok := c.rd.Feed(p[:n], 8, func(h []byte, size int32) {
 		corr := int32(binary.BigEndian.Uint32(h[4:]))
 		in, known := c.inflight[corr]
 		if !known {

@@ -1,0 +1,6 @@
+// Package admintest is test support for the Kafka client: Hostile, a
+// scriptable misbehaving broker that answers like a playground cluster
+// until a rule makes it close the connection, lose or hold back an answer,
+// or break the wire protocol (a size over the client's limit, a negative
+// size, a wrong correlation id, a truncated body). Only tests import it.
+package admintest
