@@ -1,0 +1,127 @@
+package picture
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/xml"
+	"errors"
+	"image"
+	"image/color"
+	_ "image/png"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const sample = `digraph "g" {
+  e0 [label="ellipse"]; e1 [label="filled", style=filled, fillcolor="#ffff00"]; e0 -> e1;
+  rankdir=LR;
+  node [fontname="Helvetica", fontsize=11];
+  subgraph cluster_c0 { label="Sub-topology: 0\n2 tasks, lag 35"; style=rounded; color="#d93025"; penwidth=3;
+    c0n0 [label="source", shape=invhouse];
+    c0n1 [label="count", shape=box, style=rounded];
+  }
+  t0 [label="input\nlag 35", shape=cds, style=filled, fillcolor="#e8f0fe"];
+  s0 [label="store", shape=cylinder, style=filled, fillcolor="#fef7e0"];
+  t0 -> c0n0; c0n0 -> c0n1; c0n1 -> s0 [style=dashed, arrowhead=none];
+}
+`
+
+func TestGraphvizWASMChecksum(t *testing.T) {
+	sum := sha256.Sum256(graphvizWASM)
+	assert.Equal(t, GraphvizWASMSHA256, hex.EncodeToString(sum[:]), "graphviz.wasm changed: run scripts/graphviz-wasm.sh and update the constant and NOTICE")
+}
+
+// An SVG is one well-formed XML document with a single <svg> root that
+// holds every label.
+func TestRender_svg(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, Render(context.Background(), []byte(sample), SVG, &buf))
+	texts := checkSVG(t, buf.Bytes())
+	for _, label := range []string{"Sub-topology: 0", "2 tasks, lag 35", "source", "count", "lag 35", "store"} {
+		assert.Contains(t, texts, label)
+	}
+}
+
+// checkSVG requires one root element named svg and the whole input to
+// parse as XML, and returns the contents of the text elements.
+func checkSVG(t *testing.T, data []byte) []string {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	dec.Strict = true
+	depth, roots := 0, 0
+	var texts []string
+	inText := false
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(t, err)
+		switch el := tok.(type) {
+		case xml.StartElement:
+			if depth == 0 {
+				roots++
+				assert.Equal(t, "svg", el.Name.Local)
+			}
+			depth++
+			inText = el.Name.Local == "text"
+		case xml.EndElement:
+			depth--
+			inText = false
+		case xml.CharData:
+			if inText {
+				texts = append(texts, string(el))
+			}
+		}
+	}
+	assert.Equal(t, 1, roots, "one root element")
+	assert.Equal(t, 1, strings.Count(string(data), "<svg"), "one <svg")
+	return texts
+}
+
+// A PNG decodes, has a plausible size (2 pixels per point of the SVG's
+// size) and is not blank: lines, fills and text are painted.
+func TestRender_png(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, Render(context.Background(), []byte(sample), PNG, &buf))
+	img, kind, err := image.Decode(&buf)
+	require.NoError(t, err)
+	assert.Equal(t, "png", kind)
+	b := img.Bounds()
+	assert.Greater(t, b.Dx(), 300)
+	assert.Greater(t, b.Dy(), 100)
+	assert.Less(t, b.Dx(), 4000)
+	dark, red, blue := 0, 0, 0
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			switch {
+			case c.R < 80 && c.G < 80 && c.B < 80:
+				dark++
+			case c.R > 200 && c.G < 80 && c.B < 80:
+				red++
+			case c.B > 240 && c.R > 220 && c.R < 240:
+				blue++
+			}
+		}
+	}
+	assert.Greater(t, dark, 500, "outlines and text are painted")
+	assert.Greater(t, red, 200, "the red cluster border is painted")
+	assert.Greater(t, blue, 200, "the topic's fill is painted")
+	assert.Less(t, dark, b.Dx()*b.Dy()/10, "outlined shapes are not filled black")
+}
+
+func TestRender_badDot(t *testing.T) {
+	err := Render(context.Background(), []byte("digraph { a -> }"), SVG, io.Discard)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "graphviz: the DOT document does not parse")
+	assert.Contains(t, err.Error(), "syntax error")
+	// The runtime still works after a failure.
+	require.NoError(t, Render(context.Background(), []byte(sample), SVG, io.Discard))
+}
