@@ -11,6 +11,7 @@ import (
 	groupdelete "github.com/kstreams-groups/kstreams-groups/internal/delete"
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
+	"github.com/kstreams-groups/kstreams-groups/internal/overview"
 )
 
 // client is what the verbs need from a Kafka client; *admin.Client is the
@@ -19,6 +20,7 @@ type client interface {
 	describe.Client
 	list.Client
 	groupdelete.Client
+	overview.Client
 	Close()
 }
 

@@ -56,7 +56,7 @@ type job struct {
 // verbs lists the verbs in the order the Java tool checks their options
 // (StreamsGroupCommandOptions.checkArgs) and the Kafka form lists them.
 func (a *app) verbs() []*verb {
-	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb()}
+	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.overviewVerb()}
 }
 
 // verbs without an app, for their flag tables.
@@ -237,6 +237,9 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 	if o.Graph() && p.graph == nil {
 		return usageErrorf(p.noGraph, o)
 	}
+	if err := a.checkBinaryOutput(); err != nil {
+		return err
+	}
 	ctx, c, done, err := a.connect(ctx)
 	if err != nil {
 		return err
@@ -274,6 +277,15 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 	}
 	if len(causes) > 0 {
 		return &outcomeError{causes: causes}
+	}
+	return nil
+}
+
+// checkBinaryOutput refuses to write a binary picture (-o png) to a
+// terminal, where it would only garble the screen.
+func (a *app) checkBinaryOutput() error {
+	if a.cfg.Output.Binary() && isTerminal(a.io.Out) {
+		return usageErrorf("-o %s writes a binary image: redirect stdout to a file (> topology.%s)", a.cfg.Output, a.cfg.Output)
 	}
 	return nil
 }

@@ -34,6 +34,9 @@ type Styles struct {
 	// Stable, Busy and Trouble mark group states: Stable; Assigning and
 	// Reconciling; NotReady and Dead. Empty stays plain.
 	Stable, Busy, Trouble *color.Color
+	// Lag marks a lag above zero in the overview, LargestLag the group's
+	// largest task lag, Moving a task whose target holders differ.
+	Lag, LargestLag, Moving *color.Color
 
 	enabled bool
 }
@@ -41,17 +44,20 @@ type Styles struct {
 // NewStyles returns the styles of text output with color on or off.
 func NewStyles(enabled bool) *Styles {
 	s := &Styles{
-		Error:     color.New(color.FgRed, color.Bold),
-		Warning:   color.New(color.FgYellow),
-		Header:    color.New(color.Bold),
-		Source:    color.New(color.FgGreen),
-		Processor: color.New(color.FgCyan),
-		Sink:      color.New(color.FgMagenta),
-		Node:      color.New(color.Bold),
-		Stable:    color.New(color.FgGreen),
-		Busy:      color.New(color.FgYellow),
-		Trouble:   color.New(color.FgRed),
-		enabled:   enabled,
+		Error:      color.New(color.FgRed, color.Bold),
+		Warning:    color.New(color.FgYellow),
+		Header:     color.New(color.Bold),
+		Source:     color.New(color.FgGreen),
+		Processor:  color.New(color.FgCyan),
+		Sink:       color.New(color.FgMagenta),
+		Node:       color.New(color.Bold),
+		Stable:     color.New(color.FgGreen),
+		Busy:       color.New(color.FgYellow),
+		Trouble:    color.New(color.FgRed),
+		Lag:        color.New(color.FgYellow),
+		LargestLag: color.New(color.FgRed, color.Bold),
+		Moving:     color.New(color.FgMagenta),
+		enabled:    enabled,
 	}
 	for _, c := range s.all() {
 		if enabled {
@@ -64,7 +70,7 @@ func NewStyles(enabled bool) *Styles {
 }
 
 func (s *Styles) all() []*color.Color {
-	return []*color.Color{s.Error, s.Warning, s.Header, s.Source, s.Processor, s.Sink, s.Node, s.Stable, s.Busy, s.Trouble}
+	return []*color.Color{s.Error, s.Warning, s.Header, s.Source, s.Processor, s.Sink, s.Node, s.Stable, s.Busy, s.Trouble, s.Lag, s.LargestLag, s.Moving}
 }
 
 // Enabled reports whether the styles color anything. It is false for nil.

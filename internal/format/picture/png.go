@@ -9,8 +9,8 @@ package picture
 // ones are only outlined. Filled are E, P and, in Graphviz 12.1.2's -Tjson
 // (unlike its -Txdot and the xdot specification), B: its json writer swaps
 // the two B-spline letters (e2e/FINDINGS.md F181). Text uses the Go Regular
-// font whatever the face asked, aligned at Graphviz's anchor, so widths
-// may differ a little from the SVG's. Images (I) are not painted.
+// font whatever the face asked, aligned at Graphviz's anchor and shrunk
+// where it is wider than the width Graphviz measured. Images (I) are not painted.
 
 import (
 	"encoding/json"
@@ -67,6 +67,7 @@ type xdotOp struct {
 	Pt       []float64    `json:"pt"`
 	Align    string       `json:"align"`
 	Text     string       `json:"text"`
+	Width    float64      `json:"width"`
 	Size     float64      `json:"size"`
 	Face     string       `json:"face"`
 	Style    string       `json:"style"`
@@ -251,20 +252,18 @@ func (p *painter) text(op xdotOp) {
 	if len(op.Pt) < 2 || op.Text == "" {
 		return
 	}
-	key := strconv.FormatFloat(p.fontSize, 'f', 2, 64) + strconv.FormatBool(p.bold)
-	face, ok := p.faces[key]
-	if !ok {
-		f := p.fontsReady.regular
-		if p.bold {
-			f = p.fontsReady.bold
+	face := p.face(p.fontSize)
+	if face == nil {
+		return
+	}
+	// Graphviz measured the text with its own font metrics (op.Width);
+	// the Go font is shrunk where it would be wider than that.
+	if want := op.Width * p.scale; want > 0 {
+		if got := float64(font.MeasureString(face, op.Text)) / 64; got > want {
+			if f := p.face(p.fontSize * want / got); f != nil {
+				face = f
+			}
 		}
-		var err error
-		// Graphviz sizes are points; at 72 dpi a point is a pixel, then scaled.
-		face, err = opentype.NewFace(f, &opentype.FaceOptions{Size: p.fontSize * p.scale, DPI: 72, Hinting: font.HintingFull})
-		if err != nil {
-			return
-		}
-		p.faces[key] = face
 	}
 	p.dc.SetFontFace(face)
 	p.dc.SetColor(p.pen)
@@ -276,6 +275,25 @@ func (p *painter) text(op xdotOp) {
 		ax = 1
 	}
 	p.dc.DrawStringAnchored(op.Text, p.x(op.Pt[0]), p.y(op.Pt[1]), ax, 0)
+}
+
+// face is the Go font at size points (bold when the text is), cached.
+func (p *painter) face(size float64) font.Face {
+	key := strconv.FormatFloat(size, 'f', 2, 64) + strconv.FormatBool(p.bold)
+	if face, ok := p.faces[key]; ok {
+		return face
+	}
+	f := p.fontsReady.regular
+	if p.bold {
+		f = p.fontsReady.bold
+	}
+	// Graphviz sizes are points; at 72 dpi a point is a pixel, then scaled.
+	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: size * p.scale, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		return nil
+	}
+	p.faces[key] = face
+	return face
 }
 
 // parseColor reads an xdot color: #rrggbb or #rrggbbaa (Graphviz writes
