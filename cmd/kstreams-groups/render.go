@@ -17,7 +17,8 @@ func (a *app) newRenderCmd() *cobra.Command {
 		Use:   "render [FILE]",
 		Short: "Render a topology description from a file or stdin, offline",
 		Long: `Read a topology description and write it as text, json, yaml, dot, mermaid,
-svg or png (-o; svg and png are laid out in the binary, no Graphviz needed). The input may be what Topology#describe() prints in a Kafka Streams
+svg or png (-o; svg and png are laid out in the binary, no Graphviz needed).
+The input may be what Topology#describe() prints in a Kafka Streams
 application (pattern sources, extractor-based sinks and interleaved global
 stores included), what kafka-streams-groups.sh or kstreams-groups print for
 --describe --topology, or a kstreams-groups JSON or YAML document holding one

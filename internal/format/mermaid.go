@@ -27,7 +27,8 @@ func TopologyMermaid(w io.Writer, d *topology.Description) error {
 func writeMermaid(w io.Writer, g *graph) error {
 	bw := bufio.NewWriter(w)
 	if g.notes != nil && g.notes.title != "" {
-		fmt.Fprintf(bw, "---\ntitle: %s\n---\n", mermaidQuote(g.notes.title))
+		// The title is a YAML string in the front matter: no backslash.
+		fmt.Fprintf(bw, "---\ntitle: %s\n---\n", mermaidQuote(strings.ReplaceAll(g.notes.title, `\`, "#92;")))
 	}
 	bw.WriteString("flowchart LR\n")
 	for _, c := range g.clusters {
