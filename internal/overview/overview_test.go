@@ -87,7 +87,9 @@ func (f *fake) ListOffsets(_ context.Context, tps []kafka.TopicPartition, ts int
 
 func tp(t string, p int32) kafka.TopicPartition { return kafka.TopicPartition{Topic: t, Partition: p} }
 
-func tasks(sub string, ps ...int32) []kafka.Tasks { return []kafka.Tasks{{SubtopologyID: sub, Partitions: ps}} }
+func tasks(sub string, ps ...int32) []kafka.Tasks {
+	return []kafka.Tasks{{SubtopologyID: sub, Partitions: ps}}
+}
 
 func str(s string) *string { return &s }
 
