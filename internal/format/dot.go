@@ -26,7 +26,7 @@ func TopologyDot(w io.Writer, name string, d *topology.Description) error {
 func writeDot(w io.Writer, name string, g *graph) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "digraph %s {\n", dotQuote(name))
-	bw.WriteString("  rankdir=LR;\n")
+	bw.WriteString("  rankdir=" + g.direction() + ";\n")
 	if g.notes != nil && g.notes.title != "" {
 		fmt.Fprintf(bw, "  label=%s;\n  labelloc=t;\n  fontname=\"Helvetica\";\n", dotQuote(g.notes.title))
 	}
@@ -42,7 +42,9 @@ func writeDot(w io.Writer, name string, g *graph) error {
 			bw.WriteString("    style=rounded;\n")
 		}
 		if note.color != "" {
-			fmt.Fprintf(bw, "    color=%s;\n    penwidth=%s;\n", dotQuote(note.color), strconv.FormatFloat(note.width, 'f', 1, 64))
+			// Left-justified, so that an edge entering the cluster from
+			// above does not run through its label.
+			fmt.Fprintf(bw, "    labeljust=l;\n    color=%s;\n    penwidth=%s;\n", dotQuote(note.color), strconv.FormatFloat(note.width, 'f', 1, 64))
 		}
 		for _, n := range c.nodes {
 			fmt.Fprintf(bw, "    %s [label=%s, %s];\n", n.id, dotQuote(nodeLabel(n.node)), dotShape(n.node.Kind))

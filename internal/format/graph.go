@@ -44,7 +44,9 @@ type graphCluster struct {
 // a second label line and a border color per subtopology, and a second
 // label line and a fill per topic.
 type graphNotes struct {
-	title    string
+	title string
+	// topDown draws top to bottom instead of left to right.
+	topDown  bool
 	clusters map[string]graphNote // by subtopology id
 	topics   map[string]graphNote // by topic name
 }
@@ -175,6 +177,14 @@ func RenderPicture(w io.Writer, o Output, dot []byte) error {
 		f = picture.PNG
 	}
 	return picture.Render(context.Background(), dot, f, w)
+}
+
+// direction is the drawing's rank direction: LR, or TB with topDown notes.
+func (g *graph) direction() string {
+	if g.notes != nil && g.notes.topDown {
+		return "TB"
+	}
+	return "LR"
 }
 
 // clusterNote and topicNote are the annotations of a cluster or topic

@@ -30,7 +30,7 @@ func writeMermaid(w io.Writer, g *graph) error {
 		// The title is a YAML string in the front matter: no backslash.
 		fmt.Fprintf(bw, "---\ntitle: %s\n---\n", mermaidQuote(strings.ReplaceAll(g.notes.title, `\`, "#92;")))
 	}
-	bw.WriteString("flowchart LR\n")
+	bw.WriteString("flowchart " + g.direction() + "\n")
 	for _, c := range g.clusters {
 		note := g.clusterNote(c)
 		fmt.Fprintf(bw, "  subgraph %s[%s]\n", c.id, mermaidQuote(withNote(c.label, note.label)))

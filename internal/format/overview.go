@@ -108,7 +108,7 @@ func writeOverview(t *tableWriter, g *overview.Group) {
 	}
 	t.write(label("Description") + status + "\n")
 	lag := st.paintLag(g.Lag, false)
-	if g.Largest != nil {
+	if g.Largest != nil && g.Largest.Lag > 0 {
 		lag += " (largest task " + Escape(g.Largest.String()) + ": " + st.paintLag(g.Largest.Lag, g.Largest.Lag > 0) + ")"
 	}
 	t.write(label("Lag") + lag + "\n")
@@ -141,8 +141,11 @@ func writeOverview(t *tableWriter, g *overview.Group) {
 
 func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology) {
 	st := t.st
-	t.write("\n  " + st.Paint(st.header(), "Sub-topology "+Escape(s.ID)) + ": " + plural(len(s.Tasks), "task") + ", lag " + st.paintLag(s.Lag, false) +
-		" (largest task " + st.paintLag(s.MaxTaskLag, false) + ")\n")
+	head := "\n  " + st.Paint(st.header(), "Sub-topology "+Escape(s.ID)) + ": " + plural(len(s.Tasks), "task") + ", lag " + st.paintLag(s.Lag, false)
+	if largest := largestTask(s); largest != nil {
+		head += " (largest task " + Escape(largest.String()) + ": " + st.paintLag(largest.Lag, false) + ")"
+	}
+	t.write(head + "\n")
 	label := func(name string) string { return "    " + pad(name+":", 19) }
 	var srcs []string
 	for _, src := range s.Sources {
@@ -197,6 +200,18 @@ func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology
 	}
 }
 
+// largestTask is the subtopology's task with the largest lag above zero
+// (the first among equals), or nil.
+func largestTask(s *overview.Subtopology) *overview.Task {
+	var out *overview.Task
+	for _, t := range s.Tasks {
+		if t.Lag > 0 && (out == nil || t.Lag > out.Lag) {
+			out = t
+		}
+	}
+	return out
+}
+
 // movingText names the target holders that differ from the current ones.
 func movingText(t *overview.Task) string {
 	var parts []string
@@ -227,11 +242,13 @@ func equalInts(a, b []int) bool {
 func writeStoreView(t *tableWriter, g *overview.Group) {
 	st := t.st
 	v := g.Store
-	c := "no changelog"
+	c := "none"
 	if v.Changelog != "" {
-		c = "changelog " + Escape(v.Changelog)
+		c = Escape(v.Changelog)
 	}
-	t.write(st.Paint(st.header(), fmt.Sprintf("Streams group '%s'", Escape(g.Group))) + ": store " + Escape(v.Name) + " (sub-topology " + Escape(v.Subtopology) + ", " + c + ")\n")
+	t.write(st.Paint(st.header(), fmt.Sprintf("Streams group '%s'", Escape(g.Group))) + ": store " + Escape(v.Name) + "\n")
+	t.write("  " + pad("Sub-topology:", 15) + Escape(v.Subtopology) + "\n")
+	t.write("  " + pad("Changelog:", 15) + c + "\n\n")
 	if len(v.Tasks) == 0 {
 		t.write("  No tasks are assigned.\n")
 		return

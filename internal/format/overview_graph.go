@@ -1,7 +1,8 @@
 package format
 
 // The overview as a picture (overview -o dot|mermaid|svg|png): the
-// topology drawing of graph.go with the lag on it. The title names the
+// topology drawing of graph.go with the lag on it, top to bottom (an
+// application's chain of subtopologies stays readable on a page). The title names the
 // group, its lag and its largest task; each subtopology's label adds its
 // task count and lag, and its border takes the color (and a width) of its
 // share of the group's lag: green for none, amber below a quarter, orange
@@ -77,7 +78,7 @@ func overviewDescription(g *overview.Group) *topology.Description {
 }
 
 func overviewNotes(g *overview.Group) *graphNotes {
-	n := &graphNotes{clusters: map[string]graphNote{}, topics: map[string]graphNote{}}
+	n := &graphNotes{clusters: map[string]graphNote{}, topics: map[string]graphNote{}, topDown: true}
 	n.title = g.Group + ": lag " + strconv.FormatInt(g.Lag, 10)
 	if g.Largest != nil {
 		n.title += ", largest task " + g.Largest.String() + " (" + strconv.FormatInt(g.Largest.Lag, 10) + ")"
