@@ -3,12 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
-	"errors"
-	"fmt"
 	"image"
 	_ "image/png"
-	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -18,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/format/picture/picturetest"
 	"github.com/kstreams-groups/kstreams-groups/internal/golden"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	tt "github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
@@ -211,7 +208,7 @@ func TestPictures(t *testing.T) {
 			r := runPicture(t, append(args, "-o", "svg")...)
 			require.Equal(t, 0, r.code, r.stderr)
 			assert.Empty(t, r.stderr)
-			texts := checkSVG(t, []byte(r.stdout))
+			texts := picturetest.CheckSVG(t, []byte(r.stdout))
 			assert.NotEmpty(t, texts)
 			if strings.HasPrefix(name, "overview") {
 				assert.Contains(t, strings.Join(texts, "\n"), "lag ")
@@ -247,41 +244,4 @@ func runPicture(t *testing.T, args ...string) result {
 	var out, errOut bytes.Buffer
 	code := run(args, IOStreams{In: &text, Out: &out, ErrOut: &errOut}, deps{})
 	return result{stdout: out.String(), stderr: errOut.String(), code: code}
-}
-
-// checkSVG requires one <svg root element, a document that parses as XML
-// to its end, and returns the text elements' contents.
-func checkSVG(t *testing.T, data []byte) []string {
-	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	dec.Strict = true
-	depth, roots := 0, 0
-	var texts []string
-	inText := false
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		require.NoError(t, err)
-		switch el := tok.(type) {
-		case xml.StartElement:
-			if depth == 0 {
-				roots++
-				assert.Equal(t, "svg", el.Name.Local)
-			}
-			depth++
-			inText = el.Name.Local == "text"
-		case xml.EndElement:
-			depth--
-			inText = false
-		case xml.CharData:
-			if inText {
-				texts = append(texts, string(el))
-			}
-		}
-	}
-	assert.Equal(t, 1, roots)
-	assert.Equal(t, 1, strings.Count(string(data), "<svg"), fmt.Sprintf("%.200s", data))
-	return texts
 }

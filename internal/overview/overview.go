@@ -485,8 +485,8 @@ func fillLag(ctx context.Context, client Client, groups []*Group) {
 	if len(all) == 0 {
 		return
 	}
-	earliest, errE := indexed(client.ListOffsets(ctx, all, admin.EarliestTimestamp))
-	latest, errL := indexed(client.ListOffsets(ctx, all, admin.LatestTimestamp))
+	earliest, errE := admin.IndexListedOffsets(client.ListOffsets(ctx, all, admin.EarliestTimestamp))
+	latest, errL := admin.IndexListedOffsets(client.ListOffsets(ctx, all, admin.LatestTimestamp))
 	for _, g := range ok {
 		if g.Err != nil {
 			continue
@@ -573,18 +573,6 @@ func computeLag(g *Group, committed map[kafka.TopicPartition]int64, latest, earl
 func isUnknownPartition(err error) bool {
 	var ke *kafka.Error
 	return errors.As(err, &ke) && ke.Code == kafka.CodeUnknownTopicOrPartition
-}
-
-// indexed indexes a ListOffsets answer by partition.
-func indexed(los []admin.ListedOffset, err error) (map[kafka.TopicPartition]admin.ListedOffset, error) {
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[kafka.TopicPartition]admin.ListedOffset, len(los))
-	for _, lo := range los {
-		out[lo.TopicPartition] = lo
-	}
-	return out, nil
 }
 
 // storeView finds the subtopology holding store and lists its tasks.

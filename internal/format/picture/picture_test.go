@@ -5,17 +5,16 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/xml"
-	"errors"
 	"image"
 	"image/color"
 	_ "image/png"
 	"io"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format/picture/picturetest"
 )
 
 const sample = `digraph "g" {
@@ -42,47 +41,10 @@ func TestGraphvizWASMChecksum(t *testing.T) {
 func TestRender_svg(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, Render(context.Background(), []byte(sample), SVG, &buf))
-	texts := checkSVG(t, buf.Bytes())
+	texts := picturetest.CheckSVG(t, buf.Bytes())
 	for _, label := range []string{"Sub-topology: 0", "2 tasks, lag 35", "source", "count", "lag 35", "store"} {
 		assert.Contains(t, texts, label)
 	}
-}
-
-// checkSVG requires one root element named svg and the whole input to
-// parse as XML, and returns the contents of the text elements.
-func checkSVG(t *testing.T, data []byte) []string {
-	t.Helper()
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	dec.Strict = true
-	depth, roots := 0, 0
-	var texts []string
-	inText := false
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		require.NoError(t, err)
-		switch el := tok.(type) {
-		case xml.StartElement:
-			if depth == 0 {
-				roots++
-				assert.Equal(t, "svg", el.Name.Local)
-			}
-			depth++
-			inText = el.Name.Local == "text"
-		case xml.EndElement:
-			depth--
-			inText = false
-		case xml.CharData:
-			if inText {
-				texts = append(texts, string(el))
-			}
-		}
-	}
-	assert.Equal(t, 1, roots, "one root element")
-	assert.Equal(t, 1, strings.Count(string(data), "<svg"), "one <svg")
-	return texts
 }
 
 // A PNG decodes, has a plausible size (2 pixels per point of the SVG's
