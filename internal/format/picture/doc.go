@@ -7,7 +7,8 @@
 // with fogleman/gg and the Go fonts. Its single job is that conversion; it
 // knows nothing of topologies and never prints.
 //
-// The runtime is built on the first picture only, so commands that draw
+// The runtime is built on the first picture only (interpreted for small
+// documents, compiled for large ones), so commands that draw
 // nothing pay nothing for it (go-graphviz itself instantiates its module in
 // a package init, on every start of a program that links it: e2e/FINDINGS.md
 // F180).

@@ -35,25 +35,48 @@ var graphvizWASM []byte
 // GraphvizWASMSHA256 is the SHA-256 of the embedded graphviz.wasm.
 const GraphvizWASMSHA256 = "7cc5b0a5f176aeaa69760ed5dc3282ceda2b1b04229b22de77bb0a5eab45578e"
 
-// engine is the runtime with the compiled module, built once per process.
-var engine struct {
+// engine is a runtime with graphviz.wasm compiled for it, built once per
+// process on first use.
+type engine struct {
 	once     sync.Once
-	mu       sync.Mutex // one rendering at a time: the runtime is shared
+	config   func() wazero.RuntimeConfig
 	runtime  wazero.Runtime
 	compiled wazero.CompiledModule
 	err      error
 }
 
-// load compiles graphviz.wasm with wazero's interpreter: compiling it to
-// machine code costs about 0.5 s, more than an interpreted layout of a
-// topology-sized graph takes.
-func load() error {
-	engine.once.Do(func() {
+// Two engines: wazero's interpreter compiles graphviz.wasm in about 0.08 s
+// but lays out about 25 times slower than machine code, and its compiler
+// needs about 0.5 s first (e2e/FINDINGS.md F183). A topology-sized DOT
+// document (up to about 35 nodes) is laid out sooner by the interpreter;
+// a larger one by the compiler (where wazero has none for the platform,
+// NewRuntimeConfig is the interpreter too). Nothing is cached on disk.
+var (
+	interpreted = &engine{config: wazero.NewRuntimeConfigInterpreter}
+	compiled    = &engine{config: wazero.NewRuntimeConfig}
+	// renderMu makes one rendering at a time: a picture is one command's
+	// output, and two instances at once would only double the memory.
+	renderMu sync.Mutex
+)
+
+// compileAbove is the DOT size from which the compiler is used.
+const compileAbove = 4 << 10
+
+func engineFor(dot []byte) *engine {
+	if len(dot) > compileAbove {
+		return compiled
+	}
+	return interpreted
+}
+
+// load builds the engine's runtime and compiles graphviz.wasm for it.
+func (e *engine) load() error {
+	e.once.Do(func() {
 		ctx := context.Background()
-		r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigInterpreter())
+		r := wazero.NewRuntimeWithConfig(ctx, e.config())
 		compiled, err := r.CompileModule(ctx, graphvizWASM)
 		if err != nil {
-			engine.err = fmt.Errorf("graphviz.wasm: %w", err)
+			e.err = fmt.Errorf("graphviz.wasm: %w", err)
 			return
 		}
 		env := r.NewHostModuleBuilder("env")
@@ -67,16 +90,16 @@ func load() error {
 			}), f.ParamTypes(), f.ResultTypes()).Export(name)
 		}
 		if _, err := env.Instantiate(ctx); err != nil {
-			engine.err = fmt.Errorf("graphviz.wasm: %w", err)
+			e.err = fmt.Errorf("graphviz.wasm: %w", err)
 			return
 		}
 		if _, err := wasi_snapshot_preview1.Instantiate(ctx, r); err != nil {
-			engine.err = fmt.Errorf("graphviz.wasm: %w", err)
+			e.err = fmt.Errorf("graphviz.wasm: %w", err)
 			return
 		}
-		engine.runtime, engine.compiled = r, compiled
+		e.runtime, e.compiled = r, compiled
 	})
-	return engine.err
+	return e.err
 }
 
 // instance is one instantiated graphviz.wasm.
@@ -89,13 +112,14 @@ type instance struct {
 // graphviz renders dot in Graphviz's output format name ("svg", "json")
 // with the dot layout and returns what Graphviz wrote.
 func graphviz(ctx context.Context, dot []byte, name string) (out []byte, err error) {
-	if err := load(); err != nil {
+	e := engineFor(dot)
+	if err := e.load(); err != nil {
 		return nil, err
 	}
-	engine.mu.Lock()
-	defer engine.mu.Unlock()
+	renderMu.Lock()
+	defer renderMu.Unlock()
 	var stderr bytes.Buffer
-	mod, err := engine.runtime.InstantiateModule(ctx, engine.compiled,
+	mod, err := e.runtime.InstantiateModule(ctx, e.compiled,
 		wazero.NewModuleConfig().WithName("").WithStderr(&stderr))
 	if err != nil {
 		return nil, fmt.Errorf("graphviz.wasm: %w", err)

@@ -5,10 +5,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"image"
 	"image/color"
 	_ "image/png"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -86,4 +88,29 @@ func TestRender_badDot(t *testing.T) {
 	assert.Contains(t, err.Error(), "syntax error")
 	// The runtime still works after a failure.
 	require.NoError(t, Render(context.Background(), []byte(sample), SVG, io.Discard))
+}
+
+// A large drawing takes the compiled engine; the picture is the same kind.
+func TestRender_largeGraphIsCompiled(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("digraph g {\n")
+	for s := range 12 {
+		fmt.Fprintf(&b, "  subgraph cluster_%d { label=\"Sub-topology: %d\";\n", s, s)
+		for i := range 5 {
+			fmt.Fprintf(&b, "    c%dn%d [label=\"KSTREAM-PROCESSOR-%010d\", shape=box, style=rounded];\n", s, i, s*5+i)
+			if i > 0 {
+				fmt.Fprintf(&b, "    c%dn%d -> c%dn%d;\n", s, i-1, s, i)
+			}
+		}
+		fmt.Fprintf(&b, "  }\n  t%d [shape=cds]; t%d -> c%dn0; c%dn4 -> t%d;\n", s, s, s, s, s+1)
+	}
+	b.WriteString("}\n")
+	dot := []byte(b.String())
+	require.Greater(t, len(dot), compileAbove)
+	assert.Same(t, compiled, engineFor(dot))
+	assert.Same(t, interpreted, engineFor([]byte(sample)))
+	var buf bytes.Buffer
+	require.NoError(t, Render(context.Background(), dot, SVG, &buf))
+	texts := picturetest.CheckSVG(t, buf.Bytes())
+	assert.Contains(t, texts, "KSTREAM-PROCESSOR-0000000059")
 }
