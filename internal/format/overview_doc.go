@@ -18,15 +18,22 @@ type OverviewDoc struct {
 // OverviewGroupDoc is one group's overview; a group whose overview could
 // not be made has group, coordinator (when known) and error only.
 type OverviewGroupDoc struct {
-	Group                     string     `json:"group" yaml:"group"`
-	Coordinator               *BrokerDoc `json:"coordinator,omitempty" yaml:"coordinator,omitempty"`
-	State                     string     `json:"state,omitempty" yaml:"state,omitempty"`
-	GroupEpoch                int32      `json:"group_epoch" yaml:"group_epoch"`
-	AssignmentEpoch           int32      `json:"assignment_epoch" yaml:"assignment_epoch"`
-	TopologyEpoch             int32      `json:"topology_epoch" yaml:"topology_epoch"`
-	AssignorName              *string    `json:"assignor_name,omitempty" yaml:"assignor_name,omitempty"`
-	TopologyDescriptionStatus string     `json:"topology_description_status,omitempty" yaml:"topology_description_status,omitempty"`
-	MemberCount               int        `json:"member_count" yaml:"member_count"`
+	Group       string     `json:"group" yaml:"group"`
+	Coordinator *BrokerDoc `json:"coordinator,omitempty" yaml:"coordinator,omitempty"`
+	// The overview's fields, inline; nil for a group with an error.
+	*OverviewBodyDoc `json:",inline" yaml:",inline"`
+	Error            *ErrorDoc `json:"error,omitempty" yaml:"error,omitempty"`
+}
+
+// OverviewBodyDoc is what a group's overview holds besides its name.
+type OverviewBodyDoc struct {
+	State                     string  `json:"state" yaml:"state"`
+	GroupEpoch                int32   `json:"group_epoch" yaml:"group_epoch"`
+	AssignmentEpoch           int32   `json:"assignment_epoch" yaml:"assignment_epoch"`
+	TopologyEpoch             int32   `json:"topology_epoch" yaml:"topology_epoch"`
+	AssignorName              *string `json:"assignor_name,omitempty" yaml:"assignor_name,omitempty"`
+	TopologyDescriptionStatus string  `json:"topology_description_status,omitempty" yaml:"topology_description_status,omitempty"`
+	MemberCount               int     `json:"member_count" yaml:"member_count"`
 	// Members are sorted by member id; MemberRefDoc.Ref is the name the
 	// text view uses (m1, m2, ...).
 	Members       []MemberRefDoc           `json:"members" yaml:"members"`
@@ -36,7 +43,6 @@ type OverviewGroupDoc struct {
 	GlobalStores  []GlobalStoreDoc         `json:"global_stores" yaml:"global_stores"`
 	// Store is the store view (--store); absent otherwise.
 	Store *StoreViewDoc `json:"store,omitempty" yaml:"store,omitempty"`
-	Error *ErrorDoc     `json:"error,omitempty" yaml:"error,omitempty"`
 }
 
 // MemberRefDoc is a member as a task holder.
@@ -138,6 +144,7 @@ func NewOverviewDoc(res *overview.Result) OverviewDoc {
 			doc.Groups = append(doc.Groups, d)
 			continue
 		}
+		d.OverviewBodyDoc = &OverviewBodyDoc{}
 		d.State, d.GroupEpoch, d.AssignmentEpoch, d.TopologyEpoch, d.AssignorName = g.State, g.GroupEpoch, g.AssignmentEpoch, g.TopologyEpoch, g.AssignorName
 		d.TopologyDescriptionStatus, d.MemberCount, d.Lag = g.DescriptionStatus.String(), len(g.Members), g.Lag
 		members := make([]MemberRefDoc, len(g.Members))
