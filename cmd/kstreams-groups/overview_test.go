@@ -16,6 +16,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/format/picture/picturetest"
 	"github.com/kstreams-groups/kstreams-groups/internal/golden"
+	"github.com/kstreams-groups/kstreams-groups/internal/overview"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	tt "github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
 )
@@ -113,12 +114,31 @@ func TestOverview_usageErrors(t *testing.T) {
 		{[]string{"--bootstrap-server", bs, "overview", "--group", "word-count", "--group", "billing", "-o", "svg"}, "-o svg draws one group; pass a single --group"},
 		{[]string{"--bootstrap-server", bs, "--overview", "--group", "g"}, "unknown flag: --overview"},
 	}
-	for _, tc := range tests {
-		r := runCLI(t, tc.args...)
+	for i, tc := range tests {
+		d := deps{}
+		if i < 4 || i == len(tests)-1 {
+			d = noClient(t) // found before anything connects
+		}
+		r := runWith(t, d, tc.args...)
 		assert.Equal(t, 2, r.code, "%v: %s", tc.args, r.stderr)
 		assert.Contains(t, r.stderr, tc.want, "%v", tc.args)
 		assert.Empty(t, r.stdout, "%v", tc.args)
 	}
+}
+
+// The subcommand hands the verb its options (the runF seam: no broker).
+func TestOverview_options(t *testing.T) {
+	isolate(t)
+	var got any
+	d := noClient(t)
+	d.runF = func(verb string, opts any) error {
+		assert.Equal(t, "overview", verb)
+		got = opts
+		return nil
+	}
+	r := runWith(t, d, "--bootstrap-server", "127.0.0.1:9", "overview", "--group", "a", "--group", "b", "--store", "counts")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, overview.Options{Groups: []string{"a", "b"}, StoreGiven: true, Store: "counts"}, got)
 }
 
 // The join is right: every task's lag in the overview is the sum of the
