@@ -4,7 +4,7 @@ BIN := bin/kstreams-groups
 # Packages whose tests compare with testdata/golden (only they know -update).
 GOLDEN_PKGS = $$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/\/internal\/golden( |$$)/{print $$1}')
 
-.PHONY: help build demo test golden bench vet tidy-check e2e bench-e2e ready graph-check topology-svg snapshot
+.PHONY: help build demo test golden bench vet tidy-check e2e bench-e2e ready graph-check topology-svg overview-svg snapshot
 help: ## list targets
 	@awk -F':.*## ' '/^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
@@ -26,6 +26,9 @@ graph-check: ## render every dot golden with Graphviz and parse every Mermaid go
 
 topology-svg: build ## regenerate docs/word-count.svg from the playground with -o dot (needs graphviz)
 	./scripts/topology-svg.sh $(BIN) docs/word-count.svg
+
+overview-svg: build ## regenerate docs/overview.svg from the playground with overview -o svg (no Graphviz needed)
+	./scripts/overview-svg.sh $(BIN) docs/overview.svg
 
 golden: ## rewrite golden files under testdata/golden
 	$(GO) test $(GOLDEN_PKGS) -count=1 -update

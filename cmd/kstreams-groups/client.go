@@ -12,6 +12,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/diff"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
+	"github.com/kstreams-groups/kstreams-groups/internal/overview"
 )
 
 // client is what the verbs need from a Kafka client; *admin.Client is the
@@ -21,6 +22,7 @@ type client interface {
 	list.Client
 	groupdelete.Client
 	diff.Client
+	overview.Client
 	Close()
 }
 

@@ -19,8 +19,10 @@ func (a *app) newPlaygroundCmd() *cobra.Command {
 		Long: `Serve the project's Kafka-protocol test broker on 127.0.0.1, seeded with
 streams groups, so that every command can be tried without a Kafka cluster.
 The default seed holds a 3-node Kafka 4.4 cluster with the streams groups
-word-count (topology AVAILABLE), inventory (NOT_STORED), billing (ERROR) and
-fraud-detector (Empty), and the classic group legacy-consumer. --state
+word-count (topology AVAILABLE), inventory (NOT_STORED), billing (ERROR),
+fraud-detector (Empty) and page-views (three instances with standby and
+warm-up tasks, a task moving, uneven lag: try overview on it), and the
+classic group legacy-consumer. --state
 loads another seed (YAML or JSON; schema in internal/playground/STATE.md).
 The bootstrap address is printed on stdout; the cluster runs until
 interrupted.` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage),

@@ -16,8 +16,9 @@ func (a *app) newRenderCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "render [FILE]",
 		Short: "Render a topology description from a file or stdin, offline",
-		Long: `Read a topology description and write it as text, json, yaml, dot or mermaid
-(-o). The input may be what Topology#describe() prints in a Kafka Streams
+		Long: `Read a topology description and write it as text, json, yaml, dot, mermaid,
+svg or png (-o; svg and png are laid out in the binary, no Graphviz needed).
+The input may be what Topology#describe() prints in a Kafka Streams
 application (pattern sources, extractor-based sinks and interleaved global
 stores included), what kafka-streams-groups.sh or kstreams-groups print for
 --describe --topology, or a kstreams-groups JSON or YAML document holding one
@@ -32,7 +33,7 @@ Exit status:
   1  The input could not be read or parsed (the message names the line).
   2  Usage error.`,
 		Example: `  # Draw a running application's topology from its Topology#describe() text
-  kstreams-groups render -o dot topology.txt | dot -Tsvg > topology.svg
+  kstreams-groups render -o svg topology.txt > topology.svg
 
   # Turn the CLI's text into JSON
   kstreams-groups describe --topology --group my-app | kstreams-groups render -o json`,
@@ -43,6 +44,9 @@ Exit status:
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := a.checkBinaryOutput(); err != nil {
+				return err
+			}
 			var data []byte
 			var err error
 			name := "stdin"

@@ -60,7 +60,7 @@ type job struct {
 // verbs lists the verbs in the order the Java tool checks their options
 // (StreamsGroupCommandOptions.checkArgs) and the Kafka form lists them.
 func (a *app) verbs() []*verb {
-	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.diffVerb()}
+	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.overviewVerb(), a.diffVerb()}
 }
 
 // verbs without an app, for their flag tables.
@@ -245,6 +245,9 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 	if o.Graph() && p.graph == nil {
 		return usageErrorf(p.noGraph, o)
 	}
+	if err := a.checkBinaryOutput(); err != nil {
+		return err
+	}
 	ctx, c, done, err := a.connect(ctx)
 	if err != nil {
 		return err
@@ -290,4 +293,13 @@ func (a *app) write(doc func() any, text func(w io.Writer, st *format.Styles) er
 	}
 	st := a.outStyles() // first: it may wrap a.io.Out for a Windows console
 	return text(a.io.Out, st)
+}
+
+// checkBinaryOutput refuses to write a binary picture (-o png) to a
+// terminal, where it would only garble the screen.
+func (a *app) checkBinaryOutput() error {
+	if a.cfg.Output.Binary() && isTerminal(a.io.Out) {
+		return usageErrorf("-o %s writes a binary image: redirect stdout to a file (> topology.%s)", a.cfg.Output, a.cfg.Output)
+	}
+	return nil
 }

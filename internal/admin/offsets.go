@@ -247,3 +247,16 @@ func (c *Client) listOffsetsShardError(err error, addr string) error {
 	}
 	return &kafka.UnavailableError{Op: "ListOffsets", Err: fe}
 }
+
+// IndexListedOffsets indexes a ListOffsets answer by partition, passing
+// the request's error through.
+func IndexListedOffsets(los []ListedOffset, err error) (map[kafka.TopicPartition]ListedOffset, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[kafka.TopicPartition]ListedOffset, len(los))
+	for _, lo := range los {
+		out[lo.TopicPartition] = lo
+	}
+	return out, nil
+}

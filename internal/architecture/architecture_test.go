@@ -80,7 +80,7 @@ func prefixed(prefixes ...string) func(string) bool {
 func stdlib(imp string) bool { return !strings.Contains(strings.Split(imp, "/")[0], ".") }
 
 // verbPackages are the packages that each hold one verb.
-var verbPackages = []string{"internal/describe", "internal/list", "internal/delete", "internal/diff"}
+var verbPackages = []string{"internal/describe", "internal/list", "internal/delete", "internal/overview", "internal/diff"}
 
 // rules are the import rules of docs/ARCHITECTURE.md ("Import rules").
 var rules = []rule{
@@ -89,6 +89,10 @@ var rules = []rule{
 	{"cobra, viper, pflag, cast and the terminal libraries only in cmd", not(under("cmd")),
 		prefixed("github.com/spf13/cobra", "github.com/spf13/viper", "github.com/spf13/pflag", "github.com/spf13/cast", "github.com/mattn/go-isatty", "github.com/mattn/go-colorable")},
 	{"nothing imports cmd", func(pkg) bool { return true }, local("cmd")},
+	{"the Graphviz runtime and the painting libraries only in internal/format/picture", not(under("internal/format/picture")),
+		prefixed("github.com/tetratelabs/wazero", "github.com/goccy/go-graphviz", "github.com/fogleman/gg", "github.com/golang/freetype", "golang.org/x/image")},
+	{"picture knows no model: it turns DOT into pictures", under("internal/format/picture"),
+		func(imp string) bool { return strings.HasPrefix(imp, module+"/") }},
 	{"models import only the standard library and each other", under("internal/kafka", "internal/topology"),
 		func(imp string) bool { return !stdlib(imp) && !local("internal/topology")(imp) }},
 	{"javaprops imports only the standard library", under("internal/javaprops"), func(imp string) bool { return !stdlib(imp) }},
@@ -172,6 +176,9 @@ func TestImportRules_catchForbiddenEdges(t *testing.T) {
 		{pkg{ImportPath: module + "/internal/admin", Name: "admin", Imports: []string{module + "/internal/describe"}}, "admin knows no verb and no rendering"},
 		{pkg{ImportPath: module + "/internal/delete", Name: "delete", Imports: []string{module + "/internal/playground"}}, "only cmd serves the playground"},
 		{pkg{ImportPath: module + "/cmd/kstreams-groups", Name: "main", Imports: []string{module + "/internal/golden"}}, "production code never imports test support"},
+		{pkg{ImportPath: module + "/internal/topology", Name: "topology", Imports: []string{"github.com/tetratelabs/wazero"}}, "the Graphviz runtime and the painting libraries only in internal/format/picture"},
+		{pkg{ImportPath: module + "/internal/overview", Name: "overview", Imports: []string{module + "/internal/format/picture"}}, "verb packages never format, never serve, never read configuration"},
+		{pkg{ImportPath: module + "/internal/format/picture", Name: "picture", Imports: []string{module + "/internal/topology"}}, "picture knows no model: it turns DOT into pictures"},
 	}
 	for _, tc := range tests {
 		got := violations([]pkg{tc.p})

@@ -102,8 +102,8 @@ func fillOffsets(ctx context.Context, client Client, groups []*Group) {
 	for _, co := range client.FetchCommittedOffsets(ctx, ids) {
 		committed[co.Group] = co
 	}
-	earliest, errE := listed(client.ListOffsets(ctx, all, admin.EarliestTimestamp))
-	latest, errL := listed(client.ListOffsets(ctx, all, admin.LatestTimestamp))
+	earliest, errE := admin.IndexListedOffsets(client.ListOffsets(ctx, all, admin.EarliestTimestamp))
+	latest, errL := admin.IndexListedOffsets(client.ListOffsets(ctx, all, admin.LatestTimestamp))
 
 	for _, w := range wants {
 		co := committed[w.g.Group]
@@ -145,18 +145,6 @@ func fillOffsets(ctx context.Context, client Client, groups []*Group) {
 			w.g.Offsets = append(w.g.Offsets, row)
 		}
 	}
-}
-
-// listed indexes a ListOffsets answer by partition.
-func listed(los []admin.ListedOffset, err error) (map[kafka.TopicPartition]admin.ListedOffset, error) {
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[kafka.TopicPartition]admin.ListedOffset, len(los))
-	for _, lo := range los {
-		out[lo.TopicPartition] = lo
-	}
-	return out, nil
 }
 
 func firstErr(errs ...error) error {

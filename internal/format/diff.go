@@ -278,7 +278,7 @@ func writeNodeChanges(b *strings.Builder, added, removed []*topology.Node, chang
 		fmt.Fprintf(b, "    %s\n", st.Paint(st.removed(), "- "+nodeLine(n)))
 	}
 	for _, c := range changed {
-		line := "~ " + kindLabel(c.Old.Kind) + " " + Escape(c.Old.Name)
+		line := "~ " + kindLabel(c.Old.Kind) + ": " + Escape(c.Old.Name)
 		for _, f := range c.Fields {
 			switch f {
 			case diff.FieldName:
@@ -297,18 +297,6 @@ func writeNodeChanges(b *strings.Builder, added, removed []*topology.Node, chang
 	}
 }
 
-func kindLabel(k topology.Kind) string {
-	switch k {
-	case topology.Source:
-		return "Source:"
-	case topology.Processor:
-		return "Processor:"
-	case topology.Sink:
-		return "Sink:"
-	}
-	return k.String() + ":"
-}
-
 // nodeLine is a node's line of the topology text.
 func nodeLine(n *topology.Node) string {
 	switch n.Kind {
@@ -317,7 +305,7 @@ func nodeLine(n *topology.Node) string {
 	case topology.Processor:
 		return fmt.Sprintf("Processor: %s (stores: %s)", Escape(n.Name), setText(n.Stores))
 	}
-	return fmt.Sprintf("%s %s (topic: %s)", kindLabel(n.Kind), Escape(n.Name), topicsText(n))
+	return fmt.Sprintf("%s: %s (topic: %s)", kindLabel(n.Kind), Escape(n.Name), topicsText(n))
 }
 
 // topicsText is what a source reads or a sink writes.

@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
@@ -17,19 +18,33 @@ import (
 
 // TopologyDot writes d as a Graphviz digraph named name.
 func TopologyDot(w io.Writer, name string, d *topology.Description) error {
-	g := buildGraph(d)
+	return writeDot(w, name, buildGraph(d))
+}
+
+// writeDot writes a laid-out graph; notes add a title, cluster lines and
+// colors, and topic lines and fills.
+func writeDot(w io.Writer, name string, g *graph) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "digraph %s {\n", dotQuote(name))
-	bw.WriteString("  rankdir=LR;\n")
+	bw.WriteString("  rankdir=" + g.direction() + ";\n")
+	if g.notes != nil && g.notes.title != "" {
+		fmt.Fprintf(bw, "  label=%s;\n  labelloc=t;\n  fontname=\"Helvetica\";\n", dotQuote(g.notes.title))
+	}
 	bw.WriteString("  node [fontname=\"Helvetica\", fontsize=11];\n")
 	bw.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
 	for _, c := range g.clusters {
+		note := g.clusterNote(c)
 		fmt.Fprintf(bw, "  subgraph cluster_%s {\n", c.id)
-		fmt.Fprintf(bw, "    label=%s;\n", dotQuote(c.label))
+		fmt.Fprintf(bw, "    label=%s;\n", dotQuote(withNote(c.label, note.label)))
 		if c.global {
 			bw.WriteString("    style=\"rounded,dashed\";\n")
 		} else {
 			bw.WriteString("    style=rounded;\n")
+		}
+		if note.color != "" {
+			// Left-justified, so that an edge entering the cluster from
+			// above does not run through its label.
+			fmt.Fprintf(bw, "    labeljust=l;\n    color=%s;\n    penwidth=%s;\n", dotQuote(note.color), strconv.FormatFloat(note.width, 'f', 1, 64))
 		}
 		for _, n := range c.nodes {
 			fmt.Fprintf(bw, "    %s [label=%s, %s];\n", n.id, dotQuote(nodeLabel(n.node)), dotShape(n.node.Kind))
@@ -37,7 +52,12 @@ func TopologyDot(w io.Writer, name string, d *topology.Description) error {
 		bw.WriteString("  }\n")
 	}
 	for i, t := range g.topics {
-		fmt.Fprintf(bw, "  t%d [label=%s, shape=cds, style=filled, fillcolor=\"#e8f0fe\"];\n", i, dotQuote(t))
+		note := g.topicNote(t)
+		fill := "#e8f0fe"
+		if note.color != "" {
+			fill = note.color
+		}
+		fmt.Fprintf(bw, "  t%d [label=%s, shape=cds, style=filled, fillcolor=\"%s\"];\n", i, dotQuote(withNote(t, note.label)), fill)
 	}
 	for i, s := range g.stores {
 		fmt.Fprintf(bw, "  s%d [label=%s, shape=cylinder, style=filled, fillcolor=\"#fef7e0\"];\n", i, dotQuote(s))

@@ -11,11 +11,14 @@ package format
 // order (clusters, nodes) or Java string order (topics, stores, edges).
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/format/picture"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
@@ -24,12 +27,36 @@ type graph struct {
 	topics   []string // sorted; id "t<i>"
 	stores   []string // sorted; id "s<i>"
 	edges    []graphEdge
+	// notes annotate the drawing (the overview's task counts and lag);
+	// nil draws the plain topology.
+	notes *graphNotes
 }
 
 type graphCluster struct {
 	id, label string
 	global    bool
 	nodes     []graphNode
+	// sub is the subtopology id of a non-global cluster.
+	sub string
+}
+
+// graphNotes are the overview's additions to a topology drawing: a title,
+// a second label line and a border color per subtopology, and a second
+// label line and a fill per topic.
+type graphNotes struct {
+	title string
+	// topDown draws top to bottom instead of left to right.
+	topDown  bool
+	clusters map[string]graphNote // by subtopology id
+	topics   map[string]graphNote // by topic name
+}
+
+type graphNote struct {
+	label string
+	// color is a border (clusters) or fill (topics) color, "" for the
+	// default; width a border width, 0 for the default.
+	color string
+	width float64
 }
 
 type graphNode struct {
@@ -59,9 +86,9 @@ func buildGraph(d *topology.Description) *graph {
 		node    *topology.Node
 	}
 	var all []owned
-	addCluster := func(label string, global bool, nodes []*topology.Node) {
+	addCluster := func(label string, global bool, sub string, nodes []*topology.Node) {
 		ci := len(g.clusters)
-		c := graphCluster{id: "c" + strconv.Itoa(ci), label: label, global: global}
+		c := graphCluster{id: "c" + strconv.Itoa(ci), label: label, global: global, sub: sub}
 		for ni, n := range nodes {
 			c.nodes = append(c.nodes, graphNode{id: c.id + "n" + strconv.Itoa(ni), node: n})
 			all = append(all, owned{ci, n})
@@ -74,10 +101,10 @@ func buildGraph(d *topology.Description) *graph {
 		g.clusters = append(g.clusters, c)
 	}
 	for _, s := range d.Subtopologies {
-		addCluster("Sub-topology: "+s.ID, false, s.Nodes)
+		addCluster("Sub-topology: "+s.ID, false, s.ID, s.Nodes)
 	}
 	for i, gs := range d.GlobalStores {
-		addCluster("Sub-topology: "+strconv.Itoa(len(d.Subtopologies)+i)+" for global store", true, []*topology.Node{gs.Source, gs.Processor})
+		addCluster("Sub-topology: "+strconv.Itoa(len(d.Subtopologies)+i)+" for global store", true, "", []*topology.Node{gs.Source, gs.Processor})
 	}
 	g.topics, g.stores = SortedSet(topics), SortedSet(stores)
 	topicID := func(t string) string { return "t" + strconv.Itoa(slices.Index(g.topics, t)) }
@@ -125,14 +152,61 @@ func nodeLabel(n *topology.Node) string {
 	return n.Name
 }
 
-// TopologyGraph draws d in a graph format (dot or mermaid); name titles a
-// dot graph.
+// TopologyGraph draws d in a graph format (dot, mermaid, svg or png); name
+// titles a dot graph.
 func TopologyGraph(w io.Writer, o Output, name string, d *topology.Description) error {
 	switch o {
 	case Dot:
 		return TopologyDot(w, name, d)
 	case Mermaid:
 		return TopologyMermaid(w, d)
+	case SVG, PNG:
+		var dot bytes.Buffer
+		if err := TopologyDot(&dot, name, d); err != nil {
+			return err
+		}
+		return RenderPicture(w, o, dot.Bytes())
 	}
 	return fmt.Errorf("format %q does not draw a topology", o)
+}
+
+// RenderPicture lays out a dot document and writes it as -o svg or png.
+func RenderPicture(w io.Writer, o Output, dot []byte) error {
+	f := picture.SVG
+	if o == PNG {
+		f = picture.PNG
+	}
+	return picture.Render(context.Background(), dot, f, w)
+}
+
+// direction is the drawing's rank direction: LR, or TB with topDown notes.
+func (g *graph) direction() string {
+	if g.notes != nil && g.notes.topDown {
+		return "TB"
+	}
+	return "LR"
+}
+
+// clusterNote and topicNote are the annotations of a cluster or topic
+// (zero without notes).
+func (g *graph) clusterNote(c graphCluster) graphNote {
+	if g.notes == nil || c.global {
+		return graphNote{}
+	}
+	return g.notes.clusters[c.sub]
+}
+
+func (g *graph) topicNote(t string) graphNote {
+	if g.notes == nil {
+		return graphNote{}
+	}
+	return g.notes.topics[t]
+}
+
+// withNote appends a note as a second label line.
+func withNote(label, note string) string {
+	if note == "" {
+		return label
+	}
+	return label + "\n" + note
 }

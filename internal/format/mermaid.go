@@ -11,6 +11,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
@@ -18,11 +19,21 @@ import (
 
 // TopologyMermaid writes d as a Mermaid flowchart.
 func TopologyMermaid(w io.Writer, d *topology.Description) error {
-	g := buildGraph(d)
+	return writeMermaid(w, buildGraph(d))
+}
+
+// writeMermaid writes a laid-out graph; notes add a title, cluster lines
+// and border styles, and topic lines and fills.
+func writeMermaid(w io.Writer, g *graph) error {
 	bw := bufio.NewWriter(w)
-	bw.WriteString("flowchart LR\n")
+	if g.notes != nil && g.notes.title != "" {
+		// The title is a YAML string in the front matter: no backslash.
+		fmt.Fprintf(bw, "---\ntitle: %s\n---\n", mermaidQuote(strings.ReplaceAll(g.notes.title, `\`, "#92;")))
+	}
+	bw.WriteString("flowchart " + g.direction() + "\n")
 	for _, c := range g.clusters {
-		fmt.Fprintf(bw, "  subgraph %s[%s]\n", c.id, mermaidQuote(c.label))
+		note := g.clusterNote(c)
+		fmt.Fprintf(bw, "  subgraph %s[%s]\n", c.id, mermaidQuote(withNote(c.label, note.label)))
 		for _, n := range c.nodes {
 			l := mermaidQuote(nodeLabel(n.node))
 			switch n.node.Kind {
@@ -38,9 +49,16 @@ func TopologyMermaid(w io.Writer, d *topology.Description) error {
 		if c.global {
 			fmt.Fprintf(bw, "  style %s stroke-dasharray: 5 5\n", c.id)
 		}
+		if note.color != "" {
+			fmt.Fprintf(bw, "  style %s stroke:%s,stroke-width:%spx\n", c.id, note.color, strconv.FormatFloat(note.width, 'f', 1, 64))
+		}
 	}
 	for i, t := range g.topics {
-		fmt.Fprintf(bw, "  t%d{{%s}}\n", i, mermaidQuote(t))
+		note := g.topicNote(t)
+		fmt.Fprintf(bw, "  t%d{{%s}}\n", i, mermaidQuote(withNote(t, note.label)))
+		if note.color != "" {
+			fmt.Fprintf(bw, "  style t%d fill:%s\n", i, note.color)
+		}
 	}
 	for i, s := range g.stores {
 		fmt.Fprintf(bw, "  s%d[(%s)]\n", i, mermaidQuote(s))

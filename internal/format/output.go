@@ -21,13 +21,23 @@ const (
 	// Dot and Mermaid draw a topology; only topology views accept them.
 	Dot     Output = "dot"
 	Mermaid Output = "mermaid"
+	// SVG and PNG are the dot drawing laid out and rendered in the
+	// process (package picture); PNG is binary.
+	SVG Output = "svg"
+	PNG Output = "png"
 )
 
 // AllowedOutputs lists the formats for help and completion.
-func AllowedOutputs() []Output { return []Output{Text, JSON, YAML, Dot, Mermaid} }
+func AllowedOutputs() []Output { return []Output{Text, JSON, YAML, Dot, Mermaid, SVG, PNG} }
 
 // Graph tells whether the format draws a topology.
-func (o Output) Graph() bool { return o == Dot || o == Mermaid }
+func (o Output) Graph() bool { return o == Dot || o == Mermaid || o.Picture() }
+
+// Picture tells whether the format is a rendered picture (svg, png).
+func (o Output) Picture() bool { return o == SVG || o == PNG }
+
+// Binary tells whether the output is not text (png).
+func (o Output) Binary() bool { return o == PNG }
 
 // ParseOutput validates an -o value.
 func ParseOutput(s string) (Output, error) {
@@ -67,5 +77,5 @@ func Encode(w io.Writer, o Output, v any) error {
 
 // Documents lists the top-level document types, for schema tests.
 func Documents() []any {
-	return []any{DescribeDoc{}, DeleteDoc{}, ListDoc{}, TopologyDoc{}, VersionDoc{}, DiffDoc{}}
+	return []any{DescribeDoc{}, DeleteDoc{}, ListDoc{}, OverviewDoc{}, TopologyDoc{}, VersionDoc{}, DiffDoc{}}
 }

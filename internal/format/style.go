@@ -37,6 +37,9 @@ type Styles struct {
 	// Added, Removed and Hunk mark the lines of a diff as git diff does:
 	// added lines green, removed lines red, hunk headers cyan.
 	Added, Removed, Hunk *color.Color
+	// Lag marks a lag above zero in the overview, LargestLag the group's
+	// largest task lag, Moving a task whose target holders differ.
+	Lag, LargestLag, Moving *color.Color
 
 	enabled bool
 }
@@ -44,20 +47,23 @@ type Styles struct {
 // NewStyles returns the styles of text output with color on or off.
 func NewStyles(enabled bool) *Styles {
 	s := &Styles{
-		Error:     color.New(color.FgRed, color.Bold),
-		Warning:   color.New(color.FgYellow),
-		Header:    color.New(color.Bold),
-		Source:    color.New(color.FgGreen),
-		Processor: color.New(color.FgCyan),
-		Sink:      color.New(color.FgMagenta),
-		Node:      color.New(color.Bold),
-		Stable:    color.New(color.FgGreen),
-		Busy:      color.New(color.FgYellow),
-		Trouble:   color.New(color.FgRed),
-		Added:     color.New(color.FgGreen),
-		Removed:   color.New(color.FgRed),
-		Hunk:      color.New(color.FgCyan),
-		enabled:   enabled,
+		Error:      color.New(color.FgRed, color.Bold),
+		Warning:    color.New(color.FgYellow),
+		Header:     color.New(color.Bold),
+		Source:     color.New(color.FgGreen),
+		Processor:  color.New(color.FgCyan),
+		Sink:       color.New(color.FgMagenta),
+		Node:       color.New(color.Bold),
+		Stable:     color.New(color.FgGreen),
+		Busy:       color.New(color.FgYellow),
+		Trouble:    color.New(color.FgRed),
+		Added:      color.New(color.FgGreen),
+		Removed:    color.New(color.FgRed),
+		Hunk:       color.New(color.FgCyan),
+		Lag:        color.New(color.FgYellow),
+		LargestLag: color.New(color.FgRed, color.Bold),
+		Moving:     color.New(color.FgMagenta),
+		enabled:    enabled,
 	}
 	for _, c := range s.all() {
 		if enabled {
@@ -70,7 +76,7 @@ func NewStyles(enabled bool) *Styles {
 }
 
 func (s *Styles) all() []*color.Color {
-	return []*color.Color{s.Error, s.Warning, s.Header, s.Source, s.Processor, s.Sink, s.Node, s.Stable, s.Busy, s.Trouble, s.Added, s.Removed, s.Hunk}
+	return []*color.Color{s.Error, s.Warning, s.Header, s.Source, s.Processor, s.Sink, s.Node, s.Stable, s.Busy, s.Trouble, s.Added, s.Removed, s.Hunk, s.Lag, s.LargestLag, s.Moving}
 }
 
 // Enabled reports whether the styles color anything. It is false for nil.

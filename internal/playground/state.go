@@ -68,8 +68,9 @@ var defaultStateYAML []byte
 
 // DefaultState is the playground's built-in cluster: three 4.4 nodes with
 // the word-count (description AVAILABLE), inventory (NOT_STORED), billing
-// (ERROR) and fraud-detector (Empty) streams groups and the classic group
-// legacy-consumer, coordinators spread over the nodes.
+// (ERROR), fraud-detector (Empty) and page-views (Reconciling: standby and
+// warm-up tasks, a task moving, user endpoints, uneven lag) streams groups
+// and the classic group legacy-consumer, coordinators spread over the nodes.
 func DefaultState() *State {
 	s, err := ParseState(defaultStateYAML)
 	if err != nil {

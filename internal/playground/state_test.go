@@ -121,7 +121,7 @@ func TestDefaultState(t *testing.T) {
 	t.Cleanup(func() { require.NoError(t, c.Close()) })
 
 	coordinators := map[int32]bool{}
-	want := map[string]int8{"word-count": 3, "inventory": 1, "billing": 2, "fraud-detector": 1}
+	want := map[string]int8{"word-count": 3, "inventory": 1, "billing": 2, "fraud-detector": 1, "page-views": 3}
 	cl := newClient(t, c, nil)
 	for id, status := range want {
 		node := c.Coordinator(id)

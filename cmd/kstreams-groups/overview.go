@@ -1,0 +1,100 @@
+package main
+
+// The overview verb: `kstreams-groups overview`, a view kafka-streams-groups.sh
+// does not have. It joins the topology, the task owners and the lag of
+// each group; only a group whose overview could not be made fails (a
+// description that is NOT_STORED or ERROR is shown, not failed).
+
+import (
+	"context"
+	"io"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/overview"
+)
+
+func (a *app) overviewVerb() *verb {
+	return &verb{
+		name:           "overview",
+		subcommandOnly: true,
+		flags: []flagDef{
+			groupFlag,
+			allGroupsFlag,
+			{name: "store", kind: stringFlag,
+				help: "Show, for this state store, one row per partition with the hosts of its active, standby and warm-up copies."},
+		},
+		short: "The topology, who runs each task, and where the lag is, in one view",
+		long: `Show, for each streams group, its sub-topologies with what they read and
+write (repartition topics marked), their state stores and changelogs and,
+when the broker stored the description, their nodes; then each task S_P with
+the member that runs it (user endpoint or client host, member, process and
+client ids), the members holding it as standby or warm-up, whether it is
+moving (target and current assignment differ), and its lag: end offset minus
+committed offset at partition P of each of the sub-topology's source topics,
+repartition topics included (minus the log start offset where nothing is
+committed, as the offsets view counts it). Totals per sub-topology and group
+and the largest task lag come first.
+
+A group whose topology description is NOT_STORED or ERROR still gets its
+overview from the topology the members declared, with the status shown and
+the nodes left out. --store NAME answers "which instance holds store NAME,
+partition P?": one row per partition with the hosts of its copies.
+
+-o json|yaml prints the same as a document; -o dot|mermaid draws the topology
+with each sub-topology's task count and lag, its border colored by its share
+of the group's lag, and each source topic's lag; -o svg|png renders that
+drawing in the binary (png is binary: redirect it to a file). mermaid, svg
+and png draw one group.
+
+Requests: one StreamsGroupDescribe v1 per coordinator, one OffsetFetch per
+coordinator for its groups, and ListOffsets (earliest, latest) per partition
+leader. It needs Apache Kafka 4.4 or newer.` + "\n\n" + exitStatusHelp(),
+		example: `  # Which part of my application is behind, and who runs it?
+  kstreams-groups overview --group my-app
+
+  # Which instance holds partition 3 of the store "counts"?
+  kstreams-groups overview --group my-app --store counts
+
+  # The picture, without Graphviz installed
+  kstreams-groups overview --group my-app -o svg > my-app.svg
+
+  # Every group as JSON
+  kstreams-groups overview --all-groups -o json`,
+		parse: func(v flagValues) job {
+			opts := overview.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"),
+				StoreGiven: v.set("store"), Store: v.string("store")}
+			return job{opts: opts, validate: opts.Validate, run: func(ctx context.Context) error { return a.overview(ctx, opts) }}
+		},
+	}
+}
+
+// overview runs the overview verb.
+func (a *app) overview(ctx context.Context, opts overview.Options) error {
+	p := printer[*overview.Result]{
+		text: func(w io.Writer, res *overview.Result, st *format.Styles) error {
+			return format.OverviewText(w, res, st)
+		},
+		doc: func(res *overview.Result) any { return format.NewOverviewDoc(res) },
+		graph: func(res *overview.Result) error {
+			o := a.cfg.Output
+			if o != format.Dot && len(res.Groups) > 1 {
+				return usageErrorf("-o %s draws one group; pass a single --group (or use -o dot, which draws one graph per group)", o)
+			}
+			for _, g := range res.Groups {
+				if g.Err == nil {
+					if err := format.OverviewGraph(a.io.Out, o, g); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		},
+		line: func(_ *overview.Result, f kafka.Failure, _ format.Output) string {
+			return a.groupErrorLine(f.Group, f.Err)
+		},
+	}
+	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*overview.Result, error) {
+		return overview.Run(ctx, c, opts)
+	})
+}

@@ -1,0 +1,359 @@
+package format
+
+// Display rules of `kstreams-groups overview` (a view of ours; Kafka's tool
+// has none), for a person at an 80-column terminal:
+//   - one block per group in request order, separated by a blank line; a
+//     group that failed prints nothing here (its error goes to stderr);
+//   - the head: state, member count, coordinator, epochs, the description
+//     status (with a note when it is not AVAILABLE: the nodes are then
+//     unknown, everything else comes from the group's topology), the
+//     group's lag and its largest task;
+//   - members, sorted by member id, are named m1, m2, ... in the task rows;
+//     each is listed with its user endpoint (application.server), client
+//     host, member, process and client ids, one per line;
+//   - sub-topologies in id order, each with its sources (repartition
+//     topics marked, each with its lag), sinks, repartition sinks, stores
+//     with their changelogs and, from an AVAILABLE description, its nodes in
+//     the broker's order; then one row per task in partition order: the
+//     members holding it active, standby and warm-up, its lag right-aligned
+//     and, when target and current assignment differ, "moving:" with the
+//     target holders that differ;
+//   - lag is end offset minus committed offset, summed over the task's
+//     source partitions (log start instead of a committed offset that does
+//     not exist, as the offsets view does);
+//   - --store: one row per partition of the store's sub-topology, with the
+//     host (user endpoint, else client host) of the active, standby and
+//     warm-up copies;
+//   - broker strings are escaped; with color, headers are bold, a lag above
+//     zero is yellow, the largest task's lag red and "moving" magenta, all
+//     added around unchanged text.
+
+import (
+	"fmt"
+
+	"github.com/fatih/color"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/overview"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+// OverviewText writes the text of an overview (or, with a store, of the
+// store view).
+func OverviewText(w io.Writer, res *overview.Result, st *Styles) error {
+	t := newTable(w, st)
+	first := true
+	for _, g := range res.Groups {
+		if g.Err != nil {
+			continue
+		}
+		if !first {
+			t.write("\n")
+		}
+		first = false
+		if g.Store != nil {
+			writeStoreView(t, g)
+		} else {
+			writeOverview(t, g)
+		}
+	}
+	return t.err
+}
+
+// MemberRef is a member's short name in the task rows: m1, m2, ...
+func MemberRef(i int) string { return "m" + strconv.Itoa(i+1) }
+
+func refs(ms []int) string {
+	if len(ms) == 0 {
+		return missing
+	}
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = MemberRef(m)
+	}
+	return strings.Join(out, ",")
+}
+
+// memberHost is where a member's instance is reached: its user endpoint
+// (application.server), else its client host.
+func memberHost(m *kafka.Member) string {
+	if m.UserEndpoint != nil {
+		return Escape(m.UserEndpoint.Host) + ":" + strconv.Itoa(int(m.UserEndpoint.Port))
+	}
+	if m.ClientHost == "" {
+		return missing
+	}
+	return Escape(m.ClientHost)
+}
+
+func writeOverview(t *tableWriter, g *overview.Group) {
+	st := t.st
+	head := fmt.Sprintf("Streams group '%s'", Escape(g.Group))
+	t.write(st.Paint(st.header(), head) + ": " + st.PaintState(g.State, Escape(g.State)) + ", " + plural(len(g.Members), "member") + "\n")
+	label := func(name string) string { return "  " + pad(name+":", 15) }
+	if g.Coordinator != nil {
+		t.write(label("Coordinator") + Escape(g.Coordinator.Host) + ":" + strconv.Itoa(int(g.Coordinator.Port)) + " (" + strconv.Itoa(int(g.Coordinator.ID)) + ")\n")
+	}
+	t.write(label("Epochs") + fmt.Sprintf("group %d, target assignment %d, topology %d\n", g.GroupEpoch, g.AssignmentEpoch, g.TopologyEpoch))
+	status := g.DescriptionStatus.String()
+	switch g.DescriptionStatus {
+	case topology.Available:
+	case topology.Error:
+		status = st.Paint(st.errorColor(), status) + " (nodes unknown: the broker failed to fetch the description)"
+	default:
+		status = st.Paint(st.warning(), status) + " (nodes unknown: no description is stored)"
+	}
+	t.write(label("Description") + status + "\n")
+	lag := st.paintLag(g.Lag, false)
+	if g.Largest != nil && g.Largest.Lag > 0 {
+		lag += " (largest task " + Escape(g.Largest.String()) + ": " + st.paintLag(g.Largest.Lag, g.Largest.Lag > 0) + ")"
+	}
+	t.write(label("Lag") + lag + "\n")
+	if len(g.GlobalStores) > 0 {
+		var gs []string
+		for _, s := range g.GlobalStores {
+			gs = append(gs, escapedList(s.Processor.Stores)+" (from "+escapedList(s.Source.Topics)+")")
+		}
+		t.write(label("Global stores") + strings.Join(gs, "; ") + "\n")
+	}
+
+	if len(g.Members) > 0 {
+		t.write("\n  " + st.Paint(st.header(), "Members:") + "\n")
+	}
+	for i := range g.Members {
+		m := &g.Members[i]
+		t.write("    " + pad(MemberRef(i), 4) + memberHost(m))
+		if m.UserEndpoint != nil && m.ClientHost != "" {
+			t.write("  (client host " + Escape(m.ClientHost) + ")")
+		}
+		t.write("\n")
+		t.write("        member   " + Escape(m.MemberID) + "\n")
+		t.write("        process  " + Escape(m.ProcessID) + "\n")
+		t.write("        client   " + Escape(m.ClientID) + "\n")
+	}
+	for _, s := range g.Subtopologies {
+		writeSubtopology(t, g, s)
+	}
+}
+
+func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology) {
+	st := t.st
+	head := "\n  " + st.Paint(st.header(), "Sub-topology "+Escape(s.ID)) + ": " + plural(len(s.Tasks), "task") + ", lag " + st.paintLag(s.Lag, false)
+	if largest := largestTask(s); largest != nil {
+		head += " (largest task " + Escape(largest.String()) + ": " + st.paintLag(largest.Lag, false) + ")"
+	}
+	t.write(head + "\n")
+	label := func(name string) string { return "    " + pad(name+":", 19) }
+	var srcs []string
+	for _, src := range s.Sources {
+		note := "lag " + st.paintLag(src.Lag, false)
+		if src.Repartition {
+			note = "repartition, " + note
+		}
+		srcs = append(srcs, Escape(src.Topic)+" ("+note+")")
+	}
+	writeList(t, label("Sources"), srcs)
+	sinks := escapedAll(s.Sinks)
+	if s.DynamicSink {
+		sinks = append(sinks, "(dynamic: topic chosen per record)")
+	}
+	writeList(t, label("Sinks"), sinks)
+	writeList(t, label("Repartition sinks"), escapedAll(s.RepartitionSinks))
+	var stores []string
+	for _, x := range s.Stores {
+		c := "no changelog"
+		if x.Changelog != "" {
+			c = "changelog " + Escape(x.Changelog)
+		}
+		stores = append(stores, Escape(x.Name)+" ("+c+")")
+	}
+	writeList(t, label("Stores"), stores)
+	if s.Nodes != nil {
+		var nodes []string
+		for _, n := range s.Nodes {
+			nodes = append(nodes, pad(kindLabel(n.Kind), 10)+Escape(n.Name))
+		}
+		writeList(t, label("Nodes"), nodes)
+	}
+	if len(s.Tasks) == 0 {
+		t.write("    No tasks are assigned.\n")
+		return
+	}
+	ids, act, stb, wrm, lags := []string{"TASK"}, []string{"ACTIVE"}, []string{"STANDBY"}, []string{"WARM-UP"}, []string{"LAG"}
+	for _, task := range s.Tasks {
+		ids = append(ids, Escape(task.String()))
+		act, stb, wrm = append(act, refs(task.Active)), append(stb, refs(task.Standby)), append(wrm, refs(task.Warmup))
+		lags = append(lags, strconv.FormatInt(task.Lag, 10))
+	}
+	wi, wa, ws, ww, wl := width(6, ids...), width(0, act...), width(0, stb...), width(0, wrm...), width(8, lags...)
+	t.write("    " + st.Paint(st.header(), pad("TASK", wi)+" "+pad("ACTIVE", wa)+" "+pad("STANDBY", ws)+" "+pad("WARM-UP", ww)+" "+padLeft("LAG", wl)) + "\n")
+	for i, task := range s.Tasks {
+		row := "    " + pad(ids[i+1], wi) + " " + pad(act[i+1], wa) + " " + pad(stb[i+1], ws) + " " + pad(wrm[i+1], ww) + " " +
+			st.paintLag2(task.Lag, padLeft(lags[i+1], wl), g.Largest == task && task.Lag > 0)
+		if task.Moving() {
+			row += "  " + st.Paint(st.moving(), "moving: "+movingText(task))
+		}
+		t.write(row + "\n")
+	}
+}
+
+// largestTask is the subtopology's task with the largest lag above zero
+// (the first among equals), or nil.
+func largestTask(s *overview.Subtopology) *overview.Task {
+	var out *overview.Task
+	for _, t := range s.Tasks {
+		if t.Lag > 0 && (out == nil || t.Lag > out.Lag) {
+			out = t
+		}
+	}
+	return out
+}
+
+// movingText names the target holders that differ from the current ones.
+func movingText(t *overview.Task) string {
+	var parts []string
+	if !equalInts(t.Active, t.TargetActive) {
+		parts = append(parts, "active -> "+refs(t.TargetActive))
+	}
+	if !equalInts(t.Standby, t.TargetStandby) {
+		parts = append(parts, "standby -> "+refs(t.TargetStandby))
+	}
+	if !equalInts(t.Warmup, t.TargetWarmup) {
+		parts = append(parts, "warm-up -> "+refs(t.TargetWarmup))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func writeStoreView(t *tableWriter, g *overview.Group) {
+	st := t.st
+	v := g.Store
+	c := "none"
+	if v.Changelog != "" {
+		c = Escape(v.Changelog)
+	}
+	t.write(st.Paint(st.header(), fmt.Sprintf("Streams group '%s'", Escape(g.Group))) + ": store " + Escape(v.Name) + "\n")
+	t.write("  " + pad("Sub-topology:", 15) + Escape(v.Subtopology) + "\n")
+	t.write("  " + pad("Changelog:", 15) + c + "\n\n")
+	if len(v.Tasks) == 0 {
+		t.write("  No tasks are assigned.\n")
+		return
+	}
+	hosts := func(ms []int) string {
+		if len(ms) == 0 {
+			return missing
+		}
+		var out []string
+		for _, i := range ms {
+			out = append(out, memberHost(&g.Members[i])+" ("+MemberRef(i)+")")
+		}
+		return strings.Join(out, ", ")
+	}
+	parts, tasks, act, stb, wrm := []string{"PARTITION"}, []string{"TASK"}, []string{"ACTIVE"}, []string{"STANDBY"}, []string{"WARM-UP"}
+	for _, task := range v.Tasks {
+		parts, tasks = append(parts, strconv.Itoa(int(task.Partition))), append(tasks, Escape(task.String()))
+		act, stb, wrm = append(act, hosts(task.Active)), append(stb, hosts(task.Standby)), append(wrm, hosts(task.Warmup))
+	}
+	wp, wt, wa, ws := width(0, parts...), width(0, tasks...), width(0, act...), width(0, stb...)
+	for i := range parts {
+		line := "  " + pad(parts[i], wp) + " " + pad(tasks[i], wt) + " " + pad(act[i], wa) + " " + pad(stb[i], ws) + " " + wrm[i]
+		line = strings.TrimRight(line, " ")
+		if i == 0 {
+			line = st.Paint(st.header(), line)
+		}
+		t.write(line + "\n")
+	}
+}
+
+// writeList writes label then the items, one per line under each other.
+func writeList(t *tableWriter, label string, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	indent := strings.Repeat(" ", javaLen(label))
+	for i, it := range items {
+		if i == 0 {
+			t.write(label + it + "\n")
+		} else {
+			t.write(indent + it + "\n")
+		}
+	}
+}
+
+// kindLabel is a node kind as Kafka's text names it: Source, Processor,
+// Sink.
+func kindLabel(k topology.Kind) string {
+	switch k {
+	case topology.Source:
+		return "Source"
+	case topology.Processor:
+		return "Processor"
+	case topology.Sink:
+		return "Sink"
+	}
+	return k.String()
+}
+
+func escapedAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = Escape(x)
+	}
+	return out
+}
+
+func escapedList(xs []string) string { return strings.Join(escapedAll(SortedSet(xs)), ", ") }
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// padLeft right-aligns s in a field of n characters.
+func padLeft(s string, n int) string {
+	if l := javaLen(s); l < n {
+		return strings.Repeat(" ", n-l) + s
+	}
+	return s
+}
+
+// paintLag is a lag number, yellow above zero (red when largest).
+func (s *Styles) paintLag(lag int64, largest bool) string {
+	return s.paintLag2(lag, strconv.FormatInt(lag, 10), largest)
+}
+
+// paintLag2 paints text (lag, maybe padded) by the value of lag.
+func (s *Styles) paintLag2(lag int64, text string, largest bool) string {
+	if s == nil || lag <= 0 {
+		return text
+	}
+	c := s.Lag
+	if largest {
+		c = s.LargestLag
+	}
+	trimmed := strings.TrimLeft(text, " ")
+	return text[:len(text)-len(trimmed)] + s.Paint(c, trimmed)
+}
+
+func (s *Styles) moving() *color.Color {
+	if s == nil {
+		return nil
+	}
+	return s.Moving
+}

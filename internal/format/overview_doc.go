@@ -1,0 +1,230 @@
+package format
+
+// The JSON and YAML document of `kstreams-groups overview` (schema in the
+// README, "JSON and YAML schema"). Every list is present ([] when empty);
+// a task's holders are members (MemberRefDoc) named by member id, with the
+// ids, host and endpoint of the members view.
+
+import (
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/overview"
+)
+
+// OverviewDoc is the top-level overview document.
+type OverviewDoc struct {
+	Groups []OverviewGroupDoc `json:"groups" yaml:"groups"`
+}
+
+// OverviewGroupDoc is one group's overview; a group whose overview could
+// not be made has group, coordinator (when known) and error only.
+type OverviewGroupDoc struct {
+	Group       string     `json:"group" yaml:"group"`
+	Coordinator *BrokerDoc `json:"coordinator,omitempty" yaml:"coordinator,omitempty"`
+	// The overview's fields, inline; nil for a group with an error.
+	*OverviewBodyDoc `json:",inline" yaml:",inline"`
+	Error            *ErrorDoc `json:"error,omitempty" yaml:"error,omitempty"`
+}
+
+// OverviewBodyDoc is what a group's overview holds besides its name.
+type OverviewBodyDoc struct {
+	State                     string  `json:"state" yaml:"state"`
+	GroupEpoch                int32   `json:"group_epoch" yaml:"group_epoch"`
+	AssignmentEpoch           int32   `json:"assignment_epoch" yaml:"assignment_epoch"`
+	TopologyEpoch             int32   `json:"topology_epoch" yaml:"topology_epoch"`
+	AssignorName              *string `json:"assignor_name,omitempty" yaml:"assignor_name,omitempty"`
+	TopologyDescriptionStatus string  `json:"topology_description_status,omitempty" yaml:"topology_description_status,omitempty"`
+	MemberCount               int     `json:"member_count" yaml:"member_count"`
+	// Members are sorted by member id; MemberRefDoc.Ref is the name the
+	// text view uses (m1, m2, ...).
+	Members       []MemberRefDoc           `json:"members" yaml:"members"`
+	Lag           int64                    `json:"lag" yaml:"lag"`
+	LargestTask   *TaskLagDoc              `json:"largest_task" yaml:"largest_task"`
+	Subtopologies []OverviewSubtopologyDoc `json:"subtopologies" yaml:"subtopologies"`
+	GlobalStores  []GlobalStoreDoc         `json:"global_stores" yaml:"global_stores"`
+	// Store is the store view (--store); absent otherwise.
+	Store *StoreViewDoc `json:"store,omitempty" yaml:"store,omitempty"`
+}
+
+// MemberRefDoc is a member as a task holder.
+type MemberRefDoc struct {
+	Ref          string       `json:"ref" yaml:"ref"`
+	MemberID     string       `json:"member_id" yaml:"member_id"`
+	ProcessID    string       `json:"process_id" yaml:"process_id"`
+	ClientID     string       `json:"client_id" yaml:"client_id"`
+	ClientHost   string       `json:"client_host" yaml:"client_host"`
+	UserEndpoint *EndpointDoc `json:"user_endpoint" yaml:"user_endpoint"`
+}
+
+// TaskLagDoc names a task and its lag.
+type TaskLagDoc struct {
+	ID  string `json:"id" yaml:"id"`
+	Lag int64  `json:"lag" yaml:"lag"`
+}
+
+// OverviewSubtopologyDoc is one subtopology of an overview.
+type OverviewSubtopologyDoc struct {
+	ID               string      `json:"id" yaml:"id"`
+	SourceTopics     []SourceDoc `json:"source_topics" yaml:"source_topics"`
+	SinkTopics       []string    `json:"sink_topics" yaml:"sink_topics"`
+	DynamicSink      bool        `json:"dynamic_sink" yaml:"dynamic_sink"`
+	RepartitionSinks []string    `json:"repartition_sink_topics" yaml:"repartition_sink_topics"`
+	Stores           []StoreDoc  `json:"stores" yaml:"stores"`
+	// Nodes are the description's, in the broker's order; null when the
+	// description is not AVAILABLE.
+	Nodes      *[]NodeDoc `json:"nodes" yaml:"nodes"`
+	TaskCount  int        `json:"task_count" yaml:"task_count"`
+	Lag        int64      `json:"lag" yaml:"lag"`
+	MaxTaskLag int64      `json:"max_task_lag" yaml:"max_task_lag"`
+	Tasks      []TaskDoc  `json:"tasks" yaml:"tasks"`
+}
+
+// SourceDoc is a topic a subtopology reads, with its lag over the tasks.
+type SourceDoc struct {
+	Topic       string `json:"topic" yaml:"topic"`
+	Repartition bool   `json:"repartition" yaml:"repartition"`
+	Lag         int64  `json:"lag" yaml:"lag"`
+}
+
+// StoreDoc is a state store; changelog_topic is null when it has none.
+type StoreDoc struct {
+	Name           string  `json:"name" yaml:"name"`
+	ChangelogTopic *string `json:"changelog_topic" yaml:"changelog_topic"`
+}
+
+// TaskDoc is one task: holders by kind (current, and the target active),
+// whether it is moving, its lag and the partitions behind it.
+type TaskDoc struct {
+	ID           string          `json:"id" yaml:"id"`
+	Subtopology  string          `json:"subtopology_id" yaml:"subtopology_id"`
+	Partition    int32           `json:"partition" yaml:"partition"`
+	Active       []MemberRefDoc  `json:"active" yaml:"active"`
+	Standby      []MemberRefDoc  `json:"standby" yaml:"standby"`
+	Warmup       []MemberRefDoc  `json:"warmup" yaml:"warmup"`
+	TargetActive []MemberRefDoc  `json:"target_active" yaml:"target_active"`
+	Moving       bool            `json:"moving" yaml:"moving"`
+	Lag          int64           `json:"lag" yaml:"lag"`
+	Offsets      []TaskOffsetDoc `json:"offsets" yaml:"offsets"`
+}
+
+// TaskOffsetDoc is one source partition of a task.
+type TaskOffsetDoc struct {
+	Topic          string `json:"topic" yaml:"topic"`
+	Partition      int32  `json:"partition" yaml:"partition"`
+	Repartition    bool   `json:"repartition" yaml:"repartition"`
+	CurrentOffset  *int64 `json:"current_offset" yaml:"current_offset"`
+	LogStartOffset int64  `json:"log_start_offset" yaml:"log_start_offset"`
+	LogEndOffset   int64  `json:"log_end_offset" yaml:"log_end_offset"`
+	Lag            int64  `json:"lag" yaml:"lag"`
+}
+
+// StoreViewDoc is the store view: one entry per partition of the store.
+type StoreViewDoc struct {
+	Name           string         `json:"name" yaml:"name"`
+	Subtopology    string         `json:"subtopology_id" yaml:"subtopology_id"`
+	ChangelogTopic *string        `json:"changelog_topic" yaml:"changelog_topic"`
+	Partitions     []StorePartDoc `json:"partitions" yaml:"partitions"`
+}
+
+// StorePartDoc is one partition of a store and where its copies are.
+type StorePartDoc struct {
+	Partition int32          `json:"partition" yaml:"partition"`
+	Task      string         `json:"task" yaml:"task"`
+	Active    []MemberRefDoc `json:"active" yaml:"active"`
+	Standby   []MemberRefDoc `json:"standby" yaml:"standby"`
+	Warmup    []MemberRefDoc `json:"warmup" yaml:"warmup"`
+}
+
+// NewOverviewDoc builds the document of an overview result.
+func NewOverviewDoc(res *overview.Result) OverviewDoc {
+	doc := OverviewDoc{Groups: make([]OverviewGroupDoc, 0, len(res.Groups))}
+	for _, g := range res.Groups {
+		d := OverviewGroupDoc{Group: g.Group, Coordinator: NewBrokerDoc(g.Coordinator)}
+		if g.Err != nil {
+			d.Error = NewErrorDoc(g.Err)
+			doc.Groups = append(doc.Groups, d)
+			continue
+		}
+		d.OverviewBodyDoc = &OverviewBodyDoc{}
+		d.State, d.GroupEpoch, d.AssignmentEpoch, d.TopologyEpoch, d.AssignorName = g.State, g.GroupEpoch, g.AssignmentEpoch, g.TopologyEpoch, g.AssignorName
+		d.TopologyDescriptionStatus, d.MemberCount, d.Lag = g.DescriptionStatus.String(), len(g.Members), g.Lag
+		members := make([]MemberRefDoc, len(g.Members))
+		for i := range g.Members {
+			members[i] = newMemberRefDoc(i, &g.Members[i])
+		}
+		d.Members = members
+		pick := func(is []int) []MemberRefDoc {
+			out := make([]MemberRefDoc, 0, len(is))
+			for _, i := range is {
+				out = append(out, members[i])
+			}
+			return out
+		}
+		if g.Largest != nil {
+			d.LargestTask = &TaskLagDoc{ID: g.Largest.String(), Lag: g.Largest.Lag}
+		}
+		d.Subtopologies = make([]OverviewSubtopologyDoc, 0, len(g.Subtopologies))
+		for _, s := range g.Subtopologies {
+			sd := OverviewSubtopologyDoc{ID: s.ID, SourceTopics: make([]SourceDoc, 0, len(s.Sources)), SinkTopics: nonNilStrings(s.Sinks),
+				DynamicSink: s.DynamicSink, RepartitionSinks: nonNilStrings(s.RepartitionSinks), Stores: make([]StoreDoc, 0, len(s.Stores)),
+				TaskCount: len(s.Tasks), Lag: s.Lag, MaxTaskLag: s.MaxTaskLag, Tasks: make([]TaskDoc, 0, len(s.Tasks))}
+			for _, src := range s.Sources {
+				sd.SourceTopics = append(sd.SourceTopics, SourceDoc{Topic: src.Topic, Repartition: src.Repartition, Lag: src.Lag})
+			}
+			for _, st := range s.Stores {
+				sd.Stores = append(sd.Stores, StoreDoc{Name: st.Name, ChangelogTopic: nonEmpty(st.Changelog)})
+			}
+			if s.Nodes != nil {
+				nodes := make([]NodeDoc, 0, len(s.Nodes))
+				for _, n := range s.Nodes {
+					nodes = append(nodes, newNodeDoc(n))
+				}
+				sd.Nodes = &nodes
+			}
+			for _, t := range s.Tasks {
+				td := TaskDoc{ID: t.String(), Subtopology: t.Subtopology, Partition: t.Partition, Active: pick(t.Active), Standby: pick(t.Standby),
+					Warmup: pick(t.Warmup), TargetActive: pick(t.TargetActive), Moving: t.Moving(), Lag: t.Lag, Offsets: make([]TaskOffsetDoc, 0, len(t.Offsets))}
+				for _, o := range t.Offsets {
+					td.Offsets = append(td.Offsets, TaskOffsetDoc{Topic: o.Topic, Partition: o.Partition, Repartition: o.Repartition,
+						CurrentOffset: o.Committed, LogStartOffset: o.LogStart, LogEndOffset: o.LogEnd, Lag: o.Lag})
+				}
+				sd.Tasks = append(sd.Tasks, td)
+			}
+			d.Subtopologies = append(d.Subtopologies, sd)
+		}
+		d.GlobalStores = make([]GlobalStoreDoc, 0, len(g.GlobalStores))
+		for _, gs := range g.GlobalStores {
+			d.GlobalStores = append(d.GlobalStores, GlobalStoreDoc{ID: gs.ID, Source: newNodeDoc(gs.Source), Processor: newNodeDoc(gs.Processor)})
+		}
+		if v := g.Store; v != nil {
+			sv := &StoreViewDoc{Name: v.Name, Subtopology: v.Subtopology, ChangelogTopic: nonEmpty(v.Changelog), Partitions: make([]StorePartDoc, 0, len(v.Tasks))}
+			for _, t := range v.Tasks {
+				sv.Partitions = append(sv.Partitions, StorePartDoc{Partition: t.Partition, Task: t.String(), Active: pick(t.Active), Standby: pick(t.Standby), Warmup: pick(t.Warmup)})
+			}
+			d.Store = sv
+		}
+		doc.Groups = append(doc.Groups, d)
+	}
+	return doc
+}
+
+func newMemberRefDoc(i int, m *kafka.Member) MemberRefDoc {
+	var ep *EndpointDoc
+	if m.UserEndpoint != nil {
+		ep = &EndpointDoc{Host: m.UserEndpoint.Host, Port: m.UserEndpoint.Port}
+	}
+	return MemberRefDoc{Ref: MemberRef(i), MemberID: m.MemberID, ProcessID: m.ProcessID, ClientID: m.ClientID, ClientHost: m.ClientHost, UserEndpoint: ep}
+}
+
+func nonNilStrings(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

@@ -1,0 +1,15 @@
+// Package picture turns a Graphviz DOT document into an SVG or PNG picture
+// inside the process: Graphviz 12.1.2 compiled to WebAssembly (graphviz.wasm,
+// the build that github.com/goccy/go-graphviz v0.2.10 ships) runs on the
+// pure-Go wazero runtime, so no Graphviz installation and no CGO are needed.
+// Graphviz lays the graph out and writes the SVG itself; for PNG it writes
+// its drawing operations (-Tjson, xdot 1.7) and this package paints them
+// with fogleman/gg and the Go fonts. Its single job is that conversion; it
+// knows nothing of topologies and never prints.
+//
+// The runtime is built on the first picture only (interpreted for small
+// documents, compiled for large ones), so commands that draw
+// nothing pay nothing for it (go-graphviz itself instantiates its module in
+// a package init, on every start of a program that links it: e2e/FINDINGS.md
+// F180).
+package picture

@@ -1,0 +1,281 @@
+package picture
+
+// The Graphviz driver. graphviz.wasm is a WASI command module linked with
+// --export-all: it exports Graphviz's C API (agmemread, gvLayout,
+// gvRenderData, ...) and malloc/free, and imports 66 "env" callbacks that
+// go-graphviz uses for plugins written in Go. Only Graphviz's built-in
+// plugins are used here (the dot layout and the core renderers: svg, json),
+// so the callbacks are never called; each one fails loudly if it is.
+//
+// wasm32 pointers are 32 bits; the module is instantiated afresh for each
+// picture, so nothing leaks from one rendering into the next.
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+)
+
+// graphvizWASM is Graphviz 12.1.2 for wasm32-wasi, copied byte for byte
+// from github.com/goccy/go-graphviz v0.2.10 (internal/wasm/graphviz.wasm;
+// EPL-1.0, see NOTICE). scripts/graphviz-wasm.sh refreshes it;
+// TestGraphvizWASMChecksum pins it.
+//
+//go:embed graphviz.wasm
+var graphvizWASM []byte
+
+// GraphvizWASMSHA256 is the SHA-256 of the embedded graphviz.wasm.
+const GraphvizWASMSHA256 = "7cc5b0a5f176aeaa69760ed5dc3282ceda2b1b04229b22de77bb0a5eab45578e"
+
+// engine is a runtime with graphviz.wasm compiled for it, built once per
+// process on first use.
+type engine struct {
+	once     sync.Once
+	config   func() wazero.RuntimeConfig
+	runtime  wazero.Runtime
+	compiled wazero.CompiledModule
+	err      error
+}
+
+// Two engines: wazero's interpreter compiles graphviz.wasm in about 0.08 s
+// but lays out about 25 times slower than machine code, and its compiler
+// needs about 0.5 s first (e2e/FINDINGS.md F183). A topology-sized DOT
+// document (up to about 35 nodes) is laid out sooner by the interpreter;
+// a larger one by the compiler (where wazero has none for the platform,
+// NewRuntimeConfig is the interpreter too). Nothing is cached on disk.
+var (
+	interpreted = &engine{config: wazero.NewRuntimeConfigInterpreter}
+	compiled    = &engine{config: wazero.NewRuntimeConfig}
+	// renderMu makes one rendering at a time: a picture is one command's
+	// output, and two instances at once would only double the memory.
+	renderMu sync.Mutex
+)
+
+// compileAbove is the DOT size from which the compiler is used.
+const compileAbove = 4 << 10
+
+func engineFor(dot []byte) *engine {
+	if len(dot) > compileAbove {
+		return compiled
+	}
+	return interpreted
+}
+
+// load builds the engine's runtime and compiles graphviz.wasm for it.
+func (e *engine) load() error {
+	e.once.Do(func() {
+		ctx := context.Background()
+		r := wazero.NewRuntimeWithConfig(ctx, e.config())
+		compiled, err := r.CompileModule(ctx, graphvizWASM)
+		if err != nil {
+			e.err = fmt.Errorf("graphviz.wasm: %w", err)
+			return
+		}
+		env := r.NewHostModuleBuilder("env")
+		for _, f := range compiled.ImportedFunctions() {
+			module, name, _ := f.Import()
+			if module != "env" {
+				continue
+			}
+			env = env.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(context.Context, api.Module, []uint64) {
+				panic("graphviz.wasm called back " + name + ", which this build does not provide")
+			}), f.ParamTypes(), f.ResultTypes()).Export(name)
+		}
+		if _, err := env.Instantiate(ctx); err != nil {
+			e.err = fmt.Errorf("graphviz.wasm: %w", err)
+			return
+		}
+		if _, err := wasi_snapshot_preview1.Instantiate(ctx, r); err != nil {
+			e.err = fmt.Errorf("graphviz.wasm: %w", err)
+			return
+		}
+		e.runtime, e.compiled = r, compiled
+	})
+	return e.err
+}
+
+// instance is one instantiated graphviz.wasm.
+type instance struct {
+	ctx    context.Context
+	mod    api.Module
+	stderr *bytes.Buffer
+}
+
+// graphviz renders dot in Graphviz's output format name ("svg", "json")
+// with the dot layout and returns what Graphviz wrote.
+func graphviz(ctx context.Context, dot []byte, name string) (out []byte, err error) {
+	e := engineFor(dot)
+	if err := e.load(); err != nil {
+		return nil, err
+	}
+	renderMu.Lock()
+	defer renderMu.Unlock()
+	var stderr bytes.Buffer
+	mod, err := e.runtime.InstantiateModule(ctx, e.compiled,
+		wazero.NewModuleConfig().WithName("").WithStderr(&stderr))
+	if err != nil {
+		return nil, fmt.Errorf("graphviz.wasm: %w", err)
+	}
+	defer mod.Close(ctx)
+	in := &instance{ctx: ctx, mod: mod, stderr: &stderr}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("graphviz.wasm: %v", r)
+		}
+	}()
+	return in.render(dot, name)
+}
+
+// render runs the Graphviz calls of `dot -T<name>` on one instance.
+func (in *instance) render(dot []byte, name string) ([]byte, error) {
+	gvc, err := in.context()
+	if err != nil {
+		return nil, err
+	}
+	defer in.call("gvFreeContext", gvc) //nolint:errcheck // best effort on a module that is closed next
+	src, err := in.cstring(string(dot))
+	if err != nil {
+		return nil, err
+	}
+	g, err := in.call("agmemread", src)
+	if err != nil {
+		return nil, err
+	}
+	if g == 0 {
+		return nil, in.failure("the DOT document does not parse")
+	}
+	defer in.call("agclose", g) //nolint:errcheck
+	layout, err := in.cstring("dot")
+	if err != nil {
+		return nil, err
+	}
+	if rc, err := in.call("gvLayout", gvc, g, layout); err != nil {
+		return nil, err
+	} else if int32(rc) != 0 {
+		return nil, in.failure("the dot layout failed")
+	}
+	defer in.call("gvFreeLayout", gvc, g) //nolint:errcheck
+	format, err := in.cstring(name)
+	if err != nil {
+		return nil, err
+	}
+	result, err := in.malloc(8) // char *result; unsigned int length
+	if err != nil {
+		return nil, err
+	}
+	if rc, err := in.call("gvRenderData", gvc, g, format, result, result+4); err != nil {
+		return nil, err
+	} else if int32(rc) != 0 {
+		return nil, in.failure("rendering " + name + " failed")
+	}
+	mem := in.mod.Memory()
+	p, ok1 := mem.ReadUint32Le(uint32(result))
+	n, ok2 := mem.ReadUint32Le(uint32(result + 4))
+	data, ok3 := mem.Read(p, n)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, errors.New("graphviz.wasm: the rendered data lies outside its memory")
+	}
+	out := bytes.Clone(data)
+	_, _ = in.call("gvFreeRenderData", uint64(p))
+	return out, nil
+}
+
+// context is gvContextPlugins with the module's built-in plugins (dot and
+// neato layouts, the core renderers), as go-graphviz's SymList_default
+// lists them: an array of pointers to {name, address} pairs, 8 bytes
+// apart, turned into the NULL-terminated lt_symlist_t array Graphviz reads.
+func (in *instance) context() (uint64, error) {
+	ret, err := in.malloc(4)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := in.call("wasm_bridge_SymList_default", ret); err != nil {
+		return 0, err
+	}
+	mem := in.mod.Memory()
+	slice, _ := mem.ReadUint32Le(uint32(ret))
+	n, _ := mem.ReadUint32Le(slice)
+	data, _ := mem.ReadUint32Le(slice + 4)
+	list, err := in.malloc(uint64(8 * (n + 1)))
+	if err != nil {
+		return 0, err
+	}
+	for i := range n {
+		elem, _ := mem.ReadUint32Le(data + 8*i)
+		pair, ok := mem.Read(elem, 8)
+		if !ok || !mem.Write(uint32(list)+8*i, pair) {
+			return 0, errors.New("graphviz.wasm: the plugin list lies outside its memory")
+		}
+	}
+	mem.Write(uint32(list)+8*n, make([]byte, 8))
+	gvc, err := in.call("gvContextPlugins", list, 1)
+	if err != nil {
+		return 0, err
+	}
+	if gvc == 0 {
+		return 0, in.failure("no Graphviz context")
+	}
+	return gvc, nil
+}
+
+func (in *instance) call(name string, args ...uint64) (uint64, error) {
+	f := in.mod.ExportedFunction(name)
+	if f == nil {
+		return 0, fmt.Errorf("graphviz.wasm exports no %s", name)
+	}
+	res, err := f.Call(in.ctx, args...)
+	if err != nil {
+		return 0, fmt.Errorf("graphviz.wasm %s: %w", name, err)
+	}
+	if len(res) == 0 {
+		return 0, nil
+	}
+	return res[0], nil
+}
+
+func (in *instance) malloc(n uint64) (uint64, error) {
+	p, err := in.call("malloc", n)
+	if err == nil && p == 0 {
+		err = errors.New("graphviz.wasm is out of memory")
+	}
+	return p, err
+}
+
+// cstring copies s into the module's memory as a NUL-terminated string.
+func (in *instance) cstring(s string) (uint64, error) {
+	p, err := in.malloc(uint64(len(s) + 1))
+	if err != nil {
+		return 0, err
+	}
+	if !in.mod.Memory().Write(uint32(p), append([]byte(s), 0)) {
+		return 0, errors.New("graphviz.wasm: a string does not fit its memory")
+	}
+	return p, nil
+}
+
+// failure is an error with what Graphviz wrote on its stderr, control
+// characters made visible (the DOT document came from a broker).
+func (in *instance) failure(what string) error {
+	msg := strings.TrimSpace(in.stderr.String())
+	msg = strings.Map(func(r rune) rune {
+		if r == '\n' {
+			return ' '
+		}
+		if r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, msg)
+	if msg == "" {
+		return errors.New("graphviz: " + what)
+	}
+	return fmt.Errorf("graphviz: %s: %s", what, msg)
+}

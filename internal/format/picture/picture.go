@@ -1,0 +1,38 @@
+package picture
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+// Format is a picture format.
+type Format int
+
+// The picture formats.
+const (
+	SVG Format = iota
+	PNG
+)
+
+// Render lays dot out with Graphviz's dot layout and writes it to w as an
+// SVG document or a PNG image. A DOT document Graphviz cannot read is an
+// error naming what Graphviz said.
+func Render(ctx context.Context, dot []byte, f Format, w io.Writer) error {
+	switch f {
+	case SVG:
+		svg, err := graphviz(ctx, dot, "svg")
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(svg)
+		return err
+	case PNG:
+		js, err := graphviz(ctx, dot, "json")
+		if err != nil {
+			return err
+		}
+		return paintPNG(js, w)
+	}
+	return fmt.Errorf("unknown picture format %d", f)
+}

@@ -1,0 +1,318 @@
+package picture
+
+// PNG painting. Graphviz's -Tjson output carries every object's drawing as
+// xdot 1.7 operations (_draw_, _ldraw_, _hdraw_, _tdraw_, _hldraw_,
+// _tldraw_), in points with y growing upwards inside the graph's bounding
+// box. They are painted in Graphviz's order (the graph, its clusters, the
+// edges, the nodes) at 2 pixels per point on a white canvas. Filled shapes
+// are filled with the fill color and outlined with the pen color; unfilled
+// ones are only outlined. Filled are E, P and, in Graphviz 12.1.2's -Tjson
+// (unlike its -Txdot and the xdot specification), B: its json writer swaps
+// the two B-spline letters (e2e/FINDINGS.md F181). Text uses the Go Regular
+// font whatever the face asked, aligned at Graphviz's anchor and shrunk
+// where it is wider than the width Graphviz measured. Images (I) are not painted.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/fogleman/gg"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
+)
+
+// pixelsPerPoint is the PNG's scale: 144 dpi.
+const pixelsPerPoint = 2.0
+
+// maxPixels bounds the canvas (4 bytes each): a larger drawing is scaled
+// down to fit.
+const maxPixels = 64 << 20
+
+// margin is the white border around the drawing, in points.
+const margin = 4.0
+
+type gvJSON struct {
+	BB          string     `json:"bb"`
+	Draw        []xdotOp   `json:"_draw_"`
+	LDraw       []xdotOp   `json:"_ldraw_"`
+	SubgraphCnt int        `json:"_subgraph_cnt"`
+	Objects     []gvObject `json:"objects"`
+	Edges       []gvObject `json:"edges"`
+}
+
+type gvObject struct {
+	Draw   []xdotOp `json:"_draw_"`
+	LDraw  []xdotOp `json:"_ldraw_"`
+	HDraw  []xdotOp `json:"_hdraw_"`
+	TDraw  []xdotOp `json:"_tdraw_"`
+	HLDraw []xdotOp `json:"_hldraw_"`
+	TLDraw []xdotOp `json:"_tldraw_"`
+}
+
+type xdotOp struct {
+	Op       string       `json:"op"`
+	Color    string       `json:"color"`
+	Grad     string       `json:"grad"`
+	Stops    []xdotStop   `json:"stops"`
+	Points   [][2]float64 `json:"points"`
+	Rect     []float64    `json:"rect"`
+	Pt       []float64    `json:"pt"`
+	Align    string       `json:"align"`
+	Text     string       `json:"text"`
+	Width    float64      `json:"width"`
+	Size     float64      `json:"size"`
+	Face     string       `json:"face"`
+	Style    string       `json:"style"`
+	Fontchar int          `json:"fontchar"`
+}
+
+type xdotStop struct {
+	Color string `json:"color"`
+}
+
+// painter holds the state of the xdot operations: colors, font, style.
+type painter struct {
+	dc         *gg.Context
+	scale      float64
+	x0, top    float64 // graph coordinates of the canvas origin (top left)
+	pen, fill  color.Color
+	fontSize   float64
+	bold       bool
+	lineWidth  float64
+	dash       []float64
+	faces      map[string]font.Face
+	fontsReady struct{ regular, bold *opentype.Font }
+}
+
+func paintPNG(js []byte, w io.Writer) error {
+	var g gvJSON
+	if err := json.Unmarshal(js, &g); err != nil {
+		return fmt.Errorf("graphviz -Tjson: %w", err)
+	}
+	bb, err := parseBB(g.BB)
+	if err != nil {
+		return err
+	}
+	wPt, hPt := bb[2]-bb[0]+2*margin, bb[3]-bb[1]+2*margin
+	scale := pixelsPerPoint
+	if px := wPt * hPt * scale * scale; px > maxPixels {
+		scale *= math.Sqrt(maxPixels / px)
+	}
+	width, height := int(math.Ceil(wPt*scale)), int(math.Ceil(hPt*scale))
+	if width < 1 || height < 1 {
+		return errors.New("graphviz -Tjson: an empty drawing")
+	}
+	p := &painter{dc: gg.NewContext(width, height), scale: scale, x0: bb[0] - margin, top: bb[3] + margin,
+		pen: color.Black, fill: color.Black, fontSize: 14, lineWidth: 1, faces: map[string]font.Face{}}
+	if err := p.loadFonts(); err != nil {
+		return err
+	}
+	p.dc.SetColor(color.White)
+	p.dc.Clear()
+
+	p.run(g.Draw)
+	p.run(g.LDraw)
+	for i, o := range g.Objects {
+		if i < g.SubgraphCnt {
+			p.object(o)
+		}
+	}
+	for _, e := range g.Edges {
+		p.object(e)
+	}
+	for i, o := range g.Objects {
+		if i >= g.SubgraphCnt {
+			p.object(o)
+		}
+	}
+	return p.dc.EncodePNG(w)
+}
+
+func parseBB(s string) ([4]float64, error) {
+	var bb [4]float64
+	parts := strings.Split(s, ",")
+	if len(parts) != 4 {
+		return bb, fmt.Errorf("graphviz -Tjson: bounding box %q", s)
+	}
+	for i, part := range parts {
+		v, err := strconv.ParseFloat(part, 64)
+		if err != nil {
+			return bb, fmt.Errorf("graphviz -Tjson: bounding box %q", s)
+		}
+		bb[i] = v
+	}
+	return bb, nil
+}
+
+func (p *painter) loadFonts() error {
+	var err error
+	if p.fontsReady.regular, err = opentype.Parse(goregular.TTF); err != nil {
+		return err
+	}
+	p.fontsReady.bold, err = opentype.Parse(gobold.TTF)
+	return err
+}
+
+func (p *painter) object(o gvObject) {
+	for _, ops := range [][]xdotOp{o.Draw, o.HDraw, o.TDraw, o.LDraw, o.HLDraw, o.TLDraw} {
+		p.run(ops)
+	}
+}
+
+// x and y map graph points to canvas pixels.
+func (p *painter) x(v float64) float64 { return (v - p.x0) * p.scale }
+func (p *painter) y(v float64) float64 { return (p.top - v) * p.scale }
+
+func (p *painter) run(ops []xdotOp) {
+	// Every attribute's operations start from the defaults.
+	p.pen, p.fill, p.lineWidth, p.dash, p.bold = color.Black, color.Black, 1, nil, false
+	for _, op := range ops {
+		switch op.Op {
+		case "c":
+			p.pen = parseColor(op)
+		case "C":
+			p.fill = parseColor(op)
+		case "S":
+			p.style(op.Style)
+		case "F":
+			p.fontSize = op.Size
+		case "t":
+			p.bold = op.Fontchar&1 != 0
+		case "E", "e":
+			if len(op.Rect) == 4 {
+				p.dc.NewSubPath()
+				p.dc.DrawEllipse(p.x(op.Rect[0]), p.y(op.Rect[1]), op.Rect[2]*p.scale, op.Rect[3]*p.scale)
+				p.finish(op.Op == "E", true)
+			}
+		case "P", "p", "L":
+			if len(op.Points) > 0 {
+				p.dc.NewSubPath()
+				for _, pt := range op.Points {
+					p.dc.LineTo(p.x(pt[0]), p.y(pt[1]))
+				}
+				p.finish(op.Op == "P", op.Op != "L")
+			}
+		case "B", "b":
+			if len(op.Points) >= 4 {
+				p.dc.NewSubPath()
+				p.dc.MoveTo(p.x(op.Points[0][0]), p.y(op.Points[0][1]))
+				for i := 1; i+2 < len(op.Points); i += 3 {
+					a, b, c := op.Points[i], op.Points[i+1], op.Points[i+2]
+					p.dc.CubicTo(p.x(a[0]), p.y(a[1]), p.x(b[0]), p.y(b[1]), p.x(c[0]), p.y(c[1]))
+				}
+				p.finish(op.Op == "B", op.Op == "B")
+			}
+		case "T":
+			p.text(op)
+		}
+	}
+}
+
+// finish fills (with the fill color) and strokes (with the pen) the path.
+func (p *painter) finish(filled, closed bool) {
+	if closed {
+		p.dc.ClosePath()
+	}
+	if filled {
+		p.dc.SetColor(p.fill)
+		p.dc.FillPreserve()
+	}
+	p.dc.SetColor(p.pen)
+	p.dc.SetLineWidth(p.lineWidth * p.scale)
+	p.dc.SetDash(p.dash...)
+	p.dc.Stroke()
+}
+
+func (p *painter) style(s string) {
+	switch {
+	case s == "dashed":
+		p.dash = []float64{5 * p.scale, 2 * p.scale}
+	case s == "dotted":
+		p.dash = []float64{1 * p.scale, 3 * p.scale}
+	case s == "solid":
+		p.dash = nil
+	case s == "bold":
+		p.lineWidth = 2
+	case strings.HasPrefix(s, "setlinewidth(") && strings.HasSuffix(s, ")"):
+		if v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimPrefix(s, "setlinewidth("), ")"), 64); err == nil {
+			p.lineWidth = v
+		}
+	}
+}
+
+func (p *painter) text(op xdotOp) {
+	if len(op.Pt) < 2 || op.Text == "" {
+		return
+	}
+	face := p.face(p.fontSize)
+	if face == nil {
+		return
+	}
+	// Graphviz measured the text with its own font metrics (op.Width);
+	// the Go font is shrunk where it would be wider than that.
+	if want := op.Width * p.scale; want > 0 {
+		if got := float64(font.MeasureString(face, op.Text)) / 64; got > want {
+			if f := p.face(p.fontSize * want / got); f != nil {
+				face = f
+			}
+		}
+	}
+	p.dc.SetFontFace(face)
+	p.dc.SetColor(p.pen)
+	ax := 0.5
+	switch op.Align {
+	case "l":
+		ax = 0
+	case "r":
+		ax = 1
+	}
+	p.dc.DrawStringAnchored(op.Text, p.x(op.Pt[0]), p.y(op.Pt[1]), ax, 0)
+}
+
+// face is the Go font at size points (bold when the text is), cached.
+func (p *painter) face(size float64) font.Face {
+	key := strconv.FormatFloat(size, 'f', 2, 64) + strconv.FormatBool(p.bold)
+	if face, ok := p.faces[key]; ok {
+		return face
+	}
+	f := p.fontsReady.regular
+	if p.bold {
+		f = p.fontsReady.bold
+	}
+	// Graphviz sizes are points; at 72 dpi a point is a pixel, then scaled.
+	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: size * p.scale, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		return nil
+	}
+	p.faces[key] = face
+	return face
+}
+
+// parseColor reads an xdot color: #rrggbb or #rrggbbaa (Graphviz writes
+// resolved colors so); a gradient paints as its first stop.
+func parseColor(op xdotOp) color.Color {
+	s := op.Color
+	if op.Grad != "" && op.Grad != "none" && len(op.Stops) > 0 {
+		s = op.Stops[0].Color
+	}
+	s = strings.TrimPrefix(s, "#")
+	if len(s) != 6 && len(s) != 8 {
+		return color.Black
+	}
+	v, err := strconv.ParseUint(s, 16, 32)
+	if err != nil {
+		return color.Black
+	}
+	if len(s) == 6 {
+		return color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
+	}
+	return color.NRGBA{R: uint8(v >> 24), G: uint8(v >> 16), B: uint8(v >> 8), A: uint8(v)}
+}

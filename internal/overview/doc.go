@@ -1,0 +1,10 @@
+// Package overview is the overview verb: for each requested streams group it
+// joins what kafka-streams-groups.sh shows in three views, the topology
+// (--describe --topology), the task owners (--describe --members) and the
+// lag (--describe --offsets), into one model per sub-topology and task:
+// which member runs task S_P actively, which hold it as standby or warm-up,
+// whether it is moving, and how far behind it is. It builds that Result from
+// one StreamsGroupDescribe v1 per coordinator, one OffsetFetch per group and
+// ListOffsets per partition leader; it never prints, never formats and never
+// decides exit codes.
+package overview

@@ -1,0 +1,596 @@
+package overview
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+// Options select the groups of an overview and, with Store, the store view.
+type Options struct {
+	// Groups are shown in this order; AllGroups lists them instead.
+	Groups    []string
+	AllGroups bool
+	// StoreGiven selects the store view of the state store named Store:
+	// one row per partition, with the hosts of its active and standby
+	// copies.
+	StoreGiven bool
+	Store      string
+}
+
+// Validate checks the options before any I/O. --group with --all-groups is
+// the command line's check, shared with the other verbs.
+func (o Options) Validate() error {
+	if !o.AllGroups && len(o.Groups) == 0 {
+		return errors.New("overview needs --group (repeatable) or --all-groups")
+	}
+	if o.StoreGiven && strings.TrimSpace(o.Store) == "" {
+		return errors.New("--store needs the name of a state store")
+	}
+	return nil
+}
+
+// Client is what Run needs from the admin client.
+type Client interface {
+	DescribeStreamsGroups(ctx context.Context, groups []string, includeTopology bool) []admin.DescribedGroup
+	ListStreamsGroups(ctx context.Context) ([]admin.ListedGroup, error)
+	FetchCommittedOffsets(ctx context.Context, groups []string) []admin.GroupOffsets
+	ListOffsets(ctx context.Context, tps []kafka.TopicPartition, timestamp int64) ([]admin.ListedOffset, error)
+}
+
+// Result holds one Group per requested group, in request order.
+type Result struct {
+	Groups []*Group
+	// Store is the store of the store view; "" for the overview.
+	Store string
+}
+
+// Failures lists the groups whose overview could not be made, in request
+// order. A description that is NOT_STORED or ERROR is not a failure: the
+// overview is made from the group's topology and shows the status.
+func (r *Result) Failures() []kafka.Failure {
+	var out []kafka.Failure
+	for _, g := range r.Groups {
+		if g.Err != nil {
+			out = append(out, kafka.Failure{Group: g.Group, Err: g.Err})
+		}
+	}
+	return out
+}
+
+// Group is the overview of one group, or the error that kept it from being
+// made.
+type Group struct {
+	Group       string
+	Coordinator *kafka.Broker
+	// State and the epochs are the group's, as described.
+	State           string
+	GroupEpoch      int32
+	AssignmentEpoch int32
+	TopologyEpoch   int32
+	AssignorName    *string
+	// DescriptionStatus is the KIP-1331 status; the nodes of each
+	// subtopology are known only when it is AVAILABLE.
+	DescriptionStatus topology.Status
+	// Members are sorted by member id; a task's owners are indexes into
+	// it, and a member's index plus one is its short name (m1, m2, ...).
+	Members []kafka.Member
+	// Subtopologies are in id order (numeric ids numerically).
+	Subtopologies []*Subtopology
+	// GlobalStores are the description's global stores (no tasks).
+	GlobalStores []*topology.GlobalStore
+	// Lag is the sum of every task's lag; Largest is the task with the
+	// largest lag (the first in task order among equals), nil when the
+	// group has no task.
+	Lag     int64
+	Largest *Task
+	// Store is the store view of Result.Store; nil otherwise.
+	Store *StoreView
+	Err   error
+}
+
+// Subtopology is one subtopology: what it reads and writes and its tasks.
+type Subtopology struct {
+	ID string
+	// Sources are the topics it reads: user topics, then repartition
+	// topics (Repartition), each sorted; each with its lag over the tasks.
+	Sources []Source
+	// Sinks are the user topics its sink nodes write, sorted (known only
+	// from an AVAILABLE description); DynamicSink tells that a sink picks
+	// its topic per record.
+	Sinks       []string
+	DynamicSink bool
+	// RepartitionSinks are the repartition topics it writes, sorted.
+	RepartitionSinks []string
+	// Stores are its state stores, sorted by name.
+	Stores []Store
+	// Nodes are the description's nodes in the broker's order; nil when the
+	// description is not AVAILABLE.
+	Nodes []*topology.Node
+	// Tasks are sorted by partition.
+	Tasks []*Task
+	// Lag is the sum of its tasks' lag; MaxTaskLag the largest of them.
+	Lag        int64
+	MaxTaskLag int64
+}
+
+// Source is a topic a subtopology reads.
+type Source struct {
+	Topic       string
+	Repartition bool
+	// Lag is the topic's lag summed over the subtopology's tasks.
+	Lag int64
+}
+
+// Store is a state store and its changelog topic ("" when it has none, for
+// example with logging disabled, or none is known).
+type Store struct {
+	Name      string
+	Changelog string
+}
+
+// TaskID names a task: subtopology S, partition P, written S_P.
+type TaskID struct {
+	Subtopology string
+	Partition   int32
+}
+
+func (t TaskID) String() string { return t.Subtopology + "_" + strconv.Itoa(int(t.Partition)) }
+
+// Task is one task: its holders by kind, current and target, and its lag.
+type Task struct {
+	TaskID
+	// Active, Standby and Warmup are the members holding the task in their
+	// current assignment (indexes into Group.Members, ascending); Target*
+	// the same in their target assignment. Active has at most one member
+	// unless the broker says otherwise.
+	Active, Standby, Warmup                   []int
+	TargetActive, TargetStandby, TargetWarmup []int
+	// Lag is the sum over the subtopology's source topics of Offsets' lag.
+	Lag int64
+	// Offsets are the task's partition P of each source topic that has one,
+	// in the order of Subtopology.Sources.
+	Offsets []PartitionLag
+}
+
+// Moving tells whether the task's target holders differ from its current
+// ones: it is being moved, or a standby or warm-up is being added or
+// removed.
+func (t *Task) Moving() bool {
+	return !slices.Equal(t.Active, t.TargetActive) || !slices.Equal(t.Standby, t.TargetStandby) || !slices.Equal(t.Warmup, t.TargetWarmup)
+}
+
+// PartitionLag is one source partition of a task, as the offsets view
+// shows it: lag is the log end minus the committed offset, or minus the log
+// start when nothing is committed.
+type PartitionLag struct {
+	kafka.TopicPartition
+	Repartition bool
+	// Committed is nil when the group committed nothing for the partition.
+	Committed *int64
+	LogStart  int64
+	LogEnd    int64
+	Lag       int64
+}
+
+// StoreView is the store view of one group: the store's subtopology and
+// one task per partition.
+type StoreView struct {
+	Name        string
+	Subtopology string
+	Changelog   string
+	Tasks       []*Task
+}
+
+// StoreNotFoundError is a store view asked of a group that has no such
+// partitioned store.
+type StoreNotFoundError struct {
+	Group, Store string
+	// Global is set when the store is a global store, which has a full
+	// copy on every instance and no partitions.
+	Global bool
+	// Known are the group's partitioned stores.
+	Known []string
+}
+
+func (e *StoreNotFoundError) Error() string {
+	if e.Global {
+		return fmt.Sprintf("store %s is a global store: every instance holds all of it", e.Store)
+	}
+	known := "it has none"
+	if len(e.Known) > 0 {
+		known = "its stores are " + strings.Join(e.Known, ", ")
+	}
+	return fmt.Sprintf("no state store %s (%s)", e.Store, known)
+}
+
+// Run makes the overview of the groups of opts, which passed Validate.
+// Per-group failures are in each Group's Err; the returned error is for
+// failures of the whole command, such as listing the groups.
+func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
+	ids := opts.Groups
+	if opts.AllGroups {
+		listed, err := client.ListStreamsGroups(ctx)
+		if err != nil {
+			return nil, err
+		}
+		ids = make([]string, len(listed))
+		for i, l := range listed {
+			ids[i] = l.Group
+		}
+	}
+	res := &Result{Groups: make([]*Group, 0, len(ids))}
+	if opts.StoreGiven {
+		res.Store = opts.Store
+	}
+	if len(ids) == 0 {
+		return res, nil
+	}
+	for _, d := range client.DescribeStreamsGroups(ctx, ids, true) {
+		res.Groups = append(res.Groups, build(d))
+	}
+	fillLag(ctx, client, res.Groups)
+	for _, g := range res.Groups {
+		if g.Err == nil && opts.StoreGiven {
+			g.Store, g.Err = storeView(g, opts.Store)
+		}
+	}
+	return res, nil
+}
+
+// build joins one described group's topology, description and members.
+func build(d admin.DescribedGroup) *Group {
+	g := &Group{Group: d.Group, Err: d.Err}
+	if d.Coordinator != (kafka.Broker{}) {
+		c := d.Coordinator
+		g.Coordinator = &c
+	}
+	if d.Err != nil {
+		return g
+	}
+	s := d.Streams
+	g.State, g.GroupEpoch, g.AssignmentEpoch, g.TopologyEpoch, g.AssignorName = s.State, s.GroupEpoch, s.AssignmentEpoch, s.TopologyEpoch, s.AssignorName
+	g.DescriptionStatus, g.Members = s.TopologyStatus, s.Members
+	if s.Topology != nil {
+		g.GlobalStores = s.Topology.GlobalStores
+	}
+	g.Subtopologies = subtopologies(d.Group, s)
+	byID := map[string]*Subtopology{}
+	for _, st := range g.Subtopologies {
+		byID[st.ID] = st
+	}
+	tasks := map[TaskID]*Task{}
+	task := func(id TaskID) *Task {
+		t, ok := tasks[id]
+		if !ok {
+			t = &Task{TaskID: id}
+			tasks[id] = t
+		}
+		return t
+	}
+	for i := range g.Members {
+		m := &g.Members[i]
+		for _, k := range []struct {
+			tasks []kafka.Tasks
+			add   func(t *Task)
+		}{
+			{m.Assignment.Active, func(t *Task) { t.Active = append(t.Active, i) }},
+			{m.Assignment.Standby, func(t *Task) { t.Standby = append(t.Standby, i) }},
+			{m.Assignment.Warmup, func(t *Task) { t.Warmup = append(t.Warmup, i) }},
+			{m.TargetAssignment.Active, func(t *Task) { t.TargetActive = append(t.TargetActive, i) }},
+			{m.TargetAssignment.Standby, func(t *Task) { t.TargetStandby = append(t.TargetStandby, i) }},
+			{m.TargetAssignment.Warmup, func(t *Task) { t.TargetWarmup = append(t.TargetWarmup, i) }},
+		} {
+			for _, ts := range k.tasks {
+				if byID[ts.SubtopologyID] == nil {
+					// The Java tool's error for the same answer.
+					g.Err = &kafka.MalformedError{Reason: fmt.Sprintf("Subtopology %s not found in group description!", ts.SubtopologyID)}
+					return g
+				}
+				for _, p := range ts.Partitions {
+					k.add(task(TaskID{Subtopology: ts.SubtopologyID, Partition: p}))
+				}
+			}
+		}
+	}
+	for _, t := range tasks {
+		byID[t.Subtopology].Tasks = append(byID[t.Subtopology].Tasks, t)
+	}
+	return g
+}
+
+// subtopologies joins the group's KIP-1071 topology (topics) with its
+// KIP-1331 description (nodes, stores, user sinks), in id order. Without a
+// KIP-1071 topology the description alone gives the topics.
+func subtopologies(group string, s *kafka.StreamsGroup) []*Subtopology {
+	described := map[string]*topology.Subtopology{}
+	if s.Topology != nil {
+		for _, d := range s.Topology.Subtopologies {
+			described[d.ID] = d
+		}
+	}
+	var out []*Subtopology
+	for _, t := range s.Subtopologies {
+		st := &Subtopology{ID: t.ID, RepartitionSinks: sortedSet(t.RepartitionSinkTopics)}
+		for _, topic := range sortedSet(t.SourceTopics) {
+			// A topic named both ways is counted once, as repartition.
+			if !slices.Contains(t.RepartitionSourceTopics, topic) {
+				st.Sources = append(st.Sources, Source{Topic: topic})
+			}
+		}
+		for _, topic := range sortedSet(t.RepartitionSourceTopics) {
+			st.Sources = append(st.Sources, Source{Topic: topic, Repartition: true})
+		}
+		if d := described[t.ID]; d != nil {
+			st.Nodes = d.Nodes
+		}
+		st.Stores = stores(group, st.Nodes, t.StateChangelogTopics)
+		out = append(out, st)
+	}
+	if s.Subtopologies == nil && s.Topology != nil {
+		out = fromDescription(group, s.Topology)
+	}
+	for _, st := range out {
+		st.Sinks, st.DynamicSink = sinks(st.Nodes, st.RepartitionSinks)
+	}
+	slices.SortStableFunc(out, func(a, b *Subtopology) int { return kafka.CompareSubtopologyIDs(a.ID, b.ID) })
+	return out
+}
+
+// fromDescription reads the subtopologies from a description alone: a
+// topic that one subtopology writes and another reads is a repartition
+// topic.
+func fromDescription(group string, d *topology.Description) []*Subtopology {
+	written := map[string]bool{}
+	for _, s := range d.Subtopologies {
+		for _, n := range s.Nodes {
+			if n.Kind == topology.Sink && n.Topic != nil {
+				written[*n.Topic] = true
+			}
+		}
+	}
+	var out []*Subtopology
+	for _, s := range d.Subtopologies {
+		st := &Subtopology{ID: s.ID, Nodes: s.Nodes}
+		var read []string
+		for _, n := range s.Nodes {
+			if n.Kind == topology.Source {
+				read = append(read, n.Topics...)
+			}
+			if n.Kind == topology.Sink && n.Topic != nil && strings.HasSuffix(*n.Topic, "-repartition") {
+				st.RepartitionSinks = append(st.RepartitionSinks, *n.Topic)
+			}
+		}
+		for _, topic := range sortedSet(read) {
+			if !written[topic] {
+				st.Sources = append(st.Sources, Source{Topic: topic})
+			}
+		}
+		for _, topic := range sortedSet(read) {
+			if written[topic] {
+				st.Sources = append(st.Sources, Source{Topic: topic, Repartition: true})
+			}
+		}
+		st.RepartitionSinks = sortedSet(st.RepartitionSinks)
+		st.Stores = stores(group, s.Nodes, nil)
+		out = append(out, st)
+	}
+	return out
+}
+
+// stores pairs the stores of the nodes with the changelog topics. Kafka
+// Streams names a store's changelog "<application.id>-<store>-changelog";
+// a changelog no node's store matches is listed under the store name its
+// topic name gives.
+func stores(group string, nodes []*topology.Node, changelogs []string) []Store {
+	names := map[string]string{}
+	for _, n := range nodes {
+		for _, s := range n.Stores {
+			names[s] = ""
+		}
+	}
+	for _, c := range changelogs {
+		name := strings.TrimSuffix(strings.TrimPrefix(c, group+"-"), "-changelog")
+		names[name] = c
+	}
+	out := make([]Store, 0, len(names))
+	for name, c := range names {
+		out = append(out, Store{Name: name, Changelog: c})
+	}
+	slices.SortFunc(out, func(a, b Store) int { return cmp.Compare(a.Name, b.Name) })
+	return out
+}
+
+// sinks are the user topics the sink nodes write (repartition topics left
+// out) and whether one of them is dynamic.
+func sinks(nodes []*topology.Node, repartition []string) ([]string, bool) {
+	var out []string
+	dynamic := false
+	for _, n := range nodes {
+		switch {
+		case n.Kind != topology.Sink:
+		case n.Topic == nil:
+			dynamic = true
+		case !slices.Contains(repartition, *n.Topic):
+			out = append(out, *n.Topic)
+		}
+	}
+	return sortedSet(out), dynamic
+}
+
+func sortedSet(xs []string) []string {
+	out := slices.Clone(xs)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// fillLag fetches the offsets of every group described without error (one
+// OffsetFetch per coordinator; ListOffsets, earliest and latest, per
+// partition leader for the union of the groups' partitions) and
+// computes the tasks' lag. A task is every task some member holds, plus,
+// for a group whose members hold none of them, every partition it
+// committed on a subtopology's source topics; a group whose offsets cannot
+// be fetched gets Err.
+func fillLag(ctx context.Context, client Client, groups []*Group) {
+	var ok []*Group
+	var ids []string
+	for _, g := range groups {
+		if g.Err == nil {
+			ok, ids = append(ok, g), append(ids, g.Group)
+		}
+	}
+	if len(ok) == 0 {
+		return
+	}
+	committed := map[string]map[kafka.TopicPartition]int64{}
+	for _, co := range client.FetchCommittedOffsets(ctx, ids) {
+		mine := map[kafka.TopicPartition]int64{}
+		for _, o := range co.Offsets {
+			// The Java admin client skips partitions answered with an error.
+			if o.Err == nil && o.Offset >= 0 {
+				mine[o.TopicPartition] = o.Offset
+			}
+		}
+		committed[co.Group] = mine
+		if co.Err != nil {
+			for _, g := range ok {
+				if g.Group == co.Group {
+					g.Err = co.Err
+				}
+			}
+		}
+	}
+	var all []kafka.TopicPartition
+	for _, g := range ok {
+		if g.Err != nil {
+			continue
+		}
+		addCommittedTasks(g, committed[g.Group])
+		for _, st := range g.Subtopologies {
+			for _, t := range st.Tasks {
+				for _, src := range st.Sources {
+					all = append(all, kafka.TopicPartition{Topic: src.Topic, Partition: t.Partition})
+				}
+			}
+		}
+	}
+	if len(all) == 0 {
+		return
+	}
+	earliest, errE := admin.IndexListedOffsets(client.ListOffsets(ctx, all, admin.EarliestTimestamp))
+	latest, errL := admin.IndexListedOffsets(client.ListOffsets(ctx, all, admin.LatestTimestamp))
+	for _, g := range ok {
+		if g.Err != nil {
+			continue
+		}
+		if err := cmp.Or(errL, errE); err != nil {
+			g.Err = err
+			continue
+		}
+		g.Err = computeLag(g, committed[g.Group], latest, earliest)
+	}
+}
+
+// addCommittedTasks adds, to a group whose members hold no task at all
+// (an Empty group), a task for each partition it committed on a source
+// topic, so that a stopped application still shows where it stands.
+func addCommittedTasks(g *Group, committed map[kafka.TopicPartition]int64) {
+	for _, st := range g.Subtopologies {
+		if len(st.Tasks) > 0 {
+			return
+		}
+	}
+	for _, st := range g.Subtopologies {
+		parts := map[int32]bool{}
+		for _, src := range st.Sources {
+			for tp := range committed {
+				if tp.Topic == src.Topic {
+					parts[tp.Partition] = true
+				}
+			}
+		}
+		for p := range parts {
+			st.Tasks = append(st.Tasks, &Task{TaskID: TaskID{Subtopology: st.ID, Partition: p}})
+		}
+	}
+}
+
+// computeLag fills every task's offsets and lag, the subtopologies' and the
+// group's totals. A partition the broker does not know (a source topic with
+// fewer partitions than the subtopology has tasks) is left out.
+func computeLag(g *Group, committed map[kafka.TopicPartition]int64, latest, earliest map[kafka.TopicPartition]admin.ListedOffset) error {
+	g.Lag, g.Largest = 0, nil
+	for _, st := range g.Subtopologies {
+		slices.SortFunc(st.Tasks, func(a, b *Task) int { return cmp.Compare(a.Partition, b.Partition) })
+		for i := range st.Sources {
+			st.Sources[i].Lag = 0
+		}
+		st.Lag, st.MaxTaskLag = 0, 0
+		for _, t := range st.Tasks {
+			t.Lag, t.Offsets = 0, nil
+			for i, src := range st.Sources {
+				tp := kafka.TopicPartition{Topic: src.Topic, Partition: t.Partition}
+				end := latest[tp]
+				if isUnknownPartition(end.Err) {
+					continue
+				}
+				if end.Err != nil {
+					return end.Err
+				}
+				start := earliest[tp]
+				if start.Err != nil && !isUnknownPartition(start.Err) {
+					return start.Err
+				}
+				row := PartitionLag{TopicPartition: tp, Repartition: src.Repartition, LogStart: start.Offset, LogEnd: end.Offset, Lag: end.Offset - start.Offset}
+				if c, ok := committed[tp]; ok {
+					off := c
+					row.Committed = &off
+					row.Lag = end.Offset - c
+				}
+				t.Offsets = append(t.Offsets, row)
+				t.Lag += row.Lag
+				st.Sources[i].Lag += row.Lag
+			}
+			st.Lag += t.Lag
+			st.MaxTaskLag = max(st.MaxTaskLag, t.Lag)
+			g.Lag += t.Lag
+			if g.Largest == nil || t.Lag > g.Largest.Lag {
+				g.Largest = t
+			}
+		}
+	}
+	return nil
+}
+
+func isUnknownPartition(err error) bool {
+	var ke *kafka.Error
+	return errors.As(err, &ke) && ke.Code == kafka.CodeUnknownTopicOrPartition
+}
+
+// storeView finds the subtopology holding store and lists its tasks.
+func storeView(g *Group, store string) (*StoreView, error) {
+	var known []string
+	for _, st := range g.Subtopologies {
+		for _, s := range st.Stores {
+			if s.Name == store {
+				return &StoreView{Name: store, Subtopology: st.ID, Changelog: s.Changelog, Tasks: st.Tasks}, nil
+			}
+			known = append(known, s.Name)
+		}
+	}
+	for _, gs := range g.GlobalStores {
+		if slices.Contains(gs.Processor.Stores, store) {
+			return nil, &StoreNotFoundError{Group: g.Group, Store: store, Global: true}
+		}
+	}
+	slices.Sort(known)
+	return nil, &StoreNotFoundError{Group: g.Group, Store: store, Known: slices.Compact(known)}
+}
