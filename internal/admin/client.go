@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // Config is what a Client needs to reach a cluster.
@@ -46,13 +47,18 @@ type Client struct {
 
 	mu       sync.Mutex
 	versions map[int32]*kmsg.ApiVersionsResponse
+	// coordinators caches the group coordinators FindCoordinator named
+	// (route.go), so that a verb sending several group requests looks
+	// each group up once; a coordinator error drops the entry.
+	coordinators map[string]kafka.Broker
 }
 
 // Pinned protocol versions, one per request the CLI sends, so that a
 // franz-go upgrade can never change what goes on the wire. Kafka 4.4 levels.
 var pinned = map[int16]int16{
-	2:  11, // ListOffsets
-	3:  13, // Metadata
+	2:  11, // ListOffsets (also by timestamp, --to-datetime, --by-duration)
+	3:  13, // Metadata (partitions and leaders of --input-topic)
+	8:  9,  // OffsetCommit (--reset-offsets --execute; v10 names topics by id)
 	9:  10, // OffsetFetch
 	10: 6,  // FindCoordinator
 	16: 5,  // ListGroups
@@ -61,6 +67,7 @@ var pinned = map[int16]int16{
 	20: 6,  // DeleteTopics (--delete-all-internal-topics)
 	36: 2,  // SaslAuthenticate
 	42: 3,  // DeleteGroups (v3: per-group ErrorMessage, KIP-1331)
+	47: 0,  // OffsetDelete (--delete-offsets)
 	89: 1,  // StreamsGroupDescribe (v1: topology description, KIP-1331)
 }
 
@@ -102,7 +109,7 @@ func New(cfg Config) (*Client, error) {
 	if !validSoftwareVersion(sv) {
 		sv = "0.0.0"
 	}
-	return &Client{cl: cl, softwareVersion: sv, versions: map[int32]*kmsg.ApiVersionsResponse{}}, nil
+	return &Client{cl: cl, softwareVersion: sv, versions: map[int32]*kmsg.ApiVersionsResponse{}, coordinators: map[string]kafka.Broker{}}, nil
 }
 
 // Close releases all connections.
