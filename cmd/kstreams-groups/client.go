@@ -9,8 +9,10 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	groupdelete "github.com/kstreams-groups/kstreams-groups/internal/delete"
+	"github.com/kstreams-groups/kstreams-groups/internal/deleteoffsets"
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
+	"github.com/kstreams-groups/kstreams-groups/internal/resetoffsets"
 )
 
 // client is what the verbs need from a Kafka client; *admin.Client is the
@@ -19,6 +21,8 @@ type client interface {
 	describe.Client
 	list.Client
 	groupdelete.Client
+	resetoffsets.Client
+	deleteoffsets.Client
 	Close()
 }
 

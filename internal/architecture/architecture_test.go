@@ -80,7 +80,7 @@ func prefixed(prefixes ...string) func(string) bool {
 func stdlib(imp string) bool { return !strings.Contains(strings.Split(imp, "/")[0], ".") }
 
 // verbPackages are the packages that each hold one verb.
-var verbPackages = []string{"internal/describe", "internal/list", "internal/delete"}
+var verbPackages = []string{"internal/describe", "internal/list", "internal/delete", "internal/resetoffsets", "internal/deleteoffsets"}
 
 // rules are the import rules of docs/ARCHITECTURE.md ("Import rules").
 var rules = []rule{
@@ -101,7 +101,7 @@ var rules = []rule{
 			return local(append(verbPackages, "internal/format", "internal/playground", "internal/topoparse")...)(imp)
 		}},
 	{"the playground is a broker: it knows no client code", under("internal/playground"),
-		local("internal/admin", "internal/format", "internal/describe", "internal/list", "internal/delete", "internal/kafka", "internal/clientconfig")},
+		local(append(verbPackages, "internal/admin", "internal/format", "internal/kafka", "internal/clientconfig")...)},
 	{"only cmd serves the playground", not(under("cmd", "internal/playground")), local("internal/playground")},
 	{"production code never imports test support", func(p pkg) bool { return !p.testSupport() },
 		func(imp string) bool {

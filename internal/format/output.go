@@ -67,5 +67,5 @@ func Encode(w io.Writer, o Output, v any) error {
 
 // Documents lists the top-level document types, for schema tests.
 func Documents() []any {
-	return []any{DescribeDoc{}, DeleteDoc{}, ListDoc{}, TopologyDoc{}, VersionDoc{}}
+	return []any{DescribeDoc{}, DeleteDoc{}, DeleteOffsetsDoc{}, ListDoc{}, ResetOffsetsDoc{}, TopologyDoc{}, VersionDoc{}}
 }
