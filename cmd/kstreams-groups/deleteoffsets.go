@@ -52,7 +52,9 @@ was deleted.` + "\n\n" + exitStatusHelp(),
 // deleteOffsets runs the delete-offsets verb.
 func (a *app) deleteOffsets(ctx context.Context, req deleteoffsets.Request) error {
 	p := printer[*deleteoffsets.Result]{
-		text:    func(w io.Writer, res *deleteoffsets.Result, _ *format.Styles) error { return format.DeleteOffsetsText(w, res) },
+		text: func(w io.Writer, res *deleteoffsets.Result, _ *format.Styles) error {
+			return format.DeleteOffsetsText(w, res)
+		},
 		doc:     func(res *deleteoffsets.Result) any { return format.NewDeleteOffsetsDoc(res) },
 		noGraph: "-o %s draws a topology: delete-offsets prints text, json or yaml",
 		line: func(res *deleteoffsets.Result, f kafka.Failure, o format.Output) string {

@@ -14,7 +14,9 @@ const (
 	subscribedStatus    = "Error: org.apache.kafka.common.errors.GroupSubscribedToTopicException: Deleting offsets of a topic is forbidden while the consumer group is actively subscribed to it."
 )
 
-func statusRow(topic, partition, status string) string { return statusRowW(15, topic, partition, status) }
+func statusRow(topic, partition, status string) string {
+	return statusRowW(15, topic, partition, status)
+}
 
 func statusRowW(width int, topic, partition, status string) string {
 	return "\n" + padN(topic, width) + " " + padN(partition, 10) + " " + padN(status, 15)
@@ -36,7 +38,9 @@ func TestDeleteOffsets(t *testing.T) {
 			wantStdout: "Request succeeded for deleting offsets from group wc.\n" + statusRowW(26, "TOPIC", "PARTITION", "STATUS") +
 				statusRowW(26, "wc-input", "1", "Successful") + statusRowW(26, "wc-word-counts-repartition", "0", "Successful") +
 				statusRowW(26, "wc-word-counts-repartition", "1", "Successful") + statusRowW(26, "wc-word-counts-repartition", "2", "Successful") + "\n",
-			check: func(t *testing.T, c *playground.Cluster) { assert.Equal(t, []string{"wc-input-0=12"}, committedOf(c, "wc")) }},
+			check: func(t *testing.T, c *playground.Cluster) {
+				assert.Equal(t, []string{"wc-input-0=12"}, committedOf(c, "wc"))
+			}},
 		{name: "an active group: GROUP_SUBSCRIBED_TO_TOPIC", args: []string{"--delete-offsets", "--group", "wc-live", "--all-input-topics"},
 			wantStdout: "\nError: Encountered some partition-level error, see the follow-up details.\n" + deleteOffsetsHeader +
 				statusRow("wc-input", "0", subscribedStatus) + statusRow("wc-input", "1", subscribedStatus) + "\n",
@@ -56,7 +60,9 @@ func TestDeleteOffsets(t *testing.T) {
 				assert.Equal(t, 0, r.code, r.stderr)
 			},
 			wantStdout: "Request succeeded for deleting offsets from group wc.\n" + deleteOffsetsHeader + "\n",
-			check:      func(t *testing.T, c *playground.Cluster) { assert.Zero(t, keysSent(c, keyOffsetDelete), "nothing to send") }},
+			check: func(t *testing.T, c *playground.Cluster) {
+				assert.Zero(t, keysSent(c, keyOffsetDelete), "nothing to send")
+			}},
 		{name: "a group that does not exist is refused before anything is sent", args: []string{"--delete-offsets", "--group", "nogroup", "--input-topic", "wc-input"},
 			wantStderr: "Error: streams group 'nogroup': GROUP_ID_NOT_FOUND: Group nogroup not found.\n",
 			wantCode:   1, wantDetailed: exitNotFound,

@@ -227,9 +227,13 @@ func (f *fakeClient) DeleteGroups(context.Context, []string) []admin.DeletedGrou
 
 func (f *fakeClient) DeleteTopics(context.Context, []string) []admin.DeletedTopic { return nil }
 
-func (f *fakeClient) DescribeTopics(context.Context, []string) ([]admin.TopicInfo, error) { return nil, nil }
+func (f *fakeClient) DescribeTopics(context.Context, []string) ([]admin.TopicInfo, error) {
+	return nil, nil
+}
 
-func (f *fakeClient) CommitOffsets(context.Context, []admin.GroupCommit) []admin.CommitResult { return nil }
+func (f *fakeClient) CommitOffsets(context.Context, []admin.GroupCommit) []admin.CommitResult {
+	return nil
+}
 
 func (f *fakeClient) DeleteOffsets(_ context.Context, group string, _ []kafka.TopicPartition) admin.DeletedOffsets {
 	return admin.DeletedOffsets{Group: group}

@@ -12,7 +12,9 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
-func tp(topic string, p int32) kafka.TopicPartition { return kafka.TopicPartition{Topic: topic, Partition: p} }
+func tp(topic string, p int32) kafka.TopicPartition {
+	return kafka.TopicPartition{Topic: topic, Partition: p}
+}
 
 // The commit is the Java admin client's: OffsetCommit v9 with names,
 // generation -1, an empty member id, leader epoch -1 and empty metadata, to

@@ -32,7 +32,9 @@ func TestValidateAndPrepare(t *testing.T) {
 // The failure that decides the exit code is the one the Java tool's first
 // line reports: the group's, else the first failed partition sent.
 func TestFailures(t *testing.T) {
-	tp := func(topic string, p int32) kafka.TopicPartition { return kafka.TopicPartition{Topic: topic, Partition: p} }
+	tp := func(topic string, p int32) kafka.TopicPartition {
+		return kafka.TopicPartition{Topic: topic, Partition: p}
+	}
 	unknown := admin.NewKafkaError(kafka.CodeUnknownTopicOrPartition, nil)
 	subscribed := admin.NewKafkaError(kafka.CodeGroupSubscribedToTopic, nil)
 	res := &Result{Group: "g", Rows: []Row{{TopicPartition: tp("a", NoPartition), Err: unknown}, {TopicPartition: tp("b", 0)}, {TopicPartition: tp("c", 0), Err: subscribed}}}
