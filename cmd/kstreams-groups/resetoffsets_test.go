@@ -307,6 +307,10 @@ func TestResetOffsets_execute(t *testing.T) {
 		{name: "another group's internal topic is refused", args: []string{"--reset-offsets", "--group", "wc", "--all-input-topics", "--to-earliest", "--execute", "--delete-internal-topic", "wc-word-counts-changelog", "--delete-internal-topic", "wc-live-word-counts-changelog"},
 			wantStderr: "Error: --delete-internal-topic 'wc-live-word-counts-changelog' is not an internal topic of streams group 'wc' (its internal topics: 'wc-word-counts-repartition', 'wc-word-counts-changelog'); nothing was changed\n",
 			wantCode:   1, wantDetailed: exitNotInternal, check: unchanged},
+		{name: "delete all internal topics takes priority over the named ones", args: []string{"--reset-offsets", "--group", "wc", "--all-input-topics", "--to-earliest", "--execute", "--delete-all-internal-topics", "--delete-internal-topic", "side"},
+			wantStdout: resetHeader + row("wc", "wc-input", 0, 10) + row("wc", "wc-input", 1, 0) + "\n",
+			wantStderr: committedTwoWc + "Deleted the internal topics of streams group 'wc': 'wc-word-counts-repartition', 'wc-word-counts-changelog'.\n",
+			check:      func(t *testing.T, c *playground.Cluster) { assert.True(t, c.HasTopic("side")) }},
 		{name: "internal topics already gone", args: []string{"--reset-offsets", "--group", "wc", "--all-input-topics", "--to-earliest", "--execute", "--delete-all-internal-topics"},
 			setup: func(t *testing.T, c *playground.Cluster) {
 				c.RemoveTopic("wc-word-counts-changelog")

@@ -109,19 +109,19 @@ func commitOnce(ctx context.Context, b *kgo.Broker, gc GroupCommit) (*kmsg.Offse
 	req.InstanceID = nil
 	offsets := slices.Clone(gc.Offsets)
 	slices.SortFunc(offsets, func(a, b OffsetToCommit) int { return kafka.CompareTopicPartitions(a.TopicPartition, b.TopicPartition) })
-	for i := 0; i < len(offsets); {
+	topicRuns(len(offsets), func(i int) string { return offsets[i].Topic }, func(topic string, from, to int) {
 		rt := kmsg.NewOffsetCommitRequestTopic()
-		rt.Topic = offsets[i].Topic
-		for ; i < len(offsets) && offsets[i].Topic == rt.Topic; i++ {
+		rt.Topic = topic
+		for _, o := range offsets[from:to] {
 			rp := kmsg.NewOffsetCommitRequestTopicPartition()
-			rp.Partition = offsets[i].Partition
-			rp.Offset = offsets[i].Offset
+			rp.Partition = o.Partition
+			rp.Offset = o.Offset
 			rp.LeaderEpoch = -1
 			rp.Metadata = kmsg.StringPtr("")
 			rt.Partitions = append(rt.Partitions, rp)
 		}
 		req.Topics = append(req.Topics, rt)
-	}
+	})
 	kr, err := b.RetriableRequest(ctx, req)
 	if err != nil {
 		return nil, err
@@ -143,21 +143,43 @@ func commitRows(resp *kmsg.OffsetCommitResponse) ([]PartitionError, int16) {
 	first := true
 	for _, t := range resp.Topics {
 		for _, p := range t.Partitions {
-			pe := PartitionError{TopicPartition: kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}}
-			if p.ErrorCode != 0 {
-				pe.Err = NewKafkaError(p.ErrorCode, nil)
-			}
 			if first {
 				common, first = p.ErrorCode, false
 			} else if common != p.ErrorCode {
 				common = 0
 			}
-			rows = append(rows, pe)
+			rows = append(rows, newPartitionError(t.Topic, p.Partition, p.ErrorCode))
 		}
 	}
-	slices.SortFunc(rows, func(a, b PartitionError) int { return kafka.CompareTopicPartitions(a.TopicPartition, b.TopicPartition) })
+	sortPartitionErrors(rows)
 	if !kafka.IsCoordinatorRetriable(common) {
 		common = 0
 	}
 	return rows, common
+}
+
+func newPartitionError(topic string, partition int32, code int16) PartitionError {
+	pe := PartitionError{TopicPartition: kafka.TopicPartition{Topic: topic, Partition: partition}}
+	if code != 0 {
+		pe.Err = NewKafkaError(code, nil)
+	}
+	return pe
+}
+
+func sortPartitionErrors(ps []PartitionError) {
+	slices.SortFunc(ps, func(a, b PartitionError) int { return kafka.CompareTopicPartitions(a.TopicPartition, b.TopicPartition) })
+}
+
+// topicRuns calls add once per run of one topic in a slice of n entries
+// sorted by topic, with the topic and the run's index range [from, to):
+// the topics of a request, each with its partitions.
+func topicRuns(n int, topic func(i int) string, add func(topic string, from, to int)) {
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && topic(j) == topic(i) {
+			j++
+		}
+		add(topic(i), i, j)
+		i = j
+	}
 }

@@ -40,16 +40,16 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []kafka.To
 			for _, g := range gs {
 				req := kmsg.NewPtrOffsetDeleteRequest()
 				req.Group = g
-				for i := 0; i < len(want); {
+				topicRuns(len(want), func(i int) string { return want[i].Topic }, func(topic string, from, to int) {
 					rt := kmsg.NewOffsetDeleteRequestTopic()
-					rt.Topic = want[i].Topic
-					for ; i < len(want) && want[i].Topic == rt.Topic; i++ {
+					rt.Topic = topic
+					for _, tp := range want[from:to] {
 						rp := kmsg.NewOffsetDeleteRequestTopicPartition()
-						rp.Partition = want[i].Partition
+						rp.Partition = tp.Partition
 						rt.Partitions = append(rt.Partitions, rp)
 					}
 					req.Topics = append(req.Topics, rt)
-				}
+				})
 				// Deleting what is already gone succeeds, so a resend is safe.
 				kr, err := b.RetriableRequest(ctx, req)
 				if err != nil {
@@ -63,14 +63,10 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []kafka.To
 				var ps []PartitionError
 				for _, t := range resp.Topics {
 					for _, p := range t.Partitions {
-						pe := PartitionError{TopicPartition: kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}}
-						if p.ErrorCode != 0 {
-							pe.Err = NewKafkaError(p.ErrorCode, nil)
-						}
-						ps = append(ps, pe)
+						ps = append(ps, newPartitionError(t.Topic, p.Partition, p.ErrorCode))
 					}
 				}
-				slices.SortFunc(ps, func(a, b PartitionError) int { return kafka.CompareTopicPartitions(a.TopicPartition, b.TopicPartition) })
+				sortPartitionErrors(ps)
 				rows[g] = ps
 			}
 			return rows, codes, map[string]*string{}, nil

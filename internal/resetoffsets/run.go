@@ -228,7 +228,11 @@ func Run(ctx context.Context, client Client, req Request) (*Result, error) {
 	if !req.Execute {
 		return res, nil
 	}
-	if err := checkInternalTopics(req.DeleteInternalTopics, empty, subs); err != nil {
+	named := req.DeleteInternalTopics
+	if req.DeleteAllInternalTopics {
+		named = nil // --delete-all-internal-topics takes priority, as in the Java tool
+	}
+	if err := checkInternalTopics(named, empty, subs); err != nil {
 		return nil, err
 	}
 	commit(ctx, client, empty)
