@@ -13,7 +13,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
-	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // Config is what a Client needs to reach a cluster.
@@ -41,16 +40,13 @@ const dialTimeout = 5 * time.Second
 
 // Client talks to one Kafka cluster. It is safe for concurrent use.
 type Client struct {
-	cl *kgo.Client
+	cl           *kgo.Client
+	coordinators coordinatorCache // coordcache.go
 
 	softwareVersion string
 
 	mu       sync.Mutex
 	versions map[int32]*kmsg.ApiVersionsResponse
-	// coordinators caches the group coordinators FindCoordinator named
-	// (route.go), so that a verb sending several group requests looks
-	// each group up once; a coordinator error drops the entry.
-	coordinators map[string]kafka.Broker
 }
 
 // Pinned protocol versions, one per request the CLI sends, so that a
@@ -109,7 +105,7 @@ func New(cfg Config) (*Client, error) {
 	if !validSoftwareVersion(sv) {
 		sv = "0.0.0"
 	}
-	return &Client{cl: cl, softwareVersion: sv, versions: map[int32]*kmsg.ApiVersionsResponse{}, coordinators: map[string]kafka.Broker{}}, nil
+	return &Client{cl: cl, softwareVersion: sv, versions: map[int32]*kmsg.ApiVersionsResponse{}}, nil
 }
 
 // Close releases all connections.

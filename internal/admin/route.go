@@ -19,9 +19,7 @@ import (
 // client routes both itself: one batched FindCoordinator, one request per
 // coordinator node, and a retry of only the groups that answered
 // NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE or COORDINATOR_LOAD_IN_PROGRESS,
-// until the context ends. The coordinators found are kept for the client's
-// next group request (a verb that describes, fetches and commits looks each
-// group up once); a retry looks its groups up again.
+// until the context ends.
 
 // routed is the outcome of a routed request for one group.
 type routed[T any] struct {
@@ -70,9 +68,7 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 				return out
 			}
 		}
-		// The first attempt may use the coordinators an earlier request of
-		// this client found; a retry looks its groups up again.
-		coords, err := c.findCoordinators(ctx, pending, attempt == 0)
+		coords, err := c.cachedCoordinators(ctx, pending, attempt == 0)
 		if err != nil {
 			if ce := connectFailure(err); ce != nil {
 				for _, g := range pending {
@@ -179,44 +175,22 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 }
 
 // findCoordinators looks up the group coordinators of groups in one batched
-// FindCoordinator (kgo splits it per key for brokers older than v4). With
-// cached, groups whose coordinator this client already found are not asked
-// again; without, their cache entries are dropped first.
-func (c *Client) findCoordinators(ctx context.Context, groups []string, cached bool) (map[string]*coordinator, error) {
-	out := make(map[string]*coordinator, len(groups))
-	var ask []string
-	c.mu.Lock()
-	for _, g := range groups {
-		if b, ok := c.coordinators[g]; ok && cached {
-			out[g] = &coordinator{broker: b}
-			continue
-		}
-		delete(c.coordinators, g)
-		ask = append(ask, g)
-	}
-	c.mu.Unlock()
-	if len(ask) == 0 {
-		return out, nil
-	}
+// FindCoordinator (kgo splits it per key for brokers older than v4).
+func (c *Client) findCoordinators(ctx context.Context, groups []string) (map[string]*coordinator, error) {
 	req := kmsg.NewPtrFindCoordinatorRequest()
 	req.CoordinatorType = 0 // group
-	req.CoordinatorKeys = ask
+	req.CoordinatorKeys = groups
 	resp, err := req.RequestWith(ctx, c.cl)
 	if err != nil {
 		return nil, &kafka.UnavailableError{Op: "FindCoordinator", Err: err}
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	out := make(map[string]*coordinator, len(resp.Coordinators))
 	for _, co := range resp.Coordinators {
 		if co.ErrorCode != 0 {
 			out[co.Key] = &coordinator{err: NewKafkaError(co.ErrorCode, co.ErrorMessage)}
 			continue
 		}
-		b := kafka.Broker{ID: co.NodeID, Host: co.Host, Port: co.Port}
-		out[co.Key] = &coordinator{broker: b}
-		if c.coordinators != nil {
-			c.coordinators[co.Key] = b
-		}
+		out[co.Key] = &coordinator{broker: kafka.Broker{ID: co.NodeID, Host: co.Host, Port: co.Port}}
 	}
 	return out, nil
 }

@@ -45,9 +45,6 @@ func (c *Client) DescribeTopics(ctx context.Context, topics []string) ([]TopicIn
 	}
 	resp, err := req.RequestWith(ctx, c.cl)
 	if err != nil {
-		if ce := connectFailure(err); ce != nil {
-			return nil, ce
-		}
 		return nil, &kafka.UnavailableError{Op: "Metadata", Err: err}
 	}
 	got := map[string]TopicInfo{}
