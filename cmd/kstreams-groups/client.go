@@ -9,10 +9,12 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	groupdelete "github.com/kstreams-groups/kstreams-groups/internal/delete"
+	"github.com/kstreams-groups/kstreams-groups/internal/deleteoffsets"
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/diff"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
+	"github.com/kstreams-groups/kstreams-groups/internal/resetoffsets"
 )
 
 // client is what the verbs need from a Kafka client; *admin.Client is the
@@ -23,6 +25,8 @@ type client interface {
 	groupdelete.Client
 	diff.Client
 	overview.Client
+	resetoffsets.Client
+	deleteoffsets.Client
 	Close()
 }
 

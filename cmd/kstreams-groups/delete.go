@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -20,12 +21,9 @@ func (a *app) deleteVerb() *verb {
 		flags: []flagDef{
 			groupFlag,
 			allGroupsFlag,
-			{name: "dry-run", kind: boolFlag,
-				kafkaHelp: "With --delete: run the pre-checks and print what would be deleted, without deleting.",
-				help:      "Run the pre-checks and print what would be deleted, without deleting."},
-			{name: "delete-all-internal-topics", kind: boolFlag,
-				kafkaHelp: "Delete all internal topics linked to the streams group when deleting the group.",
-				help:      "Also delete the internal topics inferred from each deleted group's topology."},
+			dryRunFlag.withHelp("Run the pre-checks and print what would be deleted, without deleting."),
+			deleteAllInternalTopicsFlag.withHelp("Also delete the internal topics inferred from each deleted group's topology."),
+			deleteInternalTopicFlag.withHelp("Also delete this internal topic of a deleted group (repeatable); a topic that is not an internal topic of a group to delete is refused and nothing is deleted."),
 		},
 		short: "Delete Kafka Streams groups",
 		long: `Delete Kafka Streams groups, as kafka-streams-groups.sh --delete does: a group
@@ -33,8 +31,11 @@ must exist, be a streams group and be Empty, or it is not sent to the broker.
 Each failed group is reported with Kafka's error name and the broker's message,
 e.g. GROUP_DELETION_FAILED when the broker's topology description plugin could
 not delete the stored description (KIP-1331); the group then still exists.
-Unlike kafka-streams-groups.sh, the exit status is 0 only when every requested
-group was deleted.` + "\n\n" + exitStatusHelp(),
+--delete-all-internal-topics also deletes each deleted group's inferred
+internal topics; --delete-internal-topic T (which the Kafka 4.4 docs promise
+and its tool refuses) deletes only T, which must be one of them, or nothing is
+deleted. Unlike kafka-streams-groups.sh, the exit status is 0 only when every
+requested group was deleted.` + "\n\n" + exitStatusHelp(),
 		example: `  # Delete two stopped applications' groups
   kstreams-groups delete --group orders-app --group billing-app --bootstrap-server localhost:9092
 
@@ -45,8 +46,20 @@ group was deleted.` + "\n\n" + exitStatusHelp(),
   kstreams-groups delete --group orders-app -o json --detailed-exit-codes`,
 		parse: func(v flagValues) job {
 			opts := groupdelete.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"),
-				DryRun: v.bool("dry-run"), DeleteInternalTopics: v.bool("delete-all-internal-topics")}
-			return job{opts: opts, validate: opts.Validate, run: func(ctx context.Context) error { return a.deleteGroups(ctx, opts) }}
+				DryRun: v.bool("dry-run"), DeleteInternalTopics: v.bool("delete-all-internal-topics"),
+				InternalTopics: v.strings("delete-internal-topic")}
+			validate := func() error {
+				if err := opts.Validate(); err != nil {
+					return err
+				}
+				// The Kafka form holds every verb's options; the Java tool
+				// refuses these in its --delete checks.
+				if v.set("input-topic") || v.bool("all-input-topics") {
+					return errors.New("Kafka Streams does not support topic-specific offset deletion from a streams group.")
+				}
+				return nil
+			}
+			return job{opts: opts, validate: validate, run: func(ctx context.Context) error { return a.deleteGroups(ctx, opts) }}
 		},
 	}
 }

@@ -22,6 +22,9 @@ const (
 	exitUnavailable   = 7
 	exitTooOld        = 8
 	exitNotDeleted    = 9
+	exitGroupActive   = 10
+	exitNoResetPlan   = 11
+	exitNotInternal   = 12
 )
 
 // exitStatus documents one code; help texts and the README are built from
@@ -43,6 +46,9 @@ var exitStatuses = []exitStatus{
 	{exitUnavailable, true, "Cluster unreachable, coordinator unavailable, or timed out."},
 	{exitTooOld, true, "Broker too old for the request (--topology needs Apache Kafka 4.4 or newer)."},
 	{exitNotDeleted, true, "Group could not be deleted (GROUP_DELETION_FAILED, or the group is not empty)."},
+	{exitGroupActive, true, "Offsets not changed because the group is active: it is not Empty, or gained a member before the commit (--delete-offsets: GROUP_SUBSCRIBED_TO_TOPIC)."},
+	{exitNoResetPlan, true, "Nothing to reset for a group: --from-file has no line for it, or --input-topic names partitions it has no committed offset for."},
+	{exitNotInternal, true, "--delete-internal-topic names a topic that is not an internal topic of the group; nothing was changed."},
 }
 
 // usageError is a bad invocation: exit 2, with a pointer to --help.
@@ -94,6 +100,9 @@ var categoryCodes = map[kafka.Category]int{
 	kafka.Unavailable:      exitUnavailable,
 	kafka.BrokerTooOld:     exitTooOld,
 	kafka.NotDeleted:       exitNotDeleted,
+	kafka.GroupActive:      exitGroupActive,
+	kafka.NoResetPlan:      exitNoResetPlan,
+	kafka.NotInternalTopic: exitNotInternal,
 }
 
 // exitCodeFor is the only mapping from an outcome to an exit code: a

@@ -41,6 +41,11 @@ func TestExitCodeFor(t *testing.T) {
 		{"deletion failed", admin.NewKafkaError(134, nil), 1, 9},
 		{"non-empty group", admin.NewKafkaError(68, nil), 1, 9},
 		{"malformed", &kafka.MalformedError{Reason: "x"}, 1, 1},
+		{"group active", &outcomeError{causes: []error{&kafka.RefusedError{Reason: kafka.RefusedActive, Group: "g", State: "Stable"}}}, 1, 10},
+		{"group became active", &kafka.RefusedError{Reason: kafka.RefusedActive, Group: "g", Cause: admin.NewKafkaError(25, nil)}, 1, 10},
+		{"subscribed to the topic", admin.NewKafkaError(86, nil), 1, 10},
+		{"no reset plan", &kafka.RefusedError{Reason: kafka.RefusedNoPlan, Group: "g", FromFile: true}, 1, 11},
+		{"not an internal topic", &kafka.RefusedError{Reason: kafka.RefusedNotInternal, Group: "g", Topics: []string{"t"}}, 1, 12},
 		{"unknown server error", admin.NewKafkaError(-1, nil), 1, 1},
 		{"anything else", fmt.Errorf("boom"), 1, 1},
 		{
@@ -80,10 +85,10 @@ func TestREADMEExitCodes(t *testing.T) {
 		got = append(got, exitStatus{Code: code, Detailed: m[2] == "detailed", Meaning: m[3]})
 	}
 	assert.Equal(t, exitStatuses, got, "README exit status table and exitStatuses differ")
-	assert.Len(t, exitStatuses, 10)
+	assert.Len(t, exitStatuses, 13)
 	for i, s := range exitStatuses {
 		assert.Equal(t, i, s.Code, "codes are listed in order without gaps")
 	}
-	assert.Equal(t, []int{exitOK, exitFailure, exitUsage, exitNotStored, exitDescError, exitNotFound, exitNotAuthorized, exitUnavailable, exitTooOld, exitNotDeleted},
-		[]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	assert.Equal(t, []int{exitOK, exitFailure, exitUsage, exitNotStored, exitDescError, exitNotFound, exitNotAuthorized, exitUnavailable, exitTooOld, exitNotDeleted, exitGroupActive, exitNoResetPlan, exitNotInternal},
+		[]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
 }

@@ -38,6 +38,13 @@ type flagDef struct {
 	availableIf []string
 }
 
+// withHelp is f with another subcommand help, for a verb that shares the
+// option (and its Kafka help) with others.
+func (f flagDef) withHelp(help string) flagDef {
+	f.help = help
+	return f
+}
+
 // optionalNoValue is what an optionalFlag holds when given without a value.
 const optionalNoValue = "\x00"
 
@@ -85,6 +92,15 @@ func (v flagValues) strings(name string) []string {
 		return nil
 	}
 	return s
+}
+
+// given returns a string option's value, nil when it was not given.
+func (v flagValues) given(name string) *string {
+	if !v.set(name) {
+		return nil
+	}
+	s := v.string(name)
+	return &s
 }
 
 func (v flagValues) string(name string) string {

@@ -78,12 +78,12 @@ func (a *app) errorText(err error) string {
 func (a *app) newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "kstreams-groups",
-		Short: "List, describe and delete Kafka Streams groups",
-		Long: `kstreams-groups lists, describes and deletes Kafka Streams groups (KIP-1071)
-and prints the topology description that the broker's plugin stored for a
-group (KIP-1331). It accepts the options of Apache Kafka 4.4's
-kafka-streams-groups.sh and prints the same text, and it also offers
-subcommands.` + "\n\n" + exitStatusHelp(),
+		Short: "List, describe and delete Kafka Streams groups and reset their offsets",
+		Long: `kstreams-groups lists, describes and deletes Kafka Streams groups (KIP-1071),
+resets and deletes their offsets, and prints the topology description that
+the broker's plugin stored for a group (KIP-1331). It accepts the options of
+Apache Kafka 4.4's kafka-streams-groups.sh and prints the same text, and it
+also offers subcommands.` + "\n\n" + exitStatusHelp(),
 		Example: `  # Print the stored topology of a group, as kafka-streams-groups.sh does
   kstreams-groups --bootstrap-server localhost:9092 --describe --topology --group my-app
 

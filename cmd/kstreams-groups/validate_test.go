@@ -12,9 +12,11 @@ import (
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	groupdelete "github.com/kstreams-groups/kstreams-groups/internal/delete"
+	"github.com/kstreams-groups/kstreams-groups/internal/deleteoffsets"
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
+	"github.com/kstreams-groups/kstreams-groups/internal/resetoffsets"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
@@ -66,6 +68,7 @@ func TestValidation_bothForms(t *testing.T) {
 		{"unknown output", []string{"--bootstrap-server", bs, "--list", "-o", "xml"}, []string{"--bootstrap-server", bs, "list", "-o", "xml"}, `unknown output format "xml" (want text, json, yaml, dot, mermaid, svg, png)`},
 		{"bad timeout", []string{"--bootstrap-server", bs, "--list", "--timeout", "0"}, []string{"--bootstrap-server", bs, "list", "--timeout", "0"}, "invalid timeout 0: want a positive number of milliseconds"},
 	}
+	tests = append(tests, offsetValidationCases(t, bs)...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			isolate(t)
@@ -92,13 +95,29 @@ func TestValidation_kafkaForm(t *testing.T) {
 		{[]string{"--topology", "--group", "g"}, "Option(s) [topology] are unavailable given other options on the command line"},
 		{[]string{"--bootstrap-server", bs, "--list", "--members"}, "Option(s) [members] are unavailable given other options on the command line"},
 		{[]string{"--bootstrap-server", bs, "--delete", "--state"}, "Option(s) [state] are unavailable given other options on the command line"},
-		{[]string{"--bootstrap-server", bs, "--describe", "--group", "g", "--dry-run"}, "Option [dry-run] takes one of these options: [delete], [reset-offsets]"},
-		{[]string{"--bootstrap-server", bs, "--describe", "--group", "g", "--all-groups", "--dry-run"}, "Option [dry-run] takes one of these options: [delete], [reset-offsets]"},
+		{[]string{"--bootstrap-server", bs, "--describe", "--group", "g", "--dry-run"}, "Only Option [reset-offsets] accepts [execute] or [dry-run]"},
+		{[]string{"--bootstrap-server", bs, "--describe", "--group", "g", "--all-groups", "--dry-run"}, "Only Option [reset-offsets] accepts [execute] or [dry-run]"},
 		{[]string{"--bootstrap-server", bs, "--list", "--delete-all-internal-topics"}, "Option [delete-all-internal-topics] takes one of these options: [delete], [reset-offsets]"},
 		{[]string{"--bootstrap-server", bs, "--list", "--describe", "--group", "g", "--members"}, `Option "[list]" can't be used with option "[members]"`},
 		{[]string{"--bootstrap-server", bs, "--list", "--group", "g"}, `Option "[group]" can't be used with option "[list]"`},
 		{[]string{"--bootstrap-server", bs, "--describe", "--delete", "--group", "g"}, "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, or --delete-offsets."},
 		{[]string{"--bootstrap-server", bs, "--group", "g"}, "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, or --delete-offsets."},
+		// The offset verbs' options with other actions, in the Java order.
+		{[]string{"--bootstrap-server", bs, "--delete", "--group", "g", "--input-topic", "t"}, "Kafka Streams does not support topic-specific offset deletion from a streams group."},
+		{[]string{"--bootstrap-server", bs, "--delete", "--group", "g", "--all-input-topics", "--dry-run"}, "Kafka Streams does not support topic-specific offset deletion from a streams group."},
+		{[]string{"--bootstrap-server", bs, "--delete", "--input-topic", "t"}, "Option [delete] takes one of these options: [all-groups], [group]"},
+		{[]string{"--bootstrap-server", bs, "--delete", "--group", "g", "--execute"}, "Only Option [reset-offsets] accepts [execute] or [dry-run]"},
+		{[]string{"--bootstrap-server", bs, "--list", "--execute"}, "Only Option [reset-offsets] accepts [execute] or [dry-run]"},
+		{[]string{"--bootstrap-server", bs, "--delete-offsets", "--group", "g", "--all-input-topics", "--dry-run"}, "Only Option [reset-offsets] accepts [execute] or [dry-run]"},
+		{[]string{"--bootstrap-server", bs, "--list", "--delete-internal-topic", "t"}, "Option [delete-internal-topic] takes [reset-offsets] when [execute] is used."},
+		{[]string{"--bootstrap-server", bs, "--describe", "--group", "g", "--delete-all-internal-topics", "--delete-internal-topic", "t"}, "Option [delete-all-internal-topics] takes one of these options: [delete], [reset-offsets]"},
+		{[]string{"--bootstrap-server", bs, "--describe", "--group", "g", "--input-topic", "t"}, `Option "[input-topic]" can't be used with option "[describe]"`},
+		{[]string{"--bootstrap-server", bs, "--list", "--input-topic", "t"}, `Option "[input-topic]" can't be used with option "[list]"`},
+		{[]string{"--bootstrap-server", bs, "--delete-offsets", "--group", "g", "--all-groups", "--all-input-topics"}, `Option "[group]" can't be used with option "[all-groups]"`},
+		{[]string{"--bootstrap-server", bs, "--delete-offsets", "--all-groups", "--input-topic", "t"}, "Option [delete-offsets] takes the [group] and one of these options: [all-input-topics], [input-topic]"},
+		{[]string{"--bootstrap-server", bs, "--delete-offsets", "--group", "g", "--all-input-topics", "--reset-offsets", "--to-earliest", "--dry-run"}, "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, or --delete-offsets."},
+		{[]string{"--bootstrap-server", bs, "--delete-offsets", "--reset-offsets", "--group", "g", "--dry-run"}, "Option [delete-offsets] takes the [group] and one of these options: [all-input-topics], [input-topic]"},
+		{[]string{"--bootstrap-server", bs, "--delete", "--reset-offsets", "--group", "g"}, "Option [reset-offsets] takes the option: [execute] or [dry-run]"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -132,6 +151,21 @@ func TestOptions_bothForms(t *testing.T) {
 		{"list state table", []string{"--list", "--state"}, []string{"list", "--state"}, "list", &list.Options{WithState: true}},
 		{"delete", []string{"--delete", "--group", "g", "--dry-run", "--delete-all-internal-topics"}, []string{"delete", "--group", "g", "--dry-run", "--delete-all-internal-topics"},
 			"delete", groupdelete.Options{Groups: []string{"g"}, DryRun: true, DeleteInternalTopics: true}},
+		{"delete named internal topics", []string{"--delete", "--group", "g", "--delete-internal-topic", "g-a-changelog", "--delete-internal-topic", "g-b-repartition"},
+			[]string{"delete", "--group", "g", "--delete-internal-topic", "g-a-changelog", "--delete-internal-topic", "g-b-repartition"},
+			"delete", groupdelete.Options{Groups: []string{"g"}, InternalTopics: []string{"g-a-changelog", "g-b-repartition"}}},
+		{"reset-offsets", []string{"--reset-offsets", "--group", "a", "--group", "b", "--input-topic", "t:0,1", "--input-topic", "u", "--to-offset", "-5", "--execute", "--export", "--delete-internal-topic", "a-x-changelog"},
+			[]string{"reset-offsets", "--group", "a", "--group", "b", "--input-topic", "t:0,1", "--input-topic", "u", "--to-offset", "-5", "--execute", "--export", "--delete-internal-topic", "a-x-changelog"},
+			"reset-offsets", resetoffsets.Options{Groups: []string{"a", "b"}, InputTopics: []string{"t:0,1", "u"}, ToOffset: strPtr("-5"), Execute: true, Export: true, DeleteInternalTopics: []string{"a-x-changelog"}}},
+		{"reset-offsets every scenario flag", []string{"--reset-offsets", "--all-groups", "--all-input-topics", "--by-duration", "PT1H", "--dry-run"},
+			[]string{"reset-offsets", "--all-groups", "--all-input-topics", "--by-duration", "PT1H", "--dry-run"},
+			"reset-offsets", resetoffsets.Options{AllGroups: true, AllInputTopics: true, ByDuration: strPtr("PT1H"), DryRun: true}},
+		{"reset-offsets execute and delete all", []string{"--reset-offsets", "--group", "g", "--all-input-topics", "--to-earliest", "--execute", "--delete-all-internal-topics"},
+			[]string{"reset-offsets", "--group", "g", "--all-input-topics", "--to-earliest", "--execute", "--delete-all-internal-topics"},
+			"reset-offsets", resetoffsets.Options{Groups: []string{"g"}, AllInputTopics: true, ToEarliest: true, Execute: true, DeleteAllInternalTopics: true}},
+		{"delete-offsets", []string{"--delete-offsets", "--group", "g", "--input-topic", "t:2", "--all-input-topics"},
+			[]string{"delete-offsets", "--group", "g", "--input-topic", "t:2", "--all-input-topics"},
+			"delete-offsets", deleteoffsets.Options{Groups: []string{"g"}, AllInputTopics: true, InputTopics: []string{"t:2"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -192,6 +226,18 @@ func (f *fakeClient) ListOffsets(context.Context, []kafka.TopicPartition, int64)
 func (f *fakeClient) DeleteGroups(context.Context, []string) []admin.DeletedGroup { return nil }
 
 func (f *fakeClient) DeleteTopics(context.Context, []string) []admin.DeletedTopic { return nil }
+
+func (f *fakeClient) DescribeTopics(context.Context, []string) ([]admin.TopicInfo, error) {
+	return nil, nil
+}
+
+func (f *fakeClient) CommitOffsets(context.Context, []admin.GroupCommit) []admin.CommitResult {
+	return nil
+}
+
+func (f *fakeClient) DeleteOffsets(_ context.Context, group string, _ []kafka.TopicPartition) admin.DeletedOffsets {
+	return admin.DeletedOffsets{Group: group}
+}
 
 func (f *fakeClient) Close() { f.closed = true }
 

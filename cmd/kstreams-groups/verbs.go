@@ -60,14 +60,14 @@ type job struct {
 // verbs lists the verbs in the order the Java tool checks their options
 // (StreamsGroupCommandOptions.checkArgs) and the Kafka form lists them.
 func (a *app) verbs() []*verb {
-	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.overviewVerb(), a.diffVerb()}
+	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.deleteOffsetsVerb(), a.resetOffsetsVerb(), a.overviewVerb(), a.diffVerb()}
 }
 
 // verbs without an app, for their flag tables.
 func verbs() []*verb { return (&app{}).verbs() }
 
 // kafkaActions is the order of the action options in the Kafka form's help.
-var kafkaActions = []string{"list", "describe", "delete"}
+var kafkaActions = []string{"list", "describe", "delete", "reset-offsets", "delete-offsets"}
 
 // registerKafkaForm adds every verb's action and options to the root
 // command: the kafka-streams-groups.sh form.
@@ -195,14 +195,23 @@ func (a *app) validate(present []*verb, v flagValues) (job, error) {
 }
 
 // sharedChecks are the Java tool's checks between options of different
-// verbs, in its order; has tells whether a verb is the invocation's action.
+// verbs, in its order (StreamsGroupCommandOptions.checkArgs after the
+// per-verb checks); has tells whether a verb is the invocation's action.
+// Two are extended: --dry-run is also ours for --delete, and --delete takes
+// --delete-internal-topic, as the Kafka 4.4 docs promise.
 func sharedChecks(v flagValues, has func(string) bool) error {
 	groups := len(v.strings("group")) > 0
+	reset := has("reset-offsets")
+	deleteAll, deleteNamed := v.bool("delete-all-internal-topics"), v.set("delete-internal-topic")
 	switch {
-	case v.bool("delete-all-internal-topics") && !has("delete"):
+	case deleteAll && !reset && !has("delete"):
 		return usageErrorf("Option [delete-all-internal-topics] takes one of these options: [delete], [reset-offsets]")
-	case v.bool("dry-run") && !has("delete"):
-		return usageErrorf("Option [dry-run] takes one of these options: [delete], [reset-offsets]")
+	case deleteAll && reset && !v.bool("execute"):
+		return usageErrorf("Option [delete-all-internal-topics] takes [execute] when [reset-offsets] is used.")
+	case !deleteAll && deleteNamed && !has("delete") && !(reset && v.bool("execute")):
+		return usageErrorf("Option [delete-internal-topic] takes [reset-offsets] when [execute] is used.")
+	case (v.bool("dry-run") && !has("delete") || v.bool("execute")) && !reset:
+		return usageErrorf("Only Option [reset-offsets] accepts [execute] or [dry-run]")
 	case has("list") && v.bool("members"):
 		return usageErrorf(`Option "[list]" can't be used with option "[members]"`)
 	case has("list") && v.bool("offsets"):
@@ -211,6 +220,14 @@ func sharedChecks(v flagValues, has func(string) bool) error {
 		return usageErrorf(`Option "[group]" can't be used with option "[all-groups]"`)
 	case groups && has("list"):
 		return usageErrorf(`Option "[group]" can't be used with option "[list]"`)
+	}
+	if v.set("input-topic") {
+		// --delete with --input-topic failed in the delete checks already.
+		for _, other := range []string{"list", "describe", "delete"} {
+			if has(other) {
+				return usageErrorf(`Option "[input-topic]" can't be used with option "[%s]"`, other)
+			}
+		}
 	}
 	return nil
 }

@@ -45,7 +45,8 @@ const dialTimeout = 5 * time.Second
 
 // Client talks to one Kafka cluster. It is safe for concurrent use.
 type Client struct {
-	cl *kgo.Client
+	cl           *kgo.Client
+	coordinators coordinatorCache // coordcache.go
 
 	softwareVersion string
 	// seeds are the bootstrap addresses as franz-go dials them, in the
@@ -65,8 +66,9 @@ type Client struct {
 // Pinned protocol versions, one per request the CLI sends, so that a
 // franz-go upgrade can never change what goes on the wire. Kafka 4.4 levels.
 var pinned = map[int16]int16{
-	2:  11, // ListOffsets
-	3:  13, // Metadata
+	2:  11, // ListOffsets (also by timestamp, --to-datetime, --by-duration)
+	3:  13, // Metadata (partitions and leaders of --input-topic)
+	8:  9,  // OffsetCommit (--reset-offsets --execute; v10 names topics by id)
 	9:  10, // OffsetFetch
 	10: 6,  // FindCoordinator
 	16: 5,  // ListGroups
@@ -75,6 +77,7 @@ var pinned = map[int16]int16{
 	20: 6,  // DeleteTopics (--delete-all-internal-topics)
 	36: 2,  // SaslAuthenticate
 	42: 3,  // DeleteGroups (v3: per-group ErrorMessage, KIP-1331)
+	47: 0,  // OffsetDelete (--delete-offsets)
 	89: 1,  // StreamsGroupDescribe (v1: topology description, KIP-1331)
 }
 

@@ -73,7 +73,7 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 				return out
 			}
 		}
-		coords, err := c.findCoordinators(ctx, pending)
+		coords, err := c.cachedCoordinators(ctx, pending, attempt == 0)
 		if err != nil {
 			if fe, permanent := c.failure(err, "", ""); permanent {
 				for _, g := range pending {

@@ -80,7 +80,7 @@ func prefixed(prefixes ...string) func(string) bool {
 func stdlib(imp string) bool { return !strings.Contains(strings.Split(imp, "/")[0], ".") }
 
 // verbPackages are the packages that each hold one verb.
-var verbPackages = []string{"internal/describe", "internal/list", "internal/delete", "internal/overview", "internal/diff"}
+var verbPackages = []string{"internal/describe", "internal/list", "internal/delete", "internal/resetoffsets", "internal/deleteoffsets", "internal/overview", "internal/diff"}
 
 // rules are the import rules of docs/ARCHITECTURE.md ("Import rules").
 var rules = []rule{
@@ -102,10 +102,10 @@ var rules = []rule{
 		local("internal/format", "internal/playground", "internal/clientconfig", "internal/javaprops", "internal/topoparse")},
 	{"admin knows no verb and no rendering", under("internal/admin"),
 		func(imp string) bool {
-			return local(append(verbPackages, "internal/format", "internal/playground", "internal/topoparse")...)(imp)
+			return local(slices.Concat(verbPackages, []string{"internal/format", "internal/playground", "internal/topoparse"})...)(imp)
 		}},
 	{"the playground is a broker: it knows no client code", under("internal/playground"),
-		local("internal/admin", "internal/format", "internal/describe", "internal/list", "internal/delete", "internal/diff", "internal/kafka", "internal/clientconfig")},
+		local(slices.Concat(verbPackages, []string{"internal/admin", "internal/format", "internal/kafka", "internal/clientconfig"})...)},
 	{"only cmd serves the playground", not(under("cmd", "internal/playground")), local("internal/playground")},
 	{"production code never imports test support", func(p pkg) bool { return !p.testSupport() },
 		func(imp string) bool {

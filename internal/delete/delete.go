@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -21,6 +23,11 @@ type Options struct {
 	// DeleteInternalTopics also deletes the internal topics inferred from
 	// each deleted group's topology (--delete-all-internal-topics).
 	DeleteInternalTopics bool
+	// InternalTopics are the internal topics to delete with their groups
+	// (--delete-internal-topic; DeleteInternalTopics takes priority, as in
+	// kafka-streams-groups.sh). Each must be an inferred internal topic of
+	// a group that passes the pre-checks, or nothing is deleted.
+	InternalTopics []string
 }
 
 // Validate checks the options before any I/O, with
@@ -170,8 +177,9 @@ func notEmptyMessage(g string) string {
 
 // Run deletes the groups of opts, which passed Validate. Per-group
 // outcomes are in each Group; the returned error is for failures of the
-// whole command, such as ListGroups failing, in which case nothing was
-// deleted. With AllGroups, Groups is ignored.
+// whole command, such as ListGroups failing or a --delete-internal-topic
+// that is not an internal topic of a group to delete, in which case nothing
+// was deleted. With AllGroups, Groups is ignored.
 func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 	listed, err := client.ListStreamsGroups(ctx)
 	if err != nil {
@@ -211,10 +219,28 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		return res, nil
 	}
 
-	if opts.DeleteInternalTopics {
+	named := !opts.DeleteInternalTopics && len(opts.InternalTopics) > 0
+	if opts.DeleteInternalTopics || named {
 		// Before the delete: once a group is gone its topology is too.
+		var internal []string
 		for _, d := range client.DescribeStreamsGroups(ctx, passing, false) {
-			byGroup[d.Group].InternalTopics = internalTopicsOf(d)
+			it := internalTopicsOf(d)
+			internal = append(internal, it.Inferred...)
+			if named && it.Err == nil {
+				var mine []string
+				for _, t := range opts.InternalTopics {
+					if slices.Contains(it.Inferred, t) && !slices.Contains(mine, t) {
+						mine = append(mine, t)
+					}
+				}
+				it = &InternalTopics{Inferred: mine}
+			}
+			byGroup[d.Group].InternalTopics = it
+		}
+		if named {
+			if err := checkNamed(opts.InternalTopics, passing, internal); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if opts.DryRun {
@@ -235,7 +261,7 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		g.Deleted = true
 	}
 
-	if opts.DeleteInternalTopics {
+	if opts.DeleteInternalTopics || named {
 		// One DeleteTopics per group, in request order, and only for groups
 		// that are gone: the topics of a group that still exists stay.
 		for _, g := range res.Groups {
@@ -253,6 +279,21 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// checkNamed refuses --delete-internal-topic names that are not inferred
+// internal topics of any group about to be deleted.
+func checkNamed(named, groups, internal []string) error {
+	var refused []string
+	for _, t := range named {
+		if !slices.Contains(internal, t) && !slices.Contains(refused, t) {
+			refused = append(refused, t)
+		}
+	}
+	if len(refused) == 0 {
+		return nil
+	}
+	return &kafka.RefusedError{Reason: kafka.RefusedNotInternal, Group: strings.Join(groups, "', '"), Topics: refused, Internal: internal}
 }
 
 // precheck applies kafka-streams-groups.sh's ListGroups checks. The Java

@@ -350,3 +350,36 @@ func TestResult_Failures(t *testing.T) {
 	assert.Equal(t, "c", res.Group("c").Group)
 	assert.Nil(t, res.Group("nope"))
 }
+
+// --delete-internal-topic (not in the Java tool, whose 4.4 docs promise
+// it): only the named topics are deleted, each with its own group, and a
+// name that is not an inferred internal topic of a group to delete refuses
+// the whole command before anything is deleted.
+func TestRun_namedInternalTopics(t *testing.T) {
+	described := map[string]admin.DescribedGroup{
+		"a":    wireGroup("a", wireSub([]string{"in"}, nil, []string{"a-s-changelog", "other-changelog"}), wireSub(nil, []string{"a-r-repartition"}, nil)),
+		"fail": wireGroup("fail", wireSub([]string{"in"}, nil, []string{"fail-s-changelog"})),
+	}
+	f := &fakeClient{listed: listed(), described: described, version: 3}
+	res, err := Run(t.Context(), f, Options{Groups: []string{"a", "fail"}, InternalTopics: []string{"a-r-repartition", "fail-s-changelog", "a-r-repartition"}})
+	require.NoError(t, err)
+	assert.Equal(t, [][]string{{"a-r-repartition"}, {"fail-s-changelog"}}, f.topicCalls, "each group deletes its own named topics")
+	assert.Equal(t, []string{"a-r-repartition"}, res.Groups[0].InternalTopics.Inferred)
+	assert.Empty(t, res.Groups[0].InternalTopics.NotInferred, "only --delete-all-internal-topics reports topics it leaves alone")
+
+	for _, named := range [][]string{{"in"}, {"other-changelog"}, {"a-r-repartition", "busy-x-changelog"}} {
+		f = &fakeClient{listed: listed(), described: described, version: 3}
+		_, err = Run(t.Context(), f, Options{Groups: []string{"a", "busy"}, InternalTopics: named})
+		var re *kafka.RefusedError
+		require.ErrorAs(t, err, &re, "%v", named)
+		assert.Equal(t, kafka.RefusedNotInternal, re.Reason)
+		assert.Equal(t, named[len(named)-1:], re.Topics, "a topic of a group that fails the pre-check is refused too")
+		assert.Empty(t, f.deleteCalls, "nothing is deleted")
+		assert.Empty(t, f.topicCalls)
+	}
+
+	f = &fakeClient{listed: listed(), described: described, version: 3}
+	_, err = Run(t.Context(), f, Options{Groups: []string{"a"}, DeleteInternalTopics: true, InternalTopics: []string{"in"}})
+	require.NoError(t, err, "--delete-all-internal-topics takes priority, as in the Java tool")
+	assert.Equal(t, [][]string{{"a-s-changelog", "a-r-repartition"}}, f.topicCalls)
+}

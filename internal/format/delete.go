@@ -268,18 +268,22 @@ func NewDeleteDoc(res *groupdelete.Result) DeleteDoc {
 			d.Result, d.Error = DeleteResultFailed, NewErrorDoc(errors.New("not deleted"))
 		}
 		if it := g.InternalTopics; it != nil {
-			td := &InternalTopicsDoc{Inferred: orEmpty(it.Inferred), NotInferred: orEmpty(it.NotInferred), Deleted: orEmpty(it.Deleted), Failed: []TopicErrorDoc{}}
-			for _, f := range it.Failed {
-				td.Failed = append(td.Failed, TopicErrorDoc{Topic: f.Topic, Error: NewErrorDoc(f.Err)})
-			}
-			if it.Err != nil {
-				td.Error = NewErrorDoc(it.Err)
-			}
-			d.InternalTopics = td
+			d.InternalTopics = newInternalTopicsDoc(it)
 		}
 		doc.Groups = append(doc.Groups, d)
 	}
 	return doc
+}
+
+func newInternalTopicsDoc(it *groupdelete.InternalTopics) *InternalTopicsDoc {
+	td := &InternalTopicsDoc{Inferred: orEmpty(it.Inferred), NotInferred: orEmpty(it.NotInferred), Deleted: orEmpty(it.Deleted), Failed: []TopicErrorDoc{}}
+	for _, f := range it.Failed {
+		td.Failed = append(td.Failed, TopicErrorDoc{Topic: f.Topic, Error: NewErrorDoc(f.Err)})
+	}
+	if it.Err != nil {
+		td.Error = NewErrorDoc(it.Err)
+	}
+	return td
 }
 
 func orEmpty(xs []string) []string {

@@ -77,5 +77,5 @@ func Encode(w io.Writer, o Output, v any) error {
 
 // Documents lists the top-level document types, for schema tests.
 func Documents() []any {
-	return []any{DescribeDoc{}, DeleteDoc{}, ListDoc{}, OverviewDoc{}, TopologyDoc{}, VersionDoc{}, DiffDoc{}}
+	return []any{DescribeDoc{}, DeleteDoc{}, DeleteOffsetsDoc{}, ListDoc{}, ResetOffsetsDoc{}, OverviewDoc{}, TopologyDoc{}, VersionDoc{}, DiffDoc{}}
 }

@@ -32,6 +32,14 @@ const (
 	BrokerTooOld
 	// NotDeleted: a group could not be deleted.
 	NotDeleted
+	// GroupActive: offsets were not changed because the group has members
+	// (RefusedError RefusedActive, or GROUP_SUBSCRIBED_TO_TOPIC).
+	GroupActive
+	// NoResetPlan: nothing could be planned for a group (RefusedNoPlan).
+	NoResetPlan
+	// NotInternalTopic: --delete-internal-topic named a topic that is not
+	// an internal topic of the group (RefusedNotInternal).
+	NotInternalTopic
 )
 
 // Sentinels for errors.Is, one per category the typed errors map onto.
@@ -51,6 +59,13 @@ var (
 	ErrDeletionFailed = errors.New("group deletion failed")
 	// ErrMalformedResponse: the broker's answer broke the protocol's rules.
 	ErrMalformedResponse = errors.New("malformed response")
+	// ErrGroupActive: the group has members, so its offsets were left alone.
+	ErrGroupActive = errors.New("group is active")
+	// ErrNoResetPlan: nothing could be planned for the group.
+	ErrNoResetPlan = errors.New("no reset plan")
+	// ErrNotInternalTopic: a topic to delete is not an internal topic of the
+	// group.
+	ErrNotInternalTopic = errors.New("not an internal topic")
 )
 
 // Class is the classification of one error.
@@ -79,6 +94,7 @@ func Classify(err error) Class {
 		se *StatusError
 		ke *Error
 		ce *ConnectError
+		re *RefusedError
 	)
 	switch {
 	case errors.As(err, &se):
@@ -89,6 +105,8 @@ func Classify(err error) Class {
 			c.Category = DescriptionError
 		}
 		return c
+	case errors.As(err, &re):
+		c.Name = re.Reason.name()
 	case errors.As(err, &ke):
 		code := ke.Code
 		c.Code, c.Name = &code, ke.Name
@@ -112,6 +130,12 @@ func Classify(err error) Class {
 		c.Category = Unavailable
 	case errors.Is(err, ErrDeletionFailed):
 		c.Category = NotDeleted
+	case errors.Is(err, ErrGroupActive):
+		c.Category = GroupActive
+	case errors.Is(err, ErrNoResetPlan):
+		c.Category = NoResetPlan
+	case errors.Is(err, ErrNotInternalTopic):
+		c.Category = NotInternalTopic
 	}
 	return c
 }
@@ -120,9 +144,14 @@ func Classify(err error) Class {
 const (
 	CodeUnknownServerError         int16 = -1 // UNKNOWN_SERVER_ERROR
 	CodeUnknownTopicOrPartition    int16 = 3
+	CodeLeaderNotAvailable         int16 = 5
 	CodeCoordinatorLoadInProgress  int16 = 14
 	CodeCoordinatorNotAvailable    int16 = 15
 	CodeNotCoordinator             int16 = 16
+	CodeIllegalGeneration          int16 = 22
+	CodeInvalidGroupID             int16 = 24
+	CodeUnknownMemberID            int16 = 25
+	CodeRebalanceInProgress        int16 = 27
 	CodeTopicAuthorizationFailed   int16 = 29
 	CodeGroupAuthorizationFailed   int16 = 30
 	CodeClusterAuthorizationFailed int16 = 31
@@ -130,6 +159,8 @@ const (
 	CodeSaslAuthenticationFailed   int16 = 58
 	CodeNonEmptyGroup              int16 = 68
 	CodeGroupIDNotFound            int16 = 69
+	CodeGroupSubscribedToTopic     int16 = 86
+	CodeStaleMemberEpoch           int16 = 113
 	CodeGroupDeletionFailed        int16 = 134
 )
 
@@ -162,6 +193,8 @@ func (e *Error) Is(target error) bool {
 		return e.Code == CodeUnsupportedVersion
 	case ErrDeletionFailed:
 		return e.Code == CodeGroupDeletionFailed || e.Code == CodeNonEmptyGroup
+	case ErrGroupActive:
+		return e.Code == CodeGroupSubscribedToTopic
 	}
 	return false
 }

@@ -41,6 +41,11 @@ func TestClassify(t *testing.T) {
 		{"malformed", &MalformedError{Reason: "r"}, Class{Category: Failed, Name: "MALFORMED_RESPONSE"}},
 		{"wrapped", fmt.Errorf("ctx: %w", kafkaErr(CodeGroupIDNotFound, "GROUP_ID_NOT_FOUND")), Class{Category: GroupNotFound, Name: "GROUP_ID_NOT_FOUND", Code: code(69)}},
 		{"unavailable after a coordinator error", &UnavailableError{Op: "x", Err: context.DeadlineExceeded, Last: kafkaErr(CodeNotCoordinator, "NOT_COORDINATOR")}, Class{Category: Unavailable, Name: "UNAVAILABLE"}},
+		{"group active", &RefusedError{Reason: RefusedActive, Group: "g", State: "Stable"}, Class{Category: GroupActive, Name: "GROUP_ACTIVE"}},
+		{"became active", &RefusedError{Reason: RefusedActive, Group: "g", Cause: kafkaErr(CodeUnknownMemberID, "UNKNOWN_MEMBER_ID")}, Class{Category: GroupActive, Name: "GROUP_ACTIVE"}},
+		{"subscribed to topic", kafkaErr(CodeGroupSubscribedToTopic, "GROUP_SUBSCRIBED_TO_TOPIC"), Class{Category: GroupActive, Name: "GROUP_SUBSCRIBED_TO_TOPIC", Code: code(86)}},
+		{"no reset plan", &RefusedError{Reason: RefusedNoPlan, Group: "g", FromFile: true}, Class{Category: NoResetPlan, Name: "NO_RESET_PLAN"}},
+		{"not internal", &RefusedError{Reason: RefusedNotInternal, Group: "g", Topics: []string{"t"}}, Class{Category: NotInternalTopic, Name: "NOT_INTERNAL_TOPIC"}},
 		{"anything else", errors.New("boom"), Class{Category: Failed, Name: "ERROR"}},
 	}
 	for _, tc := range tests {
@@ -61,4 +66,19 @@ func TestErrorTexts(t *testing.T) {
 	assert.Equal(t, "TLS connection failed: x509 (check ssl.truststore.*)", (&ConnectError{Failure: TLSFailed, Err: errors.New("x509"), Hint: " (check ssl.truststore.*)"}).Error())
 	assert.Equal(t, "authentication failed: bad", (&ConnectError{Failure: AuthFailed, Err: errors.New("bad")}).Error())
 	assert.Equal(t, "topology description of streams group 'g' is NOT_STORED", (&StatusError{Group: "g", Status: topology.NotStored}).Error())
+}
+
+func TestRefusedErrorTexts(t *testing.T) {
+	assert.Equal(t, "the offsets of streams group 'g' can only be changed while it is Empty, but its state is Stable",
+		(&RefusedError{Reason: RefusedActive, Group: "g", State: "Stable"}).Error())
+	assert.Equal(t, "streams group 'g' became active before its offsets were committed, so the broker refused the commit (UNKNOWN_MEMBER_ID: m); nothing was committed",
+		(&RefusedError{Reason: RefusedActive, Group: "g", Cause: &Error{Name: "UNKNOWN_MEMBER_ID", Message: "m"}}).Error())
+	assert.Equal(t, "--from-file has no reset plan for streams group 'g'", (&RefusedError{Reason: RefusedNoPlan, Group: "g", FromFile: true}).Error())
+	assert.Equal(t, "streams group 'g' has no committed offset for t-2, t-3, so nothing was reset",
+		(&RefusedError{Reason: RefusedNoPlan, Group: "g", Topics: []string{"t-2", "t-3"}}).Error())
+	assert.Equal(t, "--delete-internal-topic 'side' is not an internal topic of streams group 'g' (its internal topics: 'g-a-changelog'); nothing was changed",
+		(&RefusedError{Reason: RefusedNotInternal, Group: "g", Topics: []string{"side"}, Internal: []string{"g-a-changelog"}}).Error())
+	assert.Equal(t, "--delete-internal-topic 'a', 'b' are not internal topics of streams group 'g' (its internal topics: none); nothing was changed",
+		(&RefusedError{Reason: RefusedNotInternal, Group: "g", Topics: []string{"a", "b"}}).Error())
+	assert.ErrorIs(t, &RefusedError{Reason: RefusedActive, Cause: ErrUnavailable}, ErrUnavailable, "the cause is exposed")
 }

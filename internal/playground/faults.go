@@ -5,6 +5,8 @@ import "slices"
 // Fault makes the cluster answer an error code instead of the real outcome.
 // What "answer" means depends on Key:
 //
+//   - 8 OffsetCommit: every partition of Group's commit gets ErrorCode and
+//     nothing is committed.
 //   - 10 FindCoordinator: the coordinator entry for Group gets ErrorCode,
 //     node id -1 and ErrorMessage (or Kafka's default text).
 //   - 16 ListGroups: the top-level ErrorCode; only faults with Group "" apply.
@@ -13,6 +15,7 @@ import "slices"
 //     GROUP_DELETION_FAILED as -1 UNKNOWN_SERVER_ERROR. The group is kept,
 //     and after a 134 its description status reads NOT_STORED, as on a
 //     real broker whose plugin failed mid-delete.
+//   - 47 OffsetDelete: the top-level ErrorCode; nothing is deleted.
 //   - 89 StreamsGroupDescribe: the group's row is replaced by an error row
 //     (ErrorCode, ErrorMessage, no topology, status 0), whichever node the
 //     request reached.

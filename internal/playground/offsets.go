@@ -25,9 +25,14 @@ import (
 // ListOffsets answers from the partition leader only (other nodes:
 // NOT_LEADER_OR_FOLLOWER), UNKNOWN_TOPIC_OR_PARTITION for what Metadata does
 // not know, the log start for -2 (EARLIEST) and -4 (EARLIEST_LOCAL), the log
-// end for -1 (LATEST) and -5 (LATEST_TIERED), the last offset for -3
-// (MAX_TIMESTAMP, -1 on an empty log), and "no offset" (-1) for a real
-// timestamp, as there are no records to search.
+// end for -1 (LATEST) and -5 (LATEST_TIERED), and for -3 (MAX_TIMESTAMP) the
+// record with the largest timestamp (the last offset when the partition has
+// no timestamps; -1 on an empty log). A real timestamp T answers, as the
+// broker's time index does, the first offset from the log start whose
+// record timestamp is at least T, with that timestamp, or "no offset" (-1,
+// timestamp -1) when there is none; records are the partition's
+// timestamps (SetRecordTimestamps, the state file's timestamps), and a
+// partition without timestamps has no record to find.
 
 // Committed is an offset a group committed for a partition.
 type Committed struct {
@@ -62,6 +67,9 @@ func (o StateCommitted) committed() Committed {
 type offsetBook struct {
 	logs      map[string][]logRange          // topic → per partition
 	committed map[string]map[tpKey]Committed // group → partition → commit
+	// times holds record timestamps (ms): times[topic][p][i] is the
+	// timestamp of offset start+i of partition p.
+	times map[string][][]int64
 }
 
 type logRange struct{ start, end int64 }
@@ -96,6 +104,60 @@ func (b *offsetBook) log(topicName string, partition int32) logRange {
 	l := b.logs[topicName]
 	if partition < 0 || int(partition) >= len(l) {
 		return logRange{}
+	}
+	return l[partition]
+}
+
+// SetRecordTimestamps sets the record timestamps (ms since the epoch) of one
+// partition: ts[i] is the timestamp of the record at the partition's log
+// start offset plus i. ListOffsets by timestamp searches them.
+func (c *Cluster) SetRecordTimestamps(topicName string, partition int32, ts []int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.offsets.setTimes(topicName, partition, ts)
+}
+
+func (b *offsetBook) setTimes(topicName string, partition int32, ts []int64) {
+	if b.times == nil {
+		b.times = map[string][][]int64{}
+	}
+	l := b.times[topicName]
+	for int32(len(l)) <= partition {
+		l = append(l, nil)
+	}
+	l[partition] = slices.Clone(ts)
+	b.times[topicName] = l
+}
+
+// byTimestamp returns the first offset of the partition whose record
+// timestamp is at least ts, and that timestamp, or -1, -1.
+func (b *offsetBook) byTimestamp(topicName string, partition int32, ts int64) (offset, timestamp int64) {
+	l := b.log(topicName, partition)
+	for i, t := range b.partitionTimes(topicName, partition) {
+		if off := l.start + int64(i); off < l.end && t >= ts {
+			return off, t
+		}
+	}
+	return -1, -1
+}
+
+// maxTimestamp returns the offset and timestamp of the partition's record
+// with the largest timestamp (the first of equals), or -1, -1.
+func (b *offsetBook) maxTimestamp(topicName string, partition int32) (offset, timestamp int64) {
+	l := b.log(topicName, partition)
+	offset, timestamp = -1, -1
+	for i, t := range b.partitionTimes(topicName, partition) {
+		if off := l.start + int64(i); off < l.end && t > timestamp {
+			offset, timestamp = off, t
+		}
+	}
+	return offset, timestamp
+}
+
+func (b *offsetBook) partitionTimes(topicName string, partition int32) []int64 {
+	l := b.times[topicName]
+	if partition < 0 || int(partition) >= len(l) {
+		return nil
 	}
 	return l[partition]
 }
@@ -346,8 +408,13 @@ func (c *Cluster) handleListOffsets(n *node, req kmsg.Request) (kmsg.Response, e
 				case tsLatest, tsLatestTiered:
 					p.Offset = l.end
 				case tsMaxTimestamp:
-					if l.end > l.start {
+					p.Offset, p.Timestamp = c.offsets.maxTimestamp(rt.Topic, rp.Partition)
+					if p.Offset < 0 && c.offsets.partitionTimes(rt.Topic, rp.Partition) == nil && l.end > l.start {
 						p.Offset = l.end - 1
+					}
+				default:
+					if rp.Timestamp >= 0 {
+						p.Offset, p.Timestamp = c.offsets.byTimestamp(rt.Topic, rp.Partition, rp.Timestamp)
 					}
 				}
 				if r.Version == 0 && p.Offset >= 0 {
@@ -382,6 +449,26 @@ func validateOffsets(s *State, p *problems) {
 		for j := range min(len(t.StartOffsets), len(t.EndOffsets)) {
 			if t.StartOffsets[j] > t.EndOffsets[j] {
 				p.add("%s: partition %d starts at %d, after its end %d", where, j, t.StartOffsets[j], t.EndOffsets[j])
+			}
+		}
+		if len(t.Timestamps) > 0 && int32(len(t.Timestamps)) != t.Partitions {
+			p.add("%s: timestamps has %d entries, want one list per partition (%d)", where, len(t.Timestamps), t.Partitions)
+		}
+		for j, ts := range t.Timestamps {
+			var start, end int64
+			if j < len(t.StartOffsets) {
+				start = t.StartOffsets[j]
+			}
+			if j < len(t.EndOffsets) {
+				end = t.EndOffsets[j]
+			}
+			if int64(len(ts)) > end-start {
+				p.add("%s: timestamps[%d] has %d records, but partition %d holds %d (offsets %d to %d)", where, j, len(ts), j, max(end-start, 0), start, end)
+			}
+			for k, v := range ts {
+				if v < 0 {
+					p.add("%s: timestamps[%d][%d] is negative (%d)", where, j, k, v)
+				}
 			}
 		}
 	}
@@ -424,6 +511,9 @@ func stateOffsets(s *State) offsetBook {
 			}
 			if r != (logRange{}) {
 				b.setLog(t.Name, j, r.start, r.end)
+			}
+			if int(j) < len(t.Timestamps) && len(t.Timestamps[j]) > 0 {
+				b.setTimes(t.Name, j, t.Timestamps[j])
 			}
 		}
 	}

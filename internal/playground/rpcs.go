@@ -31,12 +31,14 @@ type rpc struct {
 var rpcs = map[int16]rpc{
 	2:  {name: "ListOffsets", handle: (*Cluster).handleListOffsets},
 	3:  {name: "Metadata", handle: (*Cluster).handleMetadata},
+	8:  {name: "OffsetCommit", handle: (*Cluster).handleOffsetCommit, groups: offsetCommitGroups, stateFaults: true},
 	9:  {name: "OffsetFetch", handle: (*Cluster).handleOffsetFetch, stateFaults: true},
 	10: {name: "FindCoordinator", handle: (*Cluster).handleFindCoordinator, groups: findCoordinatorGroups, stateFaults: true},
 	16: {name: "ListGroups", handle: (*Cluster).handleListGroups, stateFaults: true},
 	18: {name: "ApiVersions", handle: (*Cluster).handleApiVersions},
 	20: {name: "DeleteTopics", handle: (*Cluster).handleDeleteTopics},
 	42: {name: "DeleteGroups", handle: (*Cluster).handleDeleteGroups, groups: deleteGroupsGroups, stateFaults: true},
+	47: {name: "OffsetDelete", handle: (*Cluster).handleOffsetDelete, groups: offsetDeleteGroups, stateFaults: true},
 	89: {name: "StreamsGroupDescribe", handle: (*Cluster).handleStreamsGroupDescribe, groups: describeGroups, stateFaults: true},
 }
 
@@ -45,7 +47,7 @@ var rpcs = map[int16]rpc{
 const apiVersionsKey int16 = 18
 
 // stateFaultKeys lists, in the words of a validation error, the keys a
-// state file may fault: "9, 10, 16, 42 or 89".
+// state file may fault: "8, 9, 10, 16, 42, 47 or 89".
 func stateFaultKeys() string {
 	var keys []string
 	for _, k := range slices.Sorted(maps.Keys(rpcs)) {

@@ -34,6 +34,9 @@ type StateTopic struct {
 	// partition (offsets.go); omitted means 0.
 	StartOffsets []int64 `yaml:"start_offsets"`
 	EndOffsets   []int64 `yaml:"end_offsets"`
+	// Timestamps are the record timestamps (ms) of each partition, from
+	// its start offset on, for ListOffsets by timestamp (offsets.go).
+	Timestamps [][]int64 `yaml:"timestamps"`
 }
 
 // StateStreamsGroup is a StreamsGroup plus its coordinator placement.

@@ -1,0 +1,185 @@
+package admin
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+)
+
+// The offset verbs change offsets with the group coordinator's own
+// requests, as kafka-streams-groups.sh does (its admin client has no
+// streams-specific request for them): OffsetCommit for --reset-offsets
+// --execute and OffsetDelete for --delete-offsets, both routed like
+// StreamsGroupDescribe (route.go).
+
+// OffsetToCommit is one new offset of a partition.
+type OffsetToCommit struct {
+	kafka.TopicPartition
+	Offset int64
+}
+
+// GroupCommit is the offsets to commit for one group.
+type GroupCommit struct {
+	Group   string
+	Offsets []OffsetToCommit
+}
+
+// PartitionError is one partition's outcome; Err is nil on success.
+type PartitionError struct {
+	kafka.TopicPartition
+	Err error
+}
+
+// CommitResult is one group's OffsetCommit outcome.
+type CommitResult struct {
+	Group       string
+	Coordinator kafka.Broker
+	// Partitions are the answered partitions, sorted, each with its error.
+	Partitions []PartitionError
+	// Err is the group's failure: the request could not be routed or
+	// answered, or a partition's error (the first in partition order).
+	Err error
+}
+
+const offsetCommitAPI = "OffsetCommit"
+
+// CommitOffsets commits each group's offsets at its coordinator with
+// OffsetCommit v9 (topic names) as an admin client does:
+// GenerationIdOrMemberEpoch -1, an empty member id, no instance id, and
+// per partition leader epoch -1 and empty metadata. A streams group accepts
+// such a commit only while it has no members (StreamsGroup.
+// validateOffsetCommit); a group with members answers UNKNOWN_MEMBER_ID.
+// One request per group, sent through the router (a group whose
+// coordinator answers NOT_COORDINATOR on every partition is retried). The
+// result has one entry per group, in order.
+func (c *Client) CommitOffsets(ctx context.Context, commits []GroupCommit) []CommitResult {
+	byGroup := make(map[string]GroupCommit, len(commits))
+	groups := make([]string, 0, len(commits))
+	for _, gc := range commits {
+		if _, dup := byGroup[gc.Group]; !dup {
+			groups = append(groups, gc.Group)
+		}
+		byGroup[gc.Group] = gc
+	}
+	call := groupCall[[]PartitionError]{
+		api: offsetCommitAPI,
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string][]PartitionError, map[string]int16, map[string]*string, error) {
+			rows := make(map[string][]PartitionError, len(gs))
+			codes := make(map[string]int16, len(gs))
+			for _, g := range gs {
+				resp, err := commitOnce(ctx, b, byGroup[g])
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				rows[g], codes[g] = commitRows(resp)
+			}
+			return rows, codes, map[string]*string{}, nil
+		},
+	}
+	res := route(ctx, c, groups, call)
+	out := make([]CommitResult, 0, len(commits))
+	for _, gc := range commits {
+		r := res[gc.Group]
+		cr := CommitResult{Group: gc.Group, Coordinator: r.coordinator, Partitions: r.row, Err: r.err}
+		if cr.Err == nil {
+			for _, p := range cr.Partitions {
+				if p.Err != nil {
+					cr.Err = p.Err
+					break
+				}
+			}
+		}
+		out = append(out, cr)
+	}
+	return out
+}
+
+// commitOnce sends one group's OffsetCommit to b. OffsetCommit sets
+// absolute offsets, so a resend after a lost answer changes nothing.
+func commitOnce(ctx context.Context, b *kgo.Broker, gc GroupCommit) (*kmsg.OffsetCommitResponse, error) {
+	req := kmsg.NewPtrOffsetCommitRequest()
+	req.Group = gc.Group
+	req.Generation = -1 // GenerationIdOrMemberEpoch: an admin commit
+	req.MemberID = ""
+	req.InstanceID = nil
+	offsets := slices.Clone(gc.Offsets)
+	slices.SortFunc(offsets, func(a, b OffsetToCommit) int { return kafka.CompareTopicPartitions(a.TopicPartition, b.TopicPartition) })
+	topicRuns(len(offsets), func(i int) string { return offsets[i].Topic }, func(topic string, from, to int) {
+		rt := kmsg.NewOffsetCommitRequestTopic()
+		rt.Topic = topic
+		for _, o := range offsets[from:to] {
+			rp := kmsg.NewOffsetCommitRequestTopicPartition()
+			rp.Partition = o.Partition
+			rp.Offset = o.Offset
+			rp.LeaderEpoch = -1
+			rp.Metadata = kmsg.StringPtr("")
+			rt.Partitions = append(rt.Partitions, rp)
+		}
+		req.Topics = append(req.Topics, rt)
+	})
+	kr, err := b.RetriableRequest(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	resp, ok := kr.(*kmsg.OffsetCommitResponse)
+	if !ok {
+		return nil, &kafka.MalformedError{Reason: fmt.Sprintf("OffsetCommit answered with %T", kr)}
+	}
+	return resp, nil
+}
+
+// commitRows turns an OffsetCommit answer into partition outcomes and the
+// group's code for the router: OffsetCommit has no group-level error, so
+// a coordinator error that every partition carries counts as the group's
+// (the Java admin client retries those the same way).
+func commitRows(resp *kmsg.OffsetCommitResponse) ([]PartitionError, int16) {
+	var rows []PartitionError
+	var common int16
+	first := true
+	for _, t := range resp.Topics {
+		for _, p := range t.Partitions {
+			if first {
+				common, first = p.ErrorCode, false
+			} else if common != p.ErrorCode {
+				common = 0
+			}
+			rows = append(rows, newPartitionError(t.Topic, p.Partition, p.ErrorCode))
+		}
+	}
+	sortPartitionErrors(rows)
+	if !kafka.IsCoordinatorRetriable(common) {
+		common = 0
+	}
+	return rows, common
+}
+
+func newPartitionError(topic string, partition int32, code int16) PartitionError {
+	pe := PartitionError{TopicPartition: kafka.TopicPartition{Topic: topic, Partition: partition}}
+	if code != 0 {
+		pe.Err = NewKafkaError(code, nil)
+	}
+	return pe
+}
+
+func sortPartitionErrors(ps []PartitionError) {
+	slices.SortFunc(ps, func(a, b PartitionError) int { return kafka.CompareTopicPartitions(a.TopicPartition, b.TopicPartition) })
+}
+
+// topicRuns calls add once per run of one topic in a slice of n entries
+// sorted by topic, with the topic and the run's index range [from, to):
+// the topics of a request, each with its partitions.
+func topicRuns(n int, topic func(i int) string, add func(topic string, from, to int)) {
+	for i := 0; i < n; {
+		j := i + 1
+		for j < n && topic(j) == topic(i) {
+			j++
+		}
+		add(topic(i), i, j)
+		i = j
+	}
+}

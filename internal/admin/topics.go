@@ -1,0 +1,74 @@
+package admin
+
+import (
+	"context"
+	"slices"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+)
+
+// TopicInfo is one topic as Metadata describes it.
+type TopicInfo struct {
+	Topic string
+	// Partitions are sorted by number.
+	Partitions []PartitionInfo
+	// Err is the topic's error, e.g. UNKNOWN_TOPIC_OR_PARTITION.
+	Err error
+}
+
+// PartitionInfo is one partition and its leader (-1: none).
+type PartitionInfo struct {
+	Partition int32
+	Leader    int32
+}
+
+// DescribeTopics lists the partitions and leaders of topics with one
+// Metadata request (v13, topic names), in the order asked, each topic
+// once; the error is for a request that got no answer.
+func (c *Client) DescribeTopics(ctx context.Context, topics []string) ([]TopicInfo, error) {
+	var names []string
+	for _, t := range topics {
+		if !slices.Contains(names, t) {
+			names = append(names, t)
+		}
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	req := kmsg.NewPtrMetadataRequest()
+	for _, t := range names {
+		rt := kmsg.NewMetadataRequestTopic()
+		rt.Topic = kmsg.StringPtr(t)
+		req.Topics = append(req.Topics, rt)
+	}
+	resp, err := req.RequestWith(ctx, c.cl)
+	if err != nil {
+		return nil, &kafka.UnavailableError{Op: "Metadata", Err: err}
+	}
+	got := map[string]TopicInfo{}
+	for _, t := range resp.Topics {
+		if t.Topic == nil {
+			continue
+		}
+		ti := TopicInfo{Topic: *t.Topic}
+		if t.ErrorCode != 0 {
+			ti.Err = NewKafkaError(t.ErrorCode, nil)
+		}
+		for _, p := range t.Partitions {
+			ti.Partitions = append(ti.Partitions, PartitionInfo{Partition: p.Partition, Leader: p.Leader})
+		}
+		slices.SortFunc(ti.Partitions, func(a, b PartitionInfo) int { return int(a.Partition) - int(b.Partition) })
+		got[ti.Topic] = ti
+	}
+	out := make([]TopicInfo, 0, len(names))
+	for _, n := range names {
+		ti, ok := got[n]
+		if !ok {
+			ti = TopicInfo{Topic: n, Err: &kafka.MalformedError{Reason: "Metadata has no answer for topic '" + n + "'"}}
+		}
+		out = append(out, ti)
+	}
+	return out, nil
+}

@@ -1,0 +1,117 @@
+package format
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	groupdelete "github.com/kstreams-groups/kstreams-groups/internal/delete"
+	"github.com/kstreams-groups/kstreams-groups/internal/deleteoffsets"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/resetoffsets"
+)
+
+// Jackson's CsvEncoder quoting, as the 4.4.0 tool's --export writes
+// (e2e/FINDINGS.md: every value over 24 characters is quoted).
+func TestCSVValue(t *testing.T) {
+	for in, want := range map[string]string{
+		"oo-sl-in-exactly-24-char":  "oo-sl-in-exactly-24-char",
+		"oo-sl-in-exactly-25-chars": `"oo-sl-in-exactly-25-chars"`,
+		"wc_input.v2":               "wc_input.v2",
+		"a b":                       `"a b"`,
+		"a,b":                       `"a,b"`,
+		`a"b`:                       `"a""b"`,
+		"a+b":                       `"a+b"`,
+		"a-b/c":                     "a-b/c",
+		"":                          "",
+		"ééééééééééééééééééééééééé": `"ééééééééééééééééééééééééé"`,
+	} {
+		assert.Equal(t, want, csvValue(in), in)
+	}
+}
+
+// The exported CSV reads back into the same plan.
+func TestResetOffsetsCSV_roundTrip(t *testing.T) {
+	res := &resetoffsets.Result{Groups: []*resetoffsets.Group{
+		{Group: "g, one", Described: true, Partitions: []resetoffsets.Partition{{TopicPartition: kafka.TopicPartition{Topic: "a-topic-longer-than-24-chars", Partition: 3}, New: 7}}},
+		{Group: "h", Described: true, Partitions: []resetoffsets.Partition{{TopicPartition: kafka.TopicPartition{Topic: "t", Partition: 0}, New: -1}}},
+	}}
+	var b strings.Builder
+	require.NoError(t, ResetOffsetsCSV(&b, res))
+	assert.Equal(t, "\"g, one\",\"a-topic-longer-than-24-chars\",3,7\nh,t,0,-1\n\n", b.String())
+	f, err := resetoffsets.ParsePlanFile([]byte(b.String()), "")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"g, one", "h"}, f.Groups)
+	p, _ := f.Plan("g, one")
+	assert.Equal(t, resetoffsets.FileOffset{TopicPartition: kafka.TopicPartition{Topic: "a-topic-longer-than-24-chars", Partition: 3}, Offset: 7, Line: 1}, p[0])
+
+	res.SingleGroup, res.Groups = true, res.Groups[1:]
+	b.Reset()
+	require.NoError(t, ResetOffsetsCSV(&b, res))
+	assert.Equal(t, "t,0,-1\n\n", b.String())
+}
+
+// The table: an empty result is one line feed, a described group without
+// rows still brings the header, names are escaped, long names overflow.
+func TestResetOffsetsText(t *testing.T) {
+	var b strings.Builder
+	require.NoError(t, ResetOffsetsText(&b, &resetoffsets.Result{}))
+	assert.Equal(t, "\n", b.String())
+
+	b.Reset()
+	res := &resetoffsets.Result{Groups: []*resetoffsets.Group{
+		{Group: "gone", Err: admin.NewKafkaError(kafka.CodeGroupIDNotFound, nil)},
+		{Group: "a\x1bgroup-with-a-name-longer-than-thirty", Described: true, State: "Empty",
+			Partitions: []resetoffsets.Partition{{TopicPartition: kafka.TopicPartition{Topic: "t", Partition: 12}, New: 1234567890123456}}},
+	}}
+	require.NoError(t, ResetOffsetsText(&b, res))
+	assert.Equal(t, "\nGROUP                          TOPIC                          PARTITION  NEW-OFFSET     "+
+		"\na^[group-with-a-name-longer-than-thirty t                              12         1234567890123456\n", b.String())
+}
+
+func TestResetNotices(t *testing.T) {
+	res := &resetoffsets.Result{Execute: true, Groups: []*resetoffsets.Group{{
+		Group: "g", Described: true, State: "Empty", Committed: true,
+		InternalTopics: &groupdelete.InternalTopics{Inferred: []string{"g-a-changelog", "g-b-repartition"}, Failed: []groupdelete.TopicFailure{{Topic: "g-a-changelog", Err: admin.NewKafkaError(kafka.CodeUnsupportedVersion, nil)}}},
+	}, {
+		Group: "h", Described: true, State: "Empty", Committed: true,
+		InternalTopics: &groupdelete.InternalTopics{Inferred: []string{"h-x-changelog"}, Failed: []groupdelete.TopicFailure{{Topic: "h-x-changelog", Err: admin.NewKafkaError(kafka.CodeTopicAuthorizationFailed, nil)}}},
+	}}}
+	var b strings.Builder
+	writeResetNotices(&b, res)
+	assert.Equal(t, "\nError: Deleting internal topics is not supported by the broker version.\nInternal topics: (g-a-changelog,g-b-repartition).\nUse 'kafka-topics.sh' to delete the group's internal topics.\n"+
+		"\nError: Deleting internal topics for group 'h' failed due to TOPIC_AUTHORIZATION_FAILED: Not authorized to access topics: [Topic authorization failed.]\n", b.String())
+}
+
+// Rows sort as the Java tool sorts them: by the string topic+partition.
+func TestDeleteOffsetsText_order(t *testing.T) {
+	tp := func(topic string, p int32) kafka.TopicPartition {
+		return kafka.TopicPartition{Topic: topic, Partition: p}
+	}
+	res := &deleteoffsets.Result{Group: "g", Rows: []deleteoffsets.Row{
+		{TopicPartition: tp("t", 2)}, {TopicPartition: tp("t", 10)}, {TopicPartition: tp("t1", 1)}, {TopicPartition: tp("nosuch", -1), Err: admin.NewKafkaError(3, nil)},
+	}}
+	var b strings.Builder
+	require.NoError(t, DeleteOffsetsText(&b, res))
+	assert.Equal(t, "Request succeeded for deleting offsets from group g.\n"+
+		"\nTOPIC           PARTITION  STATUS         "+
+		"\nnosuch          -          Error: org.apache.kafka.common.errors.UnknownTopicOrPartitionException: This server does not host this topic-partition."+
+		"\nt               10         Successful     "+
+		"\nt1              1          Successful     "+
+		"\nt               2          Successful     \n", b.String())
+
+	for code, want := range map[int16]string{
+		kafka.CodeInvalidGroupID:          "\nError: The group id is invalid.\n",
+		kafka.CodeGroupIDNotFound:         "\nError: The group id does not exist.\n",
+		kafka.CodeNonEmptyGroup:           "\nError: The group is not empty.\n",
+		kafka.CodeUnknownTopicOrPartition: "\nError: Encountered some partition-level error, see the follow-up details.\n",
+		kafka.CodeNotCoordinator:          "\nError: Encountered some unknown error: NOT_COORDINATOR\n",
+	} {
+		assert.Equal(t, want, deleteOffsetsFirstLine(&deleteoffsets.Result{Group: "g", GroupErr: admin.NewKafkaError(code, nil)}), code)
+	}
+	assert.Equal(t, "\nError: Encountered some unknown error: UNAVAILABLE\n", deleteOffsetsFirstLine(&deleteoffsets.Result{GroupErr: &kafka.UnavailableError{Op: "OffsetDelete", Err: kafka.ErrUnavailable}}))
+	assert.Equal(t, "Error: OFFSET_METADATA_TOO_LARGE: The metadata field of the offset request was too large.", "Error: "+javaStatus(admin.NewKafkaError(12, nil)), "a code the table lacks keeps Kafka's name")
+}

@@ -1,0 +1,132 @@
+package playground
+
+import (
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// OffsetCommit (key 8), as the KIP-848/KIP-1071 group coordinator answers
+// it, for kafka-streams-groups.sh --reset-offsets --execute. OffsetCommit has
+// no group-level error: every code is per partition.
+//
+//   - Only the group's coordinator answers; other nodes say NOT_COORDINATOR.
+//     An empty group id is INVALID_GROUP_ID.
+//   - A streams group (StreamsGroup.validateOffsetCommit) takes an admin
+//     commit (member epoch < 0, as an admin client sends -1 with an empty
+//     member id) only while it has no members; with members it answers
+//     UNKNOWN_MEMBER_ID. A member's commit must name a member
+//     (UNKNOWN_MEMBER_ID) with its current epoch (STALE_MEMBER_EPOCH).
+//   - Other groups take an admin commit while Empty (or Dead) and answer
+//     UNKNOWN_MEMBER_ID otherwise.
+//   - A group that does not exist is created by the commit as an Empty
+//     classic group holding the offsets, as Kafka does.
+//   - A topic or partition Metadata does not know is
+//     UNKNOWN_TOPIC_OR_PARTITION (v10 names topics by id: UNKNOWN_TOPIC_ID).
+//   - A Fault with Key 8 answers its ErrorCode for every partition of the
+//     group (Group "" for any group) and commits nothing.
+//
+// Committed offsets keep the leader epoch and metadata sent.
+
+// offsetCommitGroups lists the group of a request, for the request log.
+func offsetCommitGroups(req kmsg.Request) []string {
+	return []string{req.(*kmsg.OffsetCommitRequest).Group}
+}
+
+func (c *Cluster) handleOffsetCommit(n *node, req kmsg.Request) (kmsg.Response, error) {
+	r := req.(*kmsg.OffsetCommitRequest)
+	resp := r.ResponseKind().(*kmsg.OffsetCommitResponse)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+
+	code := c.offsetCommitCodeLocked(n, r)
+	byID := r.Version >= 10
+	type commit struct {
+		topic string
+		p     kmsg.OffsetCommitRequestTopicPartition
+	}
+	var commits []commit
+	for _, rt := range r.Topics {
+		out := kmsg.NewOffsetCommitResponseTopic()
+		out.Topic, out.TopicID = rt.Topic, rt.TopicID
+		t := c.topicLocked(rt.Topic, rt.TopicID, byID)
+		for _, rp := range rt.Partitions {
+			p := kmsg.NewOffsetCommitResponseTopicPartition()
+			p.Partition = rp.Partition
+			p.ErrorCode = code
+			switch {
+			case p.ErrorCode != 0:
+			case t == nil && byID:
+				p.ErrorCode = kerr.UnknownTopicID.Code
+			case t == nil || rp.Partition < 0 || rp.Partition >= t.partitions:
+				p.ErrorCode = kerr.UnknownTopicOrPartition.Code
+			default:
+				commits = append(commits, commit{topic: t.name, p: rp})
+			}
+			out.Partitions = append(out.Partitions, p)
+		}
+		resp.Topics = append(resp.Topics, out)
+	}
+	for _, cm := range commits {
+		c.offsets.commit(r.Group, Committed{Topic: cm.topic, Partition: cm.p.Partition, Offset: cm.p.Offset, LeaderEpoch: cm.p.LeaderEpoch, Metadata: cm.p.Metadata})
+	}
+	if _, ok := c.groups[r.Group]; !ok && len(commits) > 0 {
+		// A commit outside any group creates a simple classic group.
+		c.groups[r.Group] = &group{id: r.Group, groupType: "classic", protocolType: "", state: "Empty"}
+	}
+	return resp, nil
+}
+
+// offsetCommitCodeLocked is the code every partition of the request gets
+// from the group checks, 0 when the commit may proceed.
+func (c *Cluster) offsetCommitCodeLocked(n *node, r *kmsg.OffsetCommitRequest) int16 {
+	if f, ok := c.takeFaultLocked(r.Key(), n.id, r.Group); ok {
+		return f.ErrorCode
+	}
+	if r.Group == "" {
+		return kerr.InvalidGroupID.Code
+	}
+	if c.coordinatorLocked(r.Group) != n.id {
+		return kerr.NotCoordinator.Code
+	}
+	g, ok := c.groups[r.Group]
+	if !ok {
+		return 0
+	}
+	if g.streams != nil {
+		members := g.streams.row.Members
+		if r.Generation < 0 {
+			if len(members) == 0 {
+				return 0
+			}
+			return kerr.UnknownMemberID.Code
+		}
+		for _, m := range members {
+			if m.MemberID == r.MemberID {
+				if m.MemberEpoch != r.Generation {
+					return kerr.StaleMemberEpoch.Code
+				}
+				return 0
+			}
+		}
+		return kerr.UnknownMemberID.Code
+	}
+	if strings.EqualFold(g.state, "Empty") || strings.EqualFold(g.state, "Dead") {
+		return 0
+	}
+	return kerr.UnknownMemberID.Code
+}
+
+// topicLocked finds a topic by name, or by id when byID.
+func (c *Cluster) topicLocked(name string, id [16]byte, byID bool) *topic {
+	if !byID {
+		return c.topics[name]
+	}
+	for _, t := range c.topics {
+		if t.id == id {
+			return t
+		}
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+package playground
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// OffsetDelete (key 47), as the group coordinator answers it, for
+// kafka-streams-groups.sh --delete-offsets:
+//
+//   - Only the group's coordinator answers; other nodes say NOT_COORDINATOR,
+//     at the top level like every group error. An empty group id is
+//     INVALID_GROUP_ID and a group that does not exist GROUP_ID_NOT_FOUND.
+//   - A streams group may delete offsets in any state
+//     (StreamsGroup.validateOffsetDelete), but while it is not Empty (or
+//     Dead) it is subscribed to every source and repartition source topic
+//     of its topology (StreamsTopology.sourceTopicMap), whose partitions
+//     answer GROUP_SUBSCRIBED_TO_TOPIC.
+//   - Another group that is not Empty answers GROUP_SUBSCRIBED_TO_TOPIC for
+//     every partition (the playground does not track subscriptions).
+//   - Every other partition answers success and loses its committed offset,
+//     whether it had one or not, and whether the topic exists or not.
+//   - A Fault with Key 47 answers its ErrorCode at the top level and deletes
+//     nothing.
+
+// offsetDeleteGroups lists the group of a request, for the request log.
+func offsetDeleteGroups(req kmsg.Request) []string {
+	return []string{req.(*kmsg.OffsetDeleteRequest).Group}
+}
+
+func (c *Cluster) handleOffsetDelete(n *node, req kmsg.Request) (kmsg.Response, error) {
+	r := req.(*kmsg.OffsetDeleteRequest)
+	resp := r.ResponseKind().(*kmsg.OffsetDeleteResponse)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+
+	if code := c.offsetDeleteCodeLocked(n, r); code != 0 {
+		resp.ErrorCode = code
+		return resp, nil
+	}
+	g := c.groups[r.Group]
+	for _, rt := range r.Topics {
+		out := kmsg.NewOffsetDeleteResponseTopic()
+		out.Topic = rt.Topic
+		subscribed := g.subscribedTo(rt.Topic)
+		for _, rp := range rt.Partitions {
+			p := kmsg.NewOffsetDeleteResponseTopicPartition()
+			p.Partition = rp.Partition
+			if subscribed {
+				p.ErrorCode = kerr.GroupSubscribedToTopic.Code
+			} else if m := c.offsets.committed[r.Group]; m != nil {
+				delete(m, tpKey{rt.Topic, rp.Partition})
+			}
+			out.Partitions = append(out.Partitions, p)
+		}
+		resp.Topics = append(resp.Topics, out)
+	}
+	return resp, nil
+}
+
+func (c *Cluster) offsetDeleteCodeLocked(n *node, r *kmsg.OffsetDeleteRequest) int16 {
+	if f, ok := c.takeFaultLocked(r.Key(), n.id, r.Group); ok {
+		return f.ErrorCode
+	}
+	if r.Group == "" {
+		return kerr.InvalidGroupID.Code
+	}
+	if c.coordinatorLocked(r.Group) != n.id {
+		return kerr.NotCoordinator.Code
+	}
+	if _, ok := c.groups[r.Group]; !ok {
+		return kerr.GroupIDNotFound.Code
+	}
+	return 0
+}
+
+// subscribedTo tells whether the group is actively subscribed to topic,
+// which keeps OffsetDelete from deleting its offsets.
+func (g *group) subscribedTo(topicName string) bool {
+	if strings.EqualFold(g.state, "Empty") || strings.EqualFold(g.state, "Dead") {
+		return false
+	}
+	if g.streams == nil {
+		return true
+	}
+	t := g.streams.row.Topology
+	if t == nil {
+		return false
+	}
+	for _, s := range t.Subtopologies {
+		if slices.Contains(s.SourceTopics, topicName) {
+			return true
+		}
+		for _, ti := range s.RepartitionSourceTopics {
+			if ti.Topic == topicName {
+				return true
+			}
+		}
+	}
+	return false
+}
