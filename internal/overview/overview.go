@@ -24,6 +24,11 @@ type Options struct {
 	// copies.
 	StoreGiven bool
 	Store      string
+	// WithoutDescription describes the groups without their KIP-1331
+	// description (StreamsGroupDescribe v0 is enough, so a Kafka 4.3
+	// coordinator answers): the status is NOT_REQUESTED and no
+	// subtopology has nodes.
+	WithoutDescription bool
 }
 
 // Validate checks the options before any I/O. --group with --all-groups is
@@ -234,7 +239,7 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 	if len(ids) == 0 {
 		return res, nil
 	}
-	for _, d := range client.DescribeStreamsGroups(ctx, ids, true) {
+	for _, d := range client.DescribeStreamsGroups(ctx, ids, !opts.WithoutDescription) {
 		res.Groups = append(res.Groups, build(d))
 	}
 	fillLag(ctx, client, res.Groups)
