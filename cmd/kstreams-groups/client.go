@@ -7,10 +7,12 @@ import (
 	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/check"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	groupdelete "github.com/kstreams-groups/kstreams-groups/internal/delete"
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/diff"
+	"github.com/kstreams-groups/kstreams-groups/internal/doctor"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
 )
@@ -23,6 +25,8 @@ type client interface {
 	groupdelete.Client
 	diff.Client
 	overview.Client
+	check.Client
+	doctor.Client
 	Close()
 }
 
@@ -34,6 +38,8 @@ type deps struct {
 	// runF, when set, gets each verb's validated options instead of the
 	// verb running: flag-parsing tests stop there, with no broker.
 	runF func(verb string, opts any) error
+	// clock is where --watch takes its time from; nil means the real one.
+	clock clock
 }
 
 // target is a cluster a verb talks to: its bootstrap servers and where the

@@ -193,6 +193,14 @@ func (f *fakeClient) DeleteGroups(context.Context, []string) []admin.DeletedGrou
 
 func (f *fakeClient) DeleteTopics(context.Context, []string) []admin.DeletedTopic { return nil }
 
+func (f *fakeClient) BrokerAPIs(context.Context, kafka.Broker) (*kafka.BrokerAPIs, error) {
+	return nil, errors.New("not in the fake")
+}
+
+func (f *fakeClient) DescribeBrokerConfigs(context.Context, kafka.Broker, []string) ([]kafka.BrokerConfig, error) {
+	return nil, errors.New("not in the fake")
+}
+
 func (f *fakeClient) Close() { f.closed = true }
 
 func fakeDeps(f *fakeClient) deps {

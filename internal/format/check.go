@@ -92,7 +92,7 @@ func problemsText(g *check.Group) string {
 func groupFacts(g *check.Group) string {
 	o := g.Overview
 	facts := []string{pluginText(o.State), countText(int64(len(o.Members)), "member"), "lag " + strconv.FormatInt(o.Lag, 10)}
-	if o.Largest != nil {
+	if o.Largest != nil && o.Largest.Lag > 0 {
 		facts = append(facts, "largest task lag "+strconv.FormatInt(o.Largest.Lag, 10)+" ("+pluginText(o.Largest.String())+")")
 	}
 	facts = append(facts, countText(g.MovingTasks, "task")+" moving")
@@ -242,3 +242,7 @@ func NewCheckDoc(res *check.Result) CheckDoc {
 	}
 	return doc
 }
+
+// CheckUsageLine is the status line of a check that could not start: a
+// usage error, UNKNOWN.
+func CheckUsageLine(err error) string { return "STREAMS UNKNOWN - " + pluginText(err.Error()) }

@@ -80,5 +80,5 @@ func Encode(w io.Writer, o Output, v any) error {
 
 // Documents lists the top-level document types, for schema tests.
 func Documents() []any {
-	return []any{DescribeDoc{}, DeleteDoc{}, ListDoc{}, OverviewDoc{}, TopologyDoc{}, VersionDoc{}, DiffDoc{}, CheckDoc{}}
+	return []any{DescribeDoc{}, DeleteDoc{}, ListDoc{}, OverviewDoc{}, TopologyDoc{}, VersionDoc{}, DiffDoc{}, CheckDoc{}, DoctorDoc{}}
 }
