@@ -263,7 +263,7 @@ func (d *drawer) end() {
 
 func (d *drawer) frame(at time.Time, n int, changes []watch.Change, s sample) error {
 	var lines []string
-	header := fmt.Sprintf("Every %s: %s, sample %d", d.interval, at.Format(time.RFC3339), n)
+	header := fmt.Sprintf("Every %s: %s, sample %d", d.interval, at.Truncate(time.Millisecond).Format(time.RFC3339Nano), n)
 	if d.term {
 		header += " (Ctrl-C to stop)"
 	}
