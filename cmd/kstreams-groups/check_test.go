@@ -261,3 +261,13 @@ func goldenAs(t *testing.T, name, got string) {
 	t.Helper()
 	golden.AssertFile(t, strings.TrimSuffix(golden.Path(t), ".golden")+"/"+name+".golden", []byte(got))
 }
+
+// The README's table of check's exit codes is checkExitStatuses.
+func TestREADMECheckExitCodes(t *testing.T) {
+	var want [][]string
+	for _, s := range checkExitStatuses {
+		want = append(want, []string{itoa(s.Code), s.Meaning})
+	}
+	assert.Equal(t, want, readmeTable(t, "check-exit-codes"))
+	assert.Contains(t, checkExitHelp(), "Exit status:\n  0  "+checkExitStatuses[0].Meaning)
+}

@@ -142,3 +142,12 @@ func TestDoctor_causes(t *testing.T) {
 		assert.Equal(t, 2, r.code)
 	})
 }
+
+// The README's table of doctor's exit codes is doctorExitStatuses.
+func TestREADMEDoctorExitCodes(t *testing.T) {
+	var want [][]string
+	for _, s := range doctorExitStatuses {
+		want = append(want, []string{itoa(s.Code), s.Meaning})
+	}
+	assert.Equal(t, want, readmeTable(t, "doctor-exit-codes"))
+}

@@ -263,7 +263,12 @@ func (d *drawer) end() {
 
 func (d *drawer) frame(at time.Time, n int, changes []watch.Change, s sample) error {
 	var lines []string
-	header := fmt.Sprintf("Every %s: %s, sample %d", d.interval, at.Truncate(time.Millisecond).Format(time.RFC3339Nano), n)
+	// Whole seconds for an interval of whole seconds, else milliseconds.
+	step := time.Millisecond
+	if d.interval%time.Second == 0 {
+		step = time.Second
+	}
+	header := fmt.Sprintf("Every %s: %s, sample %d", d.interval, at.Truncate(step).Format(time.RFC3339Nano), n)
 	if d.term {
 		header += " (Ctrl-C to stop)"
 	}

@@ -178,6 +178,18 @@ type Result struct {
 	Options Options
 }
 
+// Failures lists the groups that could not be checked (missing ones
+// included), in request order; the check's status already counts them.
+func (r *Result) Failures() []kafka.Failure {
+	var out []kafka.Failure
+	for _, g := range r.Groups {
+		if g.Overview.Err != nil {
+			out = append(out, kafka.Failure{Group: g.ID(), Err: g.Overview.Err})
+		}
+	}
+	return out
+}
+
 // Group is the check of one group.
 type Group struct {
 	// Overview is the group's join; its Err is set when the group could

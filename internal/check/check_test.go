@@ -184,6 +184,8 @@ func TestRun(t *testing.T) {
 	assert.Equal(t, Critical, res.Groups[1].Status)
 	assert.Equal(t, Critical, res.Status)
 	assert.Equal(t, "nope", res.Groups[1].ID())
+	require.Len(t, res.Failures(), 1)
+	assert.Equal(t, "nope", res.Failures()[0].Group)
 
 	f = &fake{}
 	res, err = Run(context.Background(), f, Options{AllGroups: true, RequireTopology: true})

@@ -102,7 +102,7 @@ func (c *Cluster) handleDescribeConfigs(n *node, req kmsg.Request) (kmsg.Respons
 				}
 				e := kmsg.NewDescribeConfigsResponseResourceConfig()
 				e.Name, e.Value, e.ReadOnly = name, clonePtr(bc.value), true
-				e.IsDefault = bc.source == kmsg.ConfigSourceDefaultConfig
+				e.IsDefault = r.Version == 0 && bc.source == kmsg.ConfigSourceDefaultConfig // a v0 field: 4.4.0 answers false at v4
 				e.Source, e.ConfigType = bc.source, bc.typ
 				if r.IncludeDocumentation && bc.doc != "" {
 					e.Documentation = strPtr(bc.doc)
