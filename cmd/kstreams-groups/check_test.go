@@ -14,14 +14,21 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
-// healthCluster serves testdata/health.yaml: a group per condition of check.
-func healthCluster(t *testing.T) *playground.Cluster {
+// healthState is testdata/health.yaml: a group per condition of check and
+// per cause of doctor.
+func healthState(t *testing.T) *playground.State {
 	t.Helper()
 	data, err := os.ReadFile("testdata/health.yaml")
 	require.NoError(t, err)
 	s, err := playground.ParseState(data)
 	require.NoError(t, err)
-	c, err := playground.StartState(s)
+	return s
+}
+
+// healthCluster serves healthState.
+func healthCluster(t *testing.T) *playground.Cluster {
+	t.Helper()
+	c, err := playground.StartState(healthState(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Close() })
 	return c

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -59,15 +58,10 @@ func runCLIWith(t *testing.T, d deps, args ...string) result {
 	return result{stdout: out.String(), stderr: errOut.String(), code: code}
 }
 
-// healthGroup is a streams group of testdata/health.yaml, to change and put
-// back.
+// healthGroup is a streams group of healthState, to change and put back.
 func healthGroup(t *testing.T, id string) playground.StreamsGroup {
 	t.Helper()
-	data, err := os.ReadFile("testdata/health.yaml")
-	require.NoError(t, err)
-	s, err := playground.ParseState(data)
-	require.NoError(t, err)
-	for _, g := range s.StreamsGroups {
+	for _, g := range healthState(t).StreamsGroups {
 		if g.ID == id {
 			return g.StreamsGroup
 		}
@@ -146,7 +140,7 @@ func TestWatch_pipe(t *testing.T) {
 			case 1:
 				c.InjectError(playground.Fault{Key: 89, Group: "steady", ErrorCode: 15, ErrorMessage: &msg, Times: 0, Node: playground.AnyNode})
 			case 2:
-				require.NoError(t, c.Load(mustHealthState(t)))
+				require.NoError(t, c.Load(healthState(t)))
 				c.InjectError(playground.Fault{Key: 16, ErrorCode: 30, Times: 1, Node: playground.AnyNode})
 			}
 		})
@@ -159,15 +153,6 @@ func TestWatch_pipe(t *testing.T) {
 		assert.Contains(t, blocks[3], "Error: sample failed: ", "sample 3: the listing fails")
 		assert.Contains(t, blocks[4], "changed: steady: described again", "compared with the last good sample")
 	})
-}
-
-func mustHealthState(t *testing.T) *playground.State {
-	t.Helper()
-	data, err := os.ReadFile("testdata/health.yaml")
-	require.NoError(t, err)
-	s, err := playground.ParseState(data)
-	require.NoError(t, err)
-	return s
 }
 
 func TestWatch_usage(t *testing.T) {
