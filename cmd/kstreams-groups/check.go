@@ -5,7 +5,7 @@ package main
 // codes, the plugin states (checkExitStatuses), documented in its help and
 // README section, never in exitStatuses: usage errors and an unreachable
 // cluster are UNKNOWN (3) too, so its usage errors exit 3 (verb.usageExit)
-// with a status line on stdout.
+// with UNKNOWN on stdout (checkUsageOutput).
 
 import (
 	"bytes"
@@ -65,7 +65,7 @@ func (a *app) checkVerb() *verb {
 		name:           "check",
 		subcommandOnly: true,
 		usageExit:      int(check.Unknown),
-		usageLine:      format.CheckUsageLine,
+		usageLine:      a.checkUsageOutput,
 		flags:          append(flags, watchFlags...),
 		short:          "Health check for monitoring systems (Nagios, Icinga, Sensu, Zabbix, ...)",
 		long: `Check streams groups against thresholds and report in the Monitoring
@@ -195,6 +195,21 @@ func (a *app) writeCheck(w io.Writer, res *check.Result, verbose bool) error {
 		return format.Encode(w, a.cfg.Output, format.NewCheckDoc(res))
 	}
 	return format.CheckText(w, res, verbose)
+}
+
+// checkUsageOutput is what a check that could not start prints on stdout:
+// UNKNOWN in the -o format once it is known (a textfile collector must not
+// read a status line), else the status line.
+func (a *app) checkUsageOutput(err error) string {
+	res := check.Failed(&usageError{err: err}, check.Options{})
+	var b strings.Builder
+	switch a.cfg.Output {
+	case format.Prometheus, format.JSON, format.YAML:
+		if a.writeCheck(&b, res, false) == nil {
+			return strings.TrimSuffix(b.String(), "\n")
+		}
+	}
+	return format.CheckUsageLine(err)
 }
 
 // checkOutcome is the exit of a check: its status as the plugin code.

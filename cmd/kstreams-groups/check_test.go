@@ -122,7 +122,7 @@ func TestCheck_unknown(t *testing.T) {
 		{"no bootstrap server", "STREAMS UNKNOWN - Missing required argument \"[bootstrap-server]\"\n", "", []string{"check", "--all-groups"}},
 		{"bad timeout", "STREAMS UNKNOWN - invalid timeout 0: want a positive number of milliseconds\n", "", []string{"--bootstrap-server", bs, "--timeout", "0", "check", "--all-groups"}},
 		{"a drawing", "STREAMS UNKNOWN - -o dot: check prints text, json, yaml or prometheus\n", "", []string{"--bootstrap-server", bs, "-o", "dot", "check", "--all-groups"}},
-		{"watch in json", "STREAMS UNKNOWN - --watch prints text, not -o json\n", "", []string{"--bootstrap-server", bs, "-o", "json", "check", "--all-groups", "--watch"}},
+		{"watch in json", "{\n  \"status\": \"UNKNOWN\",\n  \"exit_code\": 3,\n  \"groups\": [],\n  \"error\": {\n    \"name\": \"ERROR\",\n    \"message\": \"--watch prints text, not -o json\"\n  }\n}\n", "", []string{"--bootstrap-server", bs, "-o", "json", "check", "--all-groups", "--watch"}},
 		{"interval without watch", "STREAMS UNKNOWN - --interval needs --watch\n", "", []string{"--bootstrap-server", bs, "check", "--all-groups", "--interval", "1s"}},
 		{"unexpected argument", "STREAMS UNKNOWN - unexpected argument \"steady\"\n", "", []string{"--bootstrap-server", bs, "check", "steady"}},
 	} {
@@ -137,6 +137,27 @@ func TestCheck_unknown(t *testing.T) {
 			}
 		})
 	}
+	t.Run("in the -o format", func(t *testing.T) {
+		r := runCLI(t, "--bootstrap-server", bs, "-o", "prometheus", "check", "--all-groups", "--lag-critical", "-1")
+		assert.Equal(t, 3, r.code)
+		fams := promtest.Parse(t, r.stdout)
+		assert.EqualValues(t, 3, promtest.Value(t, fams, "kstreams_check_status"), "a textfile collector reads UNKNOWN, not a status line")
+		assert.Equal(t, "--lag-critical: want a whole number, 0 or more, got \"-1\"\nRun 'kstreams-groups --help' for usage.\n", r.stderr)
+		r = runCLI(t, "--bootstrap-server", bs, "-o", "json", "check")
+		assert.Equal(t, 3, r.code)
+		var doc struct {
+			Status string `json:"status"`
+			Error  struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(r.stdout), &doc), r.stdout)
+		assert.Equal(t, "UNKNOWN", doc.Status)
+		assert.Equal(t, "check needs --group (repeatable) or --all-groups", doc.Error.Message)
+		r = runCLI(t, "--bootstrap-server", bs, "-o", "xml", "check", "--all-groups")
+		assert.Equal(t, 3, r.code)
+		assert.True(t, strings.HasPrefix(r.stdout, "STREAMS UNKNOWN - unknown output format"), "an unknown -o: the status line")
+	})
 	t.Run("other verbs keep exit 2", func(t *testing.T) {
 		r := runCLI(t, "--bootstrap-server", bs, "overview", "--lag", "3")
 		assert.Equal(t, 2, r.code)
