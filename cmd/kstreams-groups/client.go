@@ -7,11 +7,13 @@ import (
 	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/check"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	groupdelete "github.com/kstreams-groups/kstreams-groups/internal/delete"
 	"github.com/kstreams-groups/kstreams-groups/internal/deleteoffsets"
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/diff"
+	"github.com/kstreams-groups/kstreams-groups/internal/doctor"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
 	"github.com/kstreams-groups/kstreams-groups/internal/resetoffsets"
@@ -27,6 +29,8 @@ type client interface {
 	overview.Client
 	resetoffsets.Client
 	deleteoffsets.Client
+	check.Client
+	doctor.Client
 	Close()
 }
 
@@ -38,6 +42,8 @@ type deps struct {
 	// runF, when set, gets each verb's validated options instead of the
 	// verb running: flag-parsing tests stop there, with no broker.
 	runF func(verb string, opts any) error
+	// clock is where --watch takes its time from; nil means the real one.
+	clock clock
 }
 
 // target is a cluster a verb talks to: its bootstrap servers and where the

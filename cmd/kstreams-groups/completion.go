@@ -87,7 +87,7 @@ Load it into the current shell, or install it once:
 	return cmd
 }
 
-// registerCompletions gives every flag named group, state or output in the
+// registerCompletions gives every flag named group, state (expect-state) or output in the
 // command tree its value completion, so that commands added later get it
 // too. Call it once the tree is complete.
 func (a *app) registerCompletions(root *cobra.Command) {
@@ -104,7 +104,7 @@ func (a *app) registerCompletions(root *cobra.Command) {
 				case f.Name == "state" && c.Name() == "playground":
 					// playground --state is a seed file, not a group state.
 					fn = completeSeedFiles
-				case f.Name == "state":
+				case f.Name == "state", f.Name == "expect-state":
 					fn = completeStates
 				default:
 					return
@@ -163,7 +163,7 @@ func isSpaceOrControl(r rune) bool {
 // nothing is offered anywhere else.
 func completeStates(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	const directive = cobra.ShellCompDirectiveNoFileComp
-	if cmd.Name() != "list" && !changed(cmd.Flags(), "list") {
+	if cmd.Name() != "list" && cmd.Name() != "check" && !changed(cmd.Flags(), "list") {
 		return nil, directive
 	}
 	prefix, last := "", toComplete

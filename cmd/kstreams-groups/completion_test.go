@@ -170,6 +170,7 @@ func TestCompleteStates(t *testing.T) {
 		{name: "next item of a list", args: []string{"--list", "--state", "Stable,"}, want: []string{"Stable,Empty", "Stable,NotReady", "Stable,Assigning", "Stable,Reconciling", "Stable,Dead"}},
 		{name: "next item with prefix", args: []string{"--list", "--state", "stable,empty,re"}, want: []string{"stable,empty,Reconciling"}},
 		{name: "list subcommand", args: []string{"list", "--state", "D"}, want: []string{"Dead"}},
+		{name: "check --expect-state", args: []string{"check", "--expect-state", "Stable,r"}, want: []string{"Stable,Reconciling"}},
 		{name: "describe --state takes no value", args: []string{"--describe", "--group", "g", "--state", ""}, want: []string{}},
 		{name: "describe subcommand --state takes no value", args: []string{"describe", "--group", "g", "--state", ""}, want: []string{}},
 		{name: "no action yet", args: []string{"--state", ""}, want: []string{}},

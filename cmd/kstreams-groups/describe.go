@@ -14,6 +14,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+	"github.com/kstreams-groups/kstreams-groups/internal/watch"
 )
 
 // Options shared by several verbs, with the Java tool's help.
@@ -49,6 +50,7 @@ func (a *app) describeVerb() *verb {
 				help:      "Show the state of the group: coordinator, assignor, state, number of members."},
 			groupFlag,
 			allGroupsFlag,
+			watchFlags[0], watchFlags[1], watchFlags[2],
 		},
 		short: "Describe Kafka Streams groups",
 		long: `Describe Kafka Streams groups, with the views and the text of
@@ -87,13 +89,14 @@ not be described.` + "\n\n" + exitStatusHelp(),
 				Verbose: v.bool("verbose"),
 			}
 			opts.State, opts.StateValue = v.optional("state")
-			return job{opts: opts, validate: opts.Validate, run: func(ctx context.Context) error { return a.describe(ctx, opts) }}
+			w, werr := parseWatch(v)
+			return job{opts: opts, validate: withWatch(opts.Validate, werr), run: func(ctx context.Context) error { return a.describe(ctx, opts, w) }}
 		},
 	}
 }
 
-// describe runs the describe verb.
-func (a *app) describe(ctx context.Context, opts describe.Options) error {
+// describe runs the describe verb, once or (--watch) every interval.
+func (a *app) describe(ctx context.Context, opts describe.Options, w watchOptions) error {
 	p := printer[*describe.Result]{
 		text: func(w io.Writer, res *describe.Result, st *format.Styles) error {
 			multi := len(res.Groups) > 1
@@ -124,9 +127,11 @@ func (a *app) describe(ctx context.Context, opts describe.Options) error {
 	if opts.Topology {
 		p.graph = a.describeGraphs
 	}
-	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*describe.Result, error) {
-		return describe.Run(ctx, c, opts)
-	})
+	run := func(ctx context.Context, c client) (*describe.Result, error) { return describe.Run(ctx, c, opts) }
+	if w.on {
+		return watchVerb(a, ctx, w, p, run, watch.FromDescribe)
+	}
+	return runVerb(a, ctx, p, run)
 }
 
 // describeGraphs draws each AVAILABLE description of --describe --topology

@@ -513,7 +513,7 @@ func TestUsageErrors(t *testing.T) {
 		{name: "internal topics without delete", args: []string{"--bootstrap-server", "x:1", "--describe", "--group", "g", "--delete-all-internal-topics"}, wantStderr: "Option [delete-all-internal-topics] takes one of these options: [delete], [reset-offsets]\n"},
 		{name: "two actions", args: []string{"--bootstrap-server", "x:1", "--describe", "--delete", "--group", "g"}, wantStderr: "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, or --delete-offsets.\n"},
 		{name: "group with list", args: []string{"--bootstrap-server", "x:1", "--list", "--group", "g"}, wantStderr: "Option \"[group]\" can't be used with option \"[list]\"\n"},
-		{name: "unknown output format", args: []string{"--bootstrap-server", "x:1", "--describe", "--topology", "--group", "g", "-o", "xml"}, wantStderr: "unknown output format \"xml\" (want text, json, yaml, dot, mermaid, svg, png)\n"},
+		{name: "unknown output format", args: []string{"--bootstrap-server", "x:1", "--describe", "--topology", "--group", "g", "-o", "xml"}, wantStderr: "unknown output format \"xml\" (want text, json, yaml, dot, mermaid, svg, png, prometheus)\n"},
 		{name: "unknown flag", args: []string{"--bootstrap-server", "x:1", "--frivolous-nonsense"}, wantStderr: "unknown flag: --frivolous-nonsense\n"},
 		{name: "stray argument", args: []string{"--bootstrap-server", "x:1", "--describe", "oops"}, wantStderr: "unexpected argument \"oops\"\n"},
 		{name: "bad timeout", args: []string{"--bootstrap-server", "x:1", "--timeout", "0", "--describe", "--topology", "--group", "g"}, wantStderr: "invalid timeout 0: want a positive number of milliseconds\n"},

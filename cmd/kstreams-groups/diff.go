@@ -40,13 +40,7 @@ var diffExitStatuses = []exitStatus{
 }
 
 func diffExitHelp() string {
-	var b strings.Builder
-	b.WriteString("Exit status:\n")
-	for _, s := range diffExitStatuses {
-		fmt.Fprintf(&b, "  %d  %s\n", s.Code, s.Meaning)
-	}
-	b.WriteString("These are diff's own codes, the same with --detailed-exit-codes.")
-	return b.String()
+	return ownExitHelp(diffExitStatuses, "These are diff's own codes, the same with --detailed-exit-codes.")
 }
 
 func (a *app) diffVerb() *verb {
@@ -131,6 +125,9 @@ func (a *app) diff(ctx context.Context, opts diff.Options, newBootstrap, newConf
 	o := a.cfg.Output
 	if o.Graph() {
 		return usageErrorf("-o %s draws a topology: diff prints text, json or yaml", o)
+	}
+	if o == format.Prometheus {
+		return noPrometheus("diff prints text, json or yaml")
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 	defer cancel()

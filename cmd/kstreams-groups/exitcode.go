@@ -51,8 +51,14 @@ var exitStatuses = []exitStatus{
 	{exitNotInternal, true, "--delete-internal-topic names a topic that is not an internal topic of the group; nothing was changed."},
 }
 
-// usageError is a bad invocation: exit 2, with a pointer to --help.
-type usageError struct{ err error }
+// usageError is a bad invocation: exit 2, with a pointer to --help. A
+// verb with a convention of its own (check: UNKNOWN, 3) sets code, and
+// stdout, a line for stdout (check's status line); see verbUsage.
+type usageError struct {
+	err    error
+	code   int
+	stdout string
+}
 
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
@@ -106,7 +112,8 @@ var categoryCodes = map[kafka.Category]int{
 }
 
 // exitCodeFor is the only mapping from an outcome to an exit code: a
-// verb's own outcome (verbExit) is its code; a usage error is exitUsage;
+// verb's own outcome (verbExit) is its code; a usage error is exitUsage
+// (or its verb's own code for one, usageError.code);
 // otherwise the first failure decides, by its kafka.Classify category with
 // --detailed-exit-codes, or exitFailure.
 func exitCodeFor(err error, detailed bool) int {
@@ -119,6 +126,9 @@ func exitCodeFor(err error, detailed bool) int {
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
+		if ue.code != 0 {
+			return ue.code
+		}
 		return exitUsage
 	}
 	var oe *outcomeError

@@ -28,7 +28,9 @@ const (
 // flagDef is one option of a verb.
 type flagDef struct {
 	name string
-	kind flagKind
+	// short is a one-letter shorthand (check's -v); "" for none.
+	short string
+	kind  flagKind
 	// kafkaHelp is the help of the kafka-streams-groups.sh form.
 	kafkaHelp string
 	// help is the help in the verb's subcommand.
@@ -56,7 +58,7 @@ func (f flagDef) register(fs *pflag.FlagSet, kafkaForm bool) {
 	}
 	switch f.kind {
 	case boolFlag:
-		fs.Bool(f.name, false, help)
+		fs.BoolP(f.name, f.short, false, help)
 	case stringsFlag:
 		fs.StringArray(f.name, nil, help)
 	case optionalFlag:

@@ -77,6 +77,10 @@ func (a *app) list(ctx context.Context, opts list.Options) error {
 		text:    func(w io.Writer, res *list.Result, st *format.Styles) error { return format.ListText(w, res, st) },
 		doc:     func(res *list.Result) any { return format.NewListDoc(res) },
 		noGraph: "-o %s draws a topology: use it with --describe --topology or render",
+		noProm:  "list has them with --state (list --state -o prometheus)",
+	}
+	if opts.WithState {
+		p.prom = func(w io.Writer, res *list.Result) error { return format.ListPrometheus(w, res) }
 	}
 	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*list.Result, error) {
 		return list.Run(ctx, c, opts)

@@ -12,6 +12,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
+	"github.com/kstreams-groups/kstreams-groups/internal/watch"
 )
 
 func (a *app) overviewVerb() *verb {
@@ -23,6 +24,7 @@ func (a *app) overviewVerb() *verb {
 			allGroupsFlag,
 			{name: "store", kind: stringFlag,
 				help: "Show, for this state store, one row per partition with the hosts of its active, standby and warm-up copies."},
+			watchFlags[0], watchFlags[1], watchFlags[2],
 		},
 		short: "The topology, who runs each task, and where the lag is, in one view",
 		long: `Show, for each streams group, its sub-topologies with what they read and
@@ -64,18 +66,20 @@ leader. It needs Apache Kafka 4.4 or newer.` + "\n\n" + exitStatusHelp(),
 		parse: func(v flagValues) job {
 			opts := overview.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"),
 				StoreGiven: v.set("store"), Store: v.string("store")}
-			return job{opts: opts, validate: opts.Validate, run: func(ctx context.Context) error { return a.overview(ctx, opts) }}
+			w, werr := parseWatch(v)
+			return job{opts: opts, validate: withWatch(opts.Validate, werr), run: func(ctx context.Context) error { return a.overview(ctx, opts, w) }}
 		},
 	}
 }
 
-// overview runs the overview verb.
-func (a *app) overview(ctx context.Context, opts overview.Options) error {
+// overview runs the overview verb, once or (--watch) every interval.
+func (a *app) overview(ctx context.Context, opts overview.Options, w watchOptions) error {
 	p := printer[*overview.Result]{
 		text: func(w io.Writer, res *overview.Result, st *format.Styles) error {
 			return format.OverviewText(w, res, st)
 		},
-		doc: func(res *overview.Result) any { return format.NewOverviewDoc(res) },
+		doc:  func(res *overview.Result) any { return format.NewOverviewDoc(res) },
+		prom: func(w io.Writer, res *overview.Result) error { return format.OverviewPrometheus(w, res) },
 		graph: func(res *overview.Result) error {
 			o := a.cfg.Output
 			if o != format.Dot && len(res.Groups) > 1 {
@@ -94,7 +98,9 @@ func (a *app) overview(ctx context.Context, opts overview.Options) error {
 			return a.groupErrorLine(f.Group, f.Err)
 		},
 	}
-	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*overview.Result, error) {
-		return overview.Run(ctx, c, opts)
-	})
+	run := func(ctx context.Context, c client) (*overview.Result, error) { return overview.Run(ctx, c, opts) }
+	if w.on {
+		return watchVerb(a, ctx, w, p, run, watch.FromOverview)
+	}
+	return runVerb(a, ctx, p, run)
 }

@@ -47,6 +47,9 @@ Exit status:
 			if err := a.checkBinaryOutput(); err != nil {
 				return err
 			}
+			if a.cfg.Output == format.Prometheus {
+				return noPrometheus("render reads a topology, which has none")
+			}
 			var data []byte
 			var err error
 			name := "stdin"

@@ -51,6 +51,9 @@ func (a *app) report(err error) {
 			a.printError(a.errorText(ve.err))
 		}
 	case errors.As(err, &ue):
+		if ue.stdout != "" {
+			fmt.Fprintln(a.io.Out, ue.stdout)
+		}
 		fmt.Fprintln(a.io.ErrOut, ue.Error())
 		fmt.Fprintln(a.io.ErrOut, "Run 'kstreams-groups --help' for usage.")
 	default:
@@ -100,13 +103,13 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 			if cmd.Name() == cobra.ShellCompRequestCmd {
 				return nil // completion functions load what they need, silently
 			}
-			return a.loadConfig(cmd)
+			return a.verbUsage(cmd, a.loadConfig(cmd))
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.runKafkaForm(cmd)
 		},
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return a.verbUsage(c, &usageError{err: err}) })
 	root.SetVersionTemplate("{{.Version}}\n")
 
 	pf := root.PersistentFlags()

@@ -65,7 +65,7 @@ func TestValidation_bothForms(t *testing.T) {
 		{"describe drawing without topology", []string{"--bootstrap-server", bs, "--describe", "--group", "g", "-o", "dot"}, []string{"--bootstrap-server", bs, "describe", "--group", "g", "-o", "dot"}, "-o dot draws a topology: use it with --describe --topology or render"},
 		{"list drawing", []string{"--bootstrap-server", bs, "--list", "-o", "mermaid"}, []string{"--bootstrap-server", bs, "list", "-o", "mermaid"}, "-o mermaid draws a topology: use it with --describe --topology or render"},
 		{"delete drawing", []string{"--bootstrap-server", bs, "--delete", "--group", "g", "-o", "dot"}, []string{"--bootstrap-server", bs, "delete", "--group", "g", "-o", "dot"}, "-o dot draws a topology: delete prints text, json or yaml"},
-		{"unknown output", []string{"--bootstrap-server", bs, "--list", "-o", "xml"}, []string{"--bootstrap-server", bs, "list", "-o", "xml"}, `unknown output format "xml" (want text, json, yaml, dot, mermaid, svg, png)`},
+		{"unknown output", []string{"--bootstrap-server", bs, "--list", "-o", "xml"}, []string{"--bootstrap-server", bs, "list", "-o", "xml"}, `unknown output format "xml" (want text, json, yaml, dot, mermaid, svg, png, prometheus)`},
 		{"bad timeout", []string{"--bootstrap-server", bs, "--list", "--timeout", "0"}, []string{"--bootstrap-server", bs, "list", "--timeout", "0"}, "invalid timeout 0: want a positive number of milliseconds"},
 	}
 	tests = append(tests, offsetValidationCases(t, bs)...)
@@ -237,6 +237,14 @@ func (f *fakeClient) CommitOffsets(context.Context, []admin.GroupCommit) []admin
 
 func (f *fakeClient) DeleteOffsets(_ context.Context, group string, _ []kafka.TopicPartition) admin.DeletedOffsets {
 	return admin.DeletedOffsets{Group: group}
+}
+
+func (f *fakeClient) BrokerAPIs(context.Context, kafka.Broker) (*kafka.BrokerAPIs, error) {
+	return nil, errors.New("not in the fake")
+}
+
+func (f *fakeClient) DescribeBrokerConfigs(context.Context, kafka.Broker, []string) ([]kafka.BrokerConfig, error) {
+	return nil, errors.New("not in the fake")
 }
 
 func (f *fakeClient) Close() { f.closed = true }

@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -41,6 +42,12 @@ type verb struct {
 	short, long, example string
 	// parse builds the verb's job from the parsed options.
 	parse func(v flagValues) job
+	// usageExit is the exit code of a usage error of this verb when its
+	// convention has its own (check: 3, UNKNOWN); 0 means exitUsage.
+	// usageLine, when set, is the line it prints on stdout for one (check's
+	// status line). verbUsage applies both.
+	usageExit int
+	usageLine func(err error) string
 }
 
 // job is one invocation of a verb, built from its options.
@@ -60,7 +67,7 @@ type job struct {
 // verbs lists the verbs in the order the Java tool checks their options
 // (StreamsGroupCommandOptions.checkArgs) and the Kafka form lists them.
 func (a *app) verbs() []*verb {
-	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.deleteOffsetsVerb(), a.resetOffsetsVerb(), a.overviewVerb(), a.diffVerb()}
+	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.deleteOffsetsVerb(), a.resetOffsetsVerb(), a.overviewVerb(), a.diffVerb(), a.checkVerb(), a.doctorVerb()}
 }
 
 // verbs without an app, for their flag tables.
@@ -100,9 +107,9 @@ func (a *app) newVerbCmd(vb *verb) *cobra.Command {
 		Short:   vb.short,
 		Long:    vb.long,
 		Example: vb.example,
-		Args:    noArgs,
+		Args:    func(c *cobra.Command, args []string) error { return a.verbUsage(c, noArgs(c, args)) },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.start(cmd.Context(), []*verb{vb}, flagValues{fs: cmd.Flags(), args: args})
+			return a.verbUsage(cmd, a.start(cmd.Context(), []*verb{vb}, flagValues{fs: cmd.Flags(), args: args}))
 		},
 	}
 	if vb.args != "" {
@@ -113,6 +120,26 @@ func (a *app) newVerbCmd(vb *verb) *cobra.Command {
 		f.register(cmd.Flags(), false)
 	}
 	return cmd
+}
+
+// verbUsage gives a usage error met while running the subcommand cmd its
+// verb's own exit code and stdout line (usageExit, usageLine), whatever
+// found it: pflag, the configuration, validation or the verb itself. Other
+// errors, and usage errors of other commands, are returned as they are.
+func (a *app) verbUsage(cmd *cobra.Command, err error) error {
+	var ue *usageError
+	if !errors.As(err, &ue) || cmd == nil || !cmd.HasParent() || cmd.Parent().HasParent() {
+		return err
+	}
+	for _, vb := range a.verbs() {
+		if vb.name == cmd.Name() && vb.usageExit != 0 {
+			ue.code = vb.usageExit
+			if vb.usageLine != nil {
+				ue.stdout = vb.usageLine(ue.err)
+			}
+		}
+	}
+	return err
 }
 
 // runKafkaForm runs the root command: the verb named by its action option.
@@ -156,9 +183,12 @@ func (a *app) validate(present []*verb, v flagValues) (job, error) {
 	}
 	// joptsimple's availableIf checks run while parsing, before anything.
 	seen := map[string]bool{}
+	// A subcommand of its own takes only its own options: none is another
+	// action's (check's --verbose is not describe's).
+	own := len(present) == 1 && present[0].subcommandOnly
 	for _, vb := range a.verbs() {
 		for _, f := range vb.flags {
-			if vb.subcommandOnly || seen[f.name] || len(f.availableIf) == 0 {
+			if own || vb.subcommandOnly || seen[f.name] || len(f.availableIf) == 0 {
 				continue
 			}
 			seen[f.name] = true
@@ -247,6 +277,10 @@ type printer[R verbResult] struct {
 	// drawing, and noGraph then says so (with %s for the format).
 	graph   func(res R) error
 	noGraph string
+	// prom writes the result for -o prometheus; nil when the verb has no
+	// metrics (noProm then says what has).
+	prom   func(w io.Writer, res R) error
+	noProm string
 	// line is the stderr line (already escaped) of one of the result's
 	// failures, or "" when the output shows it; nil prints none.
 	line func(res R, f kafka.Failure, o format.Output) string
@@ -262,6 +296,9 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 	if o.Graph() && p.graph == nil {
 		return usageErrorf(p.noGraph, o)
 	}
+	if o == format.Prometheus && p.prom == nil {
+		return noPrometheus(p.noProm)
+	}
 	if err := a.checkBinaryOutput(); err != nil {
 		return err
 	}
@@ -274,9 +311,12 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 	if err != nil {
 		return err
 	}
-	if o.Graph() {
+	switch {
+	case o.Graph():
 		err = p.graph(res)
-	} else {
+	case o == format.Prometheus:
+		err = p.prom(a.io.Out, res)
+	default:
 		err = a.write(func() any { return p.doc(res) }, func(w io.Writer, st *format.Styles) error { return p.text(w, res, st) })
 	}
 	if err != nil {
@@ -300,6 +340,15 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 		return &outcomeError{causes: causes}
 	}
 	return nil
+}
+
+// noPrometheus refuses -o prometheus to a command without metrics; why,
+// when set, says what would have them.
+func noPrometheus(why string) error {
+	if why == "" {
+		why = "use it with check, overview or list --state"
+	}
+	return usageErrorf("-o prometheus prints metrics: %s", why)
 }
 
 // write prints a result on stdout in the -o format: the document for json

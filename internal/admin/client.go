@@ -75,6 +75,7 @@ var pinned = map[int16]int16{
 	17: 1,  // SaslHandshake
 	18: 4,  // ApiVersions
 	20: 6,  // DeleteTopics (--delete-all-internal-topics)
+	32: 4,  // DescribeConfigs (doctor: the coordinator's plugin config)
 	36: 2,  // SaslAuthenticate
 	42: 3,  // DeleteGroups (v3: per-group ErrorMessage, KIP-1331)
 	47: 0,  // OffsetDelete (--delete-offsets)
@@ -215,18 +216,32 @@ func (c *Client) brokerFor(co kafka.Broker) target {
 }
 
 // maxVersion returns the highest version of key that the coordinator of t
-// supports, or -1. It reads the ApiVersions table franz-go negotiated on
-// the connection to t.addr (wire.go); when there is none yet it opens one
-// with a request franz-go refuses to send (connectOnly), which fills the
-// table without a request on the wire (e2e/FINDINGS.md F144). Only if there
-// is still no table (a franz-go that behaves otherwise) does it ask
-// ApiVersions itself.
+// supports, or -1, from its ApiVersions table (apiVersions).
 func (c *Client) maxVersion(ctx context.Context, t target, key int16) (int16, error) {
+	resp, err := c.apiVersions(ctx, t)
+	if err != nil {
+		return 0, err
+	}
+	for _, k := range resp.ApiKeys {
+		if k.ApiKey == key {
+			return k.MaxVersion, nil
+		}
+	}
+	return -1, nil
+}
+
+// apiVersions returns the ApiVersions answer of the broker of t. It reads
+// the table franz-go negotiated on the connection to t.addr (wire.go); when
+// there is none yet it opens one with a request franz-go refuses to send
+// (connectOnly), which fills the table without a request on the wire
+// (e2e/FINDINGS.md F144). Only if there is still no table (a franz-go that
+// behaves otherwise) does it ask ApiVersions itself.
+func (c *Client) apiVersions(ctx context.Context, t target) (*kmsg.ApiVersionsResponse, error) {
 	resp := c.versionTable(t.addr)
 	if resp == nil {
 		_, err := t.b.Request(ctx, connectOnly{kmsg.NewPtrApiVersionsRequest()})
 		if resp = c.versionTable(t.addr); resp == nil && err != nil && !isUnknownKey(err) {
-			return 0, err // the connection failed
+			return nil, err // the connection failed
 		}
 	}
 	if resp == nil {
@@ -235,22 +250,17 @@ func (c *Client) maxVersion(ctx context.Context, t target, key int16) (int16, er
 		req.ClientSoftwareName, req.ClientSoftwareVersion = "kstreams-groups", c.softwareVersion
 		r, err := t.b.RetriableRequest(ctx, req)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		resp = r.(*kmsg.ApiVersionsResponse)
 		if resp.ErrorCode != 0 {
-			return 0, NewKafkaError(resp.ErrorCode, nil)
+			return nil, NewKafkaError(resp.ErrorCode, nil)
 		}
 		c.mu.Lock()
 		c.tables[t.addr] = resp
 		c.mu.Unlock()
 	}
-	for _, k := range resp.ApiKeys {
-		if k.ApiKey == key {
-			return k.MaxVersion, nil
-		}
-	}
-	return -1, nil
+	return resp, nil
 }
 
 // connectOnly is a request under an API key missing from PinnedVersions:

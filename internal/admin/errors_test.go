@@ -48,7 +48,7 @@ func TestUnavailableError(t *testing.T) {
 
 func TestPinnedVersions(t *testing.T) {
 	v := PinnedVersions()
-	for key, want := range map[int16]int16{89: 1, 42: 3, 10: 6, 16: 5, 9: 10, 2: 11, 18: 4} {
+	for key, want := range map[int16]int16{89: 1, 42: 3, 10: 6, 16: 5, 9: 10, 2: 11, 18: 4, 32: 4} {
 		got, ok := v.LookupMaxKeyVersion(key)
 		assert.True(t, ok, "key %d", key)
 		assert.Equal(t, want, got, "key %d", key)

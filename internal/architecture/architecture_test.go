@@ -80,7 +80,7 @@ func prefixed(prefixes ...string) func(string) bool {
 func stdlib(imp string) bool { return !strings.Contains(strings.Split(imp, "/")[0], ".") }
 
 // verbPackages are the packages that each hold one verb.
-var verbPackages = []string{"internal/describe", "internal/list", "internal/delete", "internal/resetoffsets", "internal/deleteoffsets", "internal/overview", "internal/diff"}
+var verbPackages = []string{"internal/describe", "internal/list", "internal/delete", "internal/resetoffsets", "internal/deleteoffsets", "internal/overview", "internal/diff", "internal/check", "internal/doctor"}
 
 // rules are the import rules of docs/ARCHITECTURE.md ("Import rules").
 var rules = []rule{

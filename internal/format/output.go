@@ -25,10 +25,13 @@ const (
 	// process (package picture); PNG is binary.
 	SVG Output = "svg"
 	PNG Output = "png"
+	// Prometheus is the Prometheus text exposition format (prometheus.go),
+	// for check, overview and list --state only.
+	Prometheus Output = "prometheus"
 )
 
 // AllowedOutputs lists the formats for help and completion.
-func AllowedOutputs() []Output { return []Output{Text, JSON, YAML, Dot, Mermaid, SVG, PNG} }
+func AllowedOutputs() []Output { return []Output{Text, JSON, YAML, Dot, Mermaid, SVG, PNG, Prometheus} }
 
 // Graph tells whether the format draws a topology.
 func (o Output) Graph() bool { return o == Dot || o == Mermaid || o.Picture() }
@@ -54,7 +57,7 @@ func ParseOutput(s string) (Output, error) {
 }
 
 // Machine tells whether the format is for programs (never colored).
-func (o Output) Machine() bool { return o == JSON || o == YAML || o.Graph() }
+func (o Output) Machine() bool { return o == JSON || o == YAML || o.Graph() || o == Prometheus }
 
 // Encode writes v as an indented JSON or YAML document.
 func Encode(w io.Writer, o Output, v any) error {
@@ -77,5 +80,5 @@ func Encode(w io.Writer, o Output, v any) error {
 
 // Documents lists the top-level document types, for schema tests.
 func Documents() []any {
-	return []any{DescribeDoc{}, DeleteDoc{}, DeleteOffsetsDoc{}, ListDoc{}, ResetOffsetsDoc{}, OverviewDoc{}, TopologyDoc{}, VersionDoc{}, DiffDoc{}}
+	return []any{DescribeDoc{}, DeleteDoc{}, DeleteOffsetsDoc{}, ListDoc{}, ResetOffsetsDoc{}, OverviewDoc{}, TopologyDoc{}, VersionDoc{}, DiffDoc{}, CheckDoc{}, DoctorDoc{}}
 }

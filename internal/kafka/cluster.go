@@ -29,3 +29,39 @@ func CompareTopicPartitions(a, b TopicPartition) int {
 	}
 	return cmp.Compare(a.Partition, b.Partition)
 }
+
+// APIVersion is one request a broker speaks, from its ApiVersions answer.
+type APIVersion struct {
+	Key      int16
+	Name     string
+	Min, Max int16
+}
+
+// BrokerAPIs is the ApiVersions answer of one broker.
+type BrokerAPIs struct {
+	Broker Broker
+	// APIs are sorted by key.
+	APIs []APIVersion
+}
+
+// Max is the highest version of key the broker speaks; ok is false when it
+// does not speak key at all.
+func (b *BrokerAPIs) Max(key int16) (max int16, ok bool) {
+	for _, a := range b.APIs {
+		if a.Key == key {
+			return a.Max, true
+		}
+	}
+	return 0, false
+}
+
+// BrokerConfig is one config of a broker, from DescribeConfigs.
+type BrokerConfig struct {
+	Name string
+	// Value is nil when the config is unset (or sensitive).
+	Value *string
+	// Source is where the value comes from, in Kafka's words
+	// (STATIC_BROKER_CONFIG, DEFAULT_CONFIG, DYNAMIC_BROKER_CONFIG, ...).
+	Source    string
+	Sensitive bool
+}

@@ -24,6 +24,11 @@ type Options struct {
 	// copies.
 	StoreGiven bool
 	Store      string
+	// WithoutDescription describes the groups without their KIP-1331
+	// description (StreamsGroupDescribe v0 is enough, so a Kafka 4.3
+	// coordinator answers): the status is NOT_REQUESTED and no
+	// subtopology has nodes.
+	WithoutDescription bool
 }
 
 // Validate checks the options before any I/O. --group with --all-groups is
@@ -234,7 +239,7 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 	if len(ids) == 0 {
 		return res, nil
 	}
-	for _, d := range client.DescribeStreamsGroups(ctx, ids, true) {
+	for _, d := range client.DescribeStreamsGroups(ctx, ids, !opts.WithoutDescription) {
 		res.Groups = append(res.Groups, build(d))
 	}
 	fillLag(ctx, client, res.Groups)
@@ -267,17 +272,36 @@ func build(d admin.DescribedGroup) *Group {
 	for _, st := range g.Subtopologies {
 		byID[st.ID] = st
 	}
+	for _, t := range Holders(g.Members) {
+		st := byID[t.Subtopology]
+		if st == nil {
+			// The Java tool's error for the same answer.
+			g.Err = &kafka.MalformedError{Reason: fmt.Sprintf("Subtopology %s not found in group description!", t.Subtopology)}
+			return g
+		}
+		st.Tasks = append(st.Tasks, t)
+	}
+	return g
+}
+
+// Holders are the tasks the members hold, current and target, with their
+// holders as indexes into members (which are sorted by member id), in the
+// order the members name them first; no lag. A task's subtopology is not
+// checked against any topology.
+func Holders(members []kafka.Member) []*Task {
+	var out []*Task
 	tasks := map[TaskID]*Task{}
 	task := func(id TaskID) *Task {
 		t, ok := tasks[id]
 		if !ok {
 			t = &Task{TaskID: id}
 			tasks[id] = t
+			out = append(out, t)
 		}
 		return t
 	}
-	for i := range g.Members {
-		m := &g.Members[i]
+	for i := range members {
+		m := &members[i]
 		for _, k := range []struct {
 			tasks []kafka.Tasks
 			add   func(t *Task)
@@ -290,21 +314,13 @@ func build(d admin.DescribedGroup) *Group {
 			{m.TargetAssignment.Warmup, func(t *Task) { t.TargetWarmup = append(t.TargetWarmup, i) }},
 		} {
 			for _, ts := range k.tasks {
-				if byID[ts.SubtopologyID] == nil {
-					// The Java tool's error for the same answer.
-					g.Err = &kafka.MalformedError{Reason: fmt.Sprintf("Subtopology %s not found in group description!", ts.SubtopologyID)}
-					return g
-				}
 				for _, p := range ts.Partitions {
 					k.add(task(TaskID{Subtopology: ts.SubtopologyID, Partition: p}))
 				}
 			}
 		}
 	}
-	for _, t := range tasks {
-		byID[t.Subtopology].Tasks = append(byID[t.Subtopology].Tasks, t)
-	}
-	return g
+	return out
 }
 
 // subtopologies joins the group's KIP-1071 topology (topics) with its

@@ -25,6 +25,8 @@ type fake struct {
 	// request's partitions.
 	calls  map[string]int
 	listed [][]kafka.TopicPartition
+	// described is includeTopology of every describe.
+	described []bool
 }
 
 func (f *fake) count(name string) {
@@ -36,9 +38,7 @@ func (f *fake) count(name string) {
 
 func (f *fake) DescribeStreamsGroups(_ context.Context, groups []string, includeTopology bool) []admin.DescribedGroup {
 	f.count("describe")
-	if !includeTopology {
-		panic("the overview asks for the description")
-	}
+	f.described = append(f.described, includeTopology)
 	out := make([]admin.DescribedGroup, len(groups))
 	for i, g := range groups {
 		out[i] = admin.DescribedGroup{Group: g, Coordinator: kafka.Broker{ID: 1, Host: "b1", Port: 9092}, Streams: f.groups[g]}
@@ -208,6 +208,24 @@ func TestRun_notStored(t *testing.T) {
 		assert.Equal(t, []Store{{Name: "counts", Changelog: "app-counts-changelog"}}, s1.Stores, "the store is named from its changelog")
 		assert.Equal(t, int64(45), g.Lag)
 	}
+}
+
+// WithoutDescription asks StreamsGroupDescribe without the description
+// (v0 answers it); the join and the lag are the same.
+func TestRun_withoutDescription(t *testing.T) {
+	f := app(topology.NotRequested)
+	res, err := Run(context.Background(), f, Options{Groups: []string{"app"}, WithoutDescription: true})
+	require.NoError(t, err)
+	assert.Equal(t, []bool{false}, f.described)
+	g := res.Groups[0]
+	require.NoError(t, g.Err)
+	assert.Equal(t, topology.NotRequested, g.DescriptionStatus)
+	assert.Equal(t, int64(45), g.Lag)
+
+	f = app(topology.Available)
+	_, err = Run(context.Background(), f, Options{Groups: []string{"app"}})
+	require.NoError(t, err)
+	assert.Equal(t, []bool{true}, f.described, "the overview asks for the description")
 }
 
 // A description without a KIP-1071 topology gives the topics too.

@@ -97,6 +97,10 @@ type Cluster struct {
 	accepted     int // connections accepted so far
 	closed       bool
 
+	// brokerConfigs are the broker configs every node reports beside the
+	// release's defaults (describeconfigs.go); nil values are unset.
+	brokerConfigs map[string]*string
+
 	closeOnce sync.Once
 	wg        sync.WaitGroup
 }

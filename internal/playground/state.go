@@ -24,6 +24,9 @@ type State struct {
 	StreamsGroups []StateStreamsGroup `yaml:"streams_groups"`
 	Groups        []StateGroup        `yaml:"groups"`
 	Faults        []StateFault        `yaml:"faults"`
+	// BrokerConfigs are broker configs every node reports in
+	// DescribeConfigs (describeconfigs.go); a null value is unset.
+	BrokerConfigs map[string]*string `yaml:"broker_configs"`
 }
 
 // StateTopic is a topic of a State.
@@ -185,11 +188,15 @@ func (c *Cluster) Load(s *State) error {
 	}
 
 	offsets := stateOffsets(s)
+	configs := map[string]*string{}
+	for k, v := range s.BrokerConfigs {
+		configs[k] = clonePtr(v)
+	}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.groups, c.coordinators, c.topics, c.faults, c.raws = groups, coordinators, topics, faults, nil
-	c.offsets = offsets
+	c.offsets, c.brokerConfigs = offsets, configs
 	return nil
 }
 
@@ -261,6 +268,11 @@ func (s *State) validate(nodes int) error {
 		}
 		if f.Times < 0 {
 			p.add("%s: times must be 0 (forever) or more, got %d", where, f.Times)
+		}
+	}
+	for name := range s.BrokerConfigs {
+		if strings.TrimSpace(name) == "" {
+			p.add("broker_configs: a config name is empty")
 		}
 	}
 	validateOffsets(s, &p)

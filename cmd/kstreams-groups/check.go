@@ -1,0 +1,221 @@
+package main
+
+// The check verb: `kstreams-groups check`, a health check in the
+// Monitoring Plugins convention (subcommand only). It has its own exit
+// codes, the plugin states (checkExitStatuses), documented in its help and
+// README section, never in exitStatuses: usage errors and an unreachable
+// cluster are UNKNOWN (3) too, so its usage errors exit 3 (verb.usageExit)
+// with UNKNOWN on stdout (checkUsageOutput).
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/check"
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/watch"
+)
+
+// checkExitStatuses are check's exit codes, the plugin states.
+var checkExitStatuses = []exitStatus{
+	{int(check.OK), false, "OK: every group passed every condition given (with --all-groups, also when there is no streams group)."},
+	{int(check.Warning), false, "WARNING: a group is in a state not expected (but not Dead), above --lag-warning or --task-lag-warning, or has more tasks moving than --max-moving-tasks."},
+	{int(check.Critical), false, "CRITICAL: a group does not exist or is not a streams group, is Dead, has fewer members than --min-members, is above --lag-critical or --task-lag-critical, or (--require-topology) has no AVAILABLE topology description."},
+	{int(check.Unknown), false, "UNKNOWN: usage error, cluster unreachable or timed out, not authorized, or a broker too old for a condition asked (--require-topology needs Apache Kafka 4.4)."},
+}
+
+// ownExitHelp is the "Exit status:" block of a verb with codes of its own.
+func ownExitHelp(statuses []exitStatus, note string) string {
+	var b strings.Builder
+	b.WriteString("Exit status:\n")
+	for _, s := range statuses {
+		fmt.Fprintf(&b, "  %d  %s\n", s.Code, s.Meaning)
+	}
+	b.WriteString(note)
+	return b.String()
+}
+
+func checkExitHelp() string {
+	return ownExitHelp(checkExitStatuses, "With several groups the worst counts: CRITICAL, then UNKNOWN, then WARNING.\n"+
+		"These are check's own codes, the same with --detailed-exit-codes; a --watch\nended by Ctrl-C exits 130.")
+}
+
+func (a *app) checkVerb() *verb {
+	count := func(name, help string) flagDef { return flagDef{name: name, kind: stringFlag, help: help} }
+	flags := []flagDef{
+		groupFlag,
+		allGroupsFlag,
+		{name: "expect-state", kind: stringFlag,
+			help: "The `STATES` that are OK, comma-separated (default Stable); another state is WARNING, Dead is CRITICAL."},
+		count("min-members", "CRITICAL when the group has fewer than `N` members (an Empty group has none)."),
+		count("lag-warning", "WARNING when the group's total lag is above `N` records."),
+		count("lag-critical", "CRITICAL when the group's total lag is above `N` records."),
+		count("task-lag-warning", "WARNING when the lag of one task is above `N` records."),
+		count("task-lag-critical", "CRITICAL when the lag of one task is above `N` records."),
+		{name: "require-topology", kind: boolFlag,
+			help: "CRITICAL unless the topology description is AVAILABLE (KIP-1331; needs Apache Kafka 4.4)."},
+		count("max-moving-tasks", "WARNING when more than `N` tasks are moving (their target holders differ from their current ones)."),
+		{name: "verbose", short: "v", kind: boolFlag, help: "After the status line, one line per group."},
+	}
+	return &verb{
+		name:           "check",
+		subcommandOnly: true,
+		usageExit:      int(check.Unknown),
+		usageLine:      a.checkUsageOutput,
+		flags:          append(flags, watchFlags...),
+		short:          "Health check for monitoring systems (Nagios, Icinga, Sensu, Zabbix, ...)",
+		long: `Check streams groups against thresholds and report in the Monitoring
+Plugins convention: one status line, STREAMS OK, WARNING, CRITICAL or
+UNKNOWN, naming the groups that are not OK and why, then after "|" the
+performance data of each group ('G lag'=60;500;1000;0 and max_task_lag,
+members, moving_tasks, group_epoch, target_assignment_epoch,
+topology_epoch), with the thresholds in the warn and crit fields. -v adds
+one line per group.
+
+Each condition is optional. A threshold is crossed when the value is above
+it, as the guidelines' range 0:N reads, so a lag equal to --lag-critical is
+still OK. Without --expect-state only Stable is OK; an Empty group is a
+WARNING then, and CRITICAL only with --min-members. A group that does not
+exist is CRITICAL. The lag is the overview's: end offset minus committed
+offset of every task's source partitions, repartition topics included.
+
+-o json|yaml prints the same as a document, -o prometheus as metrics for
+node_exporter's textfile collector or a Pushgateway (the exit code is the
+check's either way). --watch repeats the check every --interval.
+
+Requests: StreamsGroupDescribe (v1 with the description only for
+--require-topology, so a Kafka 4.3 cluster can be checked), OffsetFetch and
+ListOffsets, as overview.` + "\n\n" + checkExitHelp(),
+		example: `  # Nagios/Icinga: CRITICAL above 10000 records behind, WARNING above 1000
+  kstreams-groups check --group orders-app --lag-warning 1000 --lag-critical 10000 --min-members 2
+
+  # Every group Stable, each with its topology description stored
+  kstreams-groups check --all-groups --require-topology -v
+
+  # Metrics for node_exporter's textfile collector
+  kstreams-groups check --all-groups -o prometheus > /var/lib/node_exporter/kstreams.prom.$$ && mv /var/lib/node_exporter/kstreams.prom.$$ /var/lib/node_exporter/kstreams.prom`,
+		parse: func(v flagValues) job {
+			opts, perr := checkOptions(v)
+			verbose := v.bool("verbose")
+			w, werr := parseWatch(v)
+			validate := func() error {
+				if perr != nil {
+					return perr
+				}
+				return opts.Validate()
+			}
+			return job{opts: opts, validate: withWatch(validate, werr), run: func(ctx context.Context) error { return a.check(ctx, opts, verbose, w) }}
+		},
+	}
+}
+
+// checkOptions reads check's options; the error is the first bad value.
+func checkOptions(v flagValues) (check.Options, error) {
+	opts := check.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"), RequireTopology: v.bool("require-topology")}
+	var first error
+	keep := func(err error) {
+		if first == nil {
+			first = err
+		}
+	}
+	if v.set("expect-state") {
+		states, err := check.ParseStates(v.string("expect-state"))
+		keep(err)
+		opts.ExpectStates = states
+	}
+	for _, c := range []struct {
+		name string
+		to   **int64
+	}{
+		{"min-members", &opts.MinMembers}, {"lag-warning", &opts.LagWarning}, {"lag-critical", &opts.LagCritical},
+		{"task-lag-warning", &opts.TaskLagWarning}, {"task-lag-critical", &opts.TaskLagCritical}, {"max-moving-tasks", &opts.MaxMovingTasks},
+	} {
+		if v.set(c.name) {
+			n, err := check.ParseCount(c.name, v.string(c.name))
+			keep(err)
+			*c.to = n
+		}
+	}
+	return opts, first
+}
+
+// check runs the check verb: one check, or a watch of it.
+func (a *app) check(ctx context.Context, opts check.Options, verbose bool, w watchOptions) error {
+	if o := a.cfg.Output; o.Graph() {
+		return usageErrorf("-o %s: check prints text, json, yaml or prometheus", o)
+	}
+	run := func(ctx context.Context, c client) *check.Result {
+		res, err := check.Run(ctx, c, opts)
+		if err != nil {
+			return check.Failed(err, opts)
+		}
+		return res
+	}
+	if w.on {
+		return a.watchLoop(ctx, w, func(ctx context.Context, c client, _ *format.Styles) sample {
+			res := run(ctx, c)
+			var b bytes.Buffer
+			_ = format.CheckText(&b, res, verbose)
+			s := sample{body: b.Bytes(), outcome: checkOutcome(res)}
+			if res.Err == nil {
+				snap := watch.FromCheck(res)
+				s.snap = &snap
+			}
+			return s
+		})
+	}
+	var res *check.Result
+	ctx, c, done, err := a.connect(ctx)
+	var ue *usageError
+	switch {
+	case errors.As(err, &ue):
+		return err
+	case err != nil:
+		res = check.Failed(err, opts)
+	default:
+		defer done()
+		res = run(ctx, c)
+	}
+	if err := a.writeCheck(a.io.Out, res, verbose); err != nil {
+		return err
+	}
+	return checkOutcome(res)
+}
+
+// writeCheck prints a check in the -o format.
+func (a *app) writeCheck(w io.Writer, res *check.Result, verbose bool) error {
+	switch a.cfg.Output {
+	case format.Prometheus:
+		return format.CheckPrometheus(w, res)
+	case format.JSON, format.YAML:
+		return format.Encode(w, a.cfg.Output, format.NewCheckDoc(res))
+	}
+	return format.CheckText(w, res, verbose)
+}
+
+// checkUsageOutput is what a check that could not start prints on stdout:
+// UNKNOWN in the -o format once it is known (a textfile collector must not
+// read a status line), else the status line.
+func (a *app) checkUsageOutput(err error) string {
+	res := check.Failed(&usageError{err: err}, check.Options{})
+	var b strings.Builder
+	switch a.cfg.Output {
+	case format.Prometheus, format.JSON, format.YAML:
+		if a.writeCheck(&b, res, false) == nil {
+			return strings.TrimSuffix(b.String(), "\n")
+		}
+	}
+	return format.CheckUsageLine(err)
+}
+
+// checkOutcome is the exit of a check: its status as the plugin code.
+func checkOutcome(res *check.Result) error {
+	if res.Status == check.OK {
+		return nil
+	}
+	return &verbExit{code: int(res.Status)}
+}

@@ -1,0 +1,316 @@
+package main
+
+// --watch for describe (every view), overview and check: one sample every
+// --interval (default 2 s) over one client, each sample bounded by
+// --timeout, until Ctrl-C (or --count samples). A sample that fails is
+// shown and the watch goes on.
+//
+// On a terminal each sample redraws the screen in place: the cursor is
+// hidden while watching and shown again at the end (the only terminal
+// state the watch changes; it never switches the terminal to raw mode, so
+// Ctrl-C is the terminal's own SIGINT). The frame is a header line, the
+// changes since the last sample (package watch) in the warning color, and
+// the view with every line that changed marked "> " in the gutter. In a
+// pipe each sample is a block: a timestamp line, the changes as
+// "changed: ..." lines, the view, and a blank line; never an escape
+// sequence. A watch ended by a signal exits 130 (SIGINT) or 143 (SIGTERM);
+// after --count samples the watch exits as its last sample would have
+// alone. Time comes from deps.clock so that tests need not sleep.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/watch"
+)
+
+// The options of --watch, shared by the verbs that watch.
+var watchFlags = []flagDef{
+	{name: "watch", kind: boolFlag, availableIf: []string{"describe"},
+		kafkaHelp: watchHelp, help: watchHelp},
+	{name: "interval", kind: stringFlag, availableIf: []string{"describe"},
+		kafkaHelp: intervalHelp, help: intervalHelp},
+	{name: "count", kind: stringFlag, availableIf: []string{"describe"},
+		kafkaHelp: countHelp, help: countHelp},
+}
+
+const (
+	watchHelp    = "Look again every --interval until Ctrl-C: on a terminal the view is redrawn in place with what changed marked; in a pipe each sample is a block after a timestamp line (text output only)."
+	intervalHelp = "With --watch, the time `D` between samples, such as 2s (the default), 500ms or 1m; at least 100ms."
+	countHelp    = "With --watch, stop after `N` samples and exit as the last one would (default: until Ctrl-C)."
+)
+
+// defaultInterval and minInterval bound --interval.
+const (
+	defaultInterval = 2 * time.Second
+	minInterval     = 100 * time.Millisecond
+)
+
+// The exit codes of a watch ended by a signal, as a shell reports a process
+// killed by it (128 + the signal's number).
+const (
+	exitInterrupted = 130
+	exitTerminated  = 143
+)
+
+// watchOptions are the parsed --watch options.
+type watchOptions struct {
+	on       bool
+	interval time.Duration
+	count    int
+}
+
+// parseWatch reads the --watch options of v; the error is a usage error's.
+func parseWatch(v flagValues) (watchOptions, error) {
+	w := watchOptions{on: v.bool("watch"), interval: defaultInterval}
+	for _, name := range []string{"interval", "count"} {
+		if v.set(name) && !w.on {
+			return w, fmt.Errorf("--%s needs --watch", name)
+		}
+	}
+	if v.set("interval") {
+		d, err := time.ParseDuration(strings.TrimSpace(v.string("interval")))
+		if err != nil || d < minInterval {
+			return w, fmt.Errorf("--interval: want a duration of at least %s, such as 2s or 500ms, got %q", minInterval, v.string("interval"))
+		}
+		w.interval = d
+	}
+	if v.set("count") {
+		n, err := strconv.Atoi(strings.TrimSpace(v.string("count")))
+		if err != nil || n < 1 {
+			return w, fmt.Errorf("--count: want a number of samples, 1 or more, got %q", v.string("count"))
+		}
+		w.count = n
+	}
+	return w, nil
+}
+
+// withWatch runs validate, then the --watch checks (werr, from parseWatch).
+func withWatch(validate func() error, werr error) func() error {
+	return func() error {
+		if validate != nil {
+			if err := validate(); err != nil {
+				return err
+			}
+		}
+		return werr
+	}
+}
+
+// clock is where a watch takes its time from.
+type clock interface {
+	Now() time.Time
+	// After fires once d has passed.
+	After(d time.Duration) <-chan time.Time
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time                         { return time.Now() }
+func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+func (a *app) clock() clock {
+	if a.deps.clock != nil {
+		return a.deps.clock
+	}
+	return realClock{}
+}
+
+// sample is one look at the cluster.
+type sample struct {
+	// body is the view's text (colored on a terminal); lines are the error
+	// lines of the sample, after it.
+	body  []byte
+	lines []string
+	// snap is what the next sample is compared with; nil when the sample
+	// failed as a whole.
+	snap *watch.Snapshot
+	// outcome is what the command would exit with after this sample alone.
+	outcome error
+}
+
+// watchVerb watches a verb that prints with a printer: each sample is the
+// text view and its failures' lines.
+func watchVerb[R verbResult](a *app, ctx context.Context, w watchOptions, p printer[R], run func(ctx context.Context, c client) (R, error), snap func(R) watch.Snapshot) error {
+	return a.watchLoop(ctx, w, func(ctx context.Context, c client, st *format.Styles) sample {
+		res, err := run(ctx, c)
+		if err != nil {
+			return sample{lines: []string{st.ErrorLabel() + " sample failed: " + a.errorText(err)}, outcome: err}
+		}
+		var b bytes.Buffer
+		if err := p.text(&b, res, st); err != nil {
+			return sample{lines: []string{st.ErrorLabel() + " " + a.errorText(err)}, outcome: err}
+		}
+		s := snap(res)
+		out := sample{body: b.Bytes(), snap: &s}
+		var causes []error
+		for _, f := range res.Failures() {
+			if p.line != nil {
+				if l := p.line(res, f, format.Text); l != "" {
+					out.lines = append(out.lines, st.ErrorLabel()+" "+l)
+				}
+			}
+			causes = append(causes, f.Err)
+		}
+		if p.notes != nil {
+			out.lines = append(out.lines, p.notes(res)...)
+		}
+		if len(causes) > 0 {
+			out.outcome = &outcomeError{causes: causes}
+		}
+		return out
+	})
+}
+
+// watchLoop takes a sample every interval over one client and draws it,
+// until ctx ends (a signal) or w.count samples were taken.
+func (a *app) watchLoop(ctx context.Context, w watchOptions, take func(ctx context.Context, c client, st *format.Styles) sample) error {
+	if a.cfg.Output != format.Text {
+		return usageErrorf("--watch prints text, not -o %s", a.cfg.Output)
+	}
+	c, err := a.newAdmin(a.defaultTarget())
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	d := &drawer{term: isTerminal(a.io.Out), interval: w.interval}
+	d.st = a.outStyles() // may wrap a.io.Out for a Windows console: after isTerminal
+	d.w = a.io.Out
+	d.begin()
+	defer d.end()
+	clk := a.clock()
+	var prev *watch.Snapshot
+	for n := 1; ; n++ {
+		started := clk.Now()
+		sctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
+		s := take(sctx, c, d.st)
+		cancel()
+		if ctx.Err() != nil {
+			return interrupted(ctx)
+		}
+		var changes []watch.Change
+		if prev != nil && s.snap != nil {
+			changes = watch.Changes(*prev, *s.snap)
+		}
+		if s.snap != nil {
+			prev = s.snap
+		}
+		if err := d.frame(started, n, changes, s); err != nil {
+			return err
+		}
+		if w.count > 0 && n >= w.count {
+			return s.outcome
+		}
+		select {
+		case <-ctx.Done():
+			return interrupted(ctx)
+		case <-clk.After(started.Add(w.interval).Sub(clk.Now())):
+		}
+	}
+}
+
+// interrupted is the exit of a watch ended by ctx: 143 for SIGTERM, else
+// 130 (SIGINT, Ctrl-C).
+func interrupted(ctx context.Context) error {
+	if cause := context.Cause(ctx); cause != nil && strings.HasPrefix(cause.Error(), syscall.SIGTERM.String()+" ") {
+		return &verbExit{code: exitTerminated}
+	}
+	return &verbExit{code: exitInterrupted}
+}
+
+// Terminal control sequences of a redraw.
+const (
+	hideCursor = "\x1b[?25l"
+	showCursor = "\x1b[?25h"
+	clearAll   = "\x1b[H\x1b[2J"
+	home       = "\x1b[H"
+	clearLine  = "\x1b[K"
+	clearBelow = "\x1b[J"
+)
+
+var sgr = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// drawer draws the samples of a watch on w.
+type drawer struct {
+	w        io.Writer
+	st       *format.Styles
+	term     bool
+	interval time.Duration
+	// last are the plain lines of the previous view, for the gutter marks.
+	last map[string]int
+}
+
+func (d *drawer) begin() {
+	if d.term {
+		_, _ = io.WriteString(d.w, hideCursor+clearAll)
+	}
+}
+
+// end gives the terminal its cursor back, whatever ended the watch.
+func (d *drawer) end() {
+	if d.term {
+		_, _ = io.WriteString(d.w, showCursor)
+	}
+}
+
+func (d *drawer) frame(at time.Time, n int, changes []watch.Change, s sample) error {
+	var lines []string
+	// Whole seconds for an interval of whole seconds, else milliseconds.
+	step := time.Millisecond
+	if d.interval%time.Second == 0 {
+		step = time.Second
+	}
+	header := fmt.Sprintf("Every %s: %s, sample %d", d.interval, at.Truncate(step).Format(time.RFC3339Nano), n)
+	if d.term {
+		header += " (Ctrl-C to stop)"
+	}
+	lines = append(lines, d.st.Paint(d.st.Header, header))
+	for _, c := range changes {
+		lines = append(lines, d.st.Paint(d.st.Warning, "changed: "+format.Escape(c.String())))
+	}
+	body := strings.Split(strings.TrimRight(string(s.body), "\n"), "\n")
+	if len(s.body) == 0 {
+		body = nil
+	}
+	seen := map[string]int{}
+	for _, l := range body {
+		plain := sgr.ReplaceAllString(l, "")
+		seen[plain]++
+		if !d.term {
+			lines = append(lines, l)
+			continue
+		}
+		mark := "  "
+		if d.last != nil && seen[plain] > d.last[plain] {
+			mark = d.st.Paint(d.st.Warning, "> ")
+		}
+		lines = append(lines, mark+l)
+	}
+	if len(body) > 0 || d.last == nil {
+		d.last = seen
+	}
+	lines = append(lines, s.lines...)
+	var b strings.Builder
+	if d.term {
+		b.WriteString(home)
+		for _, l := range lines {
+			b.WriteString(l + clearLine + "\n")
+		}
+		b.WriteString(clearBelow)
+	} else {
+		for _, l := range lines {
+			b.WriteString(l + "\n")
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(d.w, b.String())
+	return err
+}

@@ -1,0 +1,326 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/overview"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+// Status is a Monitoring Plugins service state; its value is the plugin's
+// exit code.
+type Status int
+
+// The plugin states.
+const (
+	OK       Status = 0
+	Warning  Status = 1
+	Critical Status = 2
+	Unknown  Status = 3
+)
+
+// Statuses lists the states by value.
+var Statuses = []Status{OK, Warning, Critical, Unknown}
+
+func (s Status) String() string {
+	switch s {
+	case OK:
+		return "OK"
+	case Warning:
+		return "WARNING"
+	case Critical:
+		return "CRITICAL"
+	}
+	return "UNKNOWN"
+}
+
+// severity orders the states for "the worst of": OK < WARNING < UNKNOWN <
+// CRITICAL, as Icinga ranks them. A group found CRITICAL outranks one that
+// could not be checked; a group that could not be checked outranks a
+// WARNING, since it may be worse.
+func (s Status) severity() int {
+	switch s {
+	case OK:
+		return 0
+	case Warning:
+		return 1
+	case Unknown:
+		return 2
+	}
+	return 3
+}
+
+// Worst returns the more severe of a and b.
+func Worst(a, b Status) Status {
+	if b.severity() > a.severity() {
+		return b
+	}
+	return a
+}
+
+// Options select the groups and the conditions. A nil threshold is a
+// condition not given.
+type Options struct {
+	// Groups are checked in this order; AllGroups lists them instead.
+	Groups    []string
+	AllGroups bool
+	// ExpectStates are the states that are OK; nil means Stable. Another
+	// state is WARNING, Dead is CRITICAL.
+	ExpectStates []kafka.State
+	// MinMembers: fewer members is CRITICAL (an Empty group has none).
+	MinMembers *int64
+	// LagWarning and LagCritical bound the group's total lag,
+	// TaskLagWarning and TaskLagCritical its largest task lag: a value
+	// above the threshold crosses it, one equal to it does not.
+	LagWarning, LagCritical         *int64
+	TaskLagWarning, TaskLagCritical *int64
+	// RequireTopology: a topology description that is not AVAILABLE is
+	// CRITICAL. Only then is the description asked for (it needs Apache
+	// Kafka 4.4; the other conditions work with 4.3).
+	RequireTopology bool
+	// MaxMovingTasks: more tasks whose target holders differ from their
+	// current ones is WARNING.
+	MaxMovingTasks *int64
+}
+
+// The conditions, named as their options.
+const (
+	CondGroup           = "group"
+	CondExpectState     = "expect-state"
+	CondMinMembers      = "min-members"
+	CondLagWarning      = "lag-warning"
+	CondLagCritical     = "lag-critical"
+	CondTaskLagWarning  = "task-lag-warning"
+	CondTaskLagCritical = "task-lag-critical"
+	CondRequireTopology = "require-topology"
+	CondMaxMovingTasks  = "max-moving-tasks"
+)
+
+// ParseStates reads --expect-state: comma-separated state names, matched
+// case-insensitively.
+func ParseStates(s string) ([]kafka.State, error) {
+	var out []kafka.State
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		st, ok := kafka.ParseState(part)
+		if !ok {
+			return nil, fmt.Errorf("--expect-state: unknown state %q (want a comma-separated list of %s)", part, strings.Join(kafka.StateNames(), ", "))
+		}
+		if !slices.Contains(out, st) {
+			out = append(out, st)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("--expect-state needs at least one state (" + strings.Join(kafka.StateNames(), ", ") + ")")
+	}
+	return out, nil
+}
+
+// ParseCount reads the value of a threshold option: a whole number, 0 or
+// more.
+func ParseCount(option, s string) (*int64, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || n < 0 {
+		return nil, fmt.Errorf("--%s: want a whole number, 0 or more, got %q", option, s)
+	}
+	return &n, nil
+}
+
+// Validate checks the options before any I/O.
+func (o Options) Validate() error {
+	if !o.AllGroups && len(o.Groups) == 0 {
+		return errors.New("check needs --group (repeatable) or --all-groups")
+	}
+	for _, p := range []struct {
+		warn, crit *int64
+		name       string
+	}{{o.LagWarning, o.LagCritical, "lag"}, {o.TaskLagWarning, o.TaskLagCritical, "task-lag"}} {
+		if p.warn != nil && p.crit != nil && *p.warn > *p.crit {
+			return fmt.Errorf("--%s-warning %d is above --%s-critical %d: the warning threshold must not exceed the critical one", p.name, *p.warn, p.name, *p.crit)
+		}
+	}
+	return nil
+}
+
+// expected is the states that are OK.
+func (o Options) expected() []kafka.State {
+	if o.ExpectStates == nil {
+		return []kafka.State{kafka.StateStable}
+	}
+	return o.ExpectStates
+}
+
+// Client is what Run needs from the admin client: the overview's.
+type Client interface {
+	overview.Client
+}
+
+// Result is the check of every requested group, in request order.
+type Result struct {
+	Groups []*Group
+	// Status is the worst of the groups' (OK when there is none), or
+	// UNKNOWN when Err is set.
+	Status Status
+	// Err is a failure of the whole check (the groups could not be
+	// listed, the cluster not reached); Groups is then empty.
+	Err error
+	// Options are the conditions checked, for the thresholds of the
+	// performance data.
+	Options Options
+}
+
+// Failures lists the groups that could not be checked (missing ones
+// included), in request order; the check's status already counts them.
+func (r *Result) Failures() []kafka.Failure {
+	var out []kafka.Failure
+	for _, g := range r.Groups {
+		if g.Overview.Err != nil {
+			out = append(out, kafka.Failure{Group: g.ID(), Err: g.Overview.Err})
+		}
+	}
+	return out
+}
+
+// Group is the check of one group.
+type Group struct {
+	// Overview is the group's join; its Err is set when the group could
+	// not be checked (then only Group and Coordinator are known).
+	Overview *overview.Group
+	Status   Status
+	// Problems are the conditions the group crossed, in option order.
+	Problems []Problem
+	// MovingTasks counts the tasks being moved; MaxTaskLag is the largest
+	// task lag (0 without tasks).
+	MovingTasks int64
+	MaxTaskLag  int64
+}
+
+// ID is the group's id.
+func (g *Group) ID() string { return g.Overview.Group }
+
+// Problem is one condition a group crossed.
+type Problem struct {
+	// Condition is the option that found it (CondLagCritical, ...), or
+	// CondGroup for a group that does not exist or could not be checked.
+	Condition string
+	Status    Status
+	// Message says what was found against what was expected; it holds
+	// broker strings (states, error messages) unescaped.
+	Message string
+}
+
+// Failed is the result of a check that could not run at all: UNKNOWN.
+func Failed(err error, opts Options) *Result {
+	return &Result{Status: Unknown, Err: err, Options: opts}
+}
+
+// Run checks the groups of opts, which passed Validate. The returned error
+// is a failure of the whole check (listing the groups); a group that
+// cannot be checked is UNKNOWN (CRITICAL when it does not exist).
+func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
+	ov, err := overview.Run(ctx, client, overview.Options{Groups: opts.Groups, AllGroups: opts.AllGroups, WithoutDescription: !opts.RequireTopology})
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Status: OK, Options: opts}
+	for _, g := range ov.Groups {
+		cg := Evaluate(g, opts)
+		res.Groups = append(res.Groups, cg)
+		res.Status = Worst(res.Status, cg.Status)
+	}
+	return res, nil
+}
+
+// Evaluate holds one group's overview against the conditions of opts.
+func Evaluate(g *overview.Group, opts Options) *Group {
+	out := &Group{Overview: g, Status: OK}
+	add := func(cond string, s Status, format string, args ...any) {
+		out.Problems = append(out.Problems, Problem{Condition: cond, Status: s, Message: fmt.Sprintf(format, args...)})
+		out.Status = Worst(out.Status, s)
+	}
+	if g.Err != nil {
+		switch {
+		case errors.Is(g.Err, kafka.ErrGroupNotFound):
+			add(CondGroup, Critical, "%s", g.Err)
+		case errors.Is(g.Err, kafka.ErrBrokerTooOld) && opts.RequireTopology:
+			add(CondRequireTopology, Unknown, "--require-topology cannot be checked: %s", g.Err)
+		default:
+			add(CondGroup, Unknown, "cannot be checked: %s", g.Err)
+		}
+		return out
+	}
+	for _, st := range g.Subtopologies {
+		for _, t := range st.Tasks {
+			if t.Moving() {
+				out.MovingTasks++
+			}
+		}
+	}
+	if g.Largest != nil {
+		out.MaxTaskLag = g.Largest.Lag
+	}
+
+	expected := opts.expected()
+	switch state := g.State; {
+	case slices.ContainsFunc(expected, func(s kafka.State) bool { return s.Is(state) }):
+	case kafka.StateDead.Is(state):
+		add(CondExpectState, Critical, "state %s, expected %s", state, joinStates(expected))
+	default:
+		add(CondExpectState, Warning, "state %s, expected %s", state, joinStates(expected))
+	}
+	if n := int64(len(g.Members)); opts.MinMembers != nil && n < *opts.MinMembers {
+		add(CondMinMembers, Critical, "%s, at least %d expected", plural(n, "member"), *opts.MinMembers)
+	}
+	switch {
+	case above(g.Lag, opts.LagCritical):
+		add(CondLagCritical, Critical, "lag %d > %d", g.Lag, *opts.LagCritical)
+	case above(g.Lag, opts.LagWarning):
+		add(CondLagWarning, Warning, "lag %d > %d", g.Lag, *opts.LagWarning)
+	}
+	if g.Largest != nil {
+		switch t := g.Largest; {
+		case above(t.Lag, opts.TaskLagCritical):
+			add(CondTaskLagCritical, Critical, "task %s lag %d > %d", t, t.Lag, *opts.TaskLagCritical)
+		case above(t.Lag, opts.TaskLagWarning):
+			add(CondTaskLagWarning, Warning, "task %s lag %d > %d", t, t.Lag, *opts.TaskLagWarning)
+		}
+	}
+	if opts.RequireTopology && g.DescriptionStatus != topology.Available {
+		add(CondRequireTopology, Critical, "topology description %s", g.DescriptionStatus)
+	}
+	if above(out.MovingTasks, opts.MaxMovingTasks) {
+		add(CondMaxMovingTasks, Warning, "%s moving > %d", plural(out.MovingTasks, "task"), *opts.MaxMovingTasks)
+	}
+	return out
+}
+
+// above tells whether v crosses the threshold t: the Monitoring Plugins
+// range 0:t, so a value equal to t is still OK.
+func above(v int64, t *int64) bool { return t != nil && v > *t }
+
+func joinStates(states []kafka.State) string {
+	names := make([]string, len(states))
+	for i, s := range states {
+		names[i] = string(s)
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+func plural(n int64, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.FormatInt(n, 10) + " " + word + "s"
+}

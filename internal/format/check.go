@@ -1,0 +1,248 @@
+package format
+
+// The text of `kstreams-groups check`, in the Monitoring Plugins
+// Development Guidelines' plugin output:
+//
+//	STREAMS <STATUS> - <summary> | <perfdata>
+//	<one line per group, with -v>
+//
+// The summary names every group that is not OK and why ("word-count
+// CRITICAL: lag 1500 > 1000; page-views WARNING: state Reconciling,
+// expected Stable; 1 of 3 groups OK"); when every group is OK it says how
+// many (one group: its state, members and lag). The performance data is
+// the guidelines' 'label'=value[UOM];warn;crit;min;max, space-separated,
+// per group in request order: lag, max_task_lag, members, moving_tasks,
+// group_epoch, target_assignment_epoch and topology_epoch, with the
+// check's thresholds in the warn and crit fields (members: "N:", fewer
+// than N is critical) and trailing empty fields dropped. Values are plain
+// counts (records, members, tasks), so no unit; a group that could not be
+// checked has none. Group names are escaped (Escape), and since a plugin's
+// reader splits the line at the first "|" and a label cannot hold "'" or
+// "=", those characters of a name become "/" in the text and "_" in a
+// label.
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/check"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+// CheckText writes the plugin output of a check: the status line and, with
+// verbose, one line per group.
+func CheckText(w io.Writer, res *check.Result, verbose bool) error {
+	var b strings.Builder
+	b.WriteString("STREAMS " + res.Status.String() + " - " + checkSummary(res))
+	if perf := Perfdata(res); perf != "" {
+		b.WriteString(" | " + perf)
+	}
+	b.WriteByte('\n')
+	if verbose {
+		for _, g := range res.Groups {
+			b.WriteString(checkGroupLine(g) + "\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// pluginText is a broker string in the plugin output: escaped, and no "|".
+func pluginText(s string) string { return strings.ReplaceAll(Escape(s), "|", "/") }
+
+func checkSummary(res *check.Result) string {
+	if res.Err != nil {
+		return pluginText(res.Err.Error())
+	}
+	if len(res.Groups) == 0 {
+		return "no streams groups"
+	}
+	var bad []string
+	ok := 0
+	for _, g := range res.Groups {
+		if g.Status == check.OK {
+			ok++
+			continue
+		}
+		bad = append(bad, pluginText(g.ID())+" "+g.Status.String()+": "+problemsText(g))
+	}
+	switch {
+	case len(bad) == 0 && len(res.Groups) == 1:
+		return pluginText(res.Groups[0].ID()) + ": " + groupFacts(res.Groups[0])
+	case len(bad) == 0:
+		return fmt.Sprintf("%d groups OK", ok)
+	case len(res.Groups) > 1:
+		bad = append(bad, fmt.Sprintf("%d of %d groups OK", ok, len(res.Groups)))
+	}
+	return strings.Join(bad, "; ")
+}
+
+func problemsText(g *check.Group) string {
+	msgs := make([]string, len(g.Problems))
+	for i, p := range g.Problems {
+		msgs[i] = pluginText(p.Message)
+	}
+	return strings.Join(msgs, ", ")
+}
+
+// groupFacts is what the check read of a group: state, members, lag, the
+// largest task lag, tasks moving and, when asked for, the description.
+func groupFacts(g *check.Group) string {
+	o := g.Overview
+	facts := []string{pluginText(o.State), countText(int64(len(o.Members)), "member"), "lag " + strconv.FormatInt(o.Lag, 10)}
+	if o.Largest != nil && o.Largest.Lag > 0 {
+		facts = append(facts, "largest task lag "+strconv.FormatInt(o.Largest.Lag, 10)+" ("+pluginText(o.Largest.String())+")")
+	}
+	facts = append(facts, countText(g.MovingTasks, "task")+" moving")
+	if o.DescriptionStatus != topology.NotRequested {
+		facts = append(facts, "description "+o.DescriptionStatus.String())
+	}
+	return strings.Join(facts, ", ")
+}
+
+// checkGroupLine is a group's line of the verbose output.
+func checkGroupLine(g *check.Group) string {
+	line := pluginText(g.ID()) + ": " + g.Status.String()
+	if len(g.Problems) > 0 {
+		line += " - " + problemsText(g)
+	}
+	if g.Overview.Err == nil {
+		o := g.Overview
+		line += fmt.Sprintf(" (%s, group epoch %d, target assignment epoch %d, topology epoch %d)", groupFacts(g), o.GroupEpoch, o.AssignmentEpoch, o.TopologyEpoch)
+	}
+	return line
+}
+
+func countText(n int64, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.FormatInt(n, 10) + " " + word + "s"
+}
+
+// Perfdata is the performance data of a check, without the leading "|".
+func Perfdata(res *check.Result) string {
+	o := res.Options
+	var out []string
+	seen := map[string]bool{}
+	for _, g := range res.Groups {
+		if g.Overview.Err != nil || seen[g.ID()] {
+			continue
+		}
+		seen[g.ID()] = true
+		ov := g.Overview
+		minMembers := ""
+		if o.MinMembers != nil {
+			minMembers = strconv.FormatInt(*o.MinMembers, 10) + ":"
+		}
+		for _, m := range []struct {
+			name       string
+			value      int64
+			warn, crit string
+			min        bool
+		}{
+			{"lag", ov.Lag, threshold(o.LagWarning), threshold(o.LagCritical), true},
+			{"max_task_lag", g.MaxTaskLag, threshold(o.TaskLagWarning), threshold(o.TaskLagCritical), true},
+			{"members", int64(len(ov.Members)), "", minMembers, true},
+			{"moving_tasks", g.MovingTasks, threshold(o.MaxMovingTasks), "", true},
+			{"group_epoch", int64(ov.GroupEpoch), "", "", false},
+			{"target_assignment_epoch", int64(ov.AssignmentEpoch), "", "", false},
+			{"topology_epoch", int64(ov.TopologyEpoch), "", "", false},
+		} {
+			fields := []string{strconv.FormatInt(m.value, 10), m.warn, m.crit, "", ""}
+			if m.min {
+				fields[3] = "0"
+			}
+			for len(fields) > 1 && fields[len(fields)-1] == "" {
+				fields = fields[:len(fields)-1]
+			}
+			out = append(out, perfLabel(g.ID()+" "+m.name)+"="+strings.Join(fields, ";"))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func threshold(t *int64) string {
+	if t == nil {
+		return ""
+	}
+	return strconv.FormatInt(*t, 10)
+}
+
+// perfLabel quotes a label; "'", "=" and "|" cannot appear in one.
+func perfLabel(s string) string {
+	return "'" + strings.NewReplacer("'", "_", "=", "_", "|", "_").Replace(Escape(s)) + "'"
+}
+
+// CheckDoc is the document of a check.
+type CheckDoc struct {
+	// Status is OK, WARNING, CRITICAL or UNKNOWN; ExitCode its plugin code.
+	Status   string          `json:"status" yaml:"status"`
+	ExitCode int             `json:"exit_code" yaml:"exit_code"`
+	Groups   []CheckGroupDoc `json:"groups" yaml:"groups"`
+	// Error is a failure of the whole check (status UNKNOWN).
+	Error *ErrorDoc `json:"error,omitempty" yaml:"error,omitempty"`
+}
+
+// CheckGroupDoc is one group's check; a group that could not be checked
+// has group, coordinator (when known), status, problems and error only.
+type CheckGroupDoc struct {
+	Group       string            `json:"group" yaml:"group"`
+	Coordinator *BrokerDoc        `json:"coordinator,omitempty" yaml:"coordinator,omitempty"`
+	Status      string            `json:"status" yaml:"status"`
+	Problems    []CheckProblemDoc `json:"problems" yaml:"problems"`
+	// The values checked, nil for a group with an error.
+	*CheckValuesDoc `json:",inline" yaml:",inline"`
+	Error           *ErrorDoc `json:"error,omitempty" yaml:"error,omitempty"`
+}
+
+// CheckValuesDoc are the values a group was checked on.
+type CheckValuesDoc struct {
+	State           string `json:"state" yaml:"state"`
+	MemberCount     int    `json:"member_count" yaml:"member_count"`
+	Lag             int64  `json:"lag" yaml:"lag"`
+	MaxTaskLag      int64  `json:"max_task_lag" yaml:"max_task_lag"`
+	MovingTasks     int64  `json:"moving_tasks" yaml:"moving_tasks"`
+	GroupEpoch      int32  `json:"group_epoch" yaml:"group_epoch"`
+	AssignmentEpoch int32  `json:"assignment_epoch" yaml:"assignment_epoch"`
+	TopologyEpoch   int32  `json:"topology_epoch" yaml:"topology_epoch"`
+	// TopologyDescriptionStatus is NOT_REQUESTED unless the check was
+	// asked --require-topology.
+	TopologyDescriptionStatus string `json:"topology_description_status" yaml:"topology_description_status"`
+}
+
+// CheckProblemDoc is a condition a group crossed.
+type CheckProblemDoc struct {
+	Condition string `json:"condition" yaml:"condition"`
+	Status    string `json:"status" yaml:"status"`
+	Message   string `json:"message" yaml:"message"`
+}
+
+// NewCheckDoc builds the document of a check.
+func NewCheckDoc(res *check.Result) CheckDoc {
+	doc := CheckDoc{Status: res.Status.String(), ExitCode: int(res.Status), Groups: make([]CheckGroupDoc, 0, len(res.Groups))}
+	if res.Err != nil {
+		doc.Error = NewErrorDoc(res.Err)
+	}
+	for _, g := range res.Groups {
+		o := g.Overview
+		d := CheckGroupDoc{Group: g.ID(), Coordinator: NewBrokerDoc(o.Coordinator), Status: g.Status.String(), Problems: make([]CheckProblemDoc, 0, len(g.Problems))}
+		for _, p := range g.Problems {
+			d.Problems = append(d.Problems, CheckProblemDoc{Condition: p.Condition, Status: p.Status.String(), Message: p.Message})
+		}
+		if o.Err != nil {
+			d.Error = NewErrorDoc(o.Err)
+		} else {
+			d.CheckValuesDoc = &CheckValuesDoc{State: o.State, MemberCount: len(o.Members), Lag: o.Lag, MaxTaskLag: g.MaxTaskLag, MovingTasks: g.MovingTasks,
+				GroupEpoch: o.GroupEpoch, AssignmentEpoch: o.AssignmentEpoch, TopologyEpoch: o.TopologyEpoch, TopologyDescriptionStatus: o.DescriptionStatus.String()}
+		}
+		doc.Groups = append(doc.Groups, d)
+	}
+	return doc
+}
+
+// CheckUsageLine is the status line of a check that could not start: a
+// usage error, UNKNOWN.
+func CheckUsageLine(err error) string { return "STREAMS UNKNOWN - " + pluginText(err.Error()) }

@@ -1,0 +1,216 @@
+package format
+
+// -o prometheus: the Prometheus text exposition format (version 0.0.4), for
+// node_exporter's textfile collector or a Pushgateway. Every metric is a
+// gauge named kstreams_*, each family is written once with its # HELP and
+// # TYPE lines and then its samples, groups in request order (a group
+// requested twice is written once: a series may appear only once). Label
+// values are escaped as the format requires (backslash, double quote and
+// line feed) and made valid UTF-8; no sample carries a timestamp (the
+// textfile collector refuses them). A family without a sample is left out.
+//
+// Metrics of a described group (overview, check):
+//
+//	kstreams_group_up{group}                       1 described, 0 not (missing, not authorized, unreachable, ...)
+//	kstreams_group_state{group,state}              1 for the group's state, 0 for the five others
+//	kstreams_group_members{group}
+//	kstreams_group_epoch{group}, kstreams_group_target_assignment_epoch{group}, kstreams_group_topology_epoch{group}
+//	kstreams_group_topology_description_status{group,status}   one-hot over NOT_REQUESTED, NOT_STORED, ERROR, AVAILABLE
+//	kstreams_group_lag{group}, kstreams_group_max_task_lag{group}, kstreams_group_moving_tasks{group}
+//	kstreams_subtopology_lag{group,subtopology}
+//	kstreams_task_lag{group,subtopology,partition}
+//
+// list --state has kstreams_group_state only; check adds
+// kstreams_check_group_status{group} and kstreams_check_status, the
+// plugin states (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN).
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/check"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/list"
+	"github.com/kstreams-groups/kstreams-groups/internal/overview"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+// promFamily is one metric family and its samples.
+type promFamily struct {
+	name, help string
+	samples    []promSample
+}
+
+type promSample struct {
+	labels []string // name, value, name, value, ...
+	value  int64
+}
+
+func (f *promFamily) add(value int64, labels ...string) {
+	f.samples = append(f.samples, promSample{labels: labels, value: value})
+}
+
+// promFamilies are the families in the order they are written.
+type promFamilies []*promFamily
+
+func (fs *promFamilies) family(name, help string) *promFamily {
+	f := &promFamily{name: name, help: help}
+	*fs = append(*fs, f)
+	return f
+}
+
+func (fs promFamilies) write(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	for _, f := range fs {
+		if len(f.samples) == 0 {
+			continue
+		}
+		bw.WriteString("# HELP " + f.name + " " + promEscape(f.help, false) + "\n")
+		bw.WriteString("# TYPE " + f.name + " gauge\n")
+		for _, s := range f.samples {
+			bw.WriteString(f.name)
+			if len(s.labels) > 0 {
+				bw.WriteByte('{')
+				for i := 0; i < len(s.labels); i += 2 {
+					if i > 0 {
+						bw.WriteByte(',')
+					}
+					bw.WriteString(s.labels[i] + `="` + promEscape(s.labels[i+1], true) + `"`)
+				}
+				bw.WriteByte('}')
+			}
+			bw.WriteString(" " + strconv.FormatInt(s.value, 10) + "\n")
+		}
+	}
+	return bw.Flush()
+}
+
+// promEscape escapes a label value (backslash, double quote, line feed) or
+// a HELP text (backslash, line feed), as valid UTF-8.
+func promEscape(s string, label bool) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	r := []string{`\`, `\\`, "\n", `\n`}
+	if label {
+		r = append(r, `"`, `\"`)
+	}
+	return strings.NewReplacer(r...).Replace(s)
+}
+
+// groupMetrics are the families of described groups.
+type groupMetrics struct {
+	up, state, members, epoch, targetEpoch, topologyEpoch, description, lag, maxTaskLag, moving, subLag, taskLag *promFamily
+}
+
+func newGroupMetrics(fs *promFamilies) *groupMetrics {
+	return &groupMetrics{
+		up:            fs.family("kstreams_group_up", "Whether the streams group could be described: 1 yes, 0 no (not found, not a streams group, not authorized, unreachable)."),
+		state:         fs.family("kstreams_group_state", "The streams group's state, one-hot: 1 for its state, 0 for the others."),
+		members:       fs.family("kstreams_group_members", "Members of the streams group."),
+		epoch:         fs.family("kstreams_group_epoch", "The streams group's epoch."),
+		targetEpoch:   fs.family("kstreams_group_target_assignment_epoch", "The epoch of the streams group's target assignment."),
+		topologyEpoch: fs.family("kstreams_group_topology_epoch", "The epoch of the topology the group coordinator holds (-1 when it holds none)."),
+		description:   fs.family("kstreams_group_topology_description_status", "The KIP-1331 topology description status, one-hot (NOT_REQUESTED when it was not asked for)."),
+		lag:           fs.family("kstreams_group_lag", "Records the streams group has not processed: the sum of its tasks' lag over their source topics, repartition topics included."),
+		maxTaskLag:    fs.family("kstreams_group_max_task_lag", "The largest lag of one task of the streams group."),
+		moving:        fs.family("kstreams_group_moving_tasks", "Tasks whose target holders differ from their current ones (being moved, or a standby or warm-up added or removed)."),
+		subLag:        fs.family("kstreams_subtopology_lag", "The lag of a sub-topology: the sum of its tasks' lag."),
+		taskLag:       fs.family("kstreams_task_lag", "The lag of one task (sub-topology S, partition P): end offset minus committed offset at partition P of each source topic."),
+	}
+}
+
+// addState adds the one-hot state of group: the six states, and the
+// broker's own state name when it is none of them.
+func addState(f *promFamily, group, state string) {
+	known := false
+	for _, s := range kafka.States {
+		v := int64(0)
+		if s.Is(state) {
+			v, known = 1, true
+		}
+		f.add(v, "group", group, "state", string(s))
+	}
+	if !known {
+		f.add(1, "group", group, "state", state)
+	}
+}
+
+func (m *groupMetrics) add(g *overview.Group) {
+	if g.Err != nil {
+		m.up.add(0, "group", g.Group)
+		return
+	}
+	m.up.add(1, "group", g.Group)
+	addState(m.state, g.Group, g.State)
+	m.members.add(int64(len(g.Members)), "group", g.Group)
+	m.epoch.add(int64(g.GroupEpoch), "group", g.Group)
+	m.targetEpoch.add(int64(g.AssignmentEpoch), "group", g.Group)
+	m.topologyEpoch.add(int64(g.TopologyEpoch), "group", g.Group)
+	for _, s := range []topology.Status{topology.NotRequested, topology.NotStored, topology.Error, topology.Available} {
+		v := int64(0)
+		if s == g.DescriptionStatus {
+			v = 1
+		}
+		m.description.add(v, "group", g.Group, "status", s.String())
+	}
+	m.lag.add(g.Lag, "group", g.Group)
+	var largest, moving int64
+	if g.Largest != nil {
+		largest = g.Largest.Lag
+	}
+	for _, st := range g.Subtopologies {
+		m.subLag.add(st.Lag, "group", g.Group, "subtopology", st.ID)
+		for _, t := range st.Tasks {
+			m.taskLag.add(t.Lag, "group", g.Group, "subtopology", st.ID, "partition", strconv.Itoa(int(t.Partition)))
+			if t.Moving() {
+				moving++
+			}
+		}
+	}
+	m.maxTaskLag.add(largest, "group", g.Group)
+	m.moving.add(moving, "group", g.Group)
+}
+
+// OverviewPrometheus writes the metrics of an overview.
+func OverviewPrometheus(w io.Writer, res *overview.Result) error {
+	var fs promFamilies
+	m := newGroupMetrics(&fs)
+	seen := map[string]bool{}
+	for _, g := range res.Groups {
+		if !seen[g.Group] {
+			seen[g.Group] = true
+			m.add(g)
+		}
+	}
+	return fs.write(w)
+}
+
+// ListPrometheus writes the state of each listed group (list --state).
+func ListPrometheus(w io.Writer, res *list.Result) error {
+	var fs promFamilies
+	state := newGroupMetrics(&fs).state
+	for _, g := range res.Groups {
+		addState(state, g.Group, g.State)
+	}
+	return fs.write(w)
+}
+
+// CheckPrometheus writes the metrics of a check: each group's, its check
+// status, and the status of the whole check.
+func CheckPrometheus(w io.Writer, res *check.Result) error {
+	var fs promFamilies
+	m := newGroupMetrics(&fs)
+	groupStatus := fs.family("kstreams_check_group_status", "The check of the streams group, as a Monitoring Plugins state: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.")
+	status := fs.family("kstreams_check_status", "The whole check, as a Monitoring Plugins state (its exit code): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.")
+	seen := map[string]bool{}
+	for _, g := range res.Groups {
+		if !seen[g.ID()] {
+			seen[g.ID()] = true
+			m.add(g.Overview)
+			groupStatus.add(int64(g.Status), "group", g.ID())
+		}
+	}
+	status.add(int64(res.Status))
+	return fs.write(w)
+}

@@ -1,0 +1,82 @@
+// Package promtest parses -o prometheus output in tests with the Prometheus
+// project's own parser (expfmt), so that a malformed line fails, and checks
+// the rules of our exposition on top: every family a kstreams_ gauge with
+// its HELP, no timestamps. Only tests import it.
+package promtest
+
+import (
+	"strings"
+	"testing"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Parse parses text and returns its families by name.
+func Parse(t testing.TB, text string) map[string]*dto.MetricFamily {
+	t.Helper()
+	p := expfmt.NewTextParser(model.LegacyValidation)
+	fams, err := p.TextToMetricFamilies(strings.NewReader(text))
+	require.NoError(t, err, "the exposition does not parse:\n%s", text)
+	require.NotEmpty(t, fams, "no metric in:\n%s", text)
+	// expfmt merges a family whose samples are split; the format wants
+	// them together, after their HELP and TYPE.
+	done := map[string]bool{}
+	current := ""
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		name := line
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "#" {
+			name = f[2]
+		} else if i := strings.IndexAny(line, "{ "); i >= 0 {
+			name = line[:i]
+		}
+		if name != current {
+			require.False(t, done[name], "family %s is split:\n%s", name, text)
+			done[current], current = true, name
+		}
+	}
+	for name, f := range fams {
+		assert.True(t, strings.HasPrefix(name, "kstreams_"), "metric %s is not prefixed kstreams_", name)
+		assert.Equal(t, dto.MetricType_GAUGE, f.GetType(), "%s is a gauge", name)
+		assert.NotEmpty(t, f.GetHelp(), "%s has a HELP line", name)
+		for _, m := range f.GetMetric() {
+			assert.Zero(t, m.GetTimestampMs(), "%s: no timestamp (the textfile collector refuses them)", name)
+		}
+		assert.Equal(t, 1, strings.Count(text, "# TYPE "+name+" "), "%s: one TYPE line", name)
+	}
+	return fams
+}
+
+// Value returns the value of the sample of family name whose labels are
+// labels (name, value, ...), failing when there is none.
+func Value(t testing.TB, fams map[string]*dto.MetricFamily, name string, labels ...string) float64 {
+	t.Helper()
+	m := find(fams, name, labels)
+	require.NotNil(t, m, "no sample %s%v", name, labels)
+	return m.GetGauge().GetValue()
+}
+
+// Has tells whether family name has a sample with labels.
+func Has(fams map[string]*dto.MetricFamily, name string, labels ...string) bool {
+	return find(fams, name, labels) != nil
+}
+
+func find(fams map[string]*dto.MetricFamily, name string, labels []string) *dto.Metric {
+	for _, m := range fams[name].GetMetric() {
+		got := map[string]string{}
+		for _, l := range m.GetLabel() {
+			got[l.GetName()] = l.GetValue()
+		}
+		match := len(got) == len(labels)/2
+		for i := 0; match && i < len(labels); i += 2 {
+			match = got[labels[i]] == labels[i+1]
+		}
+		if match {
+			return m
+		}
+	}
+	return nil
+}

@@ -1,0 +1,256 @@
+package watch
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/check"
+	"github.com/kstreams-groups/kstreams-groups/internal/describe"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/overview"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+// Snapshot is one sample's groups, in request order.
+type Snapshot struct {
+	Groups []Group
+}
+
+// Group is what a sample tells about one group.
+type Group struct {
+	ID string
+	// Err is the text of the error that kept the group from being
+	// described; the other fields are then empty.
+	Err             string
+	State           string
+	GroupEpoch      int32
+	AssignmentEpoch int32
+	TopologyEpoch   int32
+	// Members are the member ids, sorted, with their client ids.
+	Members []Member
+	// Owners maps each task (S_P) to the member running it actively.
+	Owners map[string]string
+	// Moving are the tasks whose target holders differ from their current
+	// ones, sorted.
+	Moving []string
+	// Lag is the group's total lag; nil when the view does not read it.
+	Lag *int64
+	// Description is the topology description status; NotRequested when
+	// the view did not ask for it.
+	Description topology.Status
+	// Status is the check's status of the group; "" outside check.
+	Status string
+}
+
+// Member is a member of a group.
+type Member struct {
+	ID, ClientID string
+}
+
+// FromOverview is the snapshot of an overview.
+func FromOverview(res *overview.Result) Snapshot {
+	var s Snapshot
+	for _, g := range res.Groups {
+		s.Groups = append(s.Groups, fromOverviewGroup(g))
+	}
+	return s
+}
+
+func fromOverviewGroup(g *overview.Group) Group {
+	if g.Err != nil {
+		return Group{ID: g.Group, Err: g.Err.Error()}
+	}
+	out := fromStreams(g.Group, &kafka.StreamsGroup{State: g.State, GroupEpoch: g.GroupEpoch, AssignmentEpoch: g.AssignmentEpoch,
+		TopologyEpoch: g.TopologyEpoch, Members: g.Members, TopologyStatus: g.DescriptionStatus})
+	lag := g.Lag
+	out.Lag = &lag
+	return out
+}
+
+// FromCheck is the snapshot of a check: the overview of each group and its
+// status.
+func FromCheck(res *check.Result) Snapshot {
+	var s Snapshot
+	for _, g := range res.Groups {
+		sg := fromOverviewGroup(g.Overview)
+		sg.Status = g.Status.String()
+		s.Groups = append(s.Groups, sg)
+	}
+	return s
+}
+
+// FromDescribe is the snapshot of a describe, whatever its view; the lag
+// is known in the offsets view only.
+func FromDescribe(res *describe.Result) Snapshot {
+	var s Snapshot
+	for _, g := range res.Groups {
+		if g.Err != nil {
+			s.Groups = append(s.Groups, Group{ID: g.Group, Err: g.Err.Error()})
+			continue
+		}
+		sg := fromStreams(g.Group, &g.StreamsGroup)
+		if res.View == describe.ViewOffsets && g.Offsets != nil {
+			var lag int64
+			for _, o := range g.Offsets {
+				lag += o.Lag
+			}
+			sg.Lag = &lag
+		}
+		s.Groups = append(s.Groups, sg)
+	}
+	return s
+}
+
+func fromStreams(id string, g *kafka.StreamsGroup) Group {
+	out := Group{ID: id, State: g.State, GroupEpoch: g.GroupEpoch, AssignmentEpoch: g.AssignmentEpoch,
+		TopologyEpoch: g.TopologyEpoch, Description: g.TopologyStatus, Owners: map[string]string{}}
+	for _, m := range g.Members {
+		out.Members = append(out.Members, Member{ID: m.MemberID, ClientID: m.ClientID})
+	}
+	slices.SortFunc(out.Members, func(a, b Member) int { return strings.Compare(a.ID, b.ID) })
+	for _, t := range overview.Holders(g.Members) {
+		if len(t.Active) > 0 {
+			out.Owners[t.String()] = g.Members[t.Active[0]].MemberID
+		}
+		if t.Moving() {
+			out.Moving = append(out.Moving, t.String())
+		}
+	}
+	slices.Sort(out.Moving)
+	return out
+}
+
+// Change is one difference between two samples of a group.
+type Change struct {
+	Group string
+	// Text says what changed, with broker strings unescaped.
+	Text string
+}
+
+func (c Change) String() string { return c.Group + ": " + c.Text }
+
+// Changes lists what changed from prev to cur, group by group in cur's
+// order: a group that appeared, failed or recovered; the state, the
+// epochs, the description status and the check's status; members that
+// joined or left; tasks whose active owner changed; the tasks moving when
+// that set changed; the lag when it rose.
+func Changes(prev, cur Snapshot) []Change {
+	before := map[string]Group{}
+	for _, g := range prev.Groups {
+		if _, dup := before[g.ID]; !dup {
+			before[g.ID] = g
+		}
+	}
+	var out []Change
+	seen := map[string]bool{}
+	for _, g := range cur.Groups {
+		if seen[g.ID] {
+			continue
+		}
+		seen[g.ID] = true
+		add := func(format string, args ...any) {
+			out = append(out, Change{Group: g.ID, Text: fmt.Sprintf(format, args...)})
+		}
+		p, ok := before[g.ID]
+		switch {
+		case !ok:
+			add("appeared")
+			continue
+		case g.Err != "" && p.Err != g.Err:
+			add("fails: %s", g.Err)
+			continue
+		case g.Err != "":
+			continue
+		case p.Err != "":
+			add("described again")
+			continue
+		}
+		if p.Status != g.Status && g.Status != "" {
+			add("check %s -> %s", p.Status, g.Status)
+		}
+		if p.State != g.State {
+			add("state %s -> %s", p.State, g.State)
+		}
+		for _, e := range []struct {
+			name    string
+			was, is int32
+		}{{"group epoch", p.GroupEpoch, g.GroupEpoch}, {"target assignment epoch", p.AssignmentEpoch, g.AssignmentEpoch}, {"topology epoch", p.TopologyEpoch, g.TopologyEpoch}} {
+			if e.was != e.is {
+				add("%s %d -> %d", e.name, e.was, e.is)
+			}
+		}
+		if p.Description != g.Description {
+			add("topology description %s -> %s", p.Description, g.Description)
+		}
+		for _, m := range g.Members {
+			if !slices.ContainsFunc(p.Members, func(o Member) bool { return o.ID == m.ID }) {
+				add("member %s joined (%s)", m.ID, clientID(m))
+			}
+		}
+		for _, m := range p.Members {
+			if !slices.ContainsFunc(g.Members, func(o Member) bool { return o.ID == m.ID }) {
+				add("member %s left (%s)", m.ID, clientID(m))
+			}
+		}
+		tasks := make([]string, 0, len(g.Owners))
+		for t := range g.Owners {
+			tasks = append(tasks, t)
+		}
+		slices.SortFunc(tasks, compareTasks)
+		for _, t := range tasks {
+			if was, ok := p.Owners[t]; ok && was != g.Owners[t] {
+				add("task %s moved from %s to %s", t, was, g.Owners[t])
+			}
+		}
+		if !slices.Equal(p.Moving, g.Moving) {
+			if len(g.Moving) == 0 {
+				add("no task moving")
+			} else {
+				add("%s moving: %s", plural(len(g.Moving), "task"), strings.Join(g.Moving, ", "))
+			}
+		}
+		if p.Lag != nil && g.Lag != nil && *g.Lag > *p.Lag {
+			add("lag %d -> %d (+%d)", *p.Lag, *g.Lag, *g.Lag-*p.Lag)
+		}
+	}
+	for _, g := range prev.Groups {
+		if !seen[g.ID] {
+			seen[g.ID] = true
+			out = append(out, Change{Group: g.ID, Text: "gone"})
+		}
+	}
+	return out
+}
+
+func clientID(m Member) string {
+	if m.ClientID == "" {
+		return "no client id"
+	}
+	return m.ClientID
+}
+
+// compareTasks orders S_P by subtopology (numeric ids numerically), then
+// partition.
+func compareTasks(a, b string) int {
+	as, ap := splitTask(a)
+	bs, bp := splitTask(b)
+	if c := kafka.CompareSubtopologyIDs(as, bs); c != 0 {
+		return c
+	}
+	return ap - bp
+}
+
+func splitTask(t string) (string, int) {
+	i := strings.LastIndexByte(t, '_')
+	p, _ := strconv.Atoi(t[i+1:])
+	return t[:i], p
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
