@@ -30,14 +30,17 @@ type deps struct {
 	// runF, when set, gets each verb's validated options instead of the
 	// verb running: flag-parsing tests stop there, with no broker.
 	runF func(verb string, opts any) error
+	// signals, when set, is the process's SIGINT and SIGTERM (main's);
+	// nil in tests that run commands in-process.
+	signals *signalWatch
 }
 
 // newAdmin builds the Kafka client of this invocation from the bootstrap
 // servers, the client properties (--command-config or the profile) and
 // --debug. Every verb gets its client here. A bad property is a usage
 // error (exit 2) that names the file, the line and the key.
-func (a *app) newAdmin() (client, error) {
-	props, opts, err := a.cfg.Client.properties()
+func (a *app) newAdmin(ctx context.Context) (client, error) {
+	props, opts, err := a.cfg.Client.properties(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +88,7 @@ func (a *app) debugConfig(s *clientconfig.Settings) {
 // settings. done closes the client and releases the context.
 func (a *app) connect(ctx context.Context) (_ context.Context, _ client, done func(), _ error) {
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
-	client, err := a.newAdmin()
+	client, err := a.newAdmin(ctx)
 	if err != nil {
 		cancel()
 		return nil, nil, nil, err

@@ -132,7 +132,7 @@ func (a *app) completeGroups(cmd *cobra.Command, _ []string, toComplete string) 
 	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), min(completionTimeout, a.cfg.Timeout))
 	defer cancel()
-	client, err := a.newAdmin()
+	client, err := a.newAdmin(ctx)
 	if err != nil {
 		return nil, directive
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -270,9 +271,12 @@ func readConfigFile(cmd *cobra.Command) (*configFile, error) {
 	if path == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := configInput.readFile(cmd.Context(), "config file "+path, path)
+	var ue *usageError
 	switch {
 	case err == nil:
+	case errors.As(err, &ue):
+		return nil, err
 	case explicit || !errors.Is(err, os.ErrNotExist):
 		return nil, usageErrorf("cannot read config file: %v", err)
 	default:
@@ -402,12 +406,16 @@ func configValue(k, val *yaml.Node) (any, error) {
 // properties reads the client properties of c: the file first, then
 // the inline properties over it. Problems are usage errors that name the
 // file and line.
-func (c ClientSource) properties() (javaprops.Properties, clientconfig.Options, error) {
+func (c ClientSource) properties(ctx context.Context) (javaprops.Properties, clientconfig.Options, error) {
 	var props javaprops.Properties
 	opts := clientconfig.Options{Source: c.Origin}
 	if c.Path != "" {
-		data, err := os.ReadFile(c.Path)
-		if err != nil {
+		data, err := propertiesInput.readFile(ctx, "client properties "+c.Path+" ("+c.Origin+")", c.Path)
+		var ue *usageError
+		switch {
+		case errors.As(err, &ue):
+			return props, opts, err
+		case err != nil:
 			return props, opts, usageErrorf("cannot read client properties (%s): %v", c.Origin, err)
 		}
 		if props, err = javaprops.ParseBytes(data); err != nil {

@@ -22,6 +22,8 @@ const (
 	exitUnavailable   = 7
 	exitTooOld        = 8
 	exitNotDeleted    = 9
+	exitSIGINT        = 130 // 128 + SIGINT, as a shell reports it
+	exitSIGTERM       = 143 // 128 + SIGTERM
 )
 
 // exitStatus documents one code; help texts and the README are built from
@@ -35,7 +37,7 @@ type exitStatus struct {
 var exitStatuses = []exitStatus{
 	{exitOK, false, "Success; for --describe --topology, every requested group's topology description is AVAILABLE; for --delete, every requested group was deleted (with --dry-run: passed the pre-checks)."},
 	{exitFailure, false, "Any failure: a description NOT_STORED or ERROR, a group not deleted, a group error, an unsupported broker, an unreachable cluster. With --detailed-exit-codes, a failure not listed below."},
-	{exitUsage, false, "Usage error: unknown flag, bad value, missing or conflicting options, unreadable config file."},
+	{exitUsage, false, "Usage error: unknown flag, bad value, missing or conflicting options, unreadable config file, a local input over its size limit."},
 	{exitNotStored, true, "Topology description NOT_STORED."},
 	{exitDescError, true, "Topology description ERROR: the broker's plugin failed to fetch it."},
 	{exitNotFound, true, "Group not found, or not a streams group (for --delete, also a Dead group)."},
@@ -43,6 +45,8 @@ var exitStatuses = []exitStatus{
 	{exitUnavailable, true, "Cluster unreachable, coordinator unavailable, or timed out."},
 	{exitTooOld, true, "Broker too old for the request (--topology needs Apache Kafka 4.4 or newer)."},
 	{exitNotDeleted, true, "Group could not be deleted (GROUP_DELETION_FAILED, or the group is not empty)."},
+	{exitSIGINT, false, "Interrupted by SIGINT (Ctrl-C): the command stopped at once, wherever it was; its output may be incomplete."},
+	{exitSIGTERM, false, "Terminated by SIGTERM: as for 130."},
 }
 
 // usageError is a bad invocation: exit 2, with a pointer to --help.
@@ -80,6 +84,10 @@ var categoryCodes = map[kafka.Category]int{
 func exitCodeFor(err error, detailed bool) int {
 	if err == nil {
 		return exitOK
+	}
+	var se *signalError
+	if errors.As(err, &se) {
+		return se.code()
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {

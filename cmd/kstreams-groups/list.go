@@ -40,7 +40,7 @@ with a comma-separated list of states, only the groups in those states
 
 Groups are sorted by id (kafka-streams-groups.sh prints them in hash order).
 NotReady groups are matched even where kafka-streams-groups.sh finds none
-(brokers spell the state not_ready when filtering).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage),
+(brokers spell the state not_ready when filtering).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage, exitSIGINT, exitSIGTERM),
 		example: `  # Every streams group
   kstreams-groups list --bootstrap-server localhost:9092
 

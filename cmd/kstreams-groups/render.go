@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -27,10 +26,14 @@ broker is contacted.
 Text output is the kafka-streams-groups.sh layout, so the tool's own text
 round-trips byte for byte.
 
+The input may be at most 64 MiB.
+
 Exit status:
   0  The description was rendered.
   1  The input could not be read or parsed (the message names the line).
-  2  Usage error.`,
+  2  Usage error, or an input larger than 64 MiB.
+  130  Interrupted by SIGINT (Ctrl-C).
+  143  Terminated by SIGTERM.`,
 		Example: `  # Draw a running application's topology from its Topology#describe() text
   kstreams-groups render -o dot topology.txt | dot -Tsvg > topology.svg
 
@@ -47,12 +50,16 @@ Exit status:
 			var err error
 			name := "stdin"
 			if len(args) == 0 || args[0] == "-" {
-				data, err = io.ReadAll(a.io.In)
+				data, err = renderInput.readStream(cmd.Context(), name, a.io.In)
 			} else {
 				name = args[0]
-				data, err = os.ReadFile(args[0])
+				data, err = renderInput.readFile(cmd.Context(), name, name)
 			}
-			if err != nil {
+			var ue *usageError
+			switch {
+			case errors.As(err, &ue):
+				return err
+			case err != nil:
 				return fmt.Errorf("cannot read the topology description: %w", err)
 			}
 			d, err := topoparse.Parse(data)

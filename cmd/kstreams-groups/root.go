@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -23,17 +20,25 @@ type app struct {
 	term terminal
 }
 
-// run executes one command line and returns the process exit code.
+// run executes one command line and returns the process exit code. With
+// d.signals, a SIGINT or SIGTERM cancels the command (signals.go): what it
+// was doing ends with the signal's error, and stdout takes no more writes.
 func run(args []string, ios IOStreams, d deps) int {
+	ctx := context.Background()
+	if d.signals != nil {
+		ctx = d.signals.ctx
+	}
 	a := &app{io: ios, deps: d}
+	a.io.Out = ctxWriter{ctx: ctx, w: ios.Out}
 	root := a.newRootCmd()
 	root.SetArgs(joinOptionalArgs(args))
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	err := root.ExecuteContext(ctx)
+	if se := d.signals.cause(); se != nil && err != nil {
+		err = se // whatever the signal interrupted, the signal ended it
+	}
 	a.report(err)
 	return exitCodeFor(err, a.cfg.DetailedExitCodes)
 }
@@ -43,10 +48,15 @@ func run(args []string, ios IOStreams, d deps) int {
 func (a *app) report(err error) {
 	var oe *outcomeError
 	var ue *usageError
+	var se *signalError
 	switch {
 	case err == nil, errors.As(err, &oe):
+	case errors.As(err, &se):
+		a.deps.signals.announce(func() { a.printError(se.Error()) })
 	case errors.As(err, &ue):
-		fmt.Fprintln(a.io.ErrOut, ue.Error())
+		// Usage errors quote argv and local files (flag names, paths,
+		// property keys), which may hold anything.
+		fmt.Fprintln(a.io.ErrOut, format.Escape(ue.Error()))
 		fmt.Fprintln(a.io.ErrOut, "Run 'kstreams-groups --help' for usage.")
 	default:
 		a.printError(a.errorText(err))
