@@ -28,7 +28,7 @@ func (a *app) listVerb() *verb {
 		name:       "list",
 		actionHelp: "List all streams groups.",
 		flags: []flagDef{
-			{name: "state", kind: optionalFlag, availableIf: []string{"describe", "list"},
+			{name: "state", kind: optionalFlag, valueName: "STATES", availableIf: []string{"describe", "list"},
 				kafkaHelp: stateKafkaHelp,
 				help:      "Print each group's state; with a comma-separated list of states, list only the groups in those states."},
 		},
