@@ -7,10 +7,10 @@ package format
 // escaped, so no name can break out of it.
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
@@ -18,37 +18,64 @@ import (
 // TopologyDot writes d as a Graphviz digraph named name.
 func TopologyDot(w io.Writer, name string, d *topology.Description) error {
 	g := buildGraph(d)
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "digraph %s {\n", dotQuote(name))
+	bw := newGraphWriter(w)
+	bw.WriteString("digraph ")
+	writeDotQuoted(bw, name)
+	bw.WriteString(" {\n")
 	bw.WriteString("  rankdir=LR;\n")
 	bw.WriteString("  node [fontname=\"Helvetica\", fontsize=11];\n")
 	bw.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
-	for _, c := range g.clusters {
-		fmt.Fprintf(bw, "  subgraph cluster_%s {\n", c.id)
-		fmt.Fprintf(bw, "    label=%s;\n", dotQuote(c.label))
+	for ci, c := range g.clusters {
+		bw.WriteString("  subgraph cluster_")
+		bw.clusterID(ci)
+		bw.WriteString(" {\n    label=")
+		writeDotQuoted(bw, c.label)
 		if c.global {
-			bw.WriteString("    style=\"rounded,dashed\";\n")
+			bw.WriteString(";\n    style=\"rounded,dashed\";\n")
 		} else {
-			bw.WriteString("    style=rounded;\n")
+			bw.WriteString(";\n    style=rounded;\n")
 		}
-		for _, n := range c.nodes {
-			fmt.Fprintf(bw, "    %s [label=%s, %s];\n", n.id, dotQuote(nodeLabel(n.node)), dotShape(n.node.Kind))
+		for ni, n := range c.nodes {
+			bw.WriteString("    ")
+			bw.id(vertex{'n', ci, ni})
+			bw.WriteString(" [label=")
+			writeDotQuoted(bw, nodeLabel(n))
+			bw.WriteString(", ")
+			bw.WriteString(dotShape(n.Kind))
+			bw.WriteString("];\n")
 		}
 		bw.WriteString("  }\n")
+		if err := bw.failed(); err != nil {
+			return err
+		}
 	}
 	for i, t := range g.topics {
-		fmt.Fprintf(bw, "  t%d [label=%s, shape=cds, style=filled, fillcolor=\"#e8f0fe\"];\n", i, dotQuote(t))
+		bw.WriteString("  ")
+		bw.id(vertex{'t', 0, i})
+		bw.WriteString(" [label=")
+		writeDotQuoted(bw, t)
+		bw.WriteString(", shape=cds, style=filled, fillcolor=\"#e8f0fe\"];\n")
 	}
 	for i, s := range g.stores {
-		fmt.Fprintf(bw, "  s%d [label=%s, shape=cylinder, style=filled, fillcolor=\"#fef7e0\"];\n", i, dotQuote(s))
+		bw.WriteString("  ")
+		bw.id(vertex{'s', 0, i})
+		bw.WriteString(" [label=")
+		writeDotQuoted(bw, s)
+		bw.WriteString(", shape=cylinder, style=filled, fillcolor=\"#fef7e0\"];\n")
 	}
-	for _, e := range g.edges {
-		switch e.kind {
-		case storeEdge:
-			fmt.Fprintf(bw, "  %s -> %s [style=dashed, arrowhead=none];\n", e.from, e.to)
-		default:
-			fmt.Fprintf(bw, "  %s -> %s;\n", e.from, e.to)
+	err := g.eachEdge(func(from, to vertex, kind edgeKind) error {
+		bw.WriteString("  ")
+		bw.id(from)
+		bw.WriteString(" -> ")
+		bw.id(to)
+		if kind == storeEdge {
+			bw.WriteString(" [style=dashed, arrowhead=none]")
 		}
+		bw.WriteString(";\n")
+		return bw.failed()
+	})
+	if err != nil {
+		return err
 	}
 	bw.WriteString("}\n")
 	return bw.Flush()
@@ -64,26 +91,54 @@ func dotShape(k topology.Kind) string {
 	return "shape=box, style=rounded"
 }
 
-// dotQuote makes a DOT double-quoted string. Graphviz reads \" and \\ as
-// escapes and \n as a centred line break; other control characters are
-// shown as \xNN so that they cannot reach a terminal or break the file.
+// dotQuote makes a DOT double-quoted string (writeDotQuoted).
 func dotQuote(s string) string {
 	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, `\\x%02X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
+	writeDotQuoted(&b, s)
 	return b.String()
+}
+
+// writeDotQuoted writes s as a DOT double-quoted string. Graphviz reads \"
+// and \\ as escapes and \n as a centred line break; other control
+// characters, and the invisible and bidi ones escape.go names, are shown
+// as \xNN (\x{NNNN} above U+00FF) so that they cannot reach a terminal or
+// break the file.
+func writeDotQuoted(w byteWriter, s string) {
+	w.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b >= 0x20 && b < 0x7f && b != '"' && b != '\\' {
+			i++
+			continue
+		}
+		r, n := rune(b), 1
+		if b >= 0x80 {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		var esc string
+		switch {
+		case r == utf8.RuneError && n == 1:
+			esc = "\uFFFD" // as ranging over s reads it
+		case r == '"':
+			esc = `\"`
+		case r == '\\':
+			esc = `\\`
+		case r == '\n':
+			esc = `\n`
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+			esc = fmt.Sprintf(`\\x%02X`, r)
+		case invisible(r):
+			esc = fmt.Sprintf(`\\x{%04X}`, r)
+		default:
+			i += n
+			continue
+		}
+		w.WriteString(s[start:i])
+		w.WriteString(esc)
+		i += n
+		start = i
+	}
+	w.WriteString(s[start:])
+	w.WriteByte('"')
 }

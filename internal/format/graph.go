@@ -9,11 +9,15 @@ package format
 // positions (c0n1, t3, s2) and never from names, so no name needs quoting in
 // an id; names appear only in escaped labels. Everything is ordered by wire
 // order (clusters, nodes) or Java string order (topics, stores, edges).
+//
+// The layout costs time and memory linear in the topology: topics and
+// stores find their ids in a map, ids are written from their numbers, and
+// the edges are walked when they are written, never stored.
 
 import (
+	"bufio"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
@@ -23,18 +27,14 @@ type graph struct {
 	clusters []graphCluster
 	topics   []string // sorted; id "t<i>"
 	stores   []string // sorted; id "s<i>"
-	edges    []graphEdge
+	topicIDs map[string]int
+	storeIDs map[string]int
 }
 
 type graphCluster struct {
-	id, label string
-	global    bool
-	nodes     []graphNode
-}
-
-type graphNode struct {
-	id   string
-	node *topology.Node
+	label  string
+	global bool
+	nodes  []*topology.Node
 }
 
 type edgeKind int
@@ -46,32 +46,25 @@ const (
 	storeEdge                 // processor --- store
 )
 
-type graphEdge struct {
-	from, to string
-	kind     edgeKind
+// vertex is a graph node: a processor-graph node (cluster c, node i), a
+// topic or a store (index i).
+type vertex struct {
+	kind byte // 'n', 't' or 's'
+	c, i int
 }
 
 func buildGraph(d *topology.Description) *graph {
 	g := &graph{}
 	var topics, stores []string
-	type owned struct {
-		cluster int
-		node    *topology.Node
-	}
-	var all []owned
 	addCluster := func(label string, global bool, nodes []*topology.Node) {
-		ci := len(g.clusters)
-		c := graphCluster{id: "c" + strconv.Itoa(ci), label: label, global: global}
-		for ni, n := range nodes {
-			c.nodes = append(c.nodes, graphNode{id: c.id + "n" + strconv.Itoa(ni), node: n})
-			all = append(all, owned{ci, n})
+		for _, n := range nodes {
 			topics = append(topics, n.Topics...)
 			if n.Topic != nil {
 				topics = append(topics, *n.Topic)
 			}
 			stores = append(stores, n.Stores...)
 		}
-		g.clusters = append(g.clusters, c)
+		g.clusters = append(g.clusters, graphCluster{label: label, global: global, nodes: nodes})
 	}
 	for _, s := range d.Subtopologies {
 		addCluster("Sub-topology: "+s.ID, false, s.Nodes)
@@ -80,36 +73,98 @@ func buildGraph(d *topology.Description) *graph {
 		addCluster("Sub-topology: "+strconv.Itoa(len(d.Subtopologies)+i)+" for global store", true, []*topology.Node{gs.Source, gs.Processor})
 	}
 	g.topics, g.stores = SortedSet(topics), SortedSet(stores)
-	topicID := func(t string) string { return "t" + strconv.Itoa(slices.Index(g.topics, t)) }
-	storeID := func(s string) string { return "s" + strconv.Itoa(slices.Index(g.stores, s)) }
+	g.topicIDs, g.storeIDs = positions(g.topics), positions(g.stores)
+	return g
+}
 
-	for _, c := range g.clusters {
-		// Successors are resolved within the node's own cluster, as Kafka
-		// resolves predecessors.
-		byName := map[string]string{}
-		for _, n := range c.nodes {
-			if _, dup := byName[n.node.Name]; !dup {
-				byName[n.node.Name] = n.id
+// positions maps each name to its index in sorted.
+func positions(sorted []string) map[string]int {
+	m := make(map[string]int, len(sorted))
+	for i, x := range sorted {
+		m[x] = i
+	}
+	return m
+}
+
+// eachEdge calls f for every edge, by cluster and node in wire order, a
+// node's edges in Java order: topics read, successors, stores, the topic
+// written. Successors are resolved within the node's own cluster, as Kafka
+// resolves predecessors. It stops at the first error f returns.
+func (g *graph) eachEdge(f func(from, to vertex, kind edgeKind) error) error {
+	for ci, c := range g.clusters {
+		byName := make(map[string]int, len(c.nodes))
+		for ni, n := range c.nodes {
+			if _, dup := byName[n.Name]; !dup {
+				byName[n.Name] = ni
 			}
 		}
-		for _, n := range c.nodes {
-			for _, t := range SortedSet(n.node.Topics) {
-				g.edges = append(g.edges, graphEdge{topicID(t), n.id, readEdge})
-			}
-			for _, s := range SortedSet(n.node.Successors) {
-				if to, ok := byName[s]; ok {
-					g.edges = append(g.edges, graphEdge{n.id, to, flowEdge})
+		for ni, n := range c.nodes {
+			self := vertex{'n', ci, ni}
+			for _, t := range SortedSet(n.Topics) {
+				if err := f(vertex{'t', 0, g.topicIDs[t]}, self, readEdge); err != nil {
+					return err
 				}
 			}
-			for _, s := range SortedSet(n.node.Stores) {
-				g.edges = append(g.edges, graphEdge{n.id, storeID(s), storeEdge})
+			for _, s := range SortedSet(n.Successors) {
+				if to, ok := byName[s]; ok {
+					if err := f(self, vertex{'n', ci, to}, flowEdge); err != nil {
+						return err
+					}
+				}
 			}
-			if n.node.Kind == topology.Sink && n.node.Topic != nil {
-				g.edges = append(g.edges, graphEdge{n.id, topicID(*n.node.Topic), writeEdge})
+			for _, s := range SortedSet(n.Stores) {
+				if err := f(self, vertex{'s', 0, g.storeIDs[s]}, storeEdge); err != nil {
+					return err
+				}
+			}
+			if n.Kind == topology.Sink && n.Topic != nil {
+				if err := f(self, vertex{'t', 0, g.topicIDs[*n.Topic]}, writeEdge); err != nil {
+					return err
+				}
 			}
 		}
 	}
-	return g
+	return nil
+}
+
+// graphWriter writes a graph's text: ids from their numbers, quoted
+// labels without building them.
+type graphWriter struct {
+	*bufio.Writer
+	num []byte
+}
+
+func newGraphWriter(w io.Writer) *graphWriter {
+	return &graphWriter{Writer: bufio.NewWriterSize(w, 64<<10)}
+}
+
+func (w *graphWriter) int(i int) {
+	w.num = strconv.AppendInt(w.num[:0], int64(i), 10)
+	w.Write(w.num)
+}
+
+// clusterID writes "c<i>".
+func (w *graphWriter) clusterID(c int) {
+	w.WriteByte('c')
+	w.int(c)
+}
+
+// id writes a vertex's id: c<cluster>n<node>, t<topic> or s<store>.
+func (w *graphWriter) id(v vertex) {
+	if v.kind == 'n' {
+		w.clusterID(v.c)
+		w.WriteByte('n')
+	} else {
+		w.WriteByte(v.kind)
+	}
+	w.int(v.i)
+}
+
+// failed reports the writer's error, if a write failed (a closed stdout):
+// the graph writers check it per cluster and per edge to stop early.
+func (w *graphWriter) failed() error {
+	_, err := w.Write(nil)
+	return err
 }
 
 // nodeLabel is the text shown for a processor-graph node.
