@@ -13,7 +13,11 @@ package format
 //   - C1 controls (U+0080 to U+009F, which some terminals obey as 8-bit CSI,
 //     OSC, ...) become `\u0080` to `\u009f`;
 //   - bytes that are not valid UTF-8 become `\xNN`, so that no terminal in a
-//     legacy 8-bit mode can read them as C1 controls either.
+//     legacy 8-bit mode can read them as C1 controls either;
+//   - the invisible and bidirectional formatting characters (invisible:
+//     U+200B to U+200F, U+202A to U+202E, U+2066 to U+2069, U+2028, U+2029,
+//     U+061C and U+FEFF), which can hide text or show it in another order
+//     than it is, become `\u200b` and so on.
 // Everything else, including every non-ASCII letter, is written unchanged,
 // so ordinary names are byte-identical to kafka-streams-groups.sh's output.
 // JSON and YAML escape control characters by their own rules and do not
@@ -75,12 +79,24 @@ func needsEscapeUTF8(s string) bool {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || r >= 0x80 && r <= 0x9f {
+		if r == utf8.RuneError && n == 1 || r >= 0x80 && r <= 0x9f || invisible(r) {
 			return true
 		}
 		i += n
 	}
 	return false
+}
+
+// invisible tells the invisible and bidirectional formatting characters
+// that text output escapes.
+func invisible(r rune) bool {
+	switch {
+	case r < 0x61c:
+		return false
+	case r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return r == 0x2028 || r == 0x2029 || r == 0x061c || r == 0xfeff
 }
 
 // Escape returns s with control characters and invalid UTF-8 made visible
@@ -133,6 +149,8 @@ func escapeTo(w byteWriter, s string) {
 				esc = `\x` + string(hexDigits[b>>4]) + string(hexDigits[b&0xf])
 			case r >= 0x80 && r <= 0x9f:
 				esc = `\u00` + string(hexDigits[r>>4]) + string(hexDigits[r&0xf])
+			case invisible(r):
+				esc = `\u` + string(hexDigits[r>>12]) + string(hexDigits[r>>8&0xf]) + string(hexDigits[r>>4&0xf]) + string(hexDigits[r&0xf])
 			default:
 				i += size
 				continue

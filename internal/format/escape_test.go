@@ -33,6 +33,12 @@ func TestEscape(t *testing.T) {
 		{name: "lone 8-bit CSI byte", in: "x\x9b31m", want: `x\x9b31m`},
 		{name: "truncated UTF-8", in: "ab\xc3", want: `ab\xc3`},
 		{name: "invalid byte between letters", in: "é\xffé", want: `é\xffé`},
+		{name: "right-to-left override hides the order", in: "evil\u202egnp.exe", want: `evil\u202egnp.exe`},
+		{name: "bidi embeddings and isolates", in: "\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069", want: `\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069`},
+		{name: "zero-width and marks", in: "a\u200bb\u200cc\u200dd\u200ee\u200ff", want: `a\u200bb\u200cc\u200dd\u200ee\u200ff`},
+		{name: "line and paragraph separators", in: "a\u2028b\u2029c", want: `a\u2028b\u2029c`},
+		{name: "Arabic letter mark and BOM", in: "\u061cx\ufeff", want: `\u061cx\ufeff`},
+		{name: "neighbours stay", in: "\u200a\u2010\u2027\u202f\u2065\u206a", want: "\u200a\u2010\u2027\u202f\u2065\u206a"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
