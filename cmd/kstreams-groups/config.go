@@ -282,7 +282,7 @@ func readConfigFile(cmd *cobra.Command) (*configFile, error) {
 	default:
 		return nil, nil
 	}
-	cf, err := parseConfigFile(data)
+	cf, err := parseConfigFile([]byte(data))
 	if err != nil {
 		return nil, usageErrorf("config file %s: %v", path, err)
 	}
@@ -418,7 +418,7 @@ func (c ClientSource) properties(ctx context.Context) (javaprops.Properties, cli
 		case err != nil:
 			return props, opts, usageErrorf("cannot read client properties (%s): %v", c.Origin, err)
 		}
-		if props, err = javaprops.ParseBytes(data); err != nil {
+		if props, err = javaprops.ParseBytes([]byte(data)); err != nil {
 			return props, opts, usageErrorf("client properties %s: %v", c.Path, err)
 		}
 		opts.Source = c.Path

@@ -7,12 +7,12 @@ package main
 // never sends anything (README "Limits").
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // localInput is one kind of local input: what messages call it and its
@@ -51,14 +51,14 @@ func sizeText(n int64) string {
 }
 
 // readFile reads the file at path, up to in's limit; name is how messages
-// call it (an escaped path). Opening is part of the reading: a FIFO blocks
-// there until a writer comes, and a signal ends that wait too.
-func (in localInput) readFile(ctx context.Context, name, path string) ([]byte, error) {
+// call it. Opening is part of the reading: a FIFO blocks there until a
+// writer comes, and a signal ends that wait too.
+func (in localInput) readFile(ctx context.Context, name, path string) (string, error) {
 	return in.read(ctx, name, func() (io.ReadCloser, error) { return os.Open(path) })
 }
 
 // readStream reads r as readFile reads a file.
-func (in localInput) readStream(ctx context.Context, name string, r io.Reader) ([]byte, error) {
+func (in localInput) readStream(ctx context.Context, name string, r io.Reader) (string, error) {
 	return in.read(ctx, name, func() (io.ReadCloser, error) { return io.NopCloser(r), nil })
 }
 
@@ -66,9 +66,9 @@ func (in localInput) readStream(ctx context.Context, name string, r io.Reader) (
 // that one byte more tells the input is too large: a usage error), in a
 // goroutine of its own: a read the context cannot interrupt (a terminal, a
 // FIFO) is left behind when ctx ends, and the process ends soon after.
-func (in localInput) read(ctx context.Context, name string, open func() (io.ReadCloser, error)) ([]byte, error) {
+func (in localInput) read(ctx context.Context, name string, open func() (io.ReadCloser, error)) (string, error) {
 	type result struct {
-		data []byte
+		data string
 		err  error
 	}
 	done := make(chan result, 1)
@@ -79,44 +79,42 @@ func (in localInput) read(ctx context.Context, name string, open func() (io.Read
 	select {
 	case r := <-done:
 		if r.err == nil && int64(len(r.data)) > in.limit {
-			return nil, &usageError{err: &tooLargeError{name: name, in: in}}
+			return "", &usageError{err: &tooLargeError{name: name, in: in}}
 		}
 		return r.data, r.err
 	case <-ctx.Done():
-		return nil, context.Cause(ctx)
+		return "", context.Cause(ctx)
 	}
 }
 
 // readBounded reads at most limit+1 bytes of what open gives, stopping
-// between chunks when ctx ends. A regular file's buffer is sized once.
-func readBounded(ctx context.Context, open func() (io.ReadCloser, error), limit int64) ([]byte, error) {
+// between chunks when ctx ends. The result is a string built in place (a
+// regular file's buffer sized once), so that a large input is held once.
+func readBounded(ctx context.Context, open func() (io.ReadCloser, error), limit int64) (string, error) {
 	f, err := open()
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	defer f.Close()
-	var buf bytes.Buffer
+	var b strings.Builder
 	if st, ok := f.(interface{ Stat() (os.FileInfo, error) }); ok {
 		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
-			buf.Grow(int(min(fi.Size(), limit) + 1))
+			b.Grow(int(min(fi.Size(), limit) + 1))
 		}
 	}
 	lr := io.LimitReader(f, limit+1)
+	chunk := make([]byte, 256<<10)
 	for {
 		if err := ctx.Err(); err != nil {
-			return nil, context.Cause(ctx)
+			return "", context.Cause(ctx)
 		}
-		if buf.Available() == 0 {
-			buf.Grow(256 << 10)
-		}
-		b := buf.AvailableBuffer()[:buf.Available()]
-		n, err := lr.Read(b)
-		buf.Write(b[:n])
+		n, err := lr.Read(chunk)
+		b.Write(chunk[:n])
 		if errors.Is(err, io.EOF) {
-			return buf.Bytes(), nil
+			return b.String(), nil
 		}
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 	}
 }

@@ -41,7 +41,7 @@ seed is still being read).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, ex
 				case err != nil:
 					return usageErrorf("cannot read state file: %v", err)
 				}
-				if state, err = playground.ParseState(data); err != nil {
+				if state, err = playground.ParseState([]byte(data)); err != nil {
 					return usageErrorf("state file %s: %v", stateFile, err)
 				}
 			}

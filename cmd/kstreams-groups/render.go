@@ -46,7 +46,7 @@ Exit status:
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var data []byte
+			var data string
 			var err error
 			name := "stdin"
 			if len(args) == 0 || args[0] == "-" {
@@ -62,27 +62,33 @@ Exit status:
 			case err != nil:
 				return fmt.Errorf("cannot read the topology description: %w", err)
 			}
-			d, err := topoparse.Parse(data)
-			if err != nil {
-				var pe *topoparse.Error
-				if errors.As(err, &pe) {
-					return fmt.Errorf("%s: %w", name, err)
-				}
-				return err
-			}
-			switch o := a.cfg.Output; {
-			case o == format.Text:
-				if err := format.Topology(a.io.Out, d); err != nil {
-					return err
-				}
-				_, err = io.WriteString(a.io.Out, "\n")
-				return err
-			case o.Graph():
-				return format.TopologyGraph(a.io.Out, o, "topology", d)
-			default:
-				return format.Encode(a.io.Out, o, format.NewTopologyDoc(d))
-			}
+			return renderTopology(a.io.Out, a.cfg.Output, name, data)
 		},
 	}
 	return cmd
+}
+
+// renderTopology parses data, the input called name, and writes it in
+// format o.
+func renderTopology(w io.Writer, o format.Output, name, data string) error {
+	d, err := topoparse.ParseString(data)
+	if err != nil {
+		var pe *topoparse.Error
+		if errors.As(err, &pe) {
+			return fmt.Errorf("%s: %w", format.Escape(name), err)
+		}
+		return err
+	}
+	switch {
+	case o == format.Text:
+		if err := format.Topology(w, d); err != nil {
+			return err
+		}
+		_, err = io.WriteString(w, "\n")
+		return err
+	case o.Graph():
+		return format.TopologyGraph(w, o, "topology", d)
+	default:
+		return format.Encode(w, o, format.NewTopologyDoc(d))
+	}
 }
