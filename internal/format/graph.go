@@ -18,6 +18,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
@@ -27,8 +28,10 @@ type graph struct {
 	clusters []graphCluster
 	topics   []string // sorted; id "t<i>"
 	stores   []string // sorted; id "s<i>"
-	topicIDs map[string]int
-	storeIDs map[string]int
+	// topicIDs and storeIDs are the ids of each node's topics and stores
+	// in the order eachEdge meets them: the sorted topics of each node,
+	// then the topic it writes; its sorted stores.
+	topicIDs, storeIDs []int
 }
 
 type graphCluster struct {
@@ -53,37 +56,54 @@ type vertex struct {
 	c, i int
 }
 
+// occurrence is a topic or store named by a node, at its place in the
+// order eachEdge meets them.
+type occurrence struct {
+	name string
+	slot int
+}
+
 func buildGraph(d *topology.Description) *graph {
 	g := &graph{}
-	var topics, stores []string
-	addCluster := func(label string, global bool, nodes []*topology.Node) {
-		for _, n := range nodes {
-			topics = append(topics, n.Topics...)
-			if n.Topic != nil {
-				topics = append(topics, *n.Topic)
-			}
-			stores = append(stores, n.Stores...)
-		}
-		g.clusters = append(g.clusters, graphCluster{label: label, global: global, nodes: nodes})
-	}
 	for _, s := range d.Subtopologies {
-		addCluster("Sub-topology: "+s.ID, false, s.Nodes)
+		g.clusters = append(g.clusters, graphCluster{label: "Sub-topology: " + s.ID, nodes: s.Nodes})
 	}
 	for i, gs := range d.GlobalStores {
-		addCluster("Sub-topology: "+strconv.Itoa(len(d.Subtopologies)+i)+" for global store", true, []*topology.Node{gs.Source, gs.Processor})
+		g.clusters = append(g.clusters, graphCluster{label: "Sub-topology: " + strconv.Itoa(len(d.Subtopologies)+i) + " for global store", global: true,
+			nodes: []*topology.Node{gs.Source, gs.Processor}})
 	}
-	g.topics, g.stores = SortedSet(topics), SortedSet(stores)
-	g.topicIDs, g.storeIDs = positions(g.topics), positions(g.stores)
+	var topics, stores []occurrence
+	for _, c := range g.clusters {
+		for _, n := range c.nodes {
+			for _, t := range SortedSet(n.Topics) {
+				topics = append(topics, occurrence{t, len(topics)})
+			}
+			if n.Topic != nil {
+				topics = append(topics, occurrence{*n.Topic, len(topics)})
+			}
+			for _, s := range SortedSet(n.Stores) {
+				stores = append(stores, occurrence{s, len(stores)})
+			}
+		}
+	}
+	g.topics, g.topicIDs = numbered(topics)
+	g.stores, g.storeIDs = numbered(stores)
 	return g
 }
 
-// positions maps each name to its index in sorted.
-func positions(sorted []string) map[string]int {
-	m := make(map[string]int, len(sorted))
-	for i, x := range sorted {
-		m[x] = i
+// numbered sorts the occurrences by name (as SortedSet does) and gives the
+// distinct names in order and each occurrence's index among them: one sort
+// instead of a lookup per edge.
+func numbered(occ []occurrence) (names []string, ids []int) {
+	slices.SortFunc(occ, func(a, b occurrence) int { return javaOrder(a.name, b.name) })
+	ids = make([]int, len(occ))
+	for i, o := range occ {
+		if i == 0 || o.name != occ[i-1].name {
+			names = append(names, o.name)
+		}
+		ids[o.slot] = len(names) - 1
 	}
-	return m
+	return names, ids
 }
 
 // eachEdge calls f for every edge, by cluster and node in wire order, a
@@ -91,6 +111,7 @@ func positions(sorted []string) map[string]int {
 // written. Successors are resolved within the node's own cluster, as Kafka
 // resolves predecessors. It stops at the first error f returns.
 func (g *graph) eachEdge(f func(from, to vertex, kind edgeKind) error) error {
+	ti, si := 0, 0 // the next slots of topicIDs and storeIDs
 	for ci, c := range g.clusters {
 		byName := make(map[string]int, len(c.nodes))
 		for ni, n := range c.nodes {
@@ -100,10 +121,11 @@ func (g *graph) eachEdge(f func(from, to vertex, kind edgeKind) error) error {
 		}
 		for ni, n := range c.nodes {
 			self := vertex{'n', ci, ni}
-			for _, t := range SortedSet(n.Topics) {
-				if err := f(vertex{'t', 0, g.topicIDs[t]}, self, readEdge); err != nil {
+			for range SortedSet(n.Topics) {
+				if err := f(vertex{'t', 0, g.topicIDs[ti]}, self, readEdge); err != nil {
 					return err
 				}
+				ti++
 			}
 			for _, s := range SortedSet(n.Successors) {
 				if to, ok := byName[s]; ok {
@@ -112,15 +134,19 @@ func (g *graph) eachEdge(f func(from, to vertex, kind edgeKind) error) error {
 					}
 				}
 			}
-			for _, s := range SortedSet(n.Stores) {
-				if err := f(self, vertex{'s', 0, g.storeIDs[s]}, storeEdge); err != nil {
+			for range SortedSet(n.Stores) {
+				if err := f(self, vertex{'s', 0, g.storeIDs[si]}, storeEdge); err != nil {
 					return err
 				}
+				si++
 			}
-			if n.Kind == topology.Sink && n.Topic != nil {
-				if err := f(self, vertex{'t', 0, g.topicIDs[*n.Topic]}, writeEdge); err != nil {
-					return err
+			if n.Topic != nil {
+				if n.Kind == topology.Sink {
+					if err := f(self, vertex{'t', 0, g.topicIDs[ti]}, writeEdge); err != nil {
+						return err
+					}
 				}
+				ti++
 			}
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
@@ -177,14 +178,44 @@ func SortedSet(xs []string) []string {
 		return xs
 	}
 	out := slices.Clone(xs)
-	slices.SortFunc(out, JavaCompare)
+	slices.SortFunc(out, javaOrder)
 	return slices.Compact(out)
+}
+
+// javaOrder is JavaCompare, with byte order between the strings it finds
+// equal (different invalid UTF-8, which it reads as U+FFFD), so that every
+// order is one order.
+func javaOrder(a, b string) int {
+	if c := JavaCompare(a, b); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
 }
 
 // JavaCompare orders strings as Java's String.compareTo does: by UTF-16 code
 // unit. It equals byte order except that supplementary characters (encoded
 // as surrogates 0xD800-0xDFFF) sort before U+E000-U+FFFF.
 func JavaCompare(a, b string) int {
+	// Equal bytes are equal code units; the first differing bytes decide
+	// at once when both are ASCII, otherwise the runes from the last byte
+	// before them that starts a rune in both do (a byte that is not a
+	// UTF-8 continuation always starts one, valid or not).
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	cont := func(s string, i int) bool { return i < len(s) && s[i]&0xc0 == 0x80 }
+	switch {
+	case i == n && !cont(a, i) && !cont(b, i):
+		return len(a) - len(b) // one is a prefix of the other, rune for rune
+	case i < n && a[i] < utf8.RuneSelf && b[i] < utf8.RuneSelf:
+		return int(a[i]) - int(b[i])
+	}
+	for i > 0 && (cont(a, i) || cont(b, i)) {
+		i--
+	}
+	a, b = a[i:], b[i:]
 	for a != "" && b != "" {
 		ra, na := utf8.DecodeRuneInString(a)
 		rb, nb := utf8.DecodeRuneInString(b)
