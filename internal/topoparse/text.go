@@ -23,8 +23,9 @@ import (
 // the regular expressions of TestMatchers say, in time linear in the line:
 // a 1,000,000-node description parses in seconds.
 
-// clause matches "<head><name><marker><value><tail>" with name non-empty
-// and as long as it can be (a greedy "(.+)"), returning name and value.
+// clause matches "<head><name><marker><value><tail>" with name as long as
+// it can be (a greedy "(.*)"), returning name and value. A name may be
+// empty: the broker does not forbid it, and our own text must read back.
 func clause(line, head, marker, tail string) (name, value string, ok bool) {
 	rest, ok := strings.CutPrefix(line, head)
 	if !ok || !strings.HasSuffix(rest, tail) {
@@ -32,7 +33,7 @@ func clause(line, head, marker, tail string) (name, value string, ok bool) {
 	}
 	body := rest[:len(rest)-len(tail)]
 	i := strings.LastIndex(body, marker)
-	if i < 1 {
+	if i < 0 {
 		return "", "", false
 	}
 	return body[:i], body[i+len(marker):], true
@@ -41,10 +42,14 @@ func clause(line, head, marker, tail string) (name, value string, ok bool) {
 const globalSuffix = " for global store (will not generate tasks)"
 
 // subtopologyHeader matches "Sub-topology: <id>[ for global store (will
-// not generate tasks)]" (a lazy "(.+?)" before the optional suffix).
+// not generate tasks)]" (a lazy "(.*?)" before the optional suffix, at
+// least one character before it).
 func subtopologyHeader(line string) (id string, global, ok bool) {
+	if line == "Sub-topology:" {
+		return "", false, true // an empty id, its trailing space cut
+	}
 	rest, ok := strings.CutPrefix(line, "Sub-topology: ")
-	if !ok || rest == "" {
+	if !ok {
 		return "", false, false
 	}
 	if head, found := strings.CutSuffix(rest, globalSuffix); found && head != "" {
@@ -94,7 +99,9 @@ func parseText(text string) (*topology.Description, error) {
 		var raw string
 		raw, rest, more = strings.Cut(rest, "\n")
 		n++
-		line := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
+		// Indentation goes; trailing white space stays, since a name
+		// may end with it.
+		line := strings.TrimLeft(strings.TrimSuffix(raw, "\r"), " \t")
 		if line == "" {
 			continue
 		}
