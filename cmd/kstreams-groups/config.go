@@ -418,6 +418,10 @@ func (c ClientSource) properties(ctx context.Context) (javaprops.Properties, cli
 		case err != nil:
 			return props, opts, usageErrorf("cannot read client properties (%s): %v", c.Origin, err)
 		}
+		if i := strings.IndexByte(data, 0); i >= 0 {
+			return props, opts, usageErrorf("client properties %s: line %d holds a NUL byte: is the file UTF-16? Kafka reads a properties file as ISO-8859-1 (save it as ASCII or Latin-1)",
+				c.Path, 1+strings.Count(data[:i], "\n"))
+		}
 		if props, err = javaprops.ParseBytes([]byte(data)); err != nil {
 			return props, opts, usageErrorf("client properties %s: %v", c.Path, err)
 		}
