@@ -10,6 +10,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	groupdelete "github.com/kstreams-groups/kstreams-groups/internal/delete"
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
 )
 
@@ -50,8 +51,10 @@ func (a *app) newAdmin(ctx context.Context) (client, error) {
 	}
 	var debug io.Writer
 	if a.cfg.Debug {
-		debug = a.io.ErrOut
-		a.debugConfig(settings)
+		// Every --debug line is escaped as a whole: it quotes broker
+		// hosts, broker and kgo messages, paths and profile names.
+		debug = format.LineEscaper{W: a.io.ErrOut}
+		a.debugConfig(debug, settings)
 	}
 	cfg := admin.Config{
 		Bootstrap:       a.cfg.Bootstrap,
@@ -67,7 +70,7 @@ func (a *app) newAdmin(ctx context.Context) (client, error) {
 }
 
 // debugConfig says where the settings came from; never a credential.
-func (a *app) debugConfig(s *clientconfig.Settings) {
+func (a *app) debugConfig(w io.Writer, s *clientconfig.Settings) {
 	file, profile, client := "none", "none", "none (PLAINTEXT)"
 	if a.cfg.File != "" {
 		file = a.cfg.File
@@ -78,7 +81,7 @@ func (a *app) debugConfig(s *clientconfig.Settings) {
 	if a.cfg.Client.Origin != "" {
 		client = a.cfg.Client.Origin
 	}
-	fmt.Fprintf(a.io.ErrOut, "debug: config file: %s; profile: %s; client properties: %s; security: %s; bootstrap: %s; timeout: %d ms\n",
+	fmt.Fprintf(w, "debug: config file: %s; profile: %s; client properties: %s; security: %s; bootstrap: %s; timeout: %d ms\n",
 		file, profile, client, s, strings.Join(a.cfg.Bootstrap, ","), a.cfg.Timeout.Milliseconds())
 }
 

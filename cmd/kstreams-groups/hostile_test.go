@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // Hostile and careless local input, end to end through run(): each case
@@ -95,6 +97,77 @@ func TestHostile_sizeLimits(t *testing.T) {
 			code: exitUsage, line: "state file /dev/zero is larger than 64 MiB, the limit for a seed file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			tc.within = 5 * time.Second
+			runHostile(t, tc)
+		})
+	}
+}
+
+// hostileHost is a broker host name from the issue: OSC title, BEL,
+// erase screen, carriage return.
+const hostileHost = "evil\x1b]0;PWN\x07\x1b[2J\rX"
+
+// --debug escapes broker strings too: a Metadata answer naming a hostile
+// host reaches stderr escaped in every line that quotes it.
+func TestHostile_debugEscapesBrokerStrings(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1))
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+	c.ControlKey(int16(kmsg.Metadata), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		resp := req.ResponseKind().(*kmsg.MetadataResponse)
+		resp.Brokers = []kmsg.MetadataResponseBroker{{NodeID: 7, Host: hostileHost, Port: 9092}}
+		resp.ControllerID = 7
+		return resp, nil, true
+	})
+	r := runHostile(t, hostileCase{
+		args:   []string{"--bootstrap-server", c.ListenAddrs()[0], "--list", "--debug", "--timeout", "1500"},
+		code:   exitFailure,
+		line:   "debug: config file: none; profile: none; client properties: none (PLAINTEXT); security: PLAINTEXT; bootstrap: " + c.ListenAddrs()[0] + "; timeout: 1500 ms",
+		within: 10 * time.Second,
+	})
+	assert.Contains(t, r.stderr, `evil^[]0;PWN^G^[[2J\rX`, "the host, escaped")
+	assert.NotContains(t, r.stderr, "\x1b")
+}
+
+// Usage errors quote argv and local files, escaped: a flag name, the
+// --state list, the --config and --command-config paths, a property key;
+// a UTF-16 properties file is named as such instead of echoing its NULs.
+func TestHostile_usageErrorsAreEscaped(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(data), 0o600))
+		return p
+	}
+	evilDir := filepath.Join(dir, "x\x1b[31m")
+	require.NoError(t, os.Mkdir(evilDir, 0o700))
+	utf16 := write("utf16.properties", "\xff\xfes\x00e\x00c\x00=\x00S\x00S\x00L\x00\n\x00")
+	typo := write("typo.properties", "security.protocol=PLAINTEXT\nsasl.mechanisms=PLAIN\n")
+	controlKey := write("control.properties", "ssl.key\x1b[2J.password=x\n")
+	bs := []string{"--bootstrap-server", "127.0.0.1:9"}
+	for _, tc := range []hostileCase{
+		{name: "unknown flag", args: []string{"--bo\x1b[2Jgus"},
+			line: "unknown flag: --bo^[[2Jgus"},
+		{name: "state list", args: append([]string{"--list", "--state", "Stable,\x1b]0;x\x07"}, bs...),
+			line: "Invalid state list 'Stable,^[]0;x^G'. Valid states are: Empty, NotReady, Stable, Assigning, Reconciling, Dead"},
+		{name: "config path", args: append([]string{"--config", filepath.Join(evilDir, "config.yaml"), "--list"}, bs...),
+			line: "cannot read config file: open " + dir + "/x^[[31m/config.yaml: no such file or directory"},
+		{name: "command config path", args: append([]string{"--command-config", filepath.Join(evilDir, "c.properties"), "--list"}, bs...),
+			line: "cannot read client properties (--command-config): open " + dir + "/x^[[31m/c.properties: no such file or directory"},
+		{name: "a typo in a property key", args: append([]string{"--command-config", typo, "--list"}, bs...),
+			line: typo + ":line 2: sasl.mechanisms: unsupported property"},
+		{name: "a key that is no property name", args: append([]string{"--command-config", controlKey, "--list"}, bs...),
+			line: controlKey + ":line 1: not a property (the line is not shown: it may be part of a secret; does the line before it lack its ending backslash?)"},
+		{name: "UTF-16 properties", args: append([]string{"--command-config", utf16, "--list"}, bs...),
+			line: "client properties " + utf16 + ": line 1 holds a NUL byte: is the file UTF-16? Kafka reads a properties file as ISO-8859-1 (save it as ASCII or Latin-1)"},
+		{name: "render file path", args: []string{"render", filepath.Join(evilDir, "t.txt")},
+			code: exitFailure, line: "Error: cannot read the topology description: open " + dir + "/x^[[31m/t.txt: no such file or directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.code == 0 {
+				tc.code = exitUsage
+			}
 			tc.within = 5 * time.Second
 			runHostile(t, tc)
 		})

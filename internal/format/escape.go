@@ -25,6 +25,7 @@ package format
 
 import (
 	"bufio"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -171,4 +172,23 @@ func writeEscaped(bw *bufio.Writer, s string) {
 		return
 	}
 	escapeTo(bw, s)
+}
+
+// LineEscaper writes each Write's text escaped (Escape), but for its final
+// line break: for a log whose writer gets one line per write and whose
+// lines carry broker strings (the --debug log: hosts, error messages).
+type LineEscaper struct{ W io.Writer }
+
+// Write writes Escape(p) with p's trailing "\n" kept, and reports len(p).
+func (e LineEscaper) Write(p []byte) (int, error) {
+	s := string(p)
+	line, nl := strings.CutSuffix(s, "\n")
+	out := Escape(line)
+	if nl {
+		out += "\n"
+	}
+	if _, err := io.WriteString(e.W, out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
