@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
 // Hostile and careless local input, end to end through run(): each case
@@ -172,4 +174,29 @@ func TestHostile_usageErrorsAreEscaped(t *testing.T) {
 			runHostile(t, tc)
 		})
 	}
+}
+
+// A broker's error message is cut to a readable length in text output,
+// with a note; JSON keeps it whole.
+func TestHostile_longBrokerMessages(t *testing.T) {
+	isolate(t)
+	c := startCluster(t, 1, playground.Kafka44)
+	long := "no\x1b[2J" + strings.Repeat("m", 20_000)
+	c.PutStreamsGroup(streamsGroup("g", nil))
+	c.InjectError(playground.Fault{Key: keyStreamsGroupDescribe, Group: "g", ErrorCode: 69, ErrorMessage: &long, Node: playground.AnyNode})
+	cut := "GROUP_ID_NOT_FOUND: no^[[2J" + strings.Repeat("m", 1000-len("GROUP_ID_NOT_FOUND: no^[[2J")) + " [cut: the message has 20027 characters; -o json shows it whole]"
+
+	r := runHostile(t, hostileCase{args: []string{"--bootstrap-server", bootstrap(c), "--describe", "--topology", "--group", "g"},
+		code: exitFailure, line: "Error: streams group 'g': " + cut, within: 10 * time.Second})
+	assert.Empty(t, r.stdout)
+
+	r = runHostile(t, hostileCase{args: []string{"--bootstrap-server", bootstrap(c), "--describe", "--topology", "--group", "g", "-o", "json"},
+		code: exitFailure, line: "Error: streams group 'g': " + cut, within: 10 * time.Second})
+	assert.Contains(t, r.stdout, `"message": "no\u001b[2J`+strings.Repeat("m", 20_000)+`"`, "JSON keeps it whole")
+
+	c.InjectError(playground.Fault{Key: keyDeleteGroups, Group: "g", ErrorCode: 134, ErrorMessage: &long, Node: playground.AnyNode})
+	c.PutStreamsGroup(playground.StreamsGroup{ID: "g", State: "Empty"})
+	r = runHostile(t, hostileCase{args: []string{"--bootstrap-server", bootstrap(c), "--delete", "--group", "g"},
+		code: exitFailure, line: "", within: 10 * time.Second})
+	assert.Contains(t, r.stdout, "* Group 'g' could not be deleted due to: GROUP_DELETION_FAILED: no^[[2J"+strings.Repeat("m", 1000-len("GROUP_DELETION_FAILED: no^[[2J"))+" [cut: the message has 20030 characters; -o json shows it whole]\n")
 }

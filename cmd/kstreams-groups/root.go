@@ -71,13 +71,14 @@ func (a *app) groupErrorLine(group string, err error) string {
 
 // errorText renders an error for the one-line stderr report, adding the
 // timeout when the deadline ended the command. Error texts carry broker
-// strings (ErrorMessage, group names), so the result is escaped.
+// strings (ErrorMessage, group names), so the result is escaped, and cut
+// to a readable length.
 func (a *app) errorText(err error) string {
 	s := err.Error()
 	if errors.Is(err, context.DeadlineExceeded) {
 		s += fmt.Sprintf(" (--timeout %d ms)", a.cfg.Timeout.Milliseconds())
 	}
-	return format.Escape(s)
+	return format.EscapeMessage(s)
 }
 
 func (a *app) newRootCmd() *cobra.Command {

@@ -25,6 +25,7 @@ package format
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -191,4 +192,34 @@ func (e LineEscaper) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// MaxMessage is how many characters of an error message text output
+// shows; JSON and YAML keep it whole.
+const MaxMessage = 1000
+
+// EscapeMessage is Escape(s) for an error message in text output, cut to
+// MaxMessage characters of what is shown, between two characters of s
+// (never inside an escape), with a note saying how long it was. A broker
+// can send a message of any length.
+func EscapeMessage(s string) string {
+	e := Escape(s)
+	if len(e) <= MaxMessage || utf8.RuneCountInString(e) <= MaxMessage {
+		return e
+	}
+	var b strings.Builder
+	shown := 0
+	for i := 0; i < len(s); {
+		_, n := utf8.DecodeRuneInString(s[i:])
+		part := Escape(s[i : i+n])
+		w := utf8.RuneCountInString(part)
+		if shown+w > MaxMessage {
+			break
+		}
+		b.WriteString(part)
+		shown += w
+		i += n
+	}
+	fmt.Fprintf(&b, " [cut: the message has %d characters; -o json shows it whole]", utf8.RuneCountInString(e))
+	return b.String()
 }

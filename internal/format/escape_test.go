@@ -115,3 +115,17 @@ func BenchmarkNeedsEscape(b *testing.B) {
 		}
 	}
 }
+
+// A long message is cut to MaxMessage shown characters, between two of
+// its characters, with a note; a short one is only escaped.
+func TestEscapeMessage(t *testing.T) {
+	assert.Equal(t, "short ^[", EscapeMessage("short \x1b"))
+	exact := strings.Repeat("x", MaxMessage)
+	assert.Equal(t, exact, EscapeMessage(exact))
+
+	long := strings.Repeat("é", 999) + "\u0085" + strings.Repeat("y", 5000)
+	got := EscapeMessage(long)
+	assert.Equal(t, strings.Repeat("é", 999)+" [cut: the message has 6005 characters; -o json shows it whole]", got,
+		"the escape of U+0085 does not fit, and is not cut in two")
+	assert.True(t, utf8.ValidString(got))
+}
