@@ -1,8 +1,6 @@
 package kafka
 
 import (
-	"cmp"
-	"strconv"
 	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
@@ -135,23 +133,4 @@ type Subtopology struct {
 	RepartitionSourceTopics []string
 	RepartitionSinkTopics   []string
 	StateChangelogTopics    []string
-}
-
-// CompareSubtopologyIDs orders numeric ids numerically ("2" before "10")
-// and puts them before other ids, which sort as strings.
-func CompareSubtopologyIDs(a, b string) int {
-	ai, aerr := strconv.Atoi(a)
-	bi, berr := strconv.Atoi(b)
-	switch {
-	case aerr == nil && berr == nil:
-		if c := cmp.Compare(ai, bi); c != 0 {
-			return c
-		}
-		return strings.Compare(a, b) // "1" and "01"
-	case aerr == nil:
-		return -1
-	case berr == nil:
-		return 1
-	}
-	return strings.Compare(a, b)
 }

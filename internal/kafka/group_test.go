@@ -1,17 +1,10 @@
 package kafka
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 )
-
-func TestCompareSubtopologyIDs(t *testing.T) {
-	ids := []string{"b", "10", "2", "a", "01", "1"}
-	slices.SortFunc(ids, CompareSubtopologyIDs)
-	assert.Equal(t, []string{"01", "1", "2", "10", "a", "b"}, ids)
-}
 
 func TestParseState(t *testing.T) {
 	for _, s := range States {

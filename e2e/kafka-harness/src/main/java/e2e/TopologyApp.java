@@ -75,6 +75,8 @@ public final class TopologyApp {
             case "pattern":
             case "dynamicsink":
                 return List.of("pt-input-a", "pt-input-b", "pt-output-a", "pt-output-b");
+            case "many":
+                return ManySubtopologies.topics();
             default:
                 throw new IllegalArgumentException("unknown topology '" + topology + "' (wordcount|globalstore|dynamicsink|pattern)");
         }
@@ -123,6 +125,9 @@ public final class TopologyApp {
                     .to(extractor, Produced.with(Serdes.String(), Serdes.String()));
                 break;
             }
+            case "many":
+                ManySubtopologies.build(builder);
+                break;
             default:
                 throw new IllegalArgumentException("unknown topology '" + topology + "' (wordcount|globalstore|dynamicsink|pattern)");
         }
