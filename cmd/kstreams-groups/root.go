@@ -130,7 +130,7 @@ subcommands.` + "\n\n" + exitStatusHelp(),
 	for _, vb := range a.verbs() {
 		root.AddCommand(a.newVerbCmd(vb))
 	}
-	root.AddCommand(a.newPlaygroundCmd(), a.newRenderCmd(), a.newVersionCmd(), a.newCompletionCmd())
+	root.AddCommand(a.newPlaygroundCmd(), a.newRenderCmd(), a.newVersionCmd(), a.newCompletionCmd(), a.newGenDocsCmd())
 	a.registerCompletions(root)
 	documentHelpCommand(root)
 	return root
