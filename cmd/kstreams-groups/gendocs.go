@@ -8,6 +8,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -58,8 +59,15 @@ func (a *app) newGenDocsCmd() *cobra.Command {
 				}
 			}
 			// The pages' date is the commit's (--date), so that a release
-			// build is reproducible.
+			// build is reproducible. goreleaser knows no commit in a clone
+			// without a remote (it passes 0): then SOURCE_DATE_EPOCH, or now.
+			if date <= 0 {
+				date, _ = strconv.ParseInt(os.Getenv("SOURCE_DATE_EPOCH"), 10, 64)
+			}
 			when := time.Unix(date, 0).UTC()
+			if date <= 0 {
+				when = time.Now().UTC()
+			}
 			root.DisableAutoGenTag = true
 			return doc.GenManTree(root, &doc.GenManHeader{Title: "KSTREAMS-GROUPS", Section: "1", Date: &when,
 				Source: "kstreams-groups " + resolveVersion().Version, Manual: "kstreams-groups manual"}, man)
