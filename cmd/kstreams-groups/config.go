@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cast"
 	"github.com/spf13/cobra"
@@ -284,7 +285,7 @@ func readConfigFile(cmd *cobra.Command) (*configFile, error) {
 	}
 	cf, err := parseConfigFile([]byte(data))
 	if err != nil {
-		return nil, usageErrorf("config file %s: %v", path, err)
+		return nil, usageErrorf("config file %s: %s", path, withLine(err))
 	}
 	cf.path = path
 	return cf, nil
@@ -312,10 +313,43 @@ func defaultConfigPath() string {
 	return filepath.Join(dir, "kstreams-groups", "config.yaml")
 }
 
+// withLine is a config file error with its line: yaml.v3 leaves it out on
+// the first line (its marks count from 0, and 0 means none).
+func withLine(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if !strings.HasPrefix(msg, "line ") {
+		msg = "line 1: " + msg
+	}
+	return msg
+}
+
+// unreadable finds what yaml.v3's reader refuses before it knows a line
+// (a byte that is not UTF-8, a control character), and says where.
+func unreadable(data []byte) error {
+	line := 1
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			return fmt.Errorf("line %d: not UTF-8 text (byte %#x)", line, data[i])
+		case r == '\n':
+			line++
+		case r == '\t', r == '\r', r >= 0x20 && r <= 0x7e, r == 0x85, r >= 0xa0 && r <= 0xd7ff, r >= 0xe000 && r <= 0xfffd, r >= 0x10000:
+		default:
+			return fmt.Errorf("line %d: the control character %U is not allowed in YAML", line, r)
+		}
+		i += n
+	}
+	return nil
+}
+
 // parseConfigFile checks the config file's shape and rejects keys the tool
 // does not know, with their line, so a typo does not silently fall back to
 // a default.
 func parseConfigFile(data []byte) (*configFile, error) {
+	if err := unreadable(data); err != nil {
+		return nil, err
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, err
@@ -326,7 +360,7 @@ func parseConfigFile(data []byte) (*configFile, error) {
 	}
 	m := doc.Content[0]
 	if m.Kind != yaml.MappingNode {
-		return nil, errors.New("want a mapping of keys to values at the top level")
+		return nil, fmt.Errorf("line %d: want a mapping of keys to values at the top level", m.Line)
 	}
 	topKeys := append(slices.Clone(scalarKeys), keyClientProperties, keyProfile, keyProfiles)
 	for i := 0; i+1 < len(m.Content); i += 2 {

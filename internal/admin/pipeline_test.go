@@ -73,10 +73,16 @@ type answerClient struct {
 	describe.Client
 	raw  *[]byte
 	drop bool
+	// version is the answer's version; 0 means 1.
+	version int16
 }
 
 func (c answerClient) DescribeStreamsGroups(_ context.Context, _ []string, includeTopology bool) []admin.DescribedGroup {
-	out, err := admin.DecodeStreamsGroupDescribe(*c.raw, 1, includeTopology)
+	version := c.version
+	if version == 0 && includeTopology {
+		version = 1
+	}
+	out, err := admin.DecodeStreamsGroupDescribe(*c.raw, version, includeTopology)
 	if c.drop {
 		*c.raw = nil
 	}
