@@ -113,6 +113,16 @@ func startSignalChild(t *testing.T, stdin *os.File, drain bool, args ...string) 
 	return c
 }
 
+// wrote tells whether stdout received bytes.
+func (c *signalChild) wrote() bool {
+	select {
+	case <-c.firstOutput:
+		return true
+	default:
+		return false
+	}
+}
+
 // waitFor waits until ready returns true or the child exits.
 func (c *signalChild) waitFor(t *testing.T, what string, ready func() bool) {
 	t.Helper()
@@ -211,17 +221,20 @@ func noRawControls(t *testing.T, what, s string) {
 	}
 }
 
-// bigTopologyFile writes our text of a topology of about nodes nodes.
-func bigTopologyFile(t *testing.T, nodes int) string {
-	t.Helper()
-	var b bytes.Buffer
-	require.NoError(t, formatTopology(&b, nodes))
-	p := filepath.Join(t.TempDir(), "big.txt")
-	require.NoError(t, os.WriteFile(p, b.Bytes(), 0o600))
-	return p
-}
-
 func TestSignals(t *testing.T) {
+	dir := t.TempDir()
+	big := map[int]string{} // node count -> file, shared by the subtests
+	bigFile := func(t *testing.T, nodes int) string {
+		if p, ok := big[nodes]; ok {
+			return p
+		}
+		var b bytes.Buffer
+		require.NoError(t, formatTopology(&b, nodes))
+		p := filepath.Join(dir, fmt.Sprintf("big-%d.txt", nodes))
+		require.NoError(t, os.WriteFile(p, b.Bytes(), 0o600))
+		big[nodes] = p
+		return p
+	}
 	type phase struct {
 		name string
 		// start starts the child and returns once it is in the phase.
@@ -301,27 +314,13 @@ func TestSignals(t *testing.T) {
 			return c
 		}},
 		{name: "formatting and writing a large -o yaml document", start: func(t *testing.T) *signalChild {
-			c := startSignalChild(t, nil, true, "render", "-o", "yaml", bigTopologyFile(t, 300_000))
-			c.waitFor(t, "writing", func() bool {
-				select {
-				case <-c.firstOutput:
-					return true
-				default:
-					return false
-				}
-			})
+			c := startSignalChild(t, nil, true, "render", "-o", "yaml", bigFile(t, 300_000))
+			c.waitFor(t, "writing", c.wrote)
 			return c
 		}},
 		{name: "writing to a pipe nobody reads", slow: true, start: func(t *testing.T) *signalChild {
-			c := startSignalChild(t, nil, false, "render", "-o", "json", bigTopologyFile(t, 100_000))
-			c.waitFor(t, "writing", func() bool {
-				select {
-				case <-c.firstOutput:
-					return true
-				default:
-					return false
-				}
-			})
+			c := startSignalChild(t, nil, false, "render", "-o", "json", bigFile(t, 100_000))
+			c.waitFor(t, "writing", c.wrote)
 			return c
 		}},
 	}

@@ -107,3 +107,17 @@ func Report(b *testing.B, cmd *exec.Cmd, inputBytes int64) Usage {
 	b.ReportMetric(float64(u.Peak)/float64(inputBytes), "peak/input")
 	return u
 }
+
+// ReportChild runs the test binary itself once more with env set (a child
+// mode its TestMain serves, which calls WritePeak) and reports its peak
+// memory as Report does.
+func ReportChild(b *testing.B, env string, inputBytes int64) Usage {
+	b.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), env)
+	return Report(b, cmd, inputBytes)
+}

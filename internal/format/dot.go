@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
@@ -98,47 +97,28 @@ func dotQuote(s string) string {
 	return b.String()
 }
 
-// writeDotQuoted writes s as a DOT double-quoted string. Graphviz reads \"
-// and \\ as escapes and \n as a centred line break; other control
-// characters, and the invisible and bidi ones escape.go names, are shown
-// as \xNN (\x{NNNN} above U+00FF) so that they cannot reach a terminal or
-// break the file.
-func writeDotQuoted(w byteWriter, s string) {
-	w.WriteByte('"')
-	start := 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b >= 0x20 && b < 0x7f && b != '"' && b != '\\' {
-			i++
-			continue
-		}
-		r, n := rune(b), 1
-		if b >= 0x80 {
-			r, n = utf8.DecodeRuneInString(s[i:])
-		}
-		var esc string
-		switch {
-		case r == utf8.RuneError && n == 1:
-			esc = "\uFFFD" // as ranging over s reads it
-		case r == '"':
-			esc = `\"`
-		case r == '\\':
-			esc = `\\`
-		case r == '\n':
-			esc = `\n`
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
-			esc = fmt.Sprintf(`\\x%02X`, r)
-		case invisible(r):
-			esc = fmt.Sprintf(`\\x{%04X}`, r)
-		default:
-			i += n
-			continue
-		}
-		w.WriteString(s[start:i])
-		w.WriteString(esc)
-		i += n
-		start = i
+// dotQuoting is a DOT double-quoted string's. Graphviz reads \" and \\
+// as escapes and \n as a centred line break; other control characters, and
+// the invisible and bidi ones escape.go names, are shown as \xNN
+// (\x{NNNN} above U+00FF) so that they cannot reach a terminal or break the
+// file; a byte that is not UTF-8 is U+FFFD.
+var dotQuoting = newQuoting(`"\`, func(r rune, invalid bool) string {
+	switch {
+	case invalid:
+		return "\uFFFD"
+	case r == '"':
+		return `\"`
+	case r == '\\':
+		return `\\`
+	case r == '\n':
+		return `\n`
+	case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+		return fmt.Sprintf(`\\x%02X`, r)
+	case invisible(r):
+		return fmt.Sprintf(`\\x{%04X}`, r)
 	}
-	w.WriteString(s[start:])
-	w.WriteByte('"')
-}
+	return ""
+})
+
+// writeDotQuoted writes s as a DOT double-quoted string.
+func writeDotQuoted(w byteWriter, s string) { dotQuoting.write(w, s) }

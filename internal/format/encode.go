@@ -26,7 +26,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -287,61 +286,49 @@ func (e *docEncoder) jsonScalar(v reflect.Value) {
 	}
 }
 
-// writeJSONString writes s quoted as encoding/json does without HTML
-// escaping (\b \f \n \r \t, other controls \u00XX, U+2028 and U+2029
-// escaped, invalid UTF-8 as U+FFFD), and DEL and C1 controls as \u00XX.
-func writeJSONString(e *docEncoder, s string) {
-	e.byte('"')
-	start := 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b >= 0x20 && b < 0x7f && b != '"' && b != '\\' {
-			i++
-			continue
-		}
-		var esc string
-		n := 1
-		switch {
-		case b == '"':
-			esc = `\"`
-		case b == '\\':
-			esc = `\\`
-		case b == '\b':
-			esc = `\b`
-		case b == '\f':
-			esc = `\f`
-		case b == '\n':
-			esc = `\n`
-		case b == '\r':
-			esc = `\r`
-		case b == '\t':
-			esc = `\t`
-		case b < 0x80: // the other C0 controls and DEL
-			esc = `\u00` + string(hexDigits[b>>4]) + string(hexDigits[b&0xf])
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			n = size
-			switch {
-			case r == utf8.RuneError && size == 1:
-				esc = `\ufffd`
-			case r >= 0x80 && r <= 0x9f:
-				esc = `\u00` + string(hexDigits[r>>4]) + string(hexDigits[r&0xf])
-			case r == '\u2028':
-				esc = `\u2028`
-			case r == '\u2029':
-				esc = `\u2029`
-			default:
-				i += size
-				continue
-			}
-		}
-		e.str(s[start:i])
-		e.str(esc)
-		i += n
-		start = i
+// jsonQuoting is encoding/json's without HTML escaping (\b \f \n \r \t,
+// other controls \u00XX, U+2028 and U+2029 escaped, invalid UTF-8 as
+// U+FFFD), with DEL and the C1 controls as \u00XX too.
+var jsonQuoting = newQuoting(`"\`, func(r rune, invalid bool) string {
+	switch {
+	case invalid:
+		return `\ufffd`
+	case r == '"':
+		return `\"`
+	case r == '\\':
+		return `\\`
+	case r == '\b':
+		return `\b`
+	case r == '\f':
+		return `\f`
+	case r == '\n':
+		return `\n`
+	case r == '\r':
+		return `\r`
+	case r == '\t':
+		return `\t`
+	case r < 0x20, r >= 0x7f && r <= 0x9f:
+		return `\u00` + string(hexDigits[r>>4]) + string(hexDigits[r&0xf])
+	case r == '\u2028':
+		return `\u2028`
+	case r == '\u2029':
+		return `\u2029`
 	}
-	e.str(s[start:])
-	e.byte('"')
+	return ""
+})
+
+// writeJSONString writes s as a JSON string.
+func writeJSONString(e *docEncoder, s string) { jsonQuoting.write(e, s) }
+
+// WriteString and WriteByte let quoting write through the encoder.
+func (e *docEncoder) WriteString(s string) (int, error) {
+	e.str(s)
+	return len(s), e.err
+}
+
+func (e *docEncoder) WriteByte(b byte) error {
+	e.byte(b)
+	return e.err
 }
 
 // ---- YAML ----
@@ -353,13 +340,22 @@ func writeJSONString(e *docEncoder, s string) {
 
 // yamlTop writes v as a whole document.
 func (e *docEncoder) yamlTop(v reflect.Value) {
+	e.yamlInline(v, 0, yamlPlace{})
+}
+
+// yamlInline writes a value that starts where the writer is (the start of
+// the document, or after a "- " at at.indent): a mapping's or sequence's
+// later lines at indent.
+func (e *docEncoder) yamlInline(v reflect.Value, indent int, at yamlPlace) {
 	v, ok := deref(v)
 	switch {
 	case !ok:
 		e.str("null\n")
+	case v.Type() == nodeRefType:
+		e.yamlNode(v.Interface().(nodeRef).n, indent, true)
 	case v.Kind() == reflect.Struct:
 		if fields := fieldsOf(addressable(v)); len(fields) > 0 {
-			e.yamlMapping(fields, 0, false)
+			e.yamlMapping(fields, indent, true)
 		} else {
 			e.str("{}\n")
 		}
@@ -367,10 +363,10 @@ func (e *docEncoder) yamlTop(v reflect.Value) {
 		if v.Len() == 0 {
 			e.str("[]\n")
 		} else {
-			e.yamlSequence(sliceSeq(v), 0, false)
+			e.yamlSequence(sliceSeq(v), indent, true)
 		}
 	default:
-		e.yamlScalar(v, yamlPlace{})
+		e.yamlScalar(v, at)
 	}
 }
 
@@ -427,27 +423,7 @@ func (e *docEncoder) yamlSequence(s seq, indent int, inline bool) {
 			e.spaces(indent)
 		}
 		e.str("- ")
-		v, ok := deref(s.at(i))
-		switch {
-		case !ok:
-			e.str("null\n")
-		case v.Type() == nodeRefType:
-			e.yamlNode(v.Interface().(nodeRef).n, indent+2, true)
-		case v.Kind() == reflect.Struct:
-			if sub := fieldsOf(addressable(v)); len(sub) > 0 {
-				e.yamlMapping(sub, indent+2, true)
-			} else {
-				e.str("{}\n")
-			}
-		case v.Kind() == reflect.Slice:
-			if v.Len() == 0 {
-				e.str("[]\n")
-			} else {
-				e.yamlSequence(sliceSeq(v), indent+2, true)
-			}
-		default:
-			e.yamlScalar(v, yamlPlace{indent: indent, item: true})
-		}
+		e.yamlInline(s.at(i), indent+2, yamlPlace{indent: indent, item: true})
 	}
 }
 

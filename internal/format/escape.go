@@ -223,3 +223,49 @@ func EscapeMessage(s string) string {
 	fmt.Fprintf(&b, " [cut: the message has %d characters; -o json shows it whole]", utf8.RuneCountInString(e))
 	return b.String()
 }
+
+// quoting is how a format quotes strings (JSON, dot, Mermaid): the bytes
+// it writes as they are, and the escape of any other character, "" to keep
+// it; invalid says the character is a byte that is not UTF-8.
+type quoting struct {
+	plain  [256]bool
+	escape func(r rune, invalid bool) string
+}
+
+// newQuoting is a quoting whose plain bytes are the printable ASCII ones
+// but special.
+func newQuoting(special string, escape func(r rune, invalid bool) string) *quoting {
+	q := &quoting{escape: escape}
+	for b := 0x20; b < 0x7f; b++ {
+		q.plain[b] = !strings.ContainsRune(special, rune(b))
+	}
+	return q
+}
+
+// write writes s between double quotes, quoted as q says.
+func (q *quoting) write(w byteWriter, s string) {
+	w.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if q.plain[b] {
+			i++
+			continue
+		}
+		r, n := rune(b), 1
+		if b >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		esc := q.escape(r, r == utf8.RuneError && n == 1)
+		if esc == "" {
+			i += n
+			continue
+		}
+		w.WriteString(s[start:i])
+		w.WriteString(esc)
+		i += n
+		start = i
+	}
+	w.WriteString(s[start:])
+	w.WriteByte('"')
+}

@@ -11,7 +11,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
@@ -94,50 +93,32 @@ func mermaidQuote(s string) string {
 	return b.String()
 }
 
-// writeMermaidQuoted writes s as a quoted Mermaid label. Inside quotes
-// Mermaid decodes #name; and #NNN; entity codes, so " and # are written as
-// codes; a line break becomes <br>, other control characters, and the
-// invisible and bidi ones escape.go names, a visible code point.
-func writeMermaidQuoted(w byteWriter, s string) {
-	w.WriteByte('"')
-	start := 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b >= 0x20 && b < 0x7f && b != '"' && b != '#' && b != '<' && b != '>' && b != '`' {
-			i++
-			continue
-		}
-		r, n := rune(b), 1
-		if b >= 0x80 {
-			r, n = utf8.DecodeRuneInString(s[i:])
-		}
-		var esc string
-		switch {
-		case r == utf8.RuneError && n == 1:
-			esc = "\uFFFD" // as ranging over s reads it
-		case r == '"':
-			esc = "#quot;"
-		case r == '#':
-			esc = "#35;"
-		case r == '\n':
-			esc = "<br>"
-		case r == '<':
-			esc = "#lt;"
-		case r == '>':
-			esc = "#gt;"
-		case r == '`':
-			esc = "#96;"
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || invisible(r):
-			esc = "#" + strconv.Itoa(int(r)) + ";"
-		default:
-			i += n
-			continue
-		}
-		w.WriteString(s[start:i])
-		w.WriteString(esc)
-		i += n
-		start = i
+// mermaidQuoting is a quoted Mermaid label's. Inside quotes Mermaid
+// decodes #name; and #NNN; entity codes, so " and # are written as codes; a
+// line break becomes <br>, other control characters, and the invisible and
+// bidi ones escape.go names, a visible code point; a byte that is not
+// UTF-8 is U+FFFD.
+var mermaidQuoting = newQuoting("\"#<>`", func(r rune, invalid bool) string {
+	switch {
+	case invalid:
+		return "\uFFFD"
+	case r == '"':
+		return "#quot;"
+	case r == '#':
+		return "#35;"
+	case r == '\n':
+		return "<br>"
+	case r == '<':
+		return "#lt;"
+	case r == '>':
+		return "#gt;"
+	case r == '`':
+		return "#96;"
+	case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || invisible(r):
+		return "#" + strconv.Itoa(int(r)) + ";"
 	}
-	w.WriteString(s[start:])
-	w.WriteByte('"')
-}
+	return ""
+})
+
+// writeMermaidQuoted writes s as a quoted Mermaid label.
+func writeMermaidQuoted(w byteWriter, s string) { mermaidQuoting.write(w, s) }
