@@ -15,6 +15,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+	tt "github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
 )
 
 // Hostile and careless local input, end to end through run(): each case
@@ -199,4 +201,104 @@ func TestHostile_longBrokerMessages(t *testing.T) {
 	r = runHostile(t, hostileCase{args: []string{"--bootstrap-server", bootstrap(c), "--delete", "--group", "g"},
 		code: exitFailure, line: "", within: 10 * time.Second})
 	assert.Contains(t, r.stdout, "* Group 'g' could not be deleted due to: GROUP_DELETION_FAILED: no^[[2J"+strings.Repeat("m", 1000-len("GROUP_DELETION_FAILED: no^[[2J"))+" [cut: the message has 20030 characters; -o json shows it whole]\n")
+}
+
+// The issue's SASL example and a line holding only a secret: exit 2, one
+// line naming the file and the line, no part of the password.
+func TestHostile_secretsInProperties(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(data), 0o600))
+		return p
+	}
+	misquoted := write("misquoted.properties", "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"+
+		`sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="alice password="LeakMe-1";`+"\n")
+	alone := write("alone.properties", "security.protocol=SSL\nssl.truststore.password=\nLeakMe-10\n")
+	for _, tc := range []hostileCase{
+		{name: "a misquoted JAAS value", args: []string{"--command-config", misquoted, "--list", "--bootstrap-server", "127.0.0.1:9"},
+			line: misquoted + ":line 3: sasl.jaas.config: value not specified for option 2 (name not shown: may be part of a value)"},
+		{name: "a line holding only a secret", args: []string{"--command-config", alone, "--list", "--bootstrap-server", "127.0.0.1:9"},
+			line: alone + ":line 3: not a property (the line is not shown: it may be part of a secret; does the line before it lack its ending backslash?)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.code, tc.within = exitUsage, 5*time.Second
+			r := runHostile(t, tc)
+			assert.NotContains(t, r.stdout+r.stderr, "LeakMe")
+		})
+	}
+}
+
+// Bidi and invisible characters are escaped in text; JSON escapes DEL and
+// the C1 controls.
+func TestHostile_bidiAndC1(t *testing.T) {
+	isolate(t)
+	c := startCluster(t, 1, playground.Kafka44)
+	d := tt.Desc([]*topology.Subtopology{tt.Sub("0", tt.Src("src\u202egnp.exe", []string{"in\u200b\x7f"}, "p\u2066"), tt.Proc("p\u2066", []string{"s\u0085"}))})
+	c.PutStreamsGroup(streamsGroup("g\u2028", d))
+	args := []string{"--bootstrap-server", bootstrap(c), "--describe", "--topology", "--all-groups"}
+	r := runHostile(t, hostileCase{args: args, code: exitOK, within: 10 * time.Second})
+	assert.Contains(t, r.stdout, `Source: src\u202egnp.exe (topics: [in\u200b^?])`)
+	assert.Contains(t, r.stdout, `Processor: p\u2066 (stores: [s\u0085])`)
+	assert.NotContains(t, r.stdout, "\u202e")
+	r = runHostile(t, hostileCase{args: append(args, "-o", "json"), code: exitOK, within: 10 * time.Second})
+	assert.Contains(t, r.stdout, `"group": "g\u2028"`)
+	assert.Contains(t, r.stdout, "\"in\u200b\\u007f\"", "DEL escaped; U+200B is no control to JSON")
+	assert.Contains(t, r.stdout, `"s\u0085"`)
+}
+
+// describe --topology | render gives back the same text, hostile names
+// included, and so does render of the JSON document.
+func TestHostile_roundTrip(t *testing.T) {
+	isolate(t)
+	c := startCluster(t, 1, playground.Kafka44)
+	d := tt.Desc([]*topology.Subtopology{tt.Sub("0",
+		tt.Src("s", []string{"\x00", "0", "a, b", ""}, "\x1bp", "p"), tt.Proc("\x1bp", nil, "k"), tt.Proc("p", nil, "k"), tt.Sink("k", "t "))})
+	c.PutStreamsGroup(streamsGroup("g", d))
+	desc := runHostile(t, hostileCase{args: []string{"--bootstrap-server", bootstrap(c), "--describe", "--topology", "--group", "g"}, code: exitOK, within: 10 * time.Second})
+	assert.Contains(t, desc.stdout, `(topics: ["", 0, ^@, a,\x20b])`)
+	again := runWithStdin(t, desc.stdout, "render")
+	assert.Equal(t, desc.stdout, again.stdout)
+	assert.Empty(t, again.stderr)
+}
+
+// rawControlWriter discards what it is given and remembers the first raw
+// control character, for outputs too large to keep.
+type rawControlWriter struct {
+	n     int64
+	found rune
+}
+
+func (w *rawControlWriter) Write(p []byte) (int, error) {
+	for _, b := range p {
+		if w.found == 0 && (b < 0x20 && b != '\n' || b == 0x7f) {
+			w.found = rune(b)
+		}
+	}
+	w.n += int64(len(p))
+	return len(p), nil
+}
+
+// A large topology renders in every format in time linear in it: 300,000
+// nodes, which -o dot took minutes and -o yaml gigabytes for, take seconds.
+func TestHostile_largeTopology(t *testing.T) {
+	isolate(t)
+	var text bytes.Buffer
+	require.NoError(t, formatTopology(&text, 300_000))
+	file := filepath.Join(t.TempDir(), "big.txt")
+	require.NoError(t, os.WriteFile(file, text.Bytes(), 0o600))
+	for _, o := range []string{"text", "json", "yaml", "dot", "mermaid"} {
+		t.Run(o, func(t *testing.T) {
+			var out rawControlWriter
+			var errOut bytes.Buffer
+			start := time.Now()
+			code := run([]string{"render", "-o", o, file}, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{})
+			elapsed := time.Since(start)
+			t.Logf("render -o %s of %d bytes: %d bytes in %s", o, text.Len(), out.n, elapsed.Round(time.Millisecond))
+			assert.Equal(t, exitOK, code, errOut.String())
+			assert.Empty(t, errOut.String())
+			assert.Zero(t, out.found, "a raw control byte")
+			assert.Less(t, elapsed, 30*time.Second)
+		})
+	}
 }
