@@ -31,7 +31,7 @@ type graph struct {
 	// topicIDs and storeIDs are the ids of each node's topics and stores
 	// in the order eachEdge meets them: the sorted topics of each node,
 	// then the topic it writes; its sorted stores.
-	topicIDs, storeIDs []int
+	topicIDs, storeIDs []int32
 }
 
 type graphCluster struct {
@@ -72,7 +72,17 @@ func buildGraph(d *topology.Description) *graph {
 		g.clusters = append(g.clusters, graphCluster{label: "Sub-topology: " + strconv.Itoa(len(d.Subtopologies)+i) + " for global store", global: true,
 			nodes: []*topology.Node{gs.Source, gs.Processor}})
 	}
-	var topics, stores []occurrence
+	nt, ns := 0, 0
+	for _, c := range g.clusters {
+		for _, n := range c.nodes {
+			nt += len(n.Topics)
+			if n.Topic != nil {
+				nt++
+			}
+			ns += len(n.Stores)
+		}
+	}
+	topics, stores := make([]occurrence, 0, nt), make([]occurrence, 0, ns)
 	for _, c := range g.clusters {
 		for _, n := range c.nodes {
 			for _, t := range SortedSet(n.Topics) {
@@ -94,16 +104,16 @@ func buildGraph(d *topology.Description) *graph {
 // numbered sorts the occurrences by name (as SortedSet does) and gives the
 // distinct names in order and each occurrence's index among them: one sort
 // instead of a lookup per edge.
-func numbered(occ []occurrence) (names []string, ids []int) {
+func numbered(occ []occurrence) (names []string, ids []int32) {
 	slices.SortFunc(occ, func(a, b occurrence) int { return javaOrder(a.name, b.name) })
-	ids = make([]int, len(occ))
+	ids = make([]int32, len(occ))
 	for i, o := range occ {
 		if i == 0 || o.name != occ[i-1].name {
 			names = append(names, o.name)
 		}
-		ids[o.slot] = len(names) - 1
+		ids[o.slot] = int32(len(names) - 1)
 	}
-	return names, ids
+	return slices.Clip(names), ids
 }
 
 // eachEdge calls f for every edge, by cluster and node in wire order, a
@@ -112,8 +122,9 @@ func numbered(occ []occurrence) (names []string, ids []int) {
 // resolves predecessors. It stops at the first error f returns.
 func (g *graph) eachEdge(f func(from, to vertex, kind edgeKind) error) error {
 	ti, si := 0, 0 // the next slots of topicIDs and storeIDs
+	byName := map[string]int{}
 	for ci, c := range g.clusters {
-		byName := make(map[string]int, len(c.nodes))
+		clear(byName)
 		for ni, n := range c.nodes {
 			if _, dup := byName[n.Name]; !dup {
 				byName[n.Name] = ni
@@ -122,7 +133,7 @@ func (g *graph) eachEdge(f func(from, to vertex, kind edgeKind) error) error {
 		for ni, n := range c.nodes {
 			self := vertex{'n', ci, ni}
 			for range SortedSet(n.Topics) {
-				if err := f(vertex{'t', 0, g.topicIDs[ti]}, self, readEdge); err != nil {
+				if err := f(vertex{'t', 0, int(g.topicIDs[ti])}, self, readEdge); err != nil {
 					return err
 				}
 				ti++
@@ -135,14 +146,14 @@ func (g *graph) eachEdge(f func(from, to vertex, kind edgeKind) error) error {
 				}
 			}
 			for range SortedSet(n.Stores) {
-				if err := f(self, vertex{'s', 0, g.storeIDs[si]}, storeEdge); err != nil {
+				if err := f(self, vertex{'s', 0, int(g.storeIDs[si])}, storeEdge); err != nil {
 					return err
 				}
 				si++
 			}
 			if n.Topic != nil {
 				if n.Kind == topology.Sink {
-					if err := f(self, vertex{'t', 0, g.topicIDs[ti]}, writeEdge); err != nil {
+					if err := f(self, vertex{'t', 0, int(g.topicIDs[ti])}, writeEdge); err != nil {
 						return err
 					}
 				}
