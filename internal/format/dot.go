@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
@@ -102,9 +103,9 @@ func dotQuote(s string) string {
 // the invisible and bidi ones escape.go names, are shown as \xNN
 // (\x{NNNN} above U+00FF) so that they cannot reach a terminal or break the
 // file; a byte that is not UTF-8 is U+FFFD.
-var dotQuoting = newQuoting(`"\`, func(r rune, invalid bool) string {
+var dotQuoting = newQuoting(`"\`, func(r rune, raw string) string {
 	switch {
-	case invalid:
+	case r == utf8.RuneError && len(raw) == 1:
 		return "\uFFFD"
 	case r == '"':
 		return `\"`

@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -289,9 +290,9 @@ func (e *docEncoder) jsonScalar(v reflect.Value) {
 // jsonQuoting is encoding/json's without HTML escaping (\b \f \n \r \t,
 // other controls \u00XX, U+2028 and U+2029 escaped, invalid UTF-8 as
 // U+FFFD), with DEL and the C1 controls as \u00XX too.
-var jsonQuoting = newQuoting(`"\`, func(r rune, invalid bool) string {
+var jsonQuoting = newQuoting(`"\`, func(r rune, raw string) string {
 	switch {
-	case invalid:
+	case r == utf8.RuneError && len(raw) == 1:
 		return `\ufffd`
 	case r == '"':
 		return `\"`

@@ -121,50 +121,33 @@ type byteWriter interface {
 	WriteByte(byte) error
 }
 
-func escapeTo(w byteWriter, s string) {
-	start := 0 // s[start:i] is pending, unchanged text
-	for i := 0; i < len(s); {
-		b := s[i]
-		var esc string
-		n := 1
-		switch {
-		case b == 0x1b:
-			esc = "^["
-		case b == '\r':
-			esc = `\r`
-		case b == '\n':
-			esc = `\n`
-		case b == '\t':
-			esc = `\t`
-		case b < 0x20:
-			esc = "^" + string(rune('@'+b))
-		case b == 0x7f:
-			esc = "^?"
-		case b < 0x80:
-			i++
-			continue
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			n = size
-			switch {
-			case r == utf8.RuneError && size == 1:
-				esc = `\x` + string(hexDigits[b>>4]) + string(hexDigits[b&0xf])
-			case r >= 0x80 && r <= 0x9f:
-				esc = `\u00` + string(hexDigits[r>>4]) + string(hexDigits[r&0xf])
-			case invisible(r):
-				esc = `\u` + string(hexDigits[r>>12]) + string(hexDigits[r>>8&0xf]) + string(hexDigits[r>>4&0xf]) + string(hexDigits[r&0xf])
-			default:
-				i += size
-				continue
-			}
-		}
-		w.WriteString(s[start:i])
-		w.WriteString(esc)
-		i += n
-		start = i
+// textQuoting is the escaping of text output (the rules at the top of
+// this file).
+var textQuoting = newQuoting("", func(r rune, raw string) string {
+	switch {
+	case r == 0x1b:
+		return "^["
+	case r == '\r':
+		return `\r`
+	case r == '\n':
+		return `\n`
+	case r == '\t':
+		return `\t`
+	case r < 0x20:
+		return "^" + string('@'+r)
+	case r == 0x7f:
+		return "^?"
+	case r == utf8.RuneError && len(raw) == 1:
+		return `\x` + string(hexDigits[raw[0]>>4]) + string(hexDigits[raw[0]&0xf])
+	case r >= 0x80 && r <= 0x9f:
+		return `\u00` + string(hexDigits[r>>4]) + string(hexDigits[r&0xf])
+	case invisible(r):
+		return `\u` + string(hexDigits[r>>12]) + string(hexDigits[r>>8&0xf]) + string(hexDigits[r>>4&0xf]) + string(hexDigits[r&0xf])
 	}
-	w.WriteString(s[start:])
-}
+	return ""
+})
+
+func escapeTo(w byteWriter, s string) { textQuoting.body(w, s) }
 
 // writeEscaped writes Escape(s) to bw without building a string.
 func writeEscaped(bw *bufio.Writer, s string) {
@@ -224,17 +207,18 @@ func EscapeMessage(s string) string {
 	return b.String()
 }
 
-// quoting is how a format quotes strings (JSON, dot, Mermaid): the bytes
-// it writes as they are, and the escape of any other character, "" to keep
-// it; invalid says the character is a byte that is not UTF-8.
+// quoting is how a format writes strings (text, JSON, dot, Mermaid): the
+// bytes it writes as they are, and the escape of any other character (raw
+// holds its bytes; a byte that is not UTF-8 decodes as U+FFFD), "" to keep
+// it.
 type quoting struct {
 	plain  [256]bool
-	escape func(r rune, invalid bool) string
+	escape func(r rune, raw string) string
 }
 
 // newQuoting is a quoting whose plain bytes are the printable ASCII ones
 // but special.
-func newQuoting(special string, escape func(r rune, invalid bool) string) *quoting {
+func newQuoting(special string, escape func(r rune, raw string) string) *quoting {
 	q := &quoting{escape: escape}
 	for b := 0x20; b < 0x7f; b++ {
 		q.plain[b] = !strings.ContainsRune(special, rune(b))
@@ -242,10 +226,16 @@ func newQuoting(special string, escape func(r rune, invalid bool) string) *quoti
 	return q
 }
 
-// write writes s between double quotes, quoted as q says.
+// write writes s between double quotes, escaped as q says.
 func (q *quoting) write(w byteWriter, s string) {
 	w.WriteByte('"')
-	start := 0
+	q.body(w, s)
+	w.WriteByte('"')
+}
+
+// body writes s escaped as q says.
+func (q *quoting) body(w byteWriter, s string) {
+	start := 0 // s[start:i] is pending, unchanged text
 	for i := 0; i < len(s); {
 		b := s[i]
 		if q.plain[b] {
@@ -256,7 +246,7 @@ func (q *quoting) write(w byteWriter, s string) {
 		if b >= utf8.RuneSelf {
 			r, n = utf8.DecodeRuneInString(s[i:])
 		}
-		esc := q.escape(r, r == utf8.RuneError && n == 1)
+		esc := q.escape(r, s[i:i+n])
 		if esc == "" {
 			i += n
 			continue
@@ -267,5 +257,4 @@ func (q *quoting) write(w byteWriter, s string) {
 		start = i
 	}
 	w.WriteString(s[start:])
-	w.WriteByte('"')
 }

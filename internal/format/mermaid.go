@@ -11,6 +11,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
@@ -98,9 +99,9 @@ func mermaidQuote(s string) string {
 // line break becomes <br>, other control characters, and the invisible and
 // bidi ones escape.go names, a visible code point; a byte that is not
 // UTF-8 is U+FFFD.
-var mermaidQuoting = newQuoting("\"#<>`", func(r rune, invalid bool) string {
+var mermaidQuoting = newQuoting("\"#<>`", func(r rune, raw string) string {
 	switch {
-	case invalid:
+	case r == utf8.RuneError && len(raw) == 1:
 		return "\uFFFD"
 	case r == '"':
 		return "#quot;"
