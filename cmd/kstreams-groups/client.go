@@ -14,6 +14,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/diff"
 	"github.com/kstreams-groups/kstreams-groups/internal/doctor"
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
 	"github.com/kstreams-groups/kstreams-groups/internal/resetoffsets"
@@ -44,6 +45,9 @@ type deps struct {
 	runF func(verb string, opts any) error
 	// clock is where --watch takes its time from; nil means the real one.
 	clock clock
+	// signals, when set, is the process's SIGINT and SIGTERM (main's);
+	// nil in tests that run commands in-process.
+	signals *signalWatch
 }
 
 // target is a cluster a verb talks to: its bootstrap servers and where the
@@ -67,8 +71,8 @@ func (a *app) defaultTarget() target {
 // here. A bad property is a usage error (exit 2) that names the file, the
 // line and the key; a bad bootstrap server one that names the value and
 // where it was set.
-func (a *app) newAdmin(t target) (client, error) {
-	props, opts, err := t.client.properties()
+func (a *app) newAdmin(ctx context.Context, t target) (client, error) {
+	props, opts, err := t.client.properties(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -82,8 +86,10 @@ func (a *app) newAdmin(t target) (client, error) {
 	}
 	var debug io.Writer
 	if a.cfg.Debug {
-		debug = a.io.ErrOut
-		a.debugConfig(t, settings)
+		// Every --debug line is escaped as a whole: it quotes broker
+		// hosts, broker and kgo messages, paths and profile names.
+		debug = format.LineEscaper{W: a.io.ErrOut}
+		a.debugConfig(debug, t, settings)
 	}
 	cfg := admin.Config{
 		Bootstrap:       bootstrap,
@@ -99,7 +105,7 @@ func (a *app) newAdmin(t target) (client, error) {
 }
 
 // debugConfig says where the settings of t came from; never a credential.
-func (a *app) debugConfig(t target, s *clientconfig.Settings) {
+func (a *app) debugConfig(w io.Writer, t target, s *clientconfig.Settings) {
 	file, profile, client := "none", "none", "none (PLAINTEXT)"
 	if a.cfg.File != "" {
 		file = a.cfg.File
@@ -110,7 +116,7 @@ func (a *app) debugConfig(t target, s *clientconfig.Settings) {
 	if t.client.Origin != "" {
 		client = t.client.Origin
 	}
-	fmt.Fprintf(a.io.ErrOut, "debug: config file: %s; profile: %s; client properties: %s; security: %s; bootstrap: %s; timeout: %d ms\n",
+	fmt.Fprintf(w, "debug: config file: %s; profile: %s; client properties: %s; security: %s; bootstrap: %s; timeout: %d ms\n",
 		file, profile, client, s, strings.Join(t.bootstrap, ","), a.cfg.Timeout.Milliseconds())
 }
 
@@ -120,7 +126,7 @@ func (a *app) debugConfig(t target, s *clientconfig.Settings) {
 // settings. done closes the client and releases the context.
 func (a *app) connect(ctx context.Context) (_ context.Context, _ client, done func(), _ error) {
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
-	client, err := a.newAdmin(a.defaultTarget())
+	client, err := a.newAdmin(ctx, a.defaultTarget())
 	if err != nil {
 		cancel()
 		return nil, nil, nil, err

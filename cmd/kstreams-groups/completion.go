@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -65,26 +66,31 @@ Load it into the current shell, or install it once:
 		// The script does not depend on any configuration.
 		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, out := cmd.Root(), a.io.Out
-			switch args[0] {
-			case "bash":
-				return root.GenBashCompletionV2(out, !noDesc)
-			case "zsh":
-				if noDesc {
-					return root.GenZshCompletionNoDesc(out)
-				}
-				return root.GenZshCompletion(out)
-			case "fish":
-				return root.GenFishCompletion(out, !noDesc)
-			}
-			if noDesc {
-				return root.GenPowerShellCompletion(out)
-			}
-			return root.GenPowerShellCompletionWithDesc(out)
+			return writeCompletion(cmd.Root(), args[0], a.io.Out, !noDesc)
 		},
 	}
 	cmd.Flags().BoolVar(&noDesc, "no-descriptions", false, "Leave out the description next to each candidate.")
 	return cmd
+}
+
+// writeCompletion writes the completion script of a shell, with or
+// without the descriptions of the candidates.
+func writeCompletion(root *cobra.Command, shell string, out io.Writer, desc bool) error {
+	switch shell {
+	case "bash":
+		return root.GenBashCompletionV2(out, desc)
+	case "zsh":
+		if !desc {
+			return root.GenZshCompletionNoDesc(out)
+		}
+		return root.GenZshCompletion(out)
+	case "fish":
+		return root.GenFishCompletion(out, desc)
+	}
+	if !desc {
+		return root.GenPowerShellCompletion(out)
+	}
+	return root.GenPowerShellCompletionWithDesc(out)
 }
 
 // registerCompletions gives every flag named group, state (expect-state) or output in the
@@ -132,7 +138,7 @@ func (a *app) completeGroups(cmd *cobra.Command, _ []string, toComplete string) 
 	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), min(completionTimeout, a.cfg.Timeout))
 	defer cancel()
-	client, err := a.newAdmin(a.defaultTarget())
+	client, err := a.newAdmin(ctx, a.defaultTarget())
 	if err != nil {
 		return nil, directive
 	}

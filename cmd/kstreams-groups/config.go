@@ -1,16 +1,19 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cast"
 	"github.com/spf13/cobra"
@@ -324,17 +327,20 @@ func readConfigFile(cmd *cobra.Command) (*configFile, error) {
 	if path == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := configInput.readFile(cmd.Context(), "config file "+path, path)
+	var ue *usageError
 	switch {
 	case err == nil:
+	case errors.As(err, &ue):
+		return nil, err
 	case explicit || !errors.Is(err, os.ErrNotExist):
 		return nil, usageErrorf("cannot read config file: %v", err)
 	default:
 		return nil, nil
 	}
-	cf, err := parseConfigFile(data)
+	cf, err := parseConfigFile([]byte(data))
 	if err != nil {
-		return nil, usageErrorf("config file %s: %v", path, err)
+		return nil, usageErrorf("config file %s: %s", path, withLine(err))
 	}
 	cf.path = path
 	return cf, nil
@@ -362,11 +368,47 @@ func defaultConfigPath() string {
 	return filepath.Join(dir, "kstreams-groups", "config.yaml")
 }
 
+// withLine is a config file error with its line: yaml.v3 leaves it out on
+// the first line (its marks count from 0, and 0 means none). An error that
+// names its line already (`profile "p": line 5: ...`) is kept.
+func withLine(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if !namesLine.MatchString(msg) {
+		msg = "line 1: " + msg
+	}
+	return msg
+}
+
+var namesLine = regexp.MustCompile(`(^|: )line \d+: `)
+
+// unreadable finds what yaml.v3's reader refuses before it knows a line
+// (a byte that is not UTF-8, a control character), and says where.
+func unreadable(data []byte) error {
+	line := 1
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			return fmt.Errorf("line %d: not UTF-8 text (byte %#x)", line, data[i])
+		case r == '\n':
+			line++
+		case r == '\t', r == '\r', r >= 0x20 && r <= 0x7e, r == 0x85, r >= 0xa0 && r <= 0xd7ff, r >= 0xe000 && r <= 0xfffd, r >= 0x10000:
+		default:
+			return fmt.Errorf("line %d: the control character %U is not allowed in YAML", line, r)
+		}
+		i += n
+	}
+	return nil
+}
+
 // parseConfigFile checks the config file's shape and rejects keys the tool
 // does not know and keys given twice, with their line, so a typo does not
 // silently fall back to a default and a second value does not silently
 // win.
 func parseConfigFile(data []byte) (*configFile, error) {
+	if err := unreadable(data); err != nil {
+		return nil, err
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, err
@@ -378,7 +420,7 @@ func parseConfigFile(data []byte) (*configFile, error) {
 	}
 	m := doc.Content[0]
 	if m.Kind != yaml.MappingNode {
-		return nil, errors.New("want a mapping of keys to values at the top level")
+		return nil, fmt.Errorf("line %d: want a mapping of keys to values at the top level", m.Line)
 	}
 	topKeys := append(slices.Clone(scalarKeys), keyClientProperties, keyProfile, keyProfiles)
 	for i := 0; i+1 < len(m.Content); i += 2 {
@@ -473,15 +515,23 @@ func configValue(k, val *yaml.Node) (any, error) {
 // properties reads the client properties of c: the file first, then
 // the inline properties over it. Problems are usage errors that name the
 // file and line.
-func (c ClientSource) properties() (javaprops.Properties, clientconfig.Options, error) {
+func (c ClientSource) properties(ctx context.Context) (javaprops.Properties, clientconfig.Options, error) {
 	var props javaprops.Properties
 	opts := clientconfig.Options{Source: c.Origin}
 	if c.Path != "" {
-		data, err := os.ReadFile(c.Path)
-		if err != nil {
+		data, err := propertiesInput.readFile(ctx, "client properties "+c.Path+" ("+c.Origin+")", c.Path)
+		var ue *usageError
+		switch {
+		case errors.As(err, &ue):
+			return props, opts, err
+		case err != nil:
 			return props, opts, usageErrorf("cannot read client properties (%s): %v", c.Origin, err)
 		}
-		if props, err = javaprops.ParseBytes(data); err != nil {
+		if i := strings.IndexByte(data, 0); i >= 0 {
+			return props, opts, usageErrorf("client properties %s: line %d holds a NUL byte: is the file UTF-16? Kafka reads a properties file as ISO-8859-1 (save it as ASCII or Latin-1)",
+				c.Path, 1+strings.Count(data[:i], "\n"))
+		}
+		if props, err = javaprops.ParseBytes([]byte(data)); err != nil {
 			return props, opts, usageErrorf("client properties %s: %v", c.Path, err)
 		}
 		opts.Source = c.Path

@@ -45,7 +45,7 @@ func (a *app) describeVerb() *verb {
 			{name: "verbose", kind: boolFlag, availableIf: only,
 				kafkaHelp: "Use with --describe --state to show group epoch and target assignment epoch. Use with --describe --members to show for each member the member epoch, target assignment epoch, current assignment, target assignment, and whether member is still using the classic rebalance protocol. Use with --describe --offsets and --describe to show leader epochs for each partition.",
 				help:      "Add the verbose columns: epochs, target assignment, member protocol, committed offsets and leader epochs."},
-			{name: "state", kind: optionalFlag, availableIf: []string{"describe", "list"},
+			{name: "state", kind: optionalFlag, valueName: "STATES", availableIf: []string{"describe", "list"},
 				kafkaHelp: stateKafkaHelp,
 				help:      "Show the state of the group: coordinator, assignor, state, number of members."},
 			groupFlag,

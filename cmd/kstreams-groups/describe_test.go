@@ -568,10 +568,15 @@ func requestName(key int16) string {
 func TestJoinStateArg(t *testing.T) {
 	tests := []struct{ in, want []string }{
 		{[]string{"--list", "--state", "Stable"}, []string{"--list", "--state=Stable"}},
-		{[]string{"--list", "--state", "--group", "g"}, []string{"--list", "--state", "--group", "g"}},
-		{[]string{"--list", "--state"}, []string{"--list", "--state"}},
+		{[]string{"--list", "--state", "--group", "g"}, []string{"--list", "--state=\x00", "--group", "g"}},
+		{[]string{"--list", "--state"}, []string{"--list", "--state=\x00"}},
+		{[]string{"--list", "--state", "--"}, []string{"--list", "--state=\x00", "--"}},
 		{[]string{"--", "--state", "x"}, []string{"--", "--state", "x"}},
 		{[]string{"--state=Empty,Stable"}, []string{"--state=Empty,Stable"}},
+		{[]string{"--state=", "x"}, []string{"--state=", "x"}},
+		{[]string{"__complete", "--list", "--state"}, []string{"__complete", "--list", "--state"}},
+		{[]string{"__complete", "--list", "--state", ""}, []string{"__complete", "--list", "--state="}},
+		{[]string{"__complete", "--list", "--state", "--group", ""}, []string{"__complete", "--list", "--state=\x00", "--group", ""}},
 	}
 	for _, tc := range tests {
 		assert.Equal(t, tc.want, joinOptionalArgs(tc.in))

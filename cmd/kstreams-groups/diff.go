@@ -140,7 +140,7 @@ func (a *app) diff(ctx context.Context, opts diff.Options, newBootstrap, newConf
 		}
 	}()
 	connect := func(t target) (client, error) {
-		c, err := a.newAdmin(t)
+		c, err := a.newAdmin(ctx, t)
 		if err != nil {
 			return nil, err
 		}

@@ -25,6 +25,8 @@ const (
 	exitGroupActive   = 10
 	exitNoResetPlan   = 11
 	exitNotInternal   = 12
+	exitSIGINT        = 130 // 128 + SIGINT, as a shell reports it
+	exitSIGTERM       = 143 // 128 + SIGTERM
 )
 
 // exitStatus documents one code; help texts and the README are built from
@@ -38,7 +40,7 @@ type exitStatus struct {
 var exitStatuses = []exitStatus{
 	{exitOK, false, "Success; for --describe --topology, every requested group's topology description is AVAILABLE; for --delete, every requested group was deleted (with --dry-run: passed the pre-checks)."},
 	{exitFailure, false, "Any failure: a description NOT_STORED or ERROR, a group not deleted, a group error, an unsupported broker, an unreachable cluster. With --detailed-exit-codes, a failure not listed below."},
-	{exitUsage, false, "Usage error: unknown flag, bad value, missing or conflicting options, unreadable config file."},
+	{exitUsage, false, "Usage error: unknown flag, bad value, missing or conflicting options, unreadable config file, a local input over its size limit."},
 	{exitNotStored, true, "Topology description NOT_STORED."},
 	{exitDescError, true, "Topology description ERROR: the broker's plugin failed to fetch it."},
 	{exitNotFound, true, "Group not found, or not a streams group (for --delete, also a Dead group)."},
@@ -49,6 +51,8 @@ var exitStatuses = []exitStatus{
 	{exitGroupActive, true, "Offsets not changed because the group is active: it is not Empty, or gained a member before the commit (--delete-offsets: GROUP_SUBSCRIBED_TO_TOPIC)."},
 	{exitNoResetPlan, true, "Nothing to reset for a group: --from-file has no line for it, or --input-topic names partitions it has no committed offset for."},
 	{exitNotInternal, true, "--delete-internal-topic names a topic that is not an internal topic of the group; nothing was changed."},
+	{exitSIGINT, false, "Interrupted by SIGINT (Ctrl-C): the command stopped at once, wherever it was; its output may be incomplete."},
+	{exitSIGTERM, false, "Terminated by SIGTERM: as for 130."},
 }
 
 // usageError is a bad invocation: exit 2, with a pointer to --help. A
@@ -119,6 +123,10 @@ var categoryCodes = map[kafka.Category]int{
 func exitCodeFor(err error, detailed bool) int {
 	if err == nil {
 		return exitOK
+	}
+	var se *signalError
+	if errors.As(err, &se) {
+		return se.code()
 	}
 	var ve *verbExit
 	if errors.As(err, &ve) {

@@ -85,8 +85,10 @@ func TestREADMEExitCodes(t *testing.T) {
 		got = append(got, exitStatus{Code: code, Detailed: m[2] == "detailed", Meaning: m[3]})
 	}
 	assert.Equal(t, exitStatuses, got, "README exit status table and exitStatuses differ")
-	assert.Len(t, exitStatuses, 13)
-	for i, s := range exitStatuses {
+	assert.Len(t, exitStatuses, 15)
+	signals := exitStatuses[len(exitStatuses)-2:] // 128 + the signal, last
+	assert.Equal(t, []int{130, 143}, []int{signals[0].Code, signals[1].Code})
+	for i, s := range exitStatuses[:len(exitStatuses)-2] {
 		assert.Equal(t, i, s.Code, "codes are listed in order without gaps")
 	}
 	assert.Equal(t, []int{exitOK, exitFailure, exitUsage, exitNotStored, exitDescError, exitNotFound, exitNotAuthorized, exitUnavailable, exitTooOld, exitNotDeleted, exitGroupActive, exitNoResetPlan, exitNotInternal},

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -38,6 +39,10 @@ type flagDef struct {
 	// availableIf lists the actions without which the Kafka form refuses
 	// the option (joptsimple's availableIf), checked before anything else.
 	availableIf []string
+	// valueName names an optionalFlag's value in the help, shown in
+	// brackets as the Java tool shows an optional argument ("--state
+	// [STATES]"; joptsimple prints "[String]").
+	valueName string
 }
 
 // withHelp is f with another subcommand help, for a verb that shares the
@@ -47,8 +52,22 @@ func (f flagDef) withHelp(help string) flagDef {
 	return f
 }
 
-// optionalNoValue is what an optionalFlag holds when given without a value.
+// optionalNoValue is what an optionalFlag holds when given without a value
+// (joinOptionalArgs writes it): NUL, which no argument can hold.
 const optionalNoValue = "\x00"
+
+// optionalValue is the value of an optionalFlag. It is a plain string flag
+// to pflag; its type names the value for the help, so the help reads
+// "--state [STATES]" and not pflag's `--state string[="..."]` of an
+// optional value (NoOptDefVal), which would also print the NUL.
+type optionalValue struct {
+	s    string
+	name string
+}
+
+func (o *optionalValue) Set(s string) error { o.s = s; return nil }
+func (o *optionalValue) String() string     { return o.s }
+func (o *optionalValue) Type() string       { return "[" + o.name + "]" }
 
 // register adds f to fs with the help of the form.
 func (f flagDef) register(fs *pflag.FlagSet, kafkaForm bool) {
@@ -62,8 +81,7 @@ func (f flagDef) register(fs *pflag.FlagSet, kafkaForm bool) {
 	case stringsFlag:
 		fs.StringArray(f.name, nil, help)
 	case optionalFlag:
-		fs.String(f.name, "", help)
-		fs.Lookup(f.name).NoOptDefVal = optionalNoValue
+		fs.Var(&optionalValue{name: f.valueName}, f.name, help)
 	case stringFlag:
 		fs.String(f.name, "", help)
 	}
@@ -116,7 +134,7 @@ func (v flagValues) optional(name string) (given bool, value *string) {
 	if !v.set(name) {
 		return false, nil
 	}
-	s := v.string(name)
+	s := v.fs.Lookup(name).Value.String()
 	if s == optionalNoValue {
 		return true, nil
 	}
@@ -137,19 +155,32 @@ func optionalFlagNames() []string {
 	return names
 }
 
-// joinOptionalArgs turns "--state VALUE" into "--state=VALUE" when VALUE is
-// not an option, because joptsimple takes the next token as the optional
-// value while pflag takes only the = form.
+// joinOptionalArgs gives pflag the options that take an optional value in
+// the = form, as joptsimple reads them: "--state VALUE" becomes
+// "--state=VALUE" when VALUE is not an option, and a "--state" without a
+// value "--state=" plus optionalNoValue. The word a shell completion asks
+// about (the last of cobra's __complete request) is left as it is.
 func joinOptionalArgs(args []string) []string {
 	names := optionalFlagNames()
 	// Never nil: cobra reads os.Args when given nil.
 	out := append([]string{}, args...)
-	for i := 0; i < len(out)-1; i++ {
+	end := len(out)
+	if len(out) > 0 && (out[0] == cobra.ShellCompRequestCmd || out[0] == cobra.ShellCompNoDescRequestCmd) {
+		end--
+	}
+	for i := 0; i < end; i++ {
 		if out[i] == "--" {
 			break
 		}
-		if name, ok := strings.CutPrefix(out[i], "--"); ok && slices.Contains(names, name) && !strings.HasPrefix(out[i+1], "-") {
+		name, ok := strings.CutPrefix(out[i], "--")
+		if !ok || !slices.Contains(names, name) {
+			continue
+		}
+		if i+1 < len(out) && !strings.HasPrefix(out[i+1], "-") {
 			out = slices.Replace(out, i, i+2, out[i]+"="+out[i+1])
+			end--
+		} else {
+			out[i] += "=" + optionalNoValue
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"net"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
@@ -128,3 +130,9 @@ func runMode(t *testing.T, c *playground.Cluster, detailed bool, code, detailedC
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// formatTopology writes our text of a generated topology of about nodes
+// nodes.
+func formatTopology(w io.Writer, nodes int) error {
+	return format.Topology(w, topologytest.Large(nodes))
+}

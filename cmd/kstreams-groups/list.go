@@ -28,7 +28,7 @@ func (a *app) listVerb() *verb {
 		name:       "list",
 		actionHelp: "List all streams groups.",
 		flags: []flagDef{
-			{name: "state", kind: optionalFlag, availableIf: []string{"describe", "list"},
+			{name: "state", kind: optionalFlag, valueName: "STATES", availableIf: []string{"describe", "list"},
 				kafkaHelp: stateKafkaHelp,
 				help:      "Print each group's state; with a comma-separated list of states, list only the groups in those states."},
 		},
@@ -40,7 +40,7 @@ with a comma-separated list of states, only the groups in those states
 
 Groups are sorted by id (kafka-streams-groups.sh prints them in hash order).
 NotReady groups are matched even where kafka-streams-groups.sh finds none
-(brokers spell the state not_ready when filtering).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage),
+(brokers spell the state not_ready when filtering).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage, exitSIGINT, exitSIGTERM),
 		example: `  # Every streams group
   kstreams-groups list --bootstrap-server localhost:9092
 

@@ -10,7 +10,7 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}, deps{}))
+	os.Exit(mainCode(os.Args[1:], IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}))
 }
 
 // IOStreams are the process streams, injected so tests can capture them.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -25,7 +26,8 @@ warm-up tasks, a task moving, uneven lag: try overview on it), and the
 classic group legacy-consumer. --state
 loads another seed (YAML or JSON; schema in internal/playground/STATE.md).
 The bootstrap address is printed on stdout; the cluster runs until
-interrupted.` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage),
+interrupted, and SIGINT or SIGTERM end it with exit 0 (130 or 143 while the
+seed is still being read).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage, exitSIGINT, exitSIGTERM),
 		Example: `  # Serve the playground and write its bootstrap address to a file
   kstreams-groups playground --addr-file /tmp/playground.addr &
   kstreams-groups --bootstrap-server "$(cat /tmp/playground.addr)" --describe --topology --group word-count`,
@@ -33,11 +35,15 @@ interrupted.` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			state := playground.DefaultState()
 			if stateFile != "" {
-				data, err := os.ReadFile(stateFile)
-				if err != nil {
+				data, err := stateInput.readFile(cmd.Context(), "state file "+stateFile, stateFile)
+				var ue *usageError
+				switch {
+				case errors.As(err, &ue):
+					return err
+				case err != nil:
 					return usageErrorf("cannot read state file: %v", err)
 				}
-				if state, err = playground.ParseState(data); err != nil {
+				if state, err = playground.ParseState([]byte(data)); err != nil {
 					return usageErrorf("state file %s: %v", stateFile, err)
 				}
 			}

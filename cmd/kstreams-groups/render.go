@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -28,10 +27,14 @@ broker is contacted.
 Text output is the kafka-streams-groups.sh layout, so the tool's own text
 round-trips byte for byte.
 
+The input may be at most 64 MiB.
+
 Exit status:
   0  The description was rendered.
   1  The input could not be read or parsed (the message names the line).
-  2  Usage error.`,
+  2  Usage error, or an input larger than 64 MiB.
+  130  Interrupted by SIGINT (Ctrl-C).
+  143  Terminated by SIGTERM.`,
 		Example: `  # Draw a running application's topology from its Topology#describe() text
   kstreams-groups render -o svg topology.txt > topology.svg
 
@@ -50,39 +53,49 @@ Exit status:
 			if a.cfg.Output == format.Prometheus {
 				return noPrometheus("render reads a topology, which has none")
 			}
-			var data []byte
+			var data string
 			var err error
 			name := "stdin"
 			if len(args) == 0 || args[0] == "-" {
-				data, err = io.ReadAll(a.io.In)
+				data, err = renderInput.readStream(cmd.Context(), name, a.io.In)
 			} else {
 				name = args[0]
-				data, err = os.ReadFile(args[0])
+				data, err = renderInput.readFile(cmd.Context(), name, name)
 			}
-			if err != nil {
+			var ue *usageError
+			switch {
+			case errors.As(err, &ue):
+				return err
+			case err != nil:
 				return fmt.Errorf("cannot read the topology description: %w", err)
 			}
-			d, err := topoparse.Parse(data)
-			if err != nil {
-				var pe *topoparse.Error
-				if errors.As(err, &pe) {
-					return fmt.Errorf("%s: %w", name, err)
-				}
-				return err
-			}
-			switch o := a.cfg.Output; {
-			case o == format.Text:
-				if err := format.Topology(a.io.Out, d); err != nil {
-					return err
-				}
-				_, err = io.WriteString(a.io.Out, "\n")
-				return err
-			case o.Graph():
-				return format.TopologyGraph(a.io.Out, o, "topology", d)
-			default:
-				return format.Encode(a.io.Out, o, format.NewTopologyDoc(d))
-			}
+			return renderTopology(a.io.Out, a.cfg.Output, name, data)
 		},
 	}
 	return cmd
+}
+
+// renderTopology parses data, the input called name, and writes it in
+// format o.
+func renderTopology(w io.Writer, o format.Output, name, data string) error {
+	d, err := topoparse.ParseString(data)
+	if err != nil {
+		var pe *topoparse.Error
+		if errors.As(err, &pe) {
+			return fmt.Errorf("%s: %w", format.Escape(name), err)
+		}
+		return err
+	}
+	switch {
+	case o == format.Text:
+		if err := format.Topology(w, d); err != nil {
+			return err
+		}
+		_, err = io.WriteString(w, "\n")
+		return err
+	case o.Graph():
+		return format.TopologyGraph(w, o, "topology", d)
+	default:
+		return format.Encode(w, o, format.NewTopologyDoc(d))
+	}
 }

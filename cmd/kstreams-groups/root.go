@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -23,17 +20,28 @@ type app struct {
 	term terminal
 }
 
-// run executes one command line and returns the process exit code.
+// run executes one command line and returns the process exit code. With
+// d.signals, a SIGINT or SIGTERM cancels the command (signals.go): what it
+// was doing ends with the signal's error, and stdout takes no more writes.
 func run(args []string, ios IOStreams, d deps) int {
+	ctx := context.Background()
+	if d.signals != nil {
+		ctx = d.signals.ctx
+	}
 	a := &app{io: ios, deps: d}
+	a.io.Out = ctxWriter{ctx: ctx, w: ios.Out}
 	root := a.newRootCmd()
 	root.SetArgs(joinOptionalArgs(args))
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	err := root.ExecuteContext(ctx)
+	var ve *verbExit
+	if se := d.signals.cause(); se != nil && err != nil && !(errors.As(err, &ve) && ve.code == se.code()) {
+		// Whatever the signal interrupted, the signal ended it; a watch,
+		// which Ctrl-C ends as planned, has already made its exit.
+		err = se
+	}
 	a.report(err)
 	return exitCodeFor(err, a.cfg.DetailedExitCodes)
 }
@@ -44,8 +52,11 @@ func (a *app) report(err error) {
 	var oe *outcomeError
 	var ue *usageError
 	var ve *verbExit
+	var se *signalError
 	switch {
 	case err == nil, errors.As(err, &oe):
+	case errors.As(err, &se):
+		a.deps.signals.announce(func() { a.printError(se.Error()) })
 	case errors.As(err, &ve):
 		if ve.err != nil {
 			a.printError(a.errorText(ve.err))
@@ -54,7 +65,9 @@ func (a *app) report(err error) {
 		if ue.stdout != "" {
 			fmt.Fprintln(a.io.Out, ue.stdout)
 		}
-		fmt.Fprintln(a.io.ErrOut, ue.Error())
+		// Usage errors quote argv and local files (flag names, paths,
+		// property keys), which may hold anything.
+		fmt.Fprintln(a.io.ErrOut, format.Escape(ue.Error()))
 		fmt.Fprintln(a.io.ErrOut, "Run 'kstreams-groups --help' for usage.")
 	default:
 		a.printError(a.errorText(err))
@@ -69,13 +82,14 @@ func (a *app) groupErrorLine(group string, err error) string {
 
 // errorText renders an error for the one-line stderr report, adding the
 // timeout when the deadline ended the command. Error texts carry broker
-// strings (ErrorMessage, group names), so the result is escaped.
+// strings (ErrorMessage, group names), so the result is escaped, and cut
+// to a readable length.
 func (a *app) errorText(err error) string {
 	s := err.Error()
 	if errors.Is(err, context.DeadlineExceeded) {
 		s += fmt.Sprintf(" (--timeout %d ms)", a.cfg.Timeout.Milliseconds())
 	}
-	return format.Escape(s)
+	return format.EscapeMessage(s)
 }
 
 func (a *app) newRootCmd() *cobra.Command {
@@ -127,7 +141,7 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 	for _, vb := range a.verbs() {
 		root.AddCommand(a.newVerbCmd(vb))
 	}
-	root.AddCommand(a.newPlaygroundCmd(), a.newRenderCmd(), a.newVersionCmd(), a.newCompletionCmd())
+	root.AddCommand(a.newPlaygroundCmd(), a.newRenderCmd(), a.newVersionCmd(), a.newCompletionCmd(), a.newGenDocsCmd())
 	a.registerCompletions(root)
 	documentHelpCommand(root)
 	return root

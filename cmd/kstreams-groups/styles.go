@@ -63,6 +63,9 @@ func (a *app) colorOn(w io.Writer) bool {
 
 // isTerminal reports whether w is a terminal (a Cygwin/MSYS pty counts).
 func isTerminal(w io.Writer) bool {
+	if cw, ok := w.(ctxWriter); ok {
+		w = cw.w
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
@@ -73,6 +76,9 @@ func isTerminal(w io.Writer) bool {
 // ansiWriter lets a Windows console without virtual terminal support show
 // the escape sequences as colors; elsewhere it returns w itself.
 func ansiWriter(w io.Writer) io.Writer {
+	if cw, ok := w.(ctxWriter); ok {
+		return ctxWriter{ctx: cw.ctx, w: ansiWriter(cw.w)}
+	}
 	if f, ok := w.(*os.File); ok {
 		return colorable.NewColorable(f)
 	}

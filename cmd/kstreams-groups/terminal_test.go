@@ -29,6 +29,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(runAsCLIEnv) == "1" {
 		main() // exits
 	}
+	if spec := os.Getenv(renderChildEnv); spec != "" {
+		os.Exit(renderChild(spec)) // BenchmarkRender's child
+	}
 	os.Exit(m.Run())
 }
 

@@ -20,6 +20,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -52,13 +53,6 @@ const (
 const (
 	defaultInterval = 2 * time.Second
 	minInterval     = 100 * time.Millisecond
-)
-
-// The exit codes of a watch ended by a signal, as a shell reports a process
-// killed by it (128 + the signal's number).
-const (
-	exitInterrupted = 130
-	exitTerminated  = 143
 )
 
 // watchOptions are the parsed --watch options.
@@ -176,7 +170,7 @@ func (a *app) watchLoop(ctx context.Context, w watchOptions, take func(ctx conte
 	if a.cfg.Output != format.Text {
 		return usageErrorf("--watch prints text, not -o %s", a.cfg.Output)
 	}
-	c, err := a.newAdmin(a.defaultTarget())
+	c, err := a.newAdmin(ctx, a.defaultTarget())
 	if err != nil {
 		return err
 	}
@@ -217,13 +211,17 @@ func (a *app) watchLoop(ctx context.Context, w watchOptions, take func(ctx conte
 	}
 }
 
-// interrupted is the exit of a watch ended by ctx: 143 for SIGTERM, else
-// 130 (SIGINT, Ctrl-C).
+// interrupted is the exit of a watch ended by ctx, a planned end: the
+// signal's code (exitSIGINT for Ctrl-C, exitSIGTERM) with no error line.
 func interrupted(ctx context.Context) error {
-	if cause := context.Cause(ctx); cause != nil && strings.HasPrefix(cause.Error(), syscall.SIGTERM.String()+" ") {
-		return &verbExit{code: exitTerminated}
+	var se *signalError
+	if errors.As(context.Cause(ctx), &se) {
+		return &verbExit{code: se.code()}
 	}
-	return &verbExit{code: exitInterrupted}
+	if cause := context.Cause(ctx); cause != nil && strings.HasPrefix(cause.Error(), syscall.SIGTERM.String()+" ") {
+		return &verbExit{code: exitSIGTERM}
+	}
+	return &verbExit{code: exitSIGINT}
 }
 
 // Terminal control sequences of a redraw.
@@ -254,10 +252,16 @@ func (d *drawer) begin() {
 	}
 }
 
-// end gives the terminal its cursor back, whatever ended the watch.
+// end gives the terminal its cursor back, whatever ended the watch: past
+// the writer a signal closed (ctxWriter), since the terminal must be
+// restored after Ctrl-C too.
 func (d *drawer) end() {
 	if d.term {
-		_, _ = io.WriteString(d.w, showCursor)
+		w := d.w
+		if cw, ok := w.(ctxWriter); ok {
+			w = cw.w
+		}
+		_, _ = io.WriteString(w, showCursor)
 	}
 }
 

@@ -88,18 +88,14 @@ func assignmentFromWire(a kmsg.StreamsAssignment) kafka.Assignment {
 	return kafka.Assignment{Active: tasksFromWire(a.ActiveTasks), Standby: tasksFromWire(a.StandbyTasks), Warmup: tasksFromWire(a.WarmupTasks)}
 }
 
-// tasksFromWire merges the task lists of a subtopology named twice and
-// sorts subtopologies and partitions.
+// tasksFromWire keeps the task lists as the broker sent them, as the Java
+// tool prints them: a 4.4 broker sorts subtopology ids as strings ("10"
+// before "2"; e2e/FINDINGS.md F160), and a re-sorted list would differ
+// from the Java tool's text from 11 subtopologies on.
 func tasksFromWire(in []kmsg.TaskIDs) []kafka.Tasks {
-	bySub := map[string][]int32{}
+	out := make([]kafka.Tasks, 0, len(in))
 	for _, t := range in {
-		bySub[t.SubtopologyID] = append(bySub[t.SubtopologyID], t.Partitions...)
-	}
-	out := make([]kafka.Tasks, 0, len(bySub))
-	for _, id := range slices.SortedFunc(maps.Keys(bySub), kafka.CompareSubtopologyIDs) {
-		ps := slices.Clone(bySub[id])
-		slices.Sort(ps)
-		out = append(out, kafka.Tasks{SubtopologyID: id, Partitions: slices.Compact(ps)})
+		out = append(out, kafka.Tasks{SubtopologyID: t.SubtopologyID, Partitions: append([]int32{}, t.Partitions...)})
 	}
 	return out
 }
@@ -203,9 +199,12 @@ func nodeFromWire(w *kmsg.TopologyDescriptionNode) (*topology.Node, error) {
 	return n, nil
 }
 
+// nonNil returns xs itself, or an empty list for a null one. The model
+// shares the decoded answer's lists rather than copying them: nothing
+// changes either, and a million-node description is then held once.
 func nonNil(xs []string) []string {
 	if xs == nil {
 		return []string{}
 	}
-	return append([]string(nil), xs...)
+	return xs
 }

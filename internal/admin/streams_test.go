@@ -106,8 +106,9 @@ func TestMembersFromWire(t *testing.T) {
 	assert.Empty(t, got[0].Assignment.Active)
 	m := got[1]
 	assert.Equal(t, "classic", m.Protocol())
-	assert.Equal(t, []kafka.Tasks{{SubtopologyID: "2", Partitions: []int32{1}}, {SubtopologyID: "10", Partitions: []int32{0, 1, 2}}}, m.Assignment.Active, "numeric subtopology order, repeated subtopology merged")
-	assert.Equal(t, []kafka.Tasks{{SubtopologyID: "1", Partitions: []int32{0}}, {SubtopologyID: "x", Partitions: []int32{0}}}, m.Assignment.Standby, "numeric ids before others")
+	assert.Equal(t, []kafka.Tasks{{SubtopologyID: "10", Partitions: []int32{2, 0}}, {SubtopologyID: "2", Partitions: []int32{1}}, {SubtopologyID: "10", Partitions: []int32{1}}}, m.Assignment.Active,
+		"the broker's order, as the Java tool prints it: never re-sorted or merged")
+	assert.Equal(t, []kafka.Tasks{{SubtopologyID: "x", Partitions: []int32{0}}, {SubtopologyID: "1", Partitions: []int32{0}}}, m.Assignment.Standby, "the broker's order")
 	assert.Equal(t, []kafka.ClientTag{{Key: "az", Value: "a"}, {Key: "zone", Value: "z1"}}, m.ClientTags)
 	assert.Equal(t, &kafka.Endpoint{Host: "h", Port: 7070}, m.UserEndpoint)
 	assert.Equal(t, "i-1", *m.InstanceID)

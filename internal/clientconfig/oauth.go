@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -59,8 +58,14 @@ func (f *tokenFetcher) get(ctx context.Context) (string, error) {
 	return tok, nil
 }
 
+// maxTokenSize is the largest OAuth token file read.
+const maxTokenSize = 1 << 20
+
 func (f *tokenFetcher) readFile() (string, error) {
-	data, err := os.ReadFile(f.path)
+	data, err := readLimited(f.path, maxTokenSize)
+	if errors.Is(err, errTooLarge) {
+		return "", &TokenError{msg: fmt.Sprintf("the OAuth token file %s is larger than 1 MiB, the limit for a token file", f.path)}
+	}
 	if err != nil {
 		return "", &TokenError{msg: fmt.Sprintf("cannot read the OAuth token file: %v", err)}
 	}

@@ -212,6 +212,11 @@ func Build(p javaprops.Properties, o Options) (*Settings, error) {
 		switch {
 		case supported[e.Key], ignored[e.Key]:
 		case strings.HasPrefix(e.Key, "sasl.kerberos."):
+		case !javaprops.LooksLikePropertyName(e.Key):
+			// Not a property name: maybe a line of a value that lost its
+			// continuation backslash, so maybe a secret; never shown.
+			return nil, &PropertyError{Source: o.Source, Line: e.Line,
+				Msg: "not a property (the line is not shown: it may be part of a secret; does the line before it lack its ending backslash?)"}
 		default:
 			return nil, &PropertyError{Source: o.Source, Key: e.Key, Line: e.Line, Msg: "unsupported property"}
 		}
@@ -286,7 +291,7 @@ func (b *builder) sasl() error {
 		return b.errf("sasl.jaas.config", "%v", err)
 	}
 	if jaas.Module != module {
-		return b.errf("sasl.jaas.config", "login module %s does not serve sasl.mechanism=%s (want %s)", jaas.Module, mech, module)
+		return b.errf("sasl.jaas.config", "%s does not serve sasl.mechanism=%s (want %s)", shownModule(jaas.Module), mech, module)
 	}
 	for k, v := range jaas.Options {
 		switch k {
@@ -309,6 +314,21 @@ func (b *builder) sasl() error {
 	b.s.SASL.cred.user, b.s.SASL.cred.pass = user, pass
 	b.s.SASL.cred.delegationToken = mech != MechPlain && strings.EqualFold(jaas.Options["tokenauth"], "true")
 	return nil
+}
+
+// knownModules are the JAAS login modules an error may name; any other
+// class name is a word of sasl.jaas.config, which may be a secret.
+var knownModules = map[string]bool{
+	plainModule: true, scramModule: true, oauthModule: true,
+	"com.sun.security.auth.module.Krb5LoginModule": true,
+}
+
+// shownModule names a login module in an error.
+func shownModule(m string) string {
+	if knownModules[m] {
+		return "login module " + m
+	}
+	return "the login module (its name is not shown: it is not one of Kafka's)"
 }
 
 // oauth sets up the client credentials grant of Kafka's

@@ -8,6 +8,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -136,15 +137,44 @@ func tlsVersions(list string) (lo, hi uint16, err error) {
 	return lo, hi, nil
 }
 
-// read returns the contents of the file named by key.
+// maxStoreSize is the largest trust or key store read: far above any real
+// store, and small enough that /dev/zero is refused at once.
+const maxStoreSize = 16 << 20
+
+// read returns the contents of the store file named by key, at most
+// maxStoreSize bytes.
 func (b *builder) read(key, path string) ([]byte, error) {
-	data, err := os.ReadFile(b.resolve(path))
+	data, err := readLimited(b.resolve(path), maxStoreSize)
+	if errors.Is(err, errTooLarge) {
+		return nil, b.errf(key, "%s is larger than 16 MiB, the limit for a key or trust store", path)
+	}
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
 		return nil, b.errf(key, "cannot read %s: %v", path, err)
+	}
+	return data, nil
+}
+
+// errTooLarge is a file over the limit of readLimited.
+var errTooLarge = errors.New("file too large")
+
+// readLimited reads the file at path through a bounded reader: limit+1
+// bytes at most, so that one byte more tells the file is too large.
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, errTooLarge
 	}
 	return data, nil
 }

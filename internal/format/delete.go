@@ -169,7 +169,7 @@ func quoted(xs []string) string {
 // errorLine renders a per-group error on one line: Kafka's error name and
 // the broker's message for Kafka errors, the error text otherwise.
 func errorLine(err error) string {
-	return Escape(err.Error())
+	return EscapeMessage(err.Error())
 }
 
 // DeleteHints returns one stderr line per group whose UNKNOWN_SERVER_ERROR

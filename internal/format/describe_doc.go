@@ -7,6 +7,7 @@ package format
 
 import (
 	"errors"
+	"reflect"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -93,10 +94,15 @@ func NewDescribeDoc(res *describe.Result) DescribeDoc {
 	return doc
 }
 
-// TopologyDoc is a topology description in documents.
+// TopologyDoc is a topology description in documents. One made by
+// NewTopologyDoc holds the model instead of its fields, and Encode makes
+// the fields one subtopology at a time while it writes them; one read
+// back (TopologyInput) holds the fields.
 type TopologyDoc struct {
 	Subtopologies []SubtopologyDoc `json:"subtopologies" yaml:"subtopologies"`
 	GlobalStores  []GlobalStoreDoc `json:"global_stores" yaml:"global_stores"`
+
+	model *topology.Description `json:"-" yaml:"-"`
 }
 
 // SubtopologyDoc is one subtopology; nodes keep the broker's order.
@@ -129,23 +135,22 @@ type NodeDoc struct {
 	Predecessors   []string `json:"predecessors" yaml:"predecessors"`
 }
 
-// NewTopologyDoc converts a model for documents.
+// NewTopologyDoc is the document of a model, for Encode; nil stays nil.
 func NewTopologyDoc(d *topology.Description) *TopologyDoc {
 	if d == nil {
 		return nil
 	}
-	out := &TopologyDoc{Subtopologies: make([]SubtopologyDoc, 0, len(d.Subtopologies)), GlobalStores: make([]GlobalStoreDoc, 0, len(d.GlobalStores))}
-	for _, s := range d.Subtopologies {
-		ns := SubtopologyDoc{ID: s.ID, Nodes: make([]NodeDoc, 0, len(s.Nodes))}
-		for _, n := range s.Nodes {
-			ns.Nodes = append(ns.Nodes, newNodeDoc(n))
-		}
-		out.Subtopologies = append(out.Subtopologies, ns)
-	}
-	for _, g := range d.GlobalStores {
-		out.GlobalStores = append(out.GlobalStores, GlobalStoreDoc{ID: g.ID, Source: newNodeDoc(g.Source), Processor: newNodeDoc(g.Processor)})
-	}
-	return out
+	return &TopologyDoc{model: d}
+}
+
+// lazyFields are the fields of a TopologyDoc made from its model: each
+// subtopology, global store and node is written straight from the model
+// (encode_topology.go), never turned into a SubtopologyDoc or NodeDoc.
+func (t *TopologyDoc) lazyFields() []docField {
+	d := t.model
+	subs := seq{n: len(d.Subtopologies), at: func(i int) reflect.Value { return reflect.ValueOf(subtopologyRef{d.Subtopologies[i]}) }}
+	globals := seq{n: len(d.GlobalStores), at: func(i int) reflect.Value { return reflect.ValueOf(globalStoreRef{d.GlobalStores[i]}) }}
+	return []docField{{key: "subtopologies", lazy: &subs}, {key: "global_stores", lazy: &globals}}
 }
 
 func newNodeDoc(n *topology.Node) NodeDoc {

@@ -4,14 +4,16 @@ package format
 // Shapes: sources are invhouse, processors rounded boxes, sinks house,
 // topics cds (a tag) and state stores cylinders; global-store clusters are
 // dashed. Every label is a quoted string with ", \ and control characters
-// escaped, so no name can break out of it.
+// escaped, so no name can break out of it. The overview's notes add a
+// title, a second label line and a border color per subtopology, and a
+// second label line and a fill per topic.
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
@@ -21,35 +23,51 @@ func TopologyDot(w io.Writer, name string, d *topology.Description) error {
 	return writeDot(w, name, buildGraph(d))
 }
 
-// writeDot writes a laid-out graph; notes add a title, cluster lines and
-// colors, and topic lines and fills.
+// writeDot writes a laid-out graph.
 func writeDot(w io.Writer, name string, g *graph) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "digraph %s {\n", dotQuote(name))
+	bw := newGraphWriter(w)
+	bw.WriteString("digraph ")
+	writeDotQuoted(bw, name)
+	bw.WriteString(" {\n")
 	bw.WriteString("  rankdir=" + g.direction() + ";\n")
 	if g.notes != nil && g.notes.title != "" {
-		fmt.Fprintf(bw, "  label=%s;\n  labelloc=t;\n  fontname=\"Helvetica\";\n", dotQuote(g.notes.title))
+		bw.WriteString("  label=")
+		writeDotQuoted(bw, g.notes.title)
+		bw.WriteString(";\n  labelloc=t;\n  fontname=\"Helvetica\";\n")
 	}
 	bw.WriteString("  node [fontname=\"Helvetica\", fontsize=11];\n")
 	bw.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
-	for _, c := range g.clusters {
+	for ci, c := range g.clusters {
 		note := g.clusterNote(c)
-		fmt.Fprintf(bw, "  subgraph cluster_%s {\n", c.id)
-		fmt.Fprintf(bw, "    label=%s;\n", dotQuote(withNote(c.label, note.label)))
+		bw.WriteString("  subgraph cluster_")
+		bw.clusterID(ci)
+		bw.WriteString(" {\n    label=")
+		writeDotQuoted(bw, withNote(c.label, note.label))
 		if c.global {
-			bw.WriteString("    style=\"rounded,dashed\";\n")
+			bw.WriteString(";\n    style=\"rounded,dashed\";\n")
 		} else {
-			bw.WriteString("    style=rounded;\n")
+			bw.WriteString(";\n    style=rounded;\n")
 		}
 		if note.color != "" {
 			// Left-justified, so that an edge entering the cluster from
 			// above does not run through its label.
-			fmt.Fprintf(bw, "    labeljust=l;\n    color=%s;\n    penwidth=%s;\n", dotQuote(note.color), strconv.FormatFloat(note.width, 'f', 1, 64))
+			bw.WriteString("    labeljust=l;\n    color=")
+			writeDotQuoted(bw, note.color)
+			bw.WriteString(";\n    penwidth=" + strconv.FormatFloat(note.width, 'f', 1, 64) + ";\n")
 		}
-		for _, n := range c.nodes {
-			fmt.Fprintf(bw, "    %s [label=%s, %s];\n", n.id, dotQuote(nodeLabel(n.node)), dotShape(n.node.Kind))
+		for ni, n := range c.nodes {
+			bw.WriteString("    ")
+			bw.id(vertex{'n', ci, ni})
+			bw.WriteString(" [label=")
+			writeDotQuoted(bw, nodeLabel(n))
+			bw.WriteString(", ")
+			bw.WriteString(dotShape(n.Kind))
+			bw.WriteString("];\n")
 		}
 		bw.WriteString("  }\n")
+		if err := bw.failed(); err != nil {
+			return err
+		}
 	}
 	for i, t := range g.topics {
 		note := g.topicNote(t)
@@ -57,18 +75,32 @@ func writeDot(w io.Writer, name string, g *graph) error {
 		if note.color != "" {
 			fill = note.color
 		}
-		fmt.Fprintf(bw, "  t%d [label=%s, shape=cds, style=filled, fillcolor=\"%s\"];\n", i, dotQuote(withNote(t, note.label)), fill)
+		bw.WriteString("  ")
+		bw.id(vertex{'t', 0, i})
+		bw.WriteString(" [label=")
+		writeDotQuoted(bw, withNote(t, note.label))
+		bw.WriteString(", shape=cds, style=filled, fillcolor=\"" + fill + "\"];\n")
 	}
 	for i, s := range g.stores {
-		fmt.Fprintf(bw, "  s%d [label=%s, shape=cylinder, style=filled, fillcolor=\"#fef7e0\"];\n", i, dotQuote(s))
+		bw.WriteString("  ")
+		bw.id(vertex{'s', 0, i})
+		bw.WriteString(" [label=")
+		writeDotQuoted(bw, s)
+		bw.WriteString(", shape=cylinder, style=filled, fillcolor=\"#fef7e0\"];\n")
 	}
-	for _, e := range g.edges {
-		switch e.kind {
-		case storeEdge:
-			fmt.Fprintf(bw, "  %s -> %s [style=dashed, arrowhead=none];\n", e.from, e.to)
-		default:
-			fmt.Fprintf(bw, "  %s -> %s;\n", e.from, e.to)
+	err := g.eachEdge(func(from, to vertex, kind edgeKind) error {
+		bw.WriteString("  ")
+		bw.id(from)
+		bw.WriteString(" -> ")
+		bw.id(to)
+		if kind == storeEdge {
+			bw.WriteString(" [style=dashed, arrowhead=none]")
 		}
+		bw.WriteString(";\n")
+		return bw.failed()
+	})
+	if err != nil {
+		return err
 	}
 	bw.WriteString("}\n")
 	return bw.Flush()
@@ -84,26 +116,35 @@ func dotShape(k topology.Kind) string {
 	return "shape=box, style=rounded"
 }
 
-// dotQuote makes a DOT double-quoted string. Graphviz reads \" and \\ as
-// escapes and \n as a centred line break; other control characters are
-// shown as \xNN so that they cannot reach a terminal or break the file.
+// dotQuote makes a DOT double-quoted string (writeDotQuoted).
 func dotQuote(s string) string {
 	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, `\\x%02X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
+	writeDotQuoted(&b, s)
 	return b.String()
 }
+
+// dotQuoting is a DOT double-quoted string's. Graphviz reads \" and \\
+// as escapes and \n as a centred line break; other control characters, and
+// the invisible and bidi ones escape.go names, are shown as \xNN
+// (\x{NNNN} above U+00FF) so that they cannot reach a terminal or break the
+// file; a byte that is not UTF-8 is U+FFFD.
+var dotQuoting = newQuoting(`"\`, func(r rune, raw string) string {
+	switch {
+	case r == utf8.RuneError && len(raw) == 1:
+		return "\uFFFD"
+	case r == '"':
+		return `\"`
+	case r == '\\':
+		return `\\`
+	case r == '\n':
+		return `\n`
+	case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+		return fmt.Sprintf(`\\x%02X`, r)
+	case invisible(r):
+		return fmt.Sprintf(`\\x{%04X}`, r)
+	}
+	return ""
+})
+
+// writeDotQuoted writes s as a DOT double-quoted string.
+func writeDotQuoted(w byteWriter, s string) { dotQuoting.write(w, s) }

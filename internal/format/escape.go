@@ -13,7 +13,11 @@ package format
 //   - C1 controls (U+0080 to U+009F, which some terminals obey as 8-bit CSI,
 //     OSC, ...) become `\u0080` to `\u009f`;
 //   - bytes that are not valid UTF-8 become `\xNN`, so that no terminal in a
-//     legacy 8-bit mode can read them as C1 controls either.
+//     legacy 8-bit mode can read them as C1 controls either;
+//   - the invisible and bidirectional formatting characters (invisible:
+//     U+200B to U+200F, U+202A to U+202E, U+2066 to U+2069, U+2028, U+2029,
+//     U+061C and U+FEFF), which can hide text or show it in another order
+//     than it is, become `\u200b` and so on.
 // Everything else, including every non-ASCII letter, is written unchanged,
 // so ordinary names are byte-identical to kafka-streams-groups.sh's output.
 // JSON and YAML escape control characters by their own rules and do not
@@ -21,6 +25,8 @@ package format
 
 import (
 	"bufio"
+	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -75,12 +81,24 @@ func needsEscapeUTF8(s string) bool {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || r >= 0x80 && r <= 0x9f {
+		if r == utf8.RuneError && n == 1 || r >= 0x80 && r <= 0x9f || invisible(r) {
 			return true
 		}
 		i += n
 	}
 	return false
+}
+
+// invisible tells the invisible and bidirectional formatting characters
+// that text output escapes.
+func invisible(r rune) bool {
+	switch {
+	case r < 0x61c:
+		return false
+	case r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return r == 0x2028 || r == 0x2029 || r == 0x061c || r == 0xfeff
 }
 
 // Escape returns s with control characters and invalid UTF-8 made visible
@@ -103,48 +121,33 @@ type byteWriter interface {
 	WriteByte(byte) error
 }
 
-func escapeTo(w byteWriter, s string) {
-	start := 0 // s[start:i] is pending, unchanged text
-	for i := 0; i < len(s); {
-		b := s[i]
-		var esc string
-		n := 1
-		switch {
-		case b == 0x1b:
-			esc = "^["
-		case b == '\r':
-			esc = `\r`
-		case b == '\n':
-			esc = `\n`
-		case b == '\t':
-			esc = `\t`
-		case b < 0x20:
-			esc = "^" + string(rune('@'+b))
-		case b == 0x7f:
-			esc = "^?"
-		case b < 0x80:
-			i++
-			continue
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			n = size
-			switch {
-			case r == utf8.RuneError && size == 1:
-				esc = `\x` + string(hexDigits[b>>4]) + string(hexDigits[b&0xf])
-			case r >= 0x80 && r <= 0x9f:
-				esc = `\u00` + string(hexDigits[r>>4]) + string(hexDigits[r&0xf])
-			default:
-				i += size
-				continue
-			}
-		}
-		w.WriteString(s[start:i])
-		w.WriteString(esc)
-		i += n
-		start = i
+// textQuoting is the escaping of text output (the rules at the top of
+// this file).
+var textQuoting = newQuoting("", func(r rune, raw string) string {
+	switch {
+	case r == 0x1b:
+		return "^["
+	case r == '\r':
+		return `\r`
+	case r == '\n':
+		return `\n`
+	case r == '\t':
+		return `\t`
+	case r < 0x20:
+		return "^" + string('@'+r)
+	case r == 0x7f:
+		return "^?"
+	case r == utf8.RuneError && len(raw) == 1:
+		return `\x` + string(hexDigits[raw[0]>>4]) + string(hexDigits[raw[0]&0xf])
+	case r >= 0x80 && r <= 0x9f:
+		return `\u00` + string(hexDigits[r>>4]) + string(hexDigits[r&0xf])
+	case invisible(r):
+		return `\u` + string(hexDigits[r>>12]) + string(hexDigits[r>>8&0xf]) + string(hexDigits[r>>4&0xf]) + string(hexDigits[r&0xf])
 	}
-	w.WriteString(s[start:])
-}
+	return ""
+})
+
+func escapeTo(w byteWriter, s string) { textQuoting.body(w, s) }
 
 // writeEscaped writes Escape(s) to bw without building a string.
 func writeEscaped(bw *bufio.Writer, s string) {
@@ -153,4 +156,105 @@ func writeEscaped(bw *bufio.Writer, s string) {
 		return
 	}
 	escapeTo(bw, s)
+}
+
+// LineEscaper writes each Write's text escaped (Escape), but for its final
+// line break: for a log whose writer gets one line per write and whose
+// lines carry broker strings (the --debug log: hosts, error messages).
+type LineEscaper struct{ W io.Writer }
+
+// Write writes Escape(p) with p's trailing "\n" kept, and reports len(p).
+func (e LineEscaper) Write(p []byte) (int, error) {
+	s := string(p)
+	line, nl := strings.CutSuffix(s, "\n")
+	out := Escape(line)
+	if nl {
+		out += "\n"
+	}
+	if _, err := io.WriteString(e.W, out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// MaxMessage is how many characters of an error message text output
+// shows; JSON and YAML keep it whole.
+const MaxMessage = 1000
+
+// EscapeMessage is Escape(s) for an error message in text output, cut to
+// MaxMessage characters of what is shown, between two characters of s
+// (never inside an escape), with a note saying how long it was. A broker
+// can send a message of any length.
+func EscapeMessage(s string) string {
+	e := Escape(s)
+	if len(e) <= MaxMessage || utf8.RuneCountInString(e) <= MaxMessage {
+		return e
+	}
+	var b strings.Builder
+	shown := 0
+	for i := 0; i < len(s); {
+		_, n := utf8.DecodeRuneInString(s[i:])
+		part := Escape(s[i : i+n])
+		w := utf8.RuneCountInString(part)
+		if shown+w > MaxMessage {
+			break
+		}
+		b.WriteString(part)
+		shown += w
+		i += n
+	}
+	fmt.Fprintf(&b, " [cut: the message has %d characters; -o json shows it whole]", utf8.RuneCountInString(e))
+	return b.String()
+}
+
+// quoting is how a format writes strings (text, JSON, dot, Mermaid): the
+// bytes it writes as they are, and the escape of any other character (raw
+// holds its bytes; a byte that is not UTF-8 decodes as U+FFFD), "" to keep
+// it.
+type quoting struct {
+	plain  [256]bool
+	escape func(r rune, raw string) string
+}
+
+// newQuoting is a quoting whose plain bytes are the printable ASCII ones
+// but special.
+func newQuoting(special string, escape func(r rune, raw string) string) *quoting {
+	q := &quoting{escape: escape}
+	for b := 0x20; b < 0x7f; b++ {
+		q.plain[b] = !strings.ContainsRune(special, rune(b))
+	}
+	return q
+}
+
+// write writes s between double quotes, escaped as q says.
+func (q *quoting) write(w byteWriter, s string) {
+	w.WriteByte('"')
+	q.body(w, s)
+	w.WriteByte('"')
+}
+
+// body writes s escaped as q says.
+func (q *quoting) body(w byteWriter, s string) {
+	start := 0 // s[start:i] is pending, unchanged text
+	for i := 0; i < len(s); {
+		b := s[i]
+		if q.plain[b] {
+			i++
+			continue
+		}
+		r, n := rune(b), 1
+		if b >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		esc := q.escape(r, s[i:i+n])
+		if esc == "" {
+			i += n
+			continue
+		}
+		w.WriteString(s[start:i])
+		w.WriteString(esc)
+		i += n
+		start = i
+	}
+	w.WriteString(s[start:])
 }

@@ -33,6 +33,12 @@ func TestEscape(t *testing.T) {
 		{name: "lone 8-bit CSI byte", in: "x\x9b31m", want: `x\x9b31m`},
 		{name: "truncated UTF-8", in: "ab\xc3", want: `ab\xc3`},
 		{name: "invalid byte between letters", in: "é\xffé", want: `é\xffé`},
+		{name: "right-to-left override hides the order", in: "evil\u202egnp.exe", want: `evil\u202egnp.exe`},
+		{name: "bidi embeddings and isolates", in: "\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069", want: `\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069`},
+		{name: "zero-width and marks", in: "a\u200bb\u200cc\u200dd\u200ee\u200ff", want: `a\u200bb\u200cc\u200dd\u200ee\u200ff`},
+		{name: "line and paragraph separators", in: "a\u2028b\u2029c", want: `a\u2028b\u2029c`},
+		{name: "Arabic letter mark and BOM", in: "\u061cx\ufeff", want: `\u061cx\ufeff`},
+		{name: "neighbours stay", in: "\u200a\u2010\u2027\u202f\u2065\u206a", want: "\u200a\u2010\u2027\u202f\u2065\u206a"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,4 +114,18 @@ func BenchmarkNeedsEscape(b *testing.B) {
 			}
 		}
 	}
+}
+
+// A long message is cut to MaxMessage shown characters, between two of
+// its characters, with a note; a short one is only escaped.
+func TestEscapeMessage(t *testing.T) {
+	assert.Equal(t, "short ^[", EscapeMessage("short \x1b"))
+	exact := strings.Repeat("x", MaxMessage)
+	assert.Equal(t, exact, EscapeMessage(exact))
+
+	long := strings.Repeat("é", 999) + "\u0085" + strings.Repeat("y", 5000)
+	got := EscapeMessage(long)
+	assert.Equal(t, strings.Repeat("é", 999)+" [cut: the message has 6005 characters; -o json shows it whole]", got,
+		"the escape of U+0085 does not fit, and is not cut in two")
+	assert.True(t, utf8.ValidString(got))
 }

@@ -9,8 +9,13 @@ package format
 // positions (c0n1, t3, s2) and never from names, so no name needs quoting in
 // an id; names appear only in escaped labels. Everything is ordered by wire
 // order (clusters, nodes) or Java string order (topics, stores, edges).
+//
+// The layout costs time and memory linear in the topology: topics and
+// stores find their ids in a map, ids are written from their numbers, and
+// the edges are walked when they are written, never stored.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -26,16 +31,19 @@ type graph struct {
 	clusters []graphCluster
 	topics   []string // sorted; id "t<i>"
 	stores   []string // sorted; id "s<i>"
-	edges    []graphEdge
+	// topicIDs and storeIDs are the ids of each node's topics and stores
+	// in the order eachEdge meets them: the sorted topics of each node,
+	// then the topic it writes; its sorted stores.
+	topicIDs, storeIDs []int32
 	// notes annotate the drawing (the overview's task counts and lag);
 	// nil draws the plain topology.
 	notes *graphNotes
 }
 
 type graphCluster struct {
-	id, label string
-	global    bool
-	nodes     []graphNode
+	label  string
+	global bool
+	nodes  []*topology.Node
 	// sub is the subtopology id of a non-global cluster.
 	sub string
 }
@@ -59,11 +67,6 @@ type graphNote struct {
 	width float64
 }
 
-type graphNode struct {
-	id   string
-	node *topology.Node
-}
-
 type edgeKind int
 
 const (
@@ -73,70 +76,159 @@ const (
 	storeEdge                 // processor --- store
 )
 
-type graphEdge struct {
-	from, to string
-	kind     edgeKind
+// vertex is a graph node: a processor-graph node (cluster c, node i), a
+// topic or a store (index i).
+type vertex struct {
+	kind byte // 'n', 't' or 's'
+	c, i int
+}
+
+// occurrence is a topic or store named by a node, at its place in the
+// order eachEdge meets them.
+type occurrence struct {
+	name string
+	slot int
 }
 
 func buildGraph(d *topology.Description) *graph {
 	g := &graph{}
-	var topics, stores []string
-	type owned struct {
-		cluster int
-		node    *topology.Node
-	}
-	var all []owned
-	addCluster := func(label string, global bool, sub string, nodes []*topology.Node) {
-		ci := len(g.clusters)
-		c := graphCluster{id: "c" + strconv.Itoa(ci), label: label, global: global, sub: sub}
-		for ni, n := range nodes {
-			c.nodes = append(c.nodes, graphNode{id: c.id + "n" + strconv.Itoa(ni), node: n})
-			all = append(all, owned{ci, n})
-			topics = append(topics, n.Topics...)
-			if n.Topic != nil {
-				topics = append(topics, *n.Topic)
-			}
-			stores = append(stores, n.Stores...)
-		}
-		g.clusters = append(g.clusters, c)
-	}
 	for _, s := range d.Subtopologies {
-		addCluster("Sub-topology: "+s.ID, false, s.ID, s.Nodes)
+		g.clusters = append(g.clusters, graphCluster{label: "Sub-topology: " + s.ID, nodes: s.Nodes, sub: s.ID})
 	}
 	for i, gs := range d.GlobalStores {
-		addCluster("Sub-topology: "+strconv.Itoa(len(d.Subtopologies)+i)+" for global store", true, "", []*topology.Node{gs.Source, gs.Processor})
+		g.clusters = append(g.clusters, graphCluster{label: "Sub-topology: " + strconv.Itoa(len(d.Subtopologies)+i) + " for global store", global: true,
+			nodes: []*topology.Node{gs.Source, gs.Processor}})
 	}
-	g.topics, g.stores = SortedSet(topics), SortedSet(stores)
-	topicID := func(t string) string { return "t" + strconv.Itoa(slices.Index(g.topics, t)) }
-	storeID := func(s string) string { return "s" + strconv.Itoa(slices.Index(g.stores, s)) }
-
+	nt, ns := 0, 0
 	for _, c := range g.clusters {
-		// Successors are resolved within the node's own cluster, as Kafka
-		// resolves predecessors.
-		byName := map[string]string{}
 		for _, n := range c.nodes {
-			if _, dup := byName[n.node.Name]; !dup {
-				byName[n.node.Name] = n.id
+			nt += len(n.Topics)
+			if n.Topic != nil {
+				nt++
+			}
+			ns += len(n.Stores)
+		}
+	}
+	topics, stores := make([]occurrence, 0, nt), make([]occurrence, 0, ns)
+	for _, c := range g.clusters {
+		for _, n := range c.nodes {
+			for _, t := range SortedSet(n.Topics) {
+				topics = append(topics, occurrence{t, len(topics)})
+			}
+			if n.Topic != nil {
+				topics = append(topics, occurrence{*n.Topic, len(topics)})
+			}
+			for _, s := range SortedSet(n.Stores) {
+				stores = append(stores, occurrence{s, len(stores)})
 			}
 		}
-		for _, n := range c.nodes {
-			for _, t := range SortedSet(n.node.Topics) {
-				g.edges = append(g.edges, graphEdge{topicID(t), n.id, readEdge})
+	}
+	g.topics, g.topicIDs = numbered(topics)
+	g.stores, g.storeIDs = numbered(stores)
+	return g
+}
+
+// numbered sorts the occurrences by name (as SortedSet does) and gives the
+// distinct names in order and each occurrence's index among them: one sort
+// instead of a lookup per edge.
+func numbered(occ []occurrence) (names []string, ids []int32) {
+	slices.SortFunc(occ, func(a, b occurrence) int { return javaOrder(a.name, b.name) })
+	ids = make([]int32, len(occ))
+	for i, o := range occ {
+		if i == 0 || o.name != occ[i-1].name {
+			names = append(names, o.name)
+		}
+		ids[o.slot] = int32(len(names) - 1)
+	}
+	return slices.Clip(names), ids
+}
+
+// eachEdge calls f for every edge, by cluster and node in wire order, a
+// node's edges in Java order: topics read, successors, stores, the topic
+// written. Successors are resolved within the node's own cluster, as Kafka
+// resolves predecessors. It stops at the first error f returns.
+func (g *graph) eachEdge(f func(from, to vertex, kind edgeKind) error) error {
+	ti, si := 0, 0 // the next slots of topicIDs and storeIDs
+	byName := map[string]int{}
+	for ci, c := range g.clusters {
+		clear(byName)
+		for ni, n := range c.nodes {
+			if _, dup := byName[n.Name]; !dup {
+				byName[n.Name] = ni
 			}
-			for _, s := range SortedSet(n.node.Successors) {
+		}
+		for ni, n := range c.nodes {
+			self := vertex{'n', ci, ni}
+			for range SortedSet(n.Topics) {
+				if err := f(vertex{'t', 0, int(g.topicIDs[ti])}, self, readEdge); err != nil {
+					return err
+				}
+				ti++
+			}
+			for _, s := range SortedSet(n.Successors) {
 				if to, ok := byName[s]; ok {
-					g.edges = append(g.edges, graphEdge{n.id, to, flowEdge})
+					if err := f(self, vertex{'n', ci, to}, flowEdge); err != nil {
+						return err
+					}
 				}
 			}
-			for _, s := range SortedSet(n.node.Stores) {
-				g.edges = append(g.edges, graphEdge{n.id, storeID(s), storeEdge})
+			for range SortedSet(n.Stores) {
+				if err := f(self, vertex{'s', 0, int(g.storeIDs[si])}, storeEdge); err != nil {
+					return err
+				}
+				si++
 			}
-			if n.node.Kind == topology.Sink && n.node.Topic != nil {
-				g.edges = append(g.edges, graphEdge{n.id, topicID(*n.node.Topic), writeEdge})
+			if n.Topic != nil {
+				if n.Kind == topology.Sink {
+					if err := f(self, vertex{'t', 0, int(g.topicIDs[ti])}, writeEdge); err != nil {
+						return err
+					}
+				}
+				ti++
 			}
 		}
 	}
-	return g
+	return nil
+}
+
+// graphWriter writes a graph's text: ids from their numbers, quoted
+// labels without building them.
+type graphWriter struct {
+	*bufio.Writer
+	num []byte
+}
+
+func newGraphWriter(w io.Writer) *graphWriter {
+	return &graphWriter{Writer: bufio.NewWriterSize(w, 64<<10)}
+}
+
+func (w *graphWriter) int(i int) {
+	w.num = strconv.AppendInt(w.num[:0], int64(i), 10)
+	w.Write(w.num)
+}
+
+// clusterID writes "c<i>".
+func (w *graphWriter) clusterID(c int) {
+	w.WriteByte('c')
+	w.int(c)
+}
+
+// id writes a vertex's id: c<cluster>n<node>, t<topic> or s<store>.
+func (w *graphWriter) id(v vertex) {
+	if v.kind == 'n' {
+		w.clusterID(v.c)
+		w.WriteByte('n')
+	} else {
+		w.WriteByte(v.kind)
+	}
+	w.int(v.i)
+}
+
+// failed reports the writer's error, if a write failed (a closed stdout):
+// the graph writers check it per cluster and per edge to stop early.
+func (w *graphWriter) failed() error {
+	_, err := w.Write(nil)
+	return err
 }
 
 // nodeLabel is the text shown for a processor-graph node.

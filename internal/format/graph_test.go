@@ -2,8 +2,10 @@ package format
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -70,4 +72,27 @@ func TestTopologyGraph_repartitionJoinsSubtopologies(t *testing.T) {
 func TestQuoting(t *testing.T) {
 	assert.Equal(t, `"a\"b\\c\n\\x1B"`, dotQuote("a\"b\\c\n\x1b"))
 	assert.Equal(t, `"a#quot;b#35;c<br>#lt;#gt;#96;#27;"`, mermaidQuote("a\"b#c\n<>`\x1b"))
+	assert.Equal(t, `"x\\x{202E}y\\x7F\\x85`+"\uFFFD\"", dotQuote("x\u202ey\x7f\u0085\xff"))
+	assert.Equal(t, `"x#8238;y#127;#133;`+"\uFFFD\"", mermaidQuote("x\u202ey\x7f\u0085\xff"))
+}
+
+// The graph layout is linear in the number of distinct topics and stores:
+// 100,000 of each, which a search of the sorted list per edge takes
+// minutes for, take well under a second.
+func TestTopologyGraph_manyTopicsAndStores(t *testing.T) {
+	const n = 100_000
+	nodes := make([]*topology.Node, 0, 2*n)
+	for i := range n {
+		id := strconv.Itoa(i)
+		nodes = append(nodes, tt.Src("src-"+id, []string{"topic-" + id}, "proc-"+id), tt.Proc("proc-"+id, []string{"store-" + id}))
+	}
+	d := tt.Desc([]*topology.Subtopology{tt.Sub("0", nodes...)})
+	for _, o := range []Output{Dot, Mermaid} {
+		start := time.Now()
+		var b bytes.Buffer
+		require.NoError(t, TopologyGraph(&b, o, "big", d))
+		elapsed := time.Since(start)
+		t.Logf("%s of %d topics and %d stores: %s, %d bytes", o, n, n, elapsed, b.Len())
+		assert.Less(t, elapsed, 10*time.Second, "%s", o)
+	}
 }

@@ -16,8 +16,9 @@ package format
 //   - the assignment text lists, for each non-empty kind in the order
 //     ACTIVE, STANDBY, WARMUP (verbose: then TARGET-ACTIVE, TARGET-STANDBY,
 //     TARGET-WARMUP), "<KIND>: " and "<subtopology>:[p1,p2]; " per
-//     subtopology, trailing space included; a member without tasks has an
-//     empty cell, so its line ends in a space.
+//     subtopology, trailing space included, in the broker's order (a 4.4
+//     broker sorts subtopology ids as strings: 10 before 2); a member
+//     without tasks has an empty cell, so its line ends in a space.
 // The shared rules of the table views are in table.go.
 
 import (

@@ -8,11 +8,10 @@ package format
 // read as syntax.
 
 import (
-	"bufio"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
@@ -25,80 +24,125 @@ func TopologyMermaid(w io.Writer, d *topology.Description) error {
 // writeMermaid writes a laid-out graph; notes add a title, cluster lines
 // and border styles, and topic lines and fills.
 func writeMermaid(w io.Writer, g *graph) error {
-	bw := bufio.NewWriter(w)
+	bw := newGraphWriter(w)
 	if g.notes != nil && g.notes.title != "" {
 		// The title is a YAML string in the front matter: no backslash.
-		fmt.Fprintf(bw, "---\ntitle: %s\n---\n", mermaidQuote(strings.ReplaceAll(g.notes.title, `\`, "#92;")))
+		bw.WriteString("---\ntitle: ")
+		writeMermaidQuoted(bw, strings.ReplaceAll(g.notes.title, `\`, "#92;"))
+		bw.WriteString("\n---\n")
 	}
 	bw.WriteString("flowchart " + g.direction() + "\n")
-	for _, c := range g.clusters {
+	for ci, c := range g.clusters {
 		note := g.clusterNote(c)
-		fmt.Fprintf(bw, "  subgraph %s[%s]\n", c.id, mermaidQuote(withNote(c.label, note.label)))
-		for _, n := range c.nodes {
-			l := mermaidQuote(nodeLabel(n.node))
-			switch n.node.Kind {
+		bw.WriteString("  subgraph ")
+		bw.clusterID(ci)
+		bw.WriteByte('[')
+		writeMermaidQuoted(bw, withNote(c.label, note.label))
+		bw.WriteString("]\n")
+		for ni, n := range c.nodes {
+			bw.WriteString("    ")
+			bw.id(vertex{'n', ci, ni})
+			switch n.Kind {
 			case topology.Source:
-				fmt.Fprintf(bw, "    %s>%s]\n", n.id, l)
+				bw.WriteByte('>')
+				writeMermaidQuoted(bw, nodeLabel(n))
+				bw.WriteString("]\n")
 			case topology.Sink:
-				fmt.Fprintf(bw, "    %s[/%s\\]\n", n.id, l)
+				bw.WriteString("[/")
+				writeMermaidQuoted(bw, nodeLabel(n))
+				bw.WriteString("\\]\n")
 			default:
-				fmt.Fprintf(bw, "    %s(%s)\n", n.id, l)
+				bw.WriteByte('(')
+				writeMermaidQuoted(bw, nodeLabel(n))
+				bw.WriteString(")\n")
 			}
 		}
 		bw.WriteString("  end\n")
 		if c.global {
-			fmt.Fprintf(bw, "  style %s stroke-dasharray: 5 5\n", c.id)
+			bw.WriteString("  style ")
+			bw.clusterID(ci)
+			bw.WriteString(" stroke-dasharray: 5 5\n")
 		}
 		if note.color != "" {
-			fmt.Fprintf(bw, "  style %s stroke:%s,stroke-width:%spx\n", c.id, note.color, strconv.FormatFloat(note.width, 'f', 1, 64))
+			bw.WriteString("  style ")
+			bw.clusterID(ci)
+			bw.WriteString(" stroke:" + note.color + ",stroke-width:" + strconv.FormatFloat(note.width, 'f', 1, 64) + "px\n")
+		}
+		if err := bw.failed(); err != nil {
+			return err
 		}
 	}
 	for i, t := range g.topics {
 		note := g.topicNote(t)
-		fmt.Fprintf(bw, "  t%d{{%s}}\n", i, mermaidQuote(withNote(t, note.label)))
+		bw.WriteString("  ")
+		bw.id(vertex{'t', 0, i})
+		bw.WriteString("{{")
+		writeMermaidQuoted(bw, withNote(t, note.label))
+		bw.WriteString("}}\n")
 		if note.color != "" {
-			fmt.Fprintf(bw, "  style t%d fill:%s\n", i, note.color)
+			bw.WriteString("  style ")
+			bw.id(vertex{'t', 0, i})
+			bw.WriteString(" fill:" + note.color + "\n")
 		}
 	}
 	for i, s := range g.stores {
-		fmt.Fprintf(bw, "  s%d[(%s)]\n", i, mermaidQuote(s))
+		bw.WriteString("  ")
+		bw.id(vertex{'s', 0, i})
+		bw.WriteString("[(")
+		writeMermaidQuoted(bw, s)
+		bw.WriteString(")]\n")
 	}
-	for _, e := range g.edges {
-		if e.kind == storeEdge {
-			fmt.Fprintf(bw, "  %s -.- %s\n", e.from, e.to)
+	err := g.eachEdge(func(from, to vertex, kind edgeKind) error {
+		bw.WriteString("  ")
+		bw.id(from)
+		if kind == storeEdge {
+			bw.WriteString(" -.- ")
 		} else {
-			fmt.Fprintf(bw, "  %s --> %s\n", e.from, e.to)
+			bw.WriteString(" --> ")
 		}
+		bw.id(to)
+		bw.WriteByte('\n')
+		return bw.failed()
+	})
+	if err != nil {
+		return err
 	}
 	return bw.Flush()
 }
 
-// mermaidQuote makes a quoted Mermaid label. Inside quotes Mermaid decodes
-// #name; and #NNN; entity codes, so " and # are written as codes; a line
-// break becomes <br>, other control characters a visible code point.
+// mermaidQuote makes a quoted Mermaid label (writeMermaidQuoted).
 func mermaidQuote(s string) string {
 	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString("#quot;")
-		case r == '#':
-			b.WriteString("#35;")
-		case r == '\n':
-			b.WriteString("<br>")
-		case r == '<':
-			b.WriteString("#lt;")
-		case r == '>':
-			b.WriteString("#gt;")
-		case r == '`':
-			b.WriteString("#96;")
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, "#%d;", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
+	writeMermaidQuoted(&b, s)
 	return b.String()
 }
+
+// mermaidQuoting is a quoted Mermaid label's. Inside quotes Mermaid
+// decodes #name; and #NNN; entity codes, so " and # are written as codes; a
+// line break becomes <br>, other control characters, and the invisible and
+// bidi ones escape.go names, a visible code point; a byte that is not
+// UTF-8 is U+FFFD.
+var mermaidQuoting = newQuoting("\"#<>`", func(r rune, raw string) string {
+	switch {
+	case r == utf8.RuneError && len(raw) == 1:
+		return "\uFFFD"
+	case r == '"':
+		return "#quot;"
+	case r == '#':
+		return "#35;"
+	case r == '\n':
+		return "<br>"
+	case r == '<':
+		return "#lt;"
+	case r == '>':
+		return "#gt;"
+	case r == '`':
+		return "#96;"
+	case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || invisible(r):
+		return "#" + strconv.Itoa(int(r)) + ";"
+	}
+	return ""
+})
+
+// writeMermaidQuoted writes s as a quoted Mermaid label.
+func writeMermaidQuoted(w byteWriter, s string) { mermaidQuoting.write(w, s) }

@@ -1,12 +1,10 @@
 package format
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // Output is a document format chosen with -o.
@@ -59,23 +57,21 @@ func ParseOutput(s string) (Output, error) {
 // Machine tells whether the format is for programs (never colored).
 func (o Output) Machine() bool { return o == JSON || o == YAML || o.Graph() || o == Prometheus }
 
-// Encode writes v as an indented JSON or YAML document.
+// Encode writes v, one of the documents, as an indented JSON or YAML
+// document: the bytes encoding/json and yaml.v3 would write, streamed
+// (encode.go).
 func Encode(w io.Writer, o Output, v any) error {
+	e := newDocEncoder(w)
 	switch o {
 	case JSON:
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(v)
+		e.json(reflect.ValueOf(v), 0)
+		e.byte('\n')
 	case YAML:
-		enc := yaml.NewEncoder(w)
-		enc.SetIndent(2)
-		if err := enc.Encode(v); err != nil {
-			return err
-		}
-		return enc.Close()
+		e.yamlTop(reflect.ValueOf(v))
+	default:
+		return fmt.Errorf("format %q is not a document format", o)
 	}
-	return fmt.Errorf("format %q is not a document format", o)
+	return e.finish()
 }
 
 // Documents lists the top-level document types, for schema tests.

@@ -22,6 +22,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
@@ -49,7 +50,7 @@ func WriteTopology(w io.Writer, d *topology.Description, st *Styles) error {
 		bw.WriteString("   ")
 		tw.open(tw.header)
 		bw.WriteString("Sub-topology: ")
-		writeEscaped(bw, s.ID)
+		writeShown(bw, s.ID)
 		tw.close(tw.header)
 		bw.WriteByte('\n')
 		for _, n := range s.Nodes {
@@ -127,7 +128,7 @@ func (tw *topologyWriter) writeNode(n *topology.Node) {
 		if n.Topic == nil {
 			bw.WriteString("null")
 		} else {
-			writeEscaped(bw, *n.Topic)
+			writeShown(bw, *n.Topic)
 		}
 		bw.WriteString(")\n      <-- ")
 		writeNames(bw, n.Predecessors)
@@ -139,7 +140,7 @@ func (tw *topologyWriter) writeNode(n *topology.Node) {
 func (tw *topologyWriter) writeName(name string) {
 	tw.bw.WriteByte(' ')
 	tw.open(tw.node)
-	writeEscaped(tw.bw, name)
+	writeShown(tw.bw, name)
 	tw.close(tw.node)
 }
 
@@ -159,15 +160,61 @@ func writeNames(bw *bufio.Writer, xs []string) {
 	writeJoined(bw, xs)
 }
 
-// writeJoined sorts by the raw names, as Kafka does, and escapes each one
-// as it is written.
+// writeJoined writes a set as Kafka does: sorted, each name once, joined
+// by ", ". Sets holding a name that is shown otherwise than it is (shown)
+// are sorted and de-duplicated by what is shown, so that the text read
+// back (render) is the same set in the same order: text -> render -> text
+// is a fixpoint for every name. Other names, the only ones Kafka's text
+// and ours share (Kafka Streams names are letters, digits, '.', '_' and
+// '-'), sort as in Kafka.
 func writeJoined(bw *bufio.Writer, xs []string) {
-	for i, x := range SortedSet(xs) {
+	var list []string
+	if !slices.ContainsFunc(xs, shownOtherwise) {
+		list = SortedSet(xs)
+	} else {
+		list = make([]string, len(xs))
+		for i, x := range xs {
+			list[i] = shown(x)
+		}
+		slices.SortFunc(list, javaOrder)
+		list = slices.Compact(list)
+	}
+	for i, x := range list {
 		if i > 0 {
 			bw.WriteString(", ")
 		}
-		writeEscaped(bw, x)
+		bw.WriteString(x)
 	}
+}
+
+// shown is how the topology text shows a name: escaped (escape.go), with
+// two more rules so that every name reads back as it is shown: the
+// separator ", " inside a name is ",\x20", and the empty name is "".
+// The one name Kafka's own text cannot tell apart stays so: a lone
+// successor or predecessor named "none" reads back as no successors.
+func shown(x string) string {
+	if x == "" {
+		return `""`
+	}
+	s := Escape(x)
+	if strings.Contains(s, ", ") {
+		s = strings.ReplaceAll(s, ", ", `,\x20`)
+	}
+	return s
+}
+
+// shownOtherwise tells the names shown otherwise than they are.
+func shownOtherwise(x string) bool {
+	return x == "" || needsEscape(x) || strings.Contains(x, ", ")
+}
+
+// writeShown writes shown(x), without building it for an ordinary name.
+func writeShown(bw *bufio.Writer, x string) {
+	if shownOtherwise(x) {
+		bw.WriteString(shown(x))
+		return
+	}
+	bw.WriteString(x)
 }
 
 // SortedSet returns xs de-duplicated and sorted as a Java TreeSet<String>
@@ -177,14 +224,44 @@ func SortedSet(xs []string) []string {
 		return xs
 	}
 	out := slices.Clone(xs)
-	slices.SortFunc(out, JavaCompare)
+	slices.SortFunc(out, javaOrder)
 	return slices.Compact(out)
+}
+
+// javaOrder is JavaCompare, with byte order between the strings it finds
+// equal (different invalid UTF-8, which it reads as U+FFFD), so that every
+// order is one order.
+func javaOrder(a, b string) int {
+	if c := JavaCompare(a, b); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
 }
 
 // JavaCompare orders strings as Java's String.compareTo does: by UTF-16 code
 // unit. It equals byte order except that supplementary characters (encoded
 // as surrogates 0xD800-0xDFFF) sort before U+E000-U+FFFF.
 func JavaCompare(a, b string) int {
+	// Equal bytes are equal code units; the first differing bytes decide
+	// at once when both are ASCII, otherwise the runes from the last byte
+	// before them that starts a rune in both do (a byte that is not a
+	// UTF-8 continuation always starts one, valid or not).
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	cont := func(s string, i int) bool { return i < len(s) && s[i]&0xc0 == 0x80 }
+	switch {
+	case i == n && !cont(a, i) && !cont(b, i):
+		return len(a) - len(b) // one is a prefix of the other, rune for rune
+	case i < n && a[i] < utf8.RuneSelf && b[i] < utf8.RuneSelf:
+		return int(a[i]) - int(b[i])
+	}
+	for i > 0 && (cont(a, i) || cont(b, i)) {
+		i--
+	}
+	a, b = a[i:], b[i:]
 	for a != "" && b != "" {
 		ra, na := utf8.DecodeRuneInString(a)
 		rb, nb := utf8.DecodeRuneInString(b)

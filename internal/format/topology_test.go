@@ -2,7 +2,10 @@ package format
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -185,4 +188,45 @@ func BenchmarkTopology100k(b *testing.B) {
 	}
 	b.SetBytes(n)
 	b.ReportMetric(float64(tt.NodeCount(d)), "nodes")
+}
+
+// javaCompareRunes is JavaCompare's definition: rune by rune from the
+// start, by UTF-16 code unit.
+func javaCompareRunes(a, b string) int {
+	for a != "" && b != "" {
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			if ua, ub := firstUnit(ra), firstUnit(rb); ua != ub {
+				return int(ua) - int(ub)
+			}
+			return int(secondUnit(ra)) - int(secondUnit(rb))
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return len(a) - len(b)
+}
+
+// JavaCompare's shortcut from the first differing byte agrees with the
+// rune-by-rune definition, on valid and invalid UTF-8 alike.
+func TestJavaCompare_matchesTheDefinition(t *testing.T) {
+	pieces := []string{"a", "b", "z", "é", "è", "\uffff", "\ue000", "\U0001F600", "\U00010000", "\xff", "\xc3", "\x80", "\xe2\x82", "日", ""}
+	r := rand.New(rand.NewPCG(3, 4))
+	gen := func() string {
+		var b strings.Builder
+		for range r.IntN(6) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	sign := func(x int) int { return min(max(x, -1), 1) }
+	for range 200_000 {
+		a, b := gen(), gen()
+		if r.IntN(2) == 0 {
+			b = a + b
+		}
+		if got, want := sign(JavaCompare(a, b)), sign(javaCompareRunes(a, b)); got != want {
+			t.Fatalf("JavaCompare(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	}
 }

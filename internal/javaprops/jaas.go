@@ -3,6 +3,7 @@ package javaprops
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -20,11 +21,32 @@ type JAASEntry struct {
 	Options map[string]string
 }
 
+// knownOptions are the option names of the login modules Kafka's clients
+// use, the only words of a JAAS text an error may quote: in a misquoted
+// value (username="alice password="s3cret";) any other word can be part
+// of a secret.
+var knownOptions = map[string]bool{
+	"username": true, "password": true, "tokenauth": true, "clientId": true, "clientSecret": true, "scope": true,
+	"serviceName": true, "principal": true, "keyTab": true, "useKeyTab": true, "storeKey": true, "useTicketCache": true,
+	"debug": true, "unsecuredLoginStringClaim_sub": true,
+}
+
+// optionName names the index-th option (from 1) of an entry in an error:
+// its name when it is a known option, else its position.
+func optionName(key string, index int) string {
+	if knownOptions[key] {
+		return strconv.Quote(key)
+	}
+	return fmt.Sprintf("%d (name not shown: may be part of a value)", index)
+}
+
 // ParseJAAS reads sasl.jaas.config with the rules of Kafka's JaasConfig,
 // which uses java.io.StreamTokenizer: words, "double" or 'single' quoted
 // strings with backslash escapes, '=' and ';' as punctuation, and //, /* */
 // and a lone / as comments. A client's value must hold exactly one login
-// module. Errors name option keys but never their values.
+// module. Errors quote no part of the text but the names of known options
+// (knownOptions): a value that lost a quote turns its neighbours, and its
+// own words, into option names.
 func ParseJAAS(s string) (JAASEntry, error) {
 	tz := jaasTokenizer{in: []rune(s)}
 	var entries []JAASEntry
@@ -47,7 +69,7 @@ func ParseJAAS(s string) (JAASEntry, error) {
 		default:
 			return JAASEntry{}, errors.New("invalid login module control flag (want required, requisite, sufficient or optional)")
 		}
-		for {
+		for index := 1; ; index++ {
 			t = tz.next()
 			if t.kind == tokEOF || t.kind == tokPunct && t.text == ";" {
 				break
@@ -57,15 +79,15 @@ func ParseJAAS(s string) (JAASEntry, error) {
 			}
 			key := t.text
 			if eq := tz.next(); eq.kind != tokPunct || eq.text != "=" {
-				return JAASEntry{}, fmt.Errorf("value not specified for option %q", key)
+				return JAASEntry{}, fmt.Errorf("value not specified for option %s", optionName(key, index))
 			}
 			v := tz.next()
 			switch v.kind {
 			case tokWord, tokQuoted:
 			case tokNumber:
-				return JAASEntry{}, fmt.Errorf("value of option %q must be quoted", key)
+				return JAASEntry{}, fmt.Errorf("value of option %s must be quoted", optionName(key, index))
 			default:
-				return JAASEntry{}, fmt.Errorf("value not specified for option %q", key)
+				return JAASEntry{}, fmt.Errorf("value not specified for option %s", optionName(key, index))
 			}
 			e.Options[key] = v.text
 		}

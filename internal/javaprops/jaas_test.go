@@ -54,6 +54,8 @@ func TestParseJAAS(t *testing.T) {
 		{name: "bad flag", in: "x.Module mandatory;", wantErr: "invalid login module control flag (want required, requisite, sufficient or optional)"},
 		{name: "no semicolon", in: `x.Module required a="1"`, wantErr: "login module entry not terminated by ';'"},
 		{name: "no value", in: `x.Module required password=;`, wantErr: `value not specified for option "password"`},
+		{name: "a misquoted value names no part of it", in: `x.Module required username="alice password="LeakMe-1";`, wantErr: `value not specified for option 2 (name not shown: may be part of a value)`},
+		{name: "unknown option names are not quoted", in: `x.Module required s3cret;`, wantErr: `value not specified for option 1 (name not shown: may be part of a value)`},
 		{name: "no equals", in: `x.Module required password "p";`, wantErr: `value not specified for option "password"`},
 		{name: "unquoted number", in: `x.Module required password=12345;`, wantErr: `value of option "password" must be quoted`},
 		{name: "two modules", in: `a.M required; b.M required;`, wantErr: "holds 2 login modules, a client needs exactly 1"},
@@ -115,7 +117,7 @@ var (
 		"login module entry not terminated by ';'":                                             true,
 		"login module not specified":                                                           true,
 	}
-	jaasKeyError   = regexp.MustCompile(`^(?:value not specified for option (".*")|value of option (".*") must be quoted)$`)
+	jaasKeyError   = regexp.MustCompile(`^(?:value not specified for option (".*"|[0-9]+ \(name not shown: may be part of a value\))|value of option (".*"|[0-9]+ \(name not shown: may be part of a value\)) must be quoted)$`)
 	jaasCountError = regexp.MustCompile(`^holds [0-9]+ login modules, a client needs exactly 1$`)
 )
 
@@ -154,9 +156,11 @@ func FuzzJAAS(f *testing.F) {
 			}
 			m := jaasKeyError.FindStringSubmatch(msg)
 			require.NotNil(t, m, "unexpected error %q", msg)
-			key, uerr := strconv.Unquote(m[1] + m[2])
-			require.NoError(t, uerr, msg)
-			assert.True(t, isWord(key), "the error names %q, which is not an option key", key)
+			if named := m[1] + m[2]; strings.HasPrefix(named, `"`) {
+				key, uerr := strconv.Unquote(named)
+				require.NoError(t, uerr, msg)
+				assert.True(t, knownOptions[key], "the error names %q, which is not a known option", key)
+			}
 			return
 		}
 		assert.True(t, isWord(e.Module), "module %q", e.Module)
@@ -167,5 +171,52 @@ func FuzzJAAS(f *testing.F) {
 		again, err := ParseJAAS(renderJAAS(e))
 		require.NoError(t, err, renderJAAS(e))
 		assert.Equal(t, e, again)
+	})
+}
+
+// FuzzJAASSecrets plants a secret in JAAS text, whole or cut by the text
+// around it (prefix and suffix from the fuzzer: lost quotes, escapes,
+// comments, semicolons), and proves that no error holds any four of its
+// characters: an error quotes no part of the text but known option names.
+func FuzzJAASSecrets(f *testing.F) {
+	for _, c := range [][2]string{
+		{`org.apache.kafka.common.security.plain.PlainLoginModule required username="alice password="`, `";`},
+		{`x.M required password=`, ``},
+		{`x.M required password="`, ``},
+		{`x.M required `, `="v";`},
+		{``, ` required;`},
+		{`x.M required a="\`, `\";`},
+		{`x.M required a='`, "\n;"},
+		{`x.M required /* `, ` */ b=1;`},
+		{`x.M required username=alice `, ` password="p";`},
+		{`x.M `, `;`},
+	} {
+		f.Add(c[0], "seed", c[1])
+	}
+	f.Fuzz(func(t *testing.T, prefix, seed, suffix string) {
+		// Upper-case letters and digits in turn: no fixed message holds
+		// four such characters in a row.
+		var b strings.Builder
+		for i := range max(8, len(seed)) {
+			c := byte(i)
+			if i < len(seed) {
+				c = seed[i]
+			}
+			if i%2 == 0 {
+				b.WriteByte("ABCDEFGHJKLMNPQRSTUVWXYZ"[int(c)%24])
+			} else {
+				b.WriteByte("23456789"[int(c)%8])
+			}
+		}
+		secret := b.String()
+		_, err := ParseJAAS(prefix + secret + suffix)
+		if err == nil {
+			return
+		}
+		for i := 0; i+4 <= len(secret); i++ {
+			if strings.Contains(err.Error(), secret[i:i+4]) {
+				t.Fatalf("the error %q holds %q of the secret %q", err, secret[i:i+4], secret)
+			}
+		}
 	})
 }

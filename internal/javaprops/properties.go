@@ -3,6 +3,8 @@ package javaprops
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 	"unicode/utf16"
 )
 
@@ -65,6 +67,33 @@ func FromMap(m map[string]string) Properties {
 	}
 	return p
 }
+
+// ShownKey is how messages name a property key: quoted when it looks like
+// a property name (lower-case words joined by '.', at least two of them,
+// as every Kafka client property is), else not at all. A line that is
+// not a property, such as the second line of a sasl.jaas.config that
+// lost its ending backslash, is read as a key, and may be a secret.
+func ShownKey(key string) string {
+	if looksLikePropertyName(key) {
+		return strconv.Quote(key)
+	}
+	return "(name not shown: not a property name, may be part of a secret)"
+}
+
+func looksLikePropertyName(key string) bool {
+	if !strings.Contains(key, ".") || strings.HasPrefix(key, ".") || strings.HasSuffix(key, ".") || strings.Contains(key, "..") {
+		return false
+	}
+	for _, c := range key {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// LooksLikePropertyName tells the keys ShownKey quotes.
+func LooksLikePropertyName(key string) bool { return looksLikePropertyName(key) }
 
 // SyntaxError is a line that java.util.Properties would reject.
 type SyntaxError struct {
@@ -133,7 +162,7 @@ func parse(in []rune) (Properties, error) {
 		}
 		value, err := unescape(buf[valueStart:])
 		if err != nil {
-			return Properties{}, &SyntaxError{Line: line, Msg: fmt.Sprintf("property %q: %v", key, err)}
+			return Properties{}, &SyntaxError{Line: line, Msg: fmt.Sprintf("property %s: %v", ShownKey(key), err)}
 		}
 		p.entries[key] = Entry{Key: key, Value: value, Line: line}
 	}

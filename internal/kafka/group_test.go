@@ -7,12 +7,6 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-func TestCompareSubtopologyIDs(t *testing.T) {
-	ids := []string{"b", "10", "2", "a", "01", "1"}
-	slices.SortFunc(ids, CompareSubtopologyIDs)
-	assert.Equal(t, []string{"01", "1", "2", "10", "a", "b"}, ids)
-}
-
 func TestParseState(t *testing.T) {
 	for _, s := range States {
 		got, ok := ParseState(string(s))
@@ -25,4 +19,10 @@ func TestParseState(t *testing.T) {
 	_, ok = ParseState("not_ready")
 	assert.False(t, ok, "the broker's filter spelling is not a state name")
 	assert.Equal(t, []string{"Empty", "NotReady", "Stable", "Assigning", "Reconciling", "Dead"}, StateNames())
+}
+
+func TestCompareSubtopologyIDs(t *testing.T) {
+	ids := []string{"b", "10", "2", "a", "01", "1"}
+	slices.SortFunc(ids, CompareSubtopologyIDs)
+	assert.Equal(t, []string{"01", "1", "2", "10", "a", "b"}, ids)
 }

@@ -1,7 +1,6 @@
 package playground
 
 import (
-	"cmp"
 	"maps"
 	"slices"
 	"strconv"
@@ -98,7 +97,8 @@ type TaskOffset struct {
 }
 
 // Assignment maps subtopology id to task partitions. Subtopologies are sent
-// in id order (numeric ids numerically), partitions as given.
+// in id order, as strings ("10" before "2"), as a 4.4 broker sends them;
+// partitions as given.
 type Assignment struct {
 	Active  map[string][]int32 `yaml:"active"`
 	Standby map[string][]int32 `yaml:"standby"`
@@ -336,27 +336,12 @@ func (a Assignment) wire() kmsg.StreamsAssignment {
 
 func wireTasks(in map[string][]int32) []kmsg.TaskIDs {
 	var out []kmsg.TaskIDs
-	for _, id := range slices.SortedFunc(maps.Keys(in), compareSubtopologyIDs) {
+	// A 4.4 broker sends them sorted as strings: "10" before "2"
+	// (e2e/FINDINGS.md F160).
+	for _, id := range slices.Sorted(maps.Keys(in)) {
 		out = append(out, kmsg.TaskIDs{SubtopologyID: id, Partitions: slices.Clone(in[id])})
 	}
 	return out
-}
-
-// compareSubtopologyIDs orders "2" before "10": Streams numbers
-// subtopologies, and lexical order would scramble a map's iteration.
-func compareSubtopologyIDs(a, b string) int {
-	ai, aerr := strconv.Atoi(a)
-	bi, berr := strconv.Atoi(b)
-	if aerr == nil && berr == nil {
-		return cmp.Compare(ai, bi)
-	}
-	if (aerr == nil) != (berr == nil) {
-		if aerr == nil {
-			return -1
-		}
-		return 1
-	}
-	return strings.Compare(a, b)
 }
 
 func (d *Description) wire() *kmsg.StreamsGroupDescribeResponseGroupTopologyDescription {

@@ -7,6 +7,7 @@ package topology
 
 import (
 	"fmt"
+	"slices"
 )
 
 // Kind is the type of a topology node, numbered as on the wire.
@@ -90,26 +91,53 @@ type Description struct {
 // successor lists among nodes, as Kafka's admin client does (the wire carries
 // successors only). Names are matched as Kafka matches them: a successor that
 // names no node in the slice adds nothing, and nodes sharing a name share
-// their predecessors.
+// their predecessors. Each list keeps the first-seen order with every name
+// once. Time and memory are linear in the number of successor entries,
+// whatever a node's fan-in.
 func LinkPredecessors(nodes []*Node) {
 	preds := make(map[string][]string, len(nodes))
 	for _, n := range nodes {
 		for _, s := range n.Successors {
-			if !contains(preds[s], n.Name) {
-				preds[s] = append(preds[s], n.Name)
+			ps := preds[s]
+			if len(ps) > 0 && ps[len(ps)-1] == n.Name {
+				continue // the same node listing s twice
 			}
+			preds[s] = append(ps, n.Name)
 		}
 	}
+	for s, ps := range preds {
+		preds[s] = slices.Clip(dedupe(ps))
+	}
 	for _, n := range nodes {
-		n.Predecessors = append([]string{}, preds[n.Name]...)
+		if ps := preds[n.Name]; ps != nil {
+			n.Predecessors = ps
+		} else {
+			n.Predecessors = []string{}
+		}
 	}
 }
 
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
+// dedupe drops later repeats of a name, in place: by scanning for short
+// lists, with a set for long ones.
+func dedupe(xs []string) []string {
+	if len(xs) < 2 {
+		return xs
+	}
+	out := xs[:0]
+	if len(xs) <= 16 {
+		for _, x := range xs {
+			if !slices.Contains(out, x) {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	seen := make(map[string]struct{}, len(xs))
+	for _, x := range xs {
+		if _, dup := seen[x]; !dup {
+			seen[x] = struct{}{}
+			out = append(out, x)
 		}
 	}
-	return false
+	return out
 }

@@ -29,27 +29,33 @@ func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg
 // (JSON or YAML) are recognised by their first character '{' or by a
 // "groups:" / "subtopologies:" key; everything else is read as text.
 func Parse(data []byte) (*topology.Description, error) {
-	if !utf8.Valid(data) {
+	return ParseString(string(data))
+}
+
+// ParseString is Parse of a string; the names of a text description are
+// parts of it, so a large input is held once.
+func ParseString(data string) (*topology.Description, error) {
+	if !utf8.ValidString(data) {
 		return nil, &Error{Line: 1, Msg: "input is not UTF-8 text"}
 	}
-	trimmed := bytes.TrimSpace(data)
+	trimmed := strings.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return nil, &Error{Line: 1, Msg: `expected "Topologies:", found an empty input`}
 	}
 	if trimmed[0] == '{' {
-		return parseDocument(data, true)
+		return parseDocument([]byte(data), true)
 	}
 	if firstLineIsKey(trimmed) {
-		return parseDocument(data, false)
+		return parseDocument([]byte(data), false)
 	}
-	return ParseText(data)
+	return parseText(data)
 }
 
 var docKey = regexp.MustCompile(`^(groups|subtopologies|global_stores|topology_description)\s*:`)
 
-func firstLineIsKey(b []byte) bool {
-	line, _, _ := bytes.Cut(b, []byte("\n"))
-	return docKey.Match(bytes.TrimSpace(line))
+func firstLineIsKey(s string) bool {
+	line, _, _ := strings.Cut(s, "\n")
+	return docKey.MatchString(strings.TrimSpace(line))
 }
 
 func parseDocument(data []byte, isJSON bool) (*topology.Description, error) {

@@ -20,7 +20,9 @@ import (
 
 // Config says where the log goes and how connections are dialled.
 type Config struct {
-	// W receives the lines, one write per line.
+	// W receives the lines, one write per line. Lines carry broker
+	// strings (hosts from Metadata, broker and kgo messages) as they came:
+	// a W that reaches a terminal escapes them (format.LineEscaper).
 	W io.Writer
 	// Redact replaces the credentials in a line; nil leaves lines as they
 	// are.

@@ -81,6 +81,8 @@ public final class TopologyApp {
             case "diff-pinned":
             case "diff-named":
                 return DiffTopologies.topics();
+            case "many":
+                return ManySubtopologies.topics();
             default:
                 throw new IllegalArgumentException("unknown topology '" + topology + "' (wordcount|globalstore|dynamicsink|pattern)");
         }
@@ -134,6 +136,9 @@ public final class TopologyApp {
                     .to(extractor, Produced.with(Serdes.String(), Serdes.String()));
                 break;
             }
+            case "many":
+                ManySubtopologies.build(builder);
+                break;
             default:
                 throw new IllegalArgumentException("unknown topology '" + topology + "' (wordcount|globalstore|dynamicsink|pattern)");
         }

@@ -1,0 +1,235 @@
+package format
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+	tt "github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
+)
+
+// libraryEncode is what encoding/json (with DEL and C1 controls escaped,
+// the one difference Encode makes on purpose) and yaml.v3 write for v.
+func libraryEncode(t testing.TB, o Output, v any) string {
+	t.Helper()
+	var b bytes.Buffer
+	switch o {
+	case JSON:
+		enc := json.NewEncoder(&b)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		require.NoError(t, enc.Encode(v))
+		return escapeDELAndC1(b.String())
+	case YAML:
+		enc := yaml.NewEncoder(&b)
+		enc.SetIndent(2)
+		require.NoError(t, enc.Encode(v))
+		require.NoError(t, enc.Close())
+	}
+	return b.String()
+}
+
+// escapeDELAndC1 writes DEL and C1 controls of a JSON text as \u00XX; they
+// can only be inside its strings.
+func escapeDELAndC1(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == 0x7f || r >= 0x80 && r <= 0x9f {
+			fmt.Fprintf(&b, `\u%04x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func ourEncode(t testing.TB, o Output, v any) string {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, Encode(&b, o, v))
+	return b.String()
+}
+
+// materialized is the TopologyDoc of d with its fields filled, as the
+// libraries need it.
+func materialized(d *topology.Description) *TopologyDoc {
+	if d == nil {
+		return nil
+	}
+	out := &TopologyDoc{Subtopologies: []SubtopologyDoc{}, GlobalStores: []GlobalStoreDoc{}}
+	for _, s := range d.Subtopologies {
+		ns := SubtopologyDoc{ID: s.ID, Nodes: []NodeDoc{}}
+		for _, n := range s.Nodes {
+			ns.Nodes = append(ns.Nodes, newNodeDoc(n))
+		}
+		out.Subtopologies = append(out.Subtopologies, ns)
+	}
+	for _, g := range d.GlobalStores {
+		out.GlobalStores = append(out.GlobalStores, GlobalStoreDoc{ID: g.ID, Source: newNodeDoc(g.Source), Processor: newNodeDoc(g.Processor)})
+	}
+	return out
+}
+
+// trickyStrings are the strings whose quoting the libraries decide with
+// care: YAML's special words and indicators, numbers, block scalars,
+// controls, bidi characters, invalid UTF-8.
+var trickyStrings = []string{
+	"", "a", "KSTREAM-SOURCE-0000000000", "wc-app", "0", "10", "007", "09", "08.5", "99999999999999999999999", "-1", "1.5", "1e3", "0x1F", "0o7", ".inf", "-.inf", ".nan",
+	"true", "False", "YES", "no", "on", "Off", "y", "N", "null", "Null", "~", "<<", "2001-12-14", "12:30", "1_000",
+	"-", "- x", "-x", "?", "? x", ":", "a:b", "a: b", "a #b", "#x", "&a", "*a", "!t", "|", ">", "'q", "\"q", "%x", "@x", "`x",
+	"[a]", "{a}", "a,b", " lead", "trail ", "a  b", "a\tb", "\ta", "l1\nl2", "l1\nl2\n", "\nx", "x\n\n", "\n", " a\nb", "a\r\nb",
+	"---", "...", "--- x", "é", "日本", "\u00a0", "\x7f", "\u0085", "\u0080", "\u009f", "\u2028", "\u2029", "\u202e", "\u200b",
+	"\ufeff", "\x1b[31mred", "\x00", "\xff", "a\xffb", "<b>&amp;</b>", `back\slash`, "a/b", "a.b_c", "0a", "a0",
+	strings.Repeat("long-", 40),
+}
+
+// randomString is one of trickyStrings or a random mix of their runes.
+func randomString(r *rand.Rand) string {
+	if r.IntN(3) > 0 {
+		return trickyStrings[r.IntN(len(trickyStrings))]
+	}
+	var b strings.Builder
+	for range r.IntN(8) {
+		s := trickyStrings[r.IntN(len(trickyStrings))]
+		if s != "" {
+			b.WriteString(s[:1+r.IntN(len(s))])
+		}
+	}
+	return b.String()
+}
+
+// fill gives v (settable) random content: strings from randomString,
+// integers of every sign, pointers nil or not, slices nil, empty or not.
+func fill(r *rand.Rand, v reflect.Value, depth int) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(randomString(r))
+	case reflect.Bool:
+		v.SetBool(r.IntN(2) == 0)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		switch r.IntN(3) {
+		case 0:
+			v.SetInt(0)
+		case 1:
+			v.SetInt(int64(r.IntN(100) - 50))
+		default:
+			v.SetInt(r.Int64() >> (64 - v.Type().Bits()))
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(uint64(r.IntN(70000)) & (1<<v.Type().Bits() - 1))
+	case reflect.Pointer:
+		if r.IntN(3) == 0 || depth > 6 {
+			return
+		}
+		p := reflect.New(v.Type().Elem())
+		fill(r, p.Elem(), depth+1)
+		v.Set(p)
+	case reflect.Slice:
+		switch n := r.IntN(5); {
+		case n == 0 || depth > 6:
+		case n == 1:
+			v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+		default:
+			s := reflect.MakeSlice(v.Type(), n-1, n-1)
+			for i := range n - 1 {
+				fill(r, s.Index(i), depth+1)
+			}
+			v.Set(s)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fill(r, v.Field(i), depth+1)
+			}
+		}
+	}
+}
+
+// Encode writes what the libraries write, on random documents of every
+// type.
+func TestEncode_matchesTheLibraries(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 160))
+	for _, doc := range Documents() {
+		typ := reflect.TypeOf(doc)
+		t.Run(typ.Name(), func(t *testing.T) {
+			for i := range 300 {
+				v := reflect.New(typ)
+				fill(r, v.Elem(), 0)
+				for _, o := range []Output{JSON, YAML} {
+					want := libraryEncode(t, o, v.Interface())
+					got := ourEncode(t, o, v.Interface())
+					if !assert.Equal(t, want, got, "%s #%d", o, i) {
+						return
+					}
+					assert.Equal(t, want, ourEncode(t, o, v.Elem().Interface()), "%s #%d, by value", o, i)
+				}
+			}
+		})
+	}
+}
+
+// A TopologyDoc made from its model writes what the materialized document
+// writes.
+func TestEncode_topologyFromTheModel(t *testing.T) {
+	cases := map[string]*topology.Description{
+		"word count": tt.WordCount(),
+		"large":      tt.Large(300),
+		"empty":      tt.Desc(nil),
+		"hostile": tt.Desc([]*topology.Subtopology{tt.Sub("0\n1",
+			tt.Src("a\nb", []string{"t: x", "\x1b"}, "p"), tt.Proc("p", []string{"s\u0085"}, "k"), tt.Sink("k", "")),
+		}, [2]*topology.Node{tt.Src("g", []string{"true"}, "gp"), tt.Proc("gp", []string{"-"})}),
+	}
+	for name, d := range cases {
+		t.Run(name, func(t *testing.T) {
+			for _, o := range []Output{JSON, YAML} {
+				assert.Equal(t, libraryEncode(t, o, materialized(d)), ourEncode(t, o, NewTopologyDoc(d)), string(o))
+				lib := DescribeDoc{Groups: []GroupDoc{{Group: "g", TopologyDescription: materialized(d)}, {Group: "h"}}}
+				ours := DescribeDoc{Groups: []GroupDoc{{Group: "g", TopologyDescription: NewTopologyDoc(d)}, {Group: "h"}}}
+				assert.Equal(t, libraryEncode(t, o, lib), ourEncode(t, o, ours), string(o))
+			}
+		})
+	}
+}
+
+// JSON escapes DEL and the C1 controls, which encoding/json leaves raw.
+func TestEncode_jsonEscapesDELAndC1(t *testing.T) {
+	got := ourEncode(t, JSON, ListDoc{Groups: []ListedGroupDoc{{Group: "a\x7fb\u0085c\u009f", State: "\u2028\x1b"}}})
+	assert.Contains(t, got, `"group": "a\u007fb\u0085c\u009f"`)
+	assert.Contains(t, got, `"state": "\u2028\u001b"`)
+}
+
+// Any string is written as the libraries write it, wherever it is.
+func FuzzEncodeStrings(f *testing.F) {
+	for _, s := range trickyStrings {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tags := []ClientTagDoc{{Key: s, Value: s}}
+		docs := []any{
+			ListDoc{Groups: []ListedGroupDoc{{Group: s, State: s}}},
+			DescribeDoc{Groups: []GroupDoc{{Group: s, AssignorName: &s, Members: &[]MemberDoc{{MemberID: s, ClientTags: tags, InstanceID: &s}},
+				Error: &ErrorDoc{Name: s, Message: s}}}},
+			DeleteDoc{Groups: []DeleteGroupDoc{{Group: s, InternalTopics: &InternalTopicsDoc{Inferred: []string{s, s}, Failed: []TopicErrorDoc{{Topic: s, Error: &ErrorDoc{Message: s}}}}}}},
+		}
+		d := tt.Desc([]*topology.Subtopology{tt.Sub(s, tt.Src(s, []string{s}, s), tt.Proc(s, []string{s}), tt.Sink(s+"k", s))})
+		for _, o := range []Output{JSON, YAML} {
+			for _, doc := range docs {
+				if want, got := libraryEncode(t, o, doc), ourEncode(t, o, doc); want != got {
+					t.Fatalf("%s of %q:\nlibrary: %q\nours:    %q", o, s, want, got)
+				}
+			}
+			if want, got := libraryEncode(t, o, materialized(d)), ourEncode(t, o, NewTopologyDoc(d)); want != got {
+				t.Fatalf("%s topology of %q:\nlibrary: %q\nours:    %q", o, s, want, got)
+			}
+		}
+	})
+}
