@@ -157,6 +157,10 @@ func descriptionFromWire(w *kmsg.StreamsGroupDescribeResponseGroupTopologyDescri
 		}
 		topology.LinkPredecessors(s.Nodes)
 		d.Subtopologies = append(d.Subtopologies, s)
+		// The model shares the wire's strings and lists; the wire's node
+		// structs are let go as soon as they are converted, so that a
+		// large description is not held twice.
+		ws.Nodes = nil
 	}
 	for i := range w.GlobalStores {
 		wg := &w.GlobalStores[i]
