@@ -93,12 +93,20 @@ func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string, inc
 	}
 	res := route(ctx, c, groups, call)
 	out := make([]DescribedGroup, len(groups))
+	// A repeated id shares its one answer and its one model: the
+	// conversion consumes the wire's node lists (descriptionFromWire).
+	converted := map[string]DescribedGroup{}
 	for i, g := range groups {
+		if d, done := converted[g]; done {
+			out[i] = d
+			continue
+		}
 		r := res[g]
 		d := DescribedGroup{Group: g, Coordinator: r.coordinator, Err: r.err, Version: versions[g]}
 		if d.Err == nil {
 			d.Streams, d.Err = streamsGroupFromWire(r.row, includeTopology)
 		}
+		converted[g] = d
 		out[i] = d
 	}
 	return out

@@ -137,7 +137,8 @@ func clonePtr[T any](p *T) *T {
 }
 
 // descriptionFromWire converts a StreamsGroupDescribe v1
-// TopologyDescription. It fails, with the message Kafka's admin client
+// TopologyDescription, consuming w: each subtopology's node list is let go
+// once converted. It fails, with the message Kafka's admin client
 // uses, on an unknown node type or a global store that is not a source
 // plus a processor.
 func descriptionFromWire(w *kmsg.StreamsGroupDescribeResponseGroupTopologyDescription) (*topology.Description, error) {
