@@ -36,10 +36,11 @@ func run(args []string, ios IOStreams, d deps) int {
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
 	err := root.ExecuteContext(ctx)
-	var ve *verbExit
-	if se := d.signals.cause(); se != nil && err != nil && !(errors.As(err, &ve) && ve.code == se.code()) {
-		// Whatever the signal interrupted, the signal ended it; a watch,
-		// which Ctrl-C ends as planned, has already made its exit.
+	var ended *signalError
+	if se := d.signals.cause(); se != nil && err != nil && !errors.As(err, &ended) {
+		// Whatever the signal interrupted, the signal ended it (a command
+		// that ended with the signal already, a watch's planned end
+		// included, keeps its own).
 		err = se
 	}
 	a.report(err)
@@ -56,7 +57,9 @@ func (a *app) report(err error) {
 	switch {
 	case err == nil, errors.As(err, &oe):
 	case errors.As(err, &se):
-		a.deps.signals.announce(func() { a.printError(se.Error()) })
+		if !se.planned {
+			a.deps.signals.announce(func() { a.printError(se.Error()) })
+		}
 	case errors.As(err, &ve):
 		if ve.err != nil {
 			a.printError(a.errorText(ve.err))

@@ -24,8 +24,13 @@ import (
 // signalGrace is how long a command may take to unwind after a signal.
 const signalGrace = time.Second
 
-// signalError is the end of a command by a signal.
-type signalError struct{ sig os.Signal }
+// signalError is the end of a command by a signal. planned marks an end
+// the command was waiting for (a --watch runs until Ctrl-C): the exit code
+// is the signal's all the same, but no error line is printed.
+type signalError struct {
+	sig     os.Signal
+	planned bool
+}
 
 func (e *signalError) Error() string {
 	if e.sig == syscall.SIGTERM {
@@ -62,6 +67,18 @@ func watchSignals() *signalWatch {
 		}
 	}()
 	return w
+}
+
+// plannedEnd is the end of a command that runs until a signal, once ctx
+// (the command's) is done: the signal's exit code without an error line.
+// A ctx ended by anything but a signal counts as Ctrl-C.
+func plannedEnd(ctx context.Context) error {
+	sig := os.Interrupt
+	var se *signalError
+	if errors.As(context.Cause(ctx), &se) {
+		sig = se.sig
+	}
+	return &signalError{sig: sig, planned: true}
 }
 
 // cause is the signal that ended the command, nil while none arrived.

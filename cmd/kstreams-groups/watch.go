@@ -20,13 +20,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
@@ -188,7 +186,7 @@ func (a *app) watchLoop(ctx context.Context, w watchOptions, take func(ctx conte
 		s := take(sctx, c, d.st)
 		cancel()
 		if ctx.Err() != nil {
-			return interrupted(ctx)
+			return plannedEnd(ctx)
 		}
 		var changes []watch.Change
 		if prev != nil && s.snap != nil {
@@ -205,23 +203,10 @@ func (a *app) watchLoop(ctx context.Context, w watchOptions, take func(ctx conte
 		}
 		select {
 		case <-ctx.Done():
-			return interrupted(ctx)
+			return plannedEnd(ctx)
 		case <-clk.After(started.Add(w.interval).Sub(clk.Now())):
 		}
 	}
-}
-
-// interrupted is the exit of a watch ended by ctx, a planned end: the
-// signal's code (exitSIGINT for Ctrl-C, exitSIGTERM) with no error line.
-func interrupted(ctx context.Context) error {
-	var se *signalError
-	if errors.As(context.Cause(ctx), &se) {
-		return &verbExit{code: se.code()}
-	}
-	if cause := context.Cause(ctx); cause != nil && strings.HasPrefix(cause.Error(), syscall.SIGTERM.String()+" ") {
-		return &verbExit{code: exitSIGTERM}
-	}
-	return &verbExit{code: exitSIGINT}
 }
 
 // Terminal control sequences of a redraw.
