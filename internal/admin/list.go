@@ -28,3 +28,26 @@ func (c *Client) ListStreamsGroupsInStates(ctx context.Context, states []string)
 	}
 	return out, nil
 }
+
+// GroupLister is what RequestedGroups needs: Client.ListStreamsGroups.
+type GroupLister interface {
+	ListStreamsGroups(ctx context.Context) ([]ListedGroup, error)
+}
+
+// RequestedGroups are the groups a verb works on: groups as given or, with
+// all (--all-groups), the id of every streams group, sorted. The error is
+// the listing's.
+func RequestedGroups(ctx context.Context, l GroupLister, groups []string, all bool) ([]string, error) {
+	if !all {
+		return groups, nil
+	}
+	listed, err := l.ListStreamsGroups(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(listed))
+	for i, g := range listed {
+		ids[i] = g.Group
+	}
+	return ids, nil
+}

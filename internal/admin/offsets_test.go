@@ -180,3 +180,23 @@ func TestListStreamsGroupsInStates(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, listed.Groups())
 }
+
+// RequestedGroups are the groups given, or with all every streams group's
+// id in the listing's order; a listing that fails is the error.
+func TestRequestedGroups(t *testing.T) {
+	c, cl := viewsCluster(t)
+	for _, id := range []string{"b", "a"} {
+		c.PutStreamsGroup(playground.StreamsGroup{ID: id, State: "Empty"})
+	}
+	ctx := viewsCtx(t)
+	got, err := RequestedGroups(ctx, cl, []string{"x", "x"}, false)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"x", "x"}, got, "as given, repeats included")
+	got, err = RequestedGroups(ctx, cl, []string{"x"}, true)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "b"}, got)
+
+	c.InjectError(playground.Fault{Key: 16, ErrorCode: kerr.ClusterAuthorizationFailed.Code, Times: 0, Node: playground.AnyNode})
+	_, err = RequestedGroups(ctx, cl, nil, true)
+	require.Error(t, err)
+}

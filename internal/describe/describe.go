@@ -126,16 +126,9 @@ type Group struct {
 // the whole command, such as listing the groups. With AllGroups, Groups is
 // ignored.
 func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
-	ids := opts.Groups
-	if opts.AllGroups {
-		listed, err := client.ListStreamsGroups(ctx)
-		if err != nil {
-			return nil, err
-		}
-		ids = make([]string, len(listed))
-		for i, l := range listed {
-			ids[i] = l.Group
-		}
+	ids, err := admin.RequestedGroups(ctx, client, opts.Groups, opts.AllGroups)
+	if err != nil {
+		return nil, err
 	}
 	res := &Result{Groups: make([]*Group, 0, len(ids)), View: opts.View()}
 	if len(ids) == 0 {

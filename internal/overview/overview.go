@@ -221,16 +221,9 @@ func (e *StoreNotFoundError) Error() string {
 // Per-group failures are in each Group's Err; the returned error is for
 // failures of the whole command, such as listing the groups.
 func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
-	ids := opts.Groups
-	if opts.AllGroups {
-		listed, err := client.ListStreamsGroups(ctx)
-		if err != nil {
-			return nil, err
-		}
-		ids = make([]string, len(listed))
-		for i, l := range listed {
-			ids[i] = l.Group
-		}
+	ids, err := admin.RequestedGroups(ctx, client, opts.Groups, opts.AllGroups)
+	if err != nil {
+		return nil, err
 	}
 	res := &Result{Groups: make([]*Group, 0, len(ids))}
 	if opts.StoreGiven {
