@@ -39,6 +39,19 @@ type GroupOffsets struct {
 	Err     error
 }
 
+// Committed indexes the offsets the group committed by partition, leaving
+// out, as the Java admin client does, a partition answered with an error
+// or without an offset (-1).
+func (g GroupOffsets) Committed() map[kafka.TopicPartition]CommittedOffset {
+	out := make(map[kafka.TopicPartition]CommittedOffset, len(g.Offsets))
+	for _, o := range g.Offsets {
+		if o.Err == nil && o.Offset >= 0 {
+			out[o.TopicPartition] = o
+		}
+	}
+	return out
+}
+
 // offsetFetchAPI is the request name used in messages.
 const offsetFetchAPI = "OffsetFetch"
 

@@ -181,6 +181,22 @@ func TestListStreamsGroupsInStates(t *testing.T) {
 	assert.Empty(t, listed.Groups())
 }
 
+// Committed leaves out what the Java admin client skips: a partition
+// answered with an error, and one without an offset.
+func TestGroupOffsets_Committed(t *testing.T) {
+	tp := func(p int32) kafka.TopicPartition { return kafka.TopicPartition{Topic: "in", Partition: p} }
+	g := GroupOffsets{Group: "g", Offsets: []CommittedOffset{
+		{TopicPartition: tp(0), Offset: 5, LeaderEpoch: 2},
+		{TopicPartition: tp(1), Offset: -1, LeaderEpoch: -1},
+		{TopicPartition: tp(2), Offset: 7, Err: NewKafkaError(kerr.UnstableOffsetCommit.Code, nil)},
+		{TopicPartition: tp(3), Offset: 0, LeaderEpoch: -1},
+	}}
+	assert.Equal(t, map[kafka.TopicPartition]CommittedOffset{
+		tp(0): {TopicPartition: tp(0), Offset: 5, LeaderEpoch: 2},
+		tp(3): {TopicPartition: tp(3), Offset: 0, LeaderEpoch: -1},
+	}, g.Committed())
+}
+
 // RequestedGroups are the groups given, or with all every streams group's
 // id in the listing's order; a listing that fails is the error.
 func TestRequestedGroups(t *testing.T) {

@@ -118,13 +118,7 @@ func fillOffsets(ctx context.Context, client Client, groups []*Group) {
 			w.g.Err = errL
 			continue
 		}
-		mine := map[kafka.TopicPartition]admin.CommittedOffset{}
-		for _, o := range co.Offsets {
-			// The Java admin client skips partitions answered with an error.
-			if o.Err == nil && o.Offset >= 0 {
-				mine[o.TopicPartition] = o
-			}
-		}
+		mine := co.Committed()
 		for _, tp := range w.tps {
 			start, end := earliest[tp], latest[tp]
 			if start.Err != nil || end.Err != nil {

@@ -459,16 +459,9 @@ func fillLag(ctx context.Context, client Client, groups []*Group) {
 	if len(ok) == 0 {
 		return
 	}
-	committed := map[string]map[kafka.TopicPartition]int64{}
+	committed := map[string]map[kafka.TopicPartition]admin.CommittedOffset{}
 	for _, co := range client.FetchCommittedOffsets(ctx, ids) {
-		mine := map[kafka.TopicPartition]int64{}
-		for _, o := range co.Offsets {
-			// The Java admin client skips partitions answered with an error.
-			if o.Err == nil && o.Offset >= 0 {
-				mine[o.TopicPartition] = o.Offset
-			}
-		}
-		committed[co.Group] = mine
+		committed[co.Group] = co.Committed()
 		if co.Err != nil {
 			for _, g := range ok {
 				if g.Group == co.Group {
@@ -511,7 +504,7 @@ func fillLag(ctx context.Context, client Client, groups []*Group) {
 // addCommittedTasks adds, to a group whose members hold no task at all
 // (an Empty group), a task for each partition it committed on a source
 // topic, so that a stopped application still shows where it stands.
-func addCommittedTasks(g *Group, committed map[kafka.TopicPartition]int64) {
+func addCommittedTasks(g *Group, committed map[kafka.TopicPartition]admin.CommittedOffset) {
 	for _, st := range g.Subtopologies {
 		if len(st.Tasks) > 0 {
 			return
@@ -535,7 +528,7 @@ func addCommittedTasks(g *Group, committed map[kafka.TopicPartition]int64) {
 // computeLag fills every task's offsets and lag, the subtopologies' and the
 // group's totals. A partition the broker does not know (a source topic with
 // fewer partitions than the subtopology has tasks) is left out.
-func computeLag(g *Group, committed map[kafka.TopicPartition]int64, latest, earliest map[kafka.TopicPartition]admin.ListedOffset) error {
+func computeLag(g *Group, committed map[kafka.TopicPartition]admin.CommittedOffset, latest, earliest map[kafka.TopicPartition]admin.ListedOffset) error {
 	g.Lag, g.Largest = 0, nil
 	for _, st := range g.Subtopologies {
 		slices.SortFunc(st.Tasks, func(a, b *Task) int { return cmp.Compare(a.Partition, b.Partition) })
@@ -560,9 +553,9 @@ func computeLag(g *Group, committed map[kafka.TopicPartition]int64, latest, earl
 				}
 				row := PartitionLag{TopicPartition: tp, Repartition: src.Repartition, LogStart: start.Offset, LogEnd: end.Offset, Lag: end.Offset - start.Offset}
 				if c, ok := committed[tp]; ok {
-					off := c
+					off := c.Offset
 					row.Committed = &off
-					row.Lag = end.Offset - c
+					row.Lag = end.Offset - off
 				}
 				t.Offsets = append(t.Offsets, row)
 				t.Lag += row.Lag
