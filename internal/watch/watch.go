@@ -58,14 +58,20 @@ func FromOverview(res *overview.Result) Snapshot {
 	return s
 }
 
+// fromOverviewGroup reads the overview's join: its tasks already hold
+// their holders.
 func fromOverviewGroup(g *overview.Group) Group {
 	if g.Err != nil {
 		return Group{ID: g.Group, Err: g.Err.Error()}
 	}
-	out := fromStreams(g.Group, &kafka.StreamsGroup{State: g.State, GroupEpoch: g.GroupEpoch, AssignmentEpoch: g.AssignmentEpoch,
-		TopologyEpoch: g.TopologyEpoch, Members: g.Members, TopologyStatus: g.DescriptionStatus})
 	lag := g.Lag
-	out.Lag = &lag
+	out := Group{ID: g.Group, State: g.State, GroupEpoch: g.GroupEpoch, AssignmentEpoch: g.AssignmentEpoch,
+		TopologyEpoch: g.TopologyEpoch, Description: g.DescriptionStatus, Lag: &lag}
+	var tasks []*overview.Task
+	for _, st := range g.Subtopologies {
+		tasks = append(tasks, st.Tasks...)
+	}
+	out.addTasks(g.Members, tasks)
 	return out
 }
 
@@ -105,21 +111,28 @@ func FromDescribe(res *describe.Result) Snapshot {
 
 func fromStreams(id string, g *kafka.StreamsGroup) Group {
 	out := Group{ID: id, State: g.State, GroupEpoch: g.GroupEpoch, AssignmentEpoch: g.AssignmentEpoch,
-		TopologyEpoch: g.TopologyEpoch, Description: g.TopologyStatus, Owners: map[string]string{}}
-	for _, m := range g.Members {
+		TopologyEpoch: g.TopologyEpoch, Description: g.TopologyStatus}
+	out.addTasks(g.Members, overview.Holders(g.Members))
+	return out
+}
+
+// addTasks adds the members and, from tasks (whose holders are indexes
+// into members), each task's active owner and the tasks moving.
+func (out *Group) addTasks(members []kafka.Member, tasks []*overview.Task) {
+	for _, m := range members {
 		out.Members = append(out.Members, Member{ID: m.MemberID, ClientID: m.ClientID})
 	}
 	slices.SortFunc(out.Members, func(a, b Member) int { return strings.Compare(a.ID, b.ID) })
-	for _, t := range overview.Holders(g.Members) {
+	out.Owners = map[string]string{}
+	for _, t := range tasks {
 		if len(t.Active) > 0 {
-			out.Owners[t.String()] = g.Members[t.Active[0]].MemberID
+			out.Owners[t.String()] = members[t.Active[0]].MemberID
 		}
 		if t.Moving() {
 			out.Moving = append(out.Moving, t.String())
 		}
 	}
 	slices.Sort(out.Moving)
-	return out
 }
 
 // Change is one difference between two samples of a group.

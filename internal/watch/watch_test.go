@@ -99,3 +99,27 @@ func TestCompareTasks(t *testing.T) {
 	assert.Negative(t, compareTasks("2_0", "10_0"))
 	assert.Zero(t, compareTasks("a_b_1", "a_b_1"))
 }
+
+// An overview's snapshot reads the owners and the tasks moving from the
+// overview's tasks, and says what a describe of the same members says.
+func TestFromOverview_tasks(t *testing.T) {
+	sg := app()
+	sg.Members[1].TargetAssignment.Active = nil // 0_2 moving
+	g := &overview.Group{Group: "g", State: sg.State, GroupEpoch: sg.GroupEpoch, AssignmentEpoch: sg.AssignmentEpoch,
+		DescriptionStatus: sg.TopologyStatus, Members: sg.Members, Lag: 7,
+		Subtopologies: []*overview.Subtopology{{ID: "0", Tasks: []*overview.Task{
+			{TaskID: overview.TaskID{Subtopology: "0", Partition: 0}, Active: []int{0}, TargetActive: []int{0}},
+			{TaskID: overview.TaskID{Subtopology: "0", Partition: 1}, Active: []int{0}, TargetActive: []int{0}},
+			{TaskID: overview.TaskID{Subtopology: "0", Partition: 2}, Active: []int{1}},
+			{TaskID: overview.TaskID{Subtopology: "0", Partition: 3}}, // committed only (an Empty group's)
+		}}}}
+	got := FromOverview(&overview.Result{Groups: []*overview.Group{g}}).Groups[0]
+	assert.Equal(t, map[string]string{"0_0": "m-a", "0_1": "m-a", "0_2": "m-b"}, got.Owners)
+	assert.Equal(t, []string{"0_2"}, got.Moving)
+	assert.Equal(t, []Member{{ID: "m-a", ClientID: "c-a"}, {ID: "m-b", ClientID: "c-b"}}, got.Members)
+	assert.Equal(t, int64(7), *got.Lag)
+
+	described := snap(&describe.Group{Group: "g", StreamsGroup: *sg}).Groups[0]
+	got.Lag = nil
+	assert.Equal(t, described, got)
+}
