@@ -91,11 +91,11 @@ func problemsText(g *check.Group) string {
 // largest task lag, tasks moving and, when asked for, the description.
 func groupFacts(g *check.Group) string {
 	o := g.Overview
-	facts := []string{pluginText(o.State), countText(int64(len(o.Members)), "member"), "lag " + strconv.FormatInt(o.Lag, 10)}
+	facts := []string{pluginText(o.State), plural(len(o.Members), "member"), "lag " + strconv.FormatInt(o.Lag, 10)}
 	if o.Largest != nil && o.Largest.Lag > 0 {
 		facts = append(facts, "largest task lag "+strconv.FormatInt(o.Largest.Lag, 10)+" ("+pluginText(o.Largest.String())+")")
 	}
-	facts = append(facts, countText(g.MovingTasks, "task")+" moving")
+	facts = append(facts, plural(int(g.MovingTasks), "task")+" moving")
 	if o.DescriptionStatus != topology.NotRequested {
 		facts = append(facts, "description "+o.DescriptionStatus.String())
 	}
@@ -113,13 +113,6 @@ func checkGroupLine(g *check.Group) string {
 		line += fmt.Sprintf(" (%s, group epoch %d, target assignment epoch %d, topology epoch %d)", groupFacts(g), o.GroupEpoch, o.AssignmentEpoch, o.TopologyEpoch)
 	}
 	return line
-}
-
-func countText(n int64, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.FormatInt(n, 10) + " " + word + "s"
 }
 
 // Perfdata is the performance data of a check, without the leading "|".

@@ -35,7 +35,7 @@ func DoctorText(w io.Writer, res *doctor.Result, st *Styles) error {
 			header += fmt.Sprintf(" (coordinator %d, %s)", g.Coordinator.ID, Escape(g.Coordinator.Addr()))
 		}
 		if s := g.Streams; s != nil {
-			header += fmt.Sprintf(": %s, %s, topology epoch %d, description %s", st.PaintState(s.State, Escape(s.State)), countText(int64(len(s.Members)), "member"), s.TopologyEpoch, s.TopologyStatus)
+			header += fmt.Sprintf(": %s, %s, topology epoch %d, description %s", st.PaintState(s.State, Escape(s.State)), plural(len(s.Members), "member"), s.TopologyEpoch, s.TopologyStatus)
 		}
 		b.WriteString(st.Paint(st.header(), header) + "\n")
 		problems, warnings := 0, 0
@@ -55,7 +55,7 @@ func DoctorText(w io.Writer, res *doctor.Result, st *Styles) error {
 		if problems+warnings == 0 {
 			b.WriteString("Nothing is wrong.\n")
 		} else {
-			b.WriteString(countText(int64(problems), "problem") + ", " + countText(int64(warnings), "warning") + ".\n")
+			b.WriteString(plural(problems, "problem") + ", " + plural(warnings, "warning") + ".\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())

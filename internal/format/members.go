@@ -134,6 +134,14 @@ type EndpointDoc struct {
 	Port uint16 `json:"port" yaml:"port"`
 }
 
+// newEndpointDoc is a member's user endpoint; nil when it has none.
+func newEndpointDoc(e *kafka.Endpoint) *EndpointDoc {
+	if e == nil {
+		return nil
+	}
+	return &EndpointDoc{Host: e.Host, Port: e.Port}
+}
+
 // ClientTagDoc is one client tag.
 type ClientTagDoc struct {
 	Key   string `json:"key" yaml:"key"`
@@ -161,14 +169,10 @@ func newMemberDocs(ms []kafka.Member) []MemberDoc {
 		for _, t := range m.ClientTags {
 			tags = append(tags, ClientTagDoc(t))
 		}
-		var ep *EndpointDoc
-		if m.UserEndpoint != nil {
-			ep = &EndpointDoc{Host: m.UserEndpoint.Host, Port: m.UserEndpoint.Port}
-		}
 		out = append(out, MemberDoc{
 			MemberID: m.MemberID, MemberEpoch: m.MemberEpoch, InstanceID: m.InstanceID, RackID: m.RackID,
 			ClientID: m.ClientID, ClientHost: m.ClientHost, ProcessID: m.ProcessID,
-			MemberProtocol: m.Protocol(), TopologyEpoch: m.TopologyEpoch, UserEndpoint: ep,
+			MemberProtocol: m.Protocol(), TopologyEpoch: m.TopologyEpoch, UserEndpoint: newEndpointDoc(m.UserEndpoint),
 			ClientTags: tags, Assignment: newAssignmentDoc(m.Assignment), TargetAssignment: newAssignmentDoc(m.TargetAssignment),
 		})
 	}

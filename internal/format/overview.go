@@ -30,11 +30,12 @@ package format
 
 import (
 	"fmt"
-
-	"github.com/fatih/color"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fatih/color"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
@@ -215,28 +216,16 @@ func largestTask(s *overview.Subtopology) *overview.Task {
 // movingText names the target holders that differ from the current ones.
 func movingText(t *overview.Task) string {
 	var parts []string
-	if !equalInts(t.Active, t.TargetActive) {
+	if !slices.Equal(t.Active, t.TargetActive) {
 		parts = append(parts, "active -> "+refs(t.TargetActive))
 	}
-	if !equalInts(t.Standby, t.TargetStandby) {
+	if !slices.Equal(t.Standby, t.TargetStandby) {
 		parts = append(parts, "standby -> "+refs(t.TargetStandby))
 	}
-	if !equalInts(t.Warmup, t.TargetWarmup) {
+	if !slices.Equal(t.Warmup, t.TargetWarmup) {
 		parts = append(parts, "warm-up -> "+refs(t.TargetWarmup))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func writeStoreView(t *tableWriter, g *overview.Group) {

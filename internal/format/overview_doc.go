@@ -164,8 +164,8 @@ func NewOverviewDoc(res *overview.Result) OverviewDoc {
 		}
 		d.Subtopologies = make([]OverviewSubtopologyDoc, 0, len(g.Subtopologies))
 		for _, s := range g.Subtopologies {
-			sd := OverviewSubtopologyDoc{ID: s.ID, SourceTopics: make([]SourceDoc, 0, len(s.Sources)), SinkTopics: nonNilStrings(s.Sinks),
-				DynamicSink: s.DynamicSink, RepartitionSinks: nonNilStrings(s.RepartitionSinks), Stores: make([]StoreDoc, 0, len(s.Stores)),
+			sd := OverviewSubtopologyDoc{ID: s.ID, SourceTopics: make([]SourceDoc, 0, len(s.Sources)), SinkTopics: orEmpty(s.Sinks),
+				DynamicSink: s.DynamicSink, RepartitionSinks: orEmpty(s.RepartitionSinks), Stores: make([]StoreDoc, 0, len(s.Stores)),
 				TaskCount: len(s.Tasks), Lag: s.Lag, MaxTaskLag: s.MaxTaskLag, Tasks: make([]TaskDoc, 0, len(s.Tasks))}
 			for _, src := range s.Sources {
 				sd.SourceTopics = append(sd.SourceTopics, SourceDoc{Topic: src.Topic, Repartition: src.Repartition, Lag: src.Lag})
@@ -208,18 +208,7 @@ func NewOverviewDoc(res *overview.Result) OverviewDoc {
 }
 
 func newMemberRefDoc(i int, m *kafka.Member) MemberRefDoc {
-	var ep *EndpointDoc
-	if m.UserEndpoint != nil {
-		ep = &EndpointDoc{Host: m.UserEndpoint.Host, Port: m.UserEndpoint.Port}
-	}
-	return MemberRefDoc{Ref: MemberRef(i), MemberID: m.MemberID, ProcessID: m.ProcessID, ClientID: m.ClientID, ClientHost: m.ClientHost, UserEndpoint: ep}
-}
-
-func nonNilStrings(xs []string) []string {
-	if xs == nil {
-		return []string{}
-	}
-	return xs
+	return MemberRefDoc{Ref: MemberRef(i), MemberID: m.MemberID, ProcessID: m.ProcessID, ClientID: m.ClientID, ClientHost: m.ClientHost, UserEndpoint: newEndpointDoc(m.UserEndpoint)}
 }
 
 func nonEmpty(s string) *string {
