@@ -258,13 +258,7 @@ func Evaluate(g *overview.Group, opts Options) *Group {
 		}
 		return out
 	}
-	for _, st := range g.Subtopologies {
-		for _, t := range st.Tasks {
-			if t.Moving() {
-				out.MovingTasks++
-			}
-		}
-	}
+	out.MovingTasks = g.MovingTasks()
 	if g.Largest != nil {
 		out.MaxTaskLag = g.Largest.Lag
 	}

@@ -155,7 +155,7 @@ func (m *groupMetrics) add(g *overview.Group) {
 		m.description.add(v, "group", g.Group, "status", s.String())
 	}
 	m.lag.add(g.Lag, "group", g.Group)
-	var largest, moving int64
+	var largest int64
 	if g.Largest != nil {
 		largest = g.Largest.Lag
 	}
@@ -163,13 +163,10 @@ func (m *groupMetrics) add(g *overview.Group) {
 		m.subLag.add(st.Lag, "group", g.Group, "subtopology", st.ID)
 		for _, t := range st.Tasks {
 			m.taskLag.add(t.Lag, "group", g.Group, "subtopology", st.ID, "partition", strconv.Itoa(int(t.Partition)))
-			if t.Moving() {
-				moving++
-			}
 		}
 	}
 	m.maxTaskLag.add(largest, "group", g.Group)
-	m.moving.add(moving, "group", g.Group)
+	m.moving.add(g.MovingTasks(), "group", g.Group)
 }
 
 // OverviewPrometheus writes the metrics of an overview.

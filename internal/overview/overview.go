@@ -173,6 +173,19 @@ func (t *Task) Moving() bool {
 	return !slices.Equal(t.Active, t.TargetActive) || !slices.Equal(t.Standby, t.TargetStandby) || !slices.Equal(t.Warmup, t.TargetWarmup)
 }
 
+// MovingTasks counts the group's tasks that are moving (Task.Moving).
+func (g *Group) MovingTasks() int64 {
+	var n int64
+	for _, st := range g.Subtopologies {
+		for _, t := range st.Tasks {
+			if t.Moving() {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // PartitionLag is one source partition of a task, as the offsets view
 // shows it: lag is the log end minus the committed offset, or minus the log
 // start when nothing is committed.
