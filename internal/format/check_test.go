@@ -137,6 +137,20 @@ func TestPrometheus(t *testing.T) {
 	assert.EqualValues(t, 3, promtest.Value(t, fams, "kstreams_check_status"))
 }
 
+// A group or state name a terminal would obey (ESC, BEL, CR, C1, bidi)
+// reaches the exposition as visible text; it still parses and reads back.
+func TestPrometheus_hostileNames(t *testing.T) {
+	ov := &overview.Result{Groups: []*overview.Group{checkedGroup("ev\x1b]0;x\x07il\r\u202e\u0085", "Stable\x1b[2J", 3)}}
+	var b bytes.Buffer
+	require.NoError(t, OverviewPrometheus(&b, ov))
+	for _, c := range []string{"\x1b", "\x07", "\r", "\u202e", "\u0085"} {
+		assert.NotContains(t, b.String(), c)
+	}
+	fams := promtest.Parse(t, b.String())
+	assert.EqualValues(t, 3, promtest.Value(t, fams, "kstreams_group_lag", "group", `ev\x1B]0;x\x07il\x0D\x{202E}\x85`))
+	assert.EqualValues(t, 1, promtest.Value(t, fams, "kstreams_group_state", "group", `ev\x1B]0;x\x07il\x0D\x{202E}\x85`, "state", `Stable\x1B[2J`))
+}
+
 func TestListPrometheus(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, ListPrometheus(&b, &list.Result{WithState: true, Groups: []list.Group{{Group: "a", State: "Empty"}, {Group: "b", State: "Unknown"}}}))

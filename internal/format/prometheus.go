@@ -6,8 +6,9 @@ package format
 // # TYPE lines and then its samples, groups in request order (a group
 // requested twice is written once: a series may appear only once). Label
 // values are escaped as the format requires (backslash, double quote and
-// line feed) and made valid UTF-8; no sample carries a timestamp (the
-// textfile collector refuses them). A family without a sample is left out.
+// line feed), made valid UTF-8, and keep no character a terminal would obey
+// (promQuoting); no sample carries a timestamp (the textfile collector
+// refuses them). A family without a sample is left out.
 //
 // Metrics of a described group (overview, check):
 //
@@ -26,9 +27,10 @@ package format
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"strconv"
-	"strings"
+	"unicode/utf8"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/check"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -67,7 +69,9 @@ func (fs promFamilies) write(w io.Writer) error {
 		if len(f.samples) == 0 {
 			continue
 		}
-		bw.WriteString("# HELP " + f.name + " " + promEscape(f.help, false) + "\n")
+		bw.WriteString("# HELP " + f.name + " ")
+		promHelpQuoting.body(bw, f.help)
+		bw.WriteString("\n")
 		bw.WriteString("# TYPE " + f.name + " gauge\n")
 		for _, s := range f.samples {
 			bw.WriteString(f.name)
@@ -77,7 +81,8 @@ func (fs promFamilies) write(w io.Writer) error {
 					if i > 0 {
 						bw.WriteByte(',')
 					}
-					bw.WriteString(s.labels[i] + `="` + promEscape(s.labels[i+1], true) + `"`)
+					bw.WriteString(s.labels[i] + "=")
+					promLabelQuoting.write(bw, s.labels[i+1])
 				}
 				bw.WriteByte('}')
 			}
@@ -87,15 +92,33 @@ func (fs promFamilies) write(w io.Writer) error {
 	return bw.Flush()
 }
 
-// promEscape escapes a label value (backslash, double quote, line feed) or
-// a HELP text (backslash, line feed), as valid UTF-8.
-func promEscape(s string, label bool) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	r := []string{`\`, `\\`, "\n", `\n`}
-	if label {
-		r = append(r, `"`, `\"`)
+// promLabelQuoting is a label value's, promHelpQuoting a HELP text's. The
+// format escapes a backslash, a line feed and, in a label value, a double
+// quote; it has no escape for other characters, so the other control
+// characters and the invisible and bidi ones escape.go names are written
+// as the text \xNN (\x{NNNN} above U+00FF), as in DOT, and cannot reach a
+// terminal; a byte that is not UTF-8 is U+FFFD.
+var (
+	promLabelQuoting = newQuoting(`"\`, promEscape)
+	promHelpQuoting  = newQuoting(`\`, promEscape)
+)
+
+func promEscape(r rune, raw string) string {
+	switch {
+	case r == utf8.RuneError && len(raw) == 1:
+		return "\uFFFD"
+	case r == '"':
+		return `\"`
+	case r == '\\':
+		return `\\`
+	case r == '\n':
+		return `\n`
+	case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+		return fmt.Sprintf(`\\x%02X`, r)
+	case invisible(r):
+		return fmt.Sprintf(`\\x{%04X}`, r)
 	}
-	return strings.NewReplacer(r...).Replace(s)
+	return ""
 }
 
 // groupMetrics are the families of described groups.
