@@ -70,10 +70,21 @@ func (c *Client) DescribeBrokerConfigs(ctx context.Context, b kafka.Broker, name
 	return out, err
 }
 
-// retryBroker runs one request to broker b until it succeeds, fails for
-// good (a Kafka error, a set-up failure, a broken answer) or ctx ends,
-// which is reported as the broker being unavailable with the last error.
+// retryBroker runs one request to broker b as retry does.
 func (c *Client) retryBroker(ctx context.Context, b kafka.Broker, api string, do func(t target) error) error {
+	return c.retry(ctx, api, func() (string, error) {
+		t := c.brokerFor(b)
+		return t.addr, do(t)
+	})
+}
+
+// retry runs one request (api names it) until it succeeds, fails for good
+// or ctx ends, which is reported as unavailable with the last error. do
+// returns the address of the broker it asked ("" when unknown) and its
+// error. For good: a *kafka.Error or *kafka.MalformedError that do made of
+// the answer, a set-up failure or a broken answer (Client.failure), a
+// Kafka error that is not retriable.
+func (c *Client) retry(ctx context.Context, api string, do func() (addr string, err error)) error {
 	var last error
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
@@ -81,8 +92,7 @@ func (c *Client) retryBroker(ctx context.Context, b kafka.Broker, api string, do
 				return &kafka.UnavailableError{Op: api, Err: err, Last: last}
 			}
 		}
-		t := c.brokerFor(b)
-		err := do(t)
+		addr, err := do()
 		if err == nil {
 			return nil
 		}
@@ -91,13 +101,13 @@ func (c *Client) retryBroker(ctx context.Context, b kafka.Broker, api string, do
 		if errors.As(err, &ke) || errors.As(err, &me) {
 			return err
 		}
+		fe, permanent := c.failure(err, addr, api)
+		if permanent {
+			return fe
+		}
 		var kerrErr *kerr.Error
 		if errors.As(err, &kerrErr) && !kerrErr.Retriable {
 			return NewKafkaError(kerrErr.Code, nil)
-		}
-		fe, permanent := c.failure(err, t.addr, api)
-		if permanent {
-			return fe
 		}
 		if ctx.Err() != nil {
 			return &kafka.UnavailableError{Op: api, Err: ctx.Err(), Last: last}

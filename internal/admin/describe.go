@@ -122,34 +122,20 @@ type ListedGroup struct {
 // ListStreamsGroups lists the streams groups of every broker, sorted by id,
 // retrying connection errors until ctx ends.
 func (c *Client) ListStreamsGroups(ctx context.Context) ([]ListedGroup, error) {
-	var last error
-	for attempt := 0; ; attempt++ {
-		if attempt > 0 {
-			if err := sleep(ctx, backoff(attempt-1)); err != nil {
-				return nil, &kafka.UnavailableError{Op: "ListGroups", Err: err, Last: last}
-			}
-		}
-		listed, err := kadm.NewClient(c.cl).ListGroupsByType(ctx, []string{"streams"})
-		if err == nil {
-			out := make([]ListedGroup, 0, len(listed))
-			for _, g := range listed.Sorted() {
-				out = append(out, ListedGroup{Group: g.Group, State: g.State, Coordinator: g.Coordinator})
-			}
-			return out, nil
-		}
-		fe, permanent := c.failure(err, shardBroker(err), "ListGroups")
-		if permanent {
-			return nil, fe
-		}
-		var ke *kerr.Error
-		if errors.As(err, &ke) && !ke.Retriable {
-			return nil, NewKafkaError(ke.Code, nil)
-		}
-		if ctx.Err() != nil {
-			return nil, &kafka.UnavailableError{Op: "ListGroups", Err: ctx.Err(), Last: last}
-		}
-		last = fe
+	var listed kadm.ListedGroups
+	err := c.retry(ctx, "ListGroups", func() (string, error) {
+		var err error
+		listed, err = kadm.NewClient(c.cl).ListGroupsByType(ctx, []string{"streams"})
+		return shardBroker(err), err
+	})
+	if err != nil {
+		return nil, err
 	}
+	out := make([]ListedGroup, 0, len(listed))
+	for _, g := range listed.Sorted() {
+		out = append(out, ListedGroup{Group: g.Group, State: g.State, Coordinator: g.Coordinator})
+	}
+	return out, nil
 }
 
 // shardBroker is the address of the broker of kadm's first failed shard, ""
