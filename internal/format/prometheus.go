@@ -27,10 +27,8 @@ package format
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/check"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -92,34 +90,17 @@ func (fs promFamilies) write(w io.Writer) error {
 	return bw.Flush()
 }
 
-// promLabelQuoting is a label value's, promHelpQuoting a HELP text's. The
-// format escapes a backslash, a line feed and, in a label value, a double
-// quote; it has no escape for other characters, so the other control
-// characters and the invisible and bidi ones escape.go names are written
-// as the text \xNN (\x{NNNN} above U+00FF), as in DOT, and cannot reach a
-// terminal; a byte that is not UTF-8 is U+FFFD.
+// The exposition format escapes a backslash, a line feed and, in a label
+// value, a double quote, as DOT's double-quoted strings do, and has no
+// escape for other characters. A label value is therefore quoted as DOT
+// quotes (dotQuoting): the other control characters and the invisible and
+// bidi ones escape.go names become the text \xNN (\x{NNNN} above U+00FF)
+// and cannot reach a terminal, a byte that is not UTF-8 is U+FFFD. A HELP
+// text is the same but for its double quotes, which stay as they are.
 var (
-	promLabelQuoting = newQuoting(`"\`, promEscape)
-	promHelpQuoting  = newQuoting(`\`, promEscape)
+	promLabelQuoting = dotQuoting
+	promHelpQuoting  = newQuoting(`\`, dotQuoting.escape)
 )
-
-func promEscape(r rune, raw string) string {
-	switch {
-	case r == utf8.RuneError && len(raw) == 1:
-		return "\uFFFD"
-	case r == '"':
-		return `\"`
-	case r == '\\':
-		return `\\`
-	case r == '\n':
-		return `\n`
-	case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
-		return fmt.Sprintf(`\\x%02X`, r)
-	case invisible(r):
-		return fmt.Sprintf(`\\x{%04X}`, r)
-	}
-	return ""
-}
 
 // groupMetrics are the families of described groups.
 type groupMetrics struct {
