@@ -33,7 +33,7 @@ type Group struct {
 	// Owners maps each task (S_P) to the member running it actively.
 	Owners map[string]string
 	// Moving are the tasks whose target holders differ from their current
-	// ones, sorted.
+	// ones, in task order (compareTasks).
 	Moving []string
 	// Lag is the group's total lag; nil when the view does not read it.
 	Lag *int64
@@ -132,7 +132,7 @@ func (out *Group) addTasks(members []kafka.Member, tasks []*overview.Task) {
 			out.Moving = append(out.Moving, t.String())
 		}
 	}
-	slices.Sort(out.Moving)
+	slices.SortFunc(out.Moving, compareTasks)
 }
 
 // Change is one difference between two samples of a group.

@@ -94,6 +94,14 @@ func TestChanges_lagRising(t *testing.T) {
 		FromOverview(&overview.Result{Groups: []*overview.Group{ov(6, 0).Groups[0].Overview}}))))
 }
 
+// The tasks moving are named in task order, partition 10 after 2.
+func TestChanges_movingOrder(t *testing.T) {
+	moving := app()
+	moving.Members[0].Assignment.Active = []kafka.Tasks{{SubtopologyID: "0", Partitions: []int32{0, 1, 2, 10}}}
+	got := texts(Changes(snap(&describe.Group{Group: "g", StreamsGroup: *app()}), snap(&describe.Group{Group: "g", StreamsGroup: *moving})))
+	assert.Contains(t, got, "g: 2 tasks moving: 0_2, 0_10")
+}
+
 func TestCompareTasks(t *testing.T) {
 	assert.Negative(t, compareTasks("0_2", "0_10"))
 	assert.Negative(t, compareTasks("2_0", "10_0"))
