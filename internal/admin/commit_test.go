@@ -2,12 +2,14 @@ package admin
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/admin/admintest"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
@@ -106,6 +108,35 @@ func TestDescribeTopics(t *testing.T) {
 		leader, _ := c.PartitionLeader("in", int32(i))
 		assert.Equal(t, PartitionInfo{Partition: int32(i), Leader: leader}, p)
 	}
+}
+
+// A broken Metadata answer is a protocol error naming the broker, and a
+// connection closed before the answer a lost answer, as for every request
+// (Client.failure): --input-topic's Metadata fails like the requests
+// before it.
+func TestDescribeTopics_brokenAnswers(t *testing.T) {
+	c, err := playground.Start(playground.Config{Logf: t.Logf})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	c.PutTopic("in", 1)
+
+	cl := behindHostile(t, c, admintest.Rule{Key: 3, Action: admintest.TruncateBody})
+	_, err = cl.DescribeTopics(testContext(t, 10*time.Second), []string{"in"})
+	var pe *kafka.ProtocolError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, "Metadata", pe.API)
+	assert.NotEmpty(t, pe.Broker)
+	assert.Equal(t, "MALFORMED_RESPONSE", kafka.Classify(err).Name)
+
+	// After a first answer, so that the close is no set-up failure.
+	cl = behindHostile(t, c, admintest.Rule{Key: 3, Action: admintest.Close, Skip: 1})
+	_, err = cl.DescribeTopics(testContext(t, 10*time.Second), []string{"in"})
+	require.NoError(t, err)
+	_, err = cl.DescribeTopics(testContext(t, 10*time.Second), []string{"in"})
+	var le *kafka.LostAnswerError
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, "Metadata", le.API)
+	assert.ErrorIs(t, err, kafka.ErrUnavailable)
 }
 
 // ListOffsets by timestamp answers the first offset at or after it, from
