@@ -32,8 +32,10 @@ type PartitionInfo struct {
 // such, anything else as the cluster being unavailable.
 func (c *Client) DescribeTopics(ctx context.Context, topics []string) ([]TopicInfo, error) {
 	var names []string
+	seen := make(map[string]bool, len(topics))
 	for _, t := range topics {
-		if !slices.Contains(names, t) {
+		if !seen[t] {
+			seen[t] = true
 			names = append(names, t)
 		}
 	}
