@@ -121,9 +121,14 @@ func (it *InternalTopics) Named(named []string) *InternalTopics {
 // internal, the inferred internal topics of groups (the groups about to be
 // deleted or reset), before anything is changed.
 func CheckNamed(named, groups, internal []string) error {
+	skip := make(map[string]bool, len(internal)) // internal, or refused already
+	for _, t := range internal {
+		skip[t] = true
+	}
 	var refused []string
 	for _, t := range named {
-		if !slices.Contains(internal, t) && !slices.Contains(refused, t) {
+		if !skip[t] {
+			skip[t] = true
 			refused = append(refused, t)
 		}
 	}
