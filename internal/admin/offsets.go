@@ -173,19 +173,19 @@ func (c *Client) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, ti
 	req := kmsg.NewPtrListOffsetsRequest()
 	req.ReplicaID = -1
 	req.IsolationLevel = 0
-	for i := 0; i < len(want); {
+	topicRuns(len(want), func(i int) string { return want[i].Topic }, func(topic string, from, to int) {
 		rt := kmsg.NewListOffsetsRequestTopic()
-		rt.Topic = want[i].Topic
-		for ; i < len(want) && want[i].Topic == rt.Topic; i++ {
+		rt.Topic = topic
+		for _, tp := range want[from:to] {
 			rp := kmsg.NewListOffsetsRequestTopicPartition()
-			rp.Partition = want[i].Partition
+			rp.Partition = tp.Partition
 			rp.CurrentLeaderEpoch = -1
 			rp.Timestamp = timestamp
 			rp.MaxNumOffsets = 1
 			rt.Partitions = append(rt.Partitions, rp)
 		}
 		req.Topics = append(req.Topics, rt)
-	}
+	})
 
 	got := map[kafka.TopicPartition]ListedOffset{}
 	var shardErr error
