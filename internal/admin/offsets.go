@@ -30,6 +30,11 @@ type CommittedOffset struct {
 	Err error
 }
 
+// Committed tells whether the partition has a committed offset: answered
+// without an error (the Java admin client skips the partitions that are)
+// and not -1, Kafka's "no offset".
+func (o CommittedOffset) Committed() bool { return o.Err == nil && o.Offset >= 0 }
+
 // GroupOffsets is one group's OffsetFetch answer.
 type GroupOffsets struct {
 	Group       string

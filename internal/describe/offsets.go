@@ -120,8 +120,7 @@ func fillOffsets(ctx context.Context, client Client, groups []*Group) {
 		}
 		mine := map[kafka.TopicPartition]admin.CommittedOffset{}
 		for _, o := range co.Offsets {
-			// The Java admin client skips partitions answered with an error.
-			if o.Err == nil && o.Offset >= 0 {
+			if o.Committed() {
 				mine[o.TopicPartition] = o
 			}
 		}

@@ -470,8 +470,7 @@ func fillLag(ctx context.Context, client Client, groups []*Group) {
 	for _, co := range client.FetchCommittedOffsets(ctx, ids) {
 		mine := map[kafka.TopicPartition]int64{}
 		for _, o := range co.Offsets {
-			// The Java admin client skips partitions answered with an error.
-			if o.Err == nil && o.Offset >= 0 {
+			if o.Committed() {
 				mine[o.TopicPartition] = o.Offset
 			}
 		}

@@ -255,8 +255,7 @@ func fetchCommitted(ctx context.Context, client Client, groups []*Group) map[str
 		}
 		m := map[kafka.TopicPartition]int64{}
 		for _, o := range co.Offsets {
-			// The Java admin client skips partitions answered with an error.
-			if o.Err == nil && o.Offset >= 0 {
+			if o.Committed() {
 				m[o.TopicPartition] = o.Offset
 			}
 		}
