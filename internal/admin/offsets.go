@@ -66,21 +66,8 @@ func (offsetFetchV9) MaxVersion() int16 { return offsetFetchVersion }
 // entry per requested group, in request order.
 func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []GroupOffsets {
 	call := groupCall[[]CommittedOffset]{
-		api: offsetFetchAPI,
-		gate: func(ctx context.Context, t target) error {
-			have, err := c.maxVersion(ctx, t, 9)
-			var ke *kafka.Error
-			if errors.As(err, &ke) {
-				return err
-			}
-			if err != nil {
-				return &kafka.UnavailableError{Op: "ApiVersions", Err: err}
-			}
-			if have < 8 {
-				return &kafka.BrokerTooOldError{NodeID: t.co.ID, API: offsetFetchAPI, Need: 8, Have: have, Feature: "committed offsets of several groups"}
-			}
-			return nil
-		},
+		api:  offsetFetchAPI,
+		gate: c.versionGate(9, 8, offsetFetchAPI, "committed offsets of several groups"),
 		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string][]CommittedOffset, map[string]int16, map[string]*string, error) {
 			req := kmsg.NewPtrOffsetFetchRequest()
 			for _, g := range gs {
