@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -69,6 +70,25 @@ func TestCommitOffsets(t *testing.T) {
 	}
 	assert.Equal(t, map[string]int{"a": 1, "b": 2, "busy": 1}, commits)
 	assert.Len(t, logged(c, 10), 2, "one FindCoordinator, and one for the group that moved")
+}
+
+// A group's commit fails with its first partition error, else with the
+// first partition the broker's answer left out: only what the broker
+// answered was committed.
+func TestCommitFailure(t *testing.T) {
+	sent := []OffsetToCommit{{TopicPartition: tp("in", 1)}, {TopicPartition: tp("in", 0)}, {TopicPartition: tp("out", 0)}}
+	ok := []PartitionError{{TopicPartition: tp("in", 0)}, {TopicPartition: tp("in", 1)}, {TopicPartition: tp("out", 0)}}
+	assert.NoError(t, commitFailure(sent, ok))
+
+	stale := NewKafkaError(kafka.CodeStaleMemberEpoch, nil)
+	failed := slices.Clone(ok)
+	failed[2].Err = stale
+	assert.Equal(t, stale, commitFailure(sent, failed))
+
+	err := commitFailure(sent, []PartitionError{{TopicPartition: tp("out", 0)}})
+	assert.ErrorIs(t, err, kafka.ErrMalformedResponse)
+	assert.EqualError(t, err, "malformed response from the broker: OffsetCommit has no answer for in-0")
+	assert.Equal(t, stale, commitFailure(sent, failed[2:]), "a partition error comes first")
 }
 
 func TestDeleteOffsets(t *testing.T) {
