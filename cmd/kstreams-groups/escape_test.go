@@ -57,3 +57,43 @@ func TestHostileNames(t *testing.T) {
 	r = runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--topology", "--group", "word-count")
 	assert.Equal(t, result{stdout: wordCountText}, r, "ordinary names are byte-identical")
 }
+
+// The offset verbs, end to end: a hostile group, input topic and internal
+// topics reach stdout and stderr escaped, in the plan, its CSV, the
+// clamping warnings, the commit and deletion notes, the refusal of
+// --delete-internal-topic and the delete-offsets table.
+func TestHostileNames_offsetVerbs(t *testing.T) {
+	isolate(t)
+	c := startCluster(t, 1, playground.Kafka44)
+	const (
+		group     = "evil\x1b]0;owned\x07"
+		topic     = "in\x1b[2J\u202e"
+		changelog = group + "-s\x1b[K-changelog"
+	)
+	c.PutTopic(topic, 1)
+	c.PutTopic(changelog, 1)
+	c.PutStreamsGroup(playground.StreamsGroup{ID: group, State: "Empty", Topology: &playground.Topology{Subtopologies: []playground.Subtopology{{
+		ID: "0", SourceTopics: []string{topic}, StateChangelogTopics: []playground.TopicInfo{{Name: changelog}, {Name: "x\x1b[31m-changelog"}}}}}})
+	c.SetLogOffsets(topic, 0, 0, 10)
+	c.Commit(group, playground.Committed{Topic: topic, Partition: 0, Offset: 3, LeaderEpoch: -1})
+
+	const escGroup, escTopic = "evil^[]0;owned^G", `in^[[2J\u202e`
+	reset := []string{"--reset-offsets", "--group", group, "--all-input-topics"}
+	for _, tc := range []struct {
+		args     []string
+		wantCode int
+		want     string // escaped, in stdout or stderr
+	}{
+		{append(reset, "--to-offset", "100", "--dry-run"), 0, "topic partition " + escTopic + "-0. Value will be set to 10."},
+		{append(reset, "--to-offset", "100", "--dry-run", "--export"), 0, escTopic + ",0,10\n"},
+		{append(reset, "--to-earliest", "--execute", "--delete-internal-topic", "side\x1b[2J"), 1, "--delete-internal-topic 'side^[[2J' is not an internal topic of streams group '" + escGroup + "'"},
+		{append(reset, "--to-earliest", "--execute", "--delete-all-internal-topics"), 0, "Deleted the internal topics of streams group '" + escGroup + "': '" + escGroup + "-s^[[K-changelog'."},
+		{[]string{"--delete-offsets", "--group", group, "--input-topic", topic, "--input-topic", "nosuch\x1b[1m"}, 1, "\nnosuch^[[1m     -          Error: "},
+	} {
+		r := runCLI(t, append([]string{"--bootstrap-server", bootstrap(c)}, tc.args...)...)
+		assert.Equal(t, tc.wantCode, r.code, "%q: %s", tc.args, r.stderr)
+		assert.Contains(t, r.stdout+r.stderr, tc.want, "%q", tc.args)
+		assert.Empty(t, controlChars(r.stdout), "stdout: %q", r.stdout)
+		assert.Empty(t, controlChars(r.stderr), "stderr: %q", r.stderr)
+	}
+}

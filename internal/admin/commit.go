@@ -42,7 +42,8 @@ type CommitResult struct {
 	// Partitions are the answered partitions, sorted, each with its error.
 	Partitions []PartitionError
 	// Err is the group's failure: the request could not be routed or
-	// answered, or a partition's error (the first in partition order).
+	// answered, a partition's error (the first in partition order), or a
+	// partition the answer left out.
 	Err error
 }
 
@@ -87,16 +88,36 @@ func (c *Client) CommitOffsets(ctx context.Context, commits []GroupCommit) []Com
 		r := res[gc.Group]
 		cr := CommitResult{Group: gc.Group, Coordinator: r.coordinator, Partitions: r.row, Err: r.err}
 		if cr.Err == nil {
-			for _, p := range cr.Partitions {
-				if p.Err != nil {
-					cr.Err = p.Err
-					break
-				}
-			}
+			cr.Err = commitFailure(gc.Offsets, cr.Partitions)
 		}
 		out = append(out, cr)
 	}
 	return out
+}
+
+// commitFailure is a group's failure from the partitions its OffsetCommit
+// answered (sorted): the first partition error, else a *kafka.MalformedError
+// for the first partition sent that the answer left out (a commit is only
+// known to have happened where the broker said so), else nil.
+func commitFailure(sent []OffsetToCommit, answered []PartitionError) error {
+	got := make(map[kafka.TopicPartition]bool, len(answered))
+	for _, p := range answered {
+		if p.Err != nil {
+			return p.Err
+		}
+		got[p.TopicPartition] = true
+	}
+	tps := make([]kafka.TopicPartition, 0, len(sent))
+	for _, o := range sent {
+		tps = append(tps, o.TopicPartition)
+	}
+	slices.SortFunc(tps, kafka.CompareTopicPartitions)
+	for _, tp := range tps {
+		if !got[tp] {
+			return &kafka.MalformedError{Reason: fmt.Sprintf("OffsetCommit has no answer for %s-%d", tp.Topic, tp.Partition)}
+		}
+	}
+	return nil
 }
 
 // commitOnce sends one group's OffsetCommit to b. OffsetCommit sets

@@ -1,13 +1,16 @@
 package admin
 
 import (
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/admin/admintest"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
@@ -69,6 +72,25 @@ func TestCommitOffsets(t *testing.T) {
 	assert.Len(t, logged(c, 10), 2, "one FindCoordinator, and one for the group that moved")
 }
 
+// A group's commit fails with its first partition error, else with the
+// first partition the broker's answer left out: only what the broker
+// answered was committed.
+func TestCommitFailure(t *testing.T) {
+	sent := []OffsetToCommit{{TopicPartition: tp("in", 1)}, {TopicPartition: tp("in", 0)}, {TopicPartition: tp("out", 0)}}
+	ok := []PartitionError{{TopicPartition: tp("in", 0)}, {TopicPartition: tp("in", 1)}, {TopicPartition: tp("out", 0)}}
+	assert.NoError(t, commitFailure(sent, ok))
+
+	stale := NewKafkaError(kafka.CodeStaleMemberEpoch, nil)
+	failed := slices.Clone(ok)
+	failed[2].Err = stale
+	assert.Equal(t, stale, commitFailure(sent, failed))
+
+	err := commitFailure(sent, []PartitionError{{TopicPartition: tp("out", 0)}})
+	assert.ErrorIs(t, err, kafka.ErrMalformedResponse)
+	assert.EqualError(t, err, "malformed response from the broker: OffsetCommit has no answer for in-0")
+	assert.Equal(t, stale, commitFailure(sent, failed[2:]), "a partition error comes first")
+}
+
 func TestDeleteOffsets(t *testing.T) {
 	c, cl := viewsCluster(t)
 	c.PutTopic("in", 2)
@@ -106,6 +128,35 @@ func TestDescribeTopics(t *testing.T) {
 		leader, _ := c.PartitionLeader("in", int32(i))
 		assert.Equal(t, PartitionInfo{Partition: int32(i), Leader: leader}, p)
 	}
+}
+
+// A broken Metadata answer is a protocol error naming the broker, and a
+// connection closed before the answer a lost answer, as for every request
+// (Client.failure): --input-topic's Metadata fails like the requests
+// before it.
+func TestDescribeTopics_brokenAnswers(t *testing.T) {
+	c, err := playground.Start(playground.Config{Logf: t.Logf})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	c.PutTopic("in", 1)
+
+	cl := behindHostile(t, c, admintest.Rule{Key: 3, Action: admintest.TruncateBody})
+	_, err = cl.DescribeTopics(testContext(t, 10*time.Second), []string{"in"})
+	var pe *kafka.ProtocolError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, "Metadata", pe.API)
+	assert.NotEmpty(t, pe.Broker)
+	assert.Equal(t, "MALFORMED_RESPONSE", kafka.Classify(err).Name)
+
+	// After a first answer, so that the close is no set-up failure.
+	cl = behindHostile(t, c, admintest.Rule{Key: 3, Action: admintest.Close, Skip: 1})
+	_, err = cl.DescribeTopics(testContext(t, 10*time.Second), []string{"in"})
+	require.NoError(t, err)
+	_, err = cl.DescribeTopics(testContext(t, 10*time.Second), []string{"in"})
+	var le *kafka.LostAnswerError
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, "Metadata", le.API)
+	assert.ErrorIs(t, err, kafka.ErrUnavailable)
 }
 
 // ListOffsets by timestamp answers the first offset at or after it, from

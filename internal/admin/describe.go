@@ -42,21 +42,8 @@ func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string, inc
 	var vmu sync.Mutex
 	versions := map[string]int16{}
 	call := groupCall[*kmsg.StreamsGroupDescribeResponseGroup]{
-		api: streamsDescribeAPI,
-		gate: func(ctx context.Context, t target) error {
-			have, err := c.maxVersion(ctx, t, 89)
-			var ke *kafka.Error
-			if errors.As(err, &ke) {
-				return err
-			}
-			if err != nil {
-				return &kafka.UnavailableError{Op: "ApiVersions", Err: err}
-			}
-			if have < need {
-				return &kafka.BrokerTooOldError{NodeID: t.co.ID, API: streamsDescribeAPI, Need: need, Have: have, Feature: feature}
-			}
-			return nil
-		},
+		api:  streamsDescribeAPI,
+		gate: c.versionGate(89, need, streamsDescribeAPI, feature),
 		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string]*kmsg.StreamsGroupDescribeResponseGroup, map[string]int16, map[string]*string, error) {
 			req := kmsg.NewPtrStreamsGroupDescribeRequest()
 			req.Groups = gs

@@ -30,6 +30,11 @@ type CommittedOffset struct {
 	Err error
 }
 
+// Committed tells whether the partition has a committed offset: answered
+// without an error (the Java admin client skips the partitions that are)
+// and not -1, Kafka's "no offset".
+func (o CommittedOffset) Committed() bool { return o.Err == nil && o.Offset >= 0 }
+
 // GroupOffsets is one group's OffsetFetch answer.
 type GroupOffsets struct {
 	Group       string
@@ -45,7 +50,7 @@ type GroupOffsets struct {
 func (g GroupOffsets) Committed() map[kafka.TopicPartition]CommittedOffset {
 	out := make(map[kafka.TopicPartition]CommittedOffset, len(g.Offsets))
 	for _, o := range g.Offsets {
-		if o.Err == nil && o.Offset >= 0 {
+		if o.Committed() {
 			out[o.TopicPartition] = o
 		}
 	}
@@ -74,21 +79,8 @@ func (offsetFetchV9) MaxVersion() int16 { return offsetFetchVersion }
 // entry per requested group, in request order.
 func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []GroupOffsets {
 	call := groupCall[[]CommittedOffset]{
-		api: offsetFetchAPI,
-		gate: func(ctx context.Context, t target) error {
-			have, err := c.maxVersion(ctx, t, 9)
-			var ke *kafka.Error
-			if errors.As(err, &ke) {
-				return err
-			}
-			if err != nil {
-				return &kafka.UnavailableError{Op: "ApiVersions", Err: err}
-			}
-			if have < 8 {
-				return &kafka.BrokerTooOldError{NodeID: t.co.ID, API: offsetFetchAPI, Need: 8, Have: have, Feature: "committed offsets of several groups"}
-			}
-			return nil
-		},
+		api:  offsetFetchAPI,
+		gate: c.versionGate(9, 8, offsetFetchAPI, "committed offsets of several groups"),
 		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string][]CommittedOffset, map[string]int16, map[string]*string, error) {
 			req := kmsg.NewPtrOffsetFetchRequest()
 			for _, g := range gs {
@@ -186,19 +178,19 @@ func (c *Client) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, ti
 	req := kmsg.NewPtrListOffsetsRequest()
 	req.ReplicaID = -1
 	req.IsolationLevel = 0
-	for i := 0; i < len(want); {
+	topicRuns(len(want), func(i int) string { return want[i].Topic }, func(topic string, from, to int) {
 		rt := kmsg.NewListOffsetsRequestTopic()
-		rt.Topic = want[i].Topic
-		for ; i < len(want) && want[i].Topic == rt.Topic; i++ {
+		rt.Topic = topic
+		for _, tp := range want[from:to] {
 			rp := kmsg.NewListOffsetsRequestTopicPartition()
-			rp.Partition = want[i].Partition
+			rp.Partition = tp.Partition
 			rp.CurrentLeaderEpoch = -1
 			rp.Timestamp = timestamp
 			rp.MaxNumOffsets = 1
 			rt.Partitions = append(rt.Partitions, rp)
 		}
 		req.Topics = append(req.Topics, rt)
-	}
+	})
 
 	got := map[kafka.TopicPartition]ListedOffset{}
 	var shardErr error

@@ -44,6 +44,28 @@ type groupCall[T any] struct {
 	send func(ctx context.Context, b *kgo.Broker, groups []string) (rows map[string]T, codes map[string]int16, msgs map[string]*string, err error)
 }
 
+// versionGate is the gate of a request that needs version need of API key
+// from every coordinator: read from the coordinator's ApiVersions table
+// (maxVersion), a coordinator without it fails its groups with a
+// *kafka.BrokerTooOldError naming api and feature, and nothing is sent to
+// it.
+func (c *Client) versionGate(key, need int16, api, feature string) func(ctx context.Context, t target) error {
+	return func(ctx context.Context, t target) error {
+		have, err := c.maxVersion(ctx, t, key)
+		var ke *kafka.Error
+		if errors.As(err, &ke) {
+			return err
+		}
+		if err != nil {
+			return &kafka.UnavailableError{Op: "ApiVersions", Err: err}
+		}
+		if have < need {
+			return &kafka.BrokerTooOldError{NodeID: t.co.ID, API: api, Need: need, Have: have, Feature: feature}
+		}
+		return nil
+	}
+}
+
 type coordinator struct {
 	broker kafka.Broker
 	err    error

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -26,11 +27,15 @@ type PartitionInfo struct {
 
 // DescribeTopics lists the partitions and leaders of topics with one
 // Metadata request (v13, topic names), in the order asked, each topic
-// once; the error is for a request that got no answer.
+// once; the error is for a request that got no answer, sorted like every
+// request's (Client.failure): a broken answer or a set-up failure as
+// such, anything else as the cluster being unavailable.
 func (c *Client) DescribeTopics(ctx context.Context, topics []string) ([]TopicInfo, error) {
 	var names []string
+	seen := make(map[string]bool, len(topics))
 	for _, t := range topics {
-		if !slices.Contains(names, t) {
+		if !seen[t] {
+			seen[t] = true
 			names = append(names, t)
 		}
 	}
@@ -43,9 +48,17 @@ func (c *Client) DescribeTopics(ctx context.Context, topics []string) ([]TopicIn
 		rt.Topic = kmsg.StringPtr(t)
 		req.Topics = append(req.Topics, rt)
 	}
-	resp, err := req.RequestWith(ctx, c.cl)
-	if err != nil {
-		return nil, &kafka.UnavailableError{Op: "Metadata", Err: err}
+	shard := c.cl.RequestSharded(ctx, req)[0] // one broker answers Metadata
+	if shard.Err != nil {
+		fe, permanent := c.failure(shard.Err, brokerAddr(shard.Meta), "Metadata")
+		if permanent {
+			return nil, fe
+		}
+		return nil, &kafka.UnavailableError{Op: "Metadata", Err: fe}
+	}
+	resp, ok := shard.Resp.(*kmsg.MetadataResponse)
+	if !ok {
+		return nil, &kafka.MalformedError{Reason: fmt.Sprintf("Metadata answered with %T", shard.Resp)}
 	}
 	got := map[string]TopicInfo{}
 	for _, t := range resp.Topics {

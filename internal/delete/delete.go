@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -124,43 +122,6 @@ func (g *Group) MayBePluginFailure() bool {
 		errors.As(g.Err, &ke) && ke.Code == kafka.CodeUnknownServerError
 }
 
-// InternalTopics are a group's internal topics, inferred from the topology
-// its members declared (StreamsGroupDescribe), by kafka-streams-groups.sh's
-// rules (see Infer).
-type InternalTopics struct {
-	// Inferred are deleted after the group (in a dry run: would be).
-	Inferred []string
-	// NotInferred are topics the topology names as repartition or
-	// changelog topics that do not follow the internal naming rules; they
-	// are reported and left alone.
-	NotInferred []string
-	// Err is set when the group could not be described, so no topic is
-	// known and none is deleted.
-	Err error
-	// Deleted and Failed are the DeleteTopics outcomes, in Inferred order.
-	Deleted []string
-	Failed  []TopicFailure
-}
-
-// TopicFailure is a topic that could not be deleted.
-type TopicFailure struct {
-	Topic string
-	Err   error
-}
-
-// FirstErr is the first error about the group's internal topics, or nil.
-func (it *InternalTopics) FirstErr() error {
-	switch {
-	case it == nil:
-		return nil
-	case it.Err != nil:
-		return it.Err
-	case len(it.Failed) > 0:
-		return it.Failed[0].Err
-	}
-	return nil
-}
-
 // The messages of kafka-streams-groups.sh's pre-checks
 // (StreamsGroupCommand.deleteGroups, verified in e2e/FINDINGS.md F29–F34).
 func notFoundMessage(g string) string {
@@ -227,18 +188,12 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 			it := internalTopicsOf(d)
 			internal = append(internal, it.Inferred...)
 			if named && it.Err == nil {
-				var mine []string
-				for _, t := range opts.InternalTopics {
-					if slices.Contains(it.Inferred, t) && !slices.Contains(mine, t) {
-						mine = append(mine, t)
-					}
-				}
-				it = &InternalTopics{Inferred: mine}
+				it = it.Named(opts.InternalTopics)
 			}
 			byGroup[d.Group].InternalTopics = it
 		}
 		if named {
-			if err := checkNamed(opts.InternalTopics, passing, internal); err != nil {
+			if err := CheckNamed(opts.InternalTopics, passing, internal); err != nil {
 				return nil, err
 			}
 		}
@@ -265,35 +220,12 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		// One DeleteTopics per group, in request order, and only for groups
 		// that are gone: the topics of a group that still exists stay.
 		for _, g := range res.Groups {
-			it := g.InternalTopics
-			if !g.Deleted || it == nil || len(it.Inferred) == 0 {
-				continue
-			}
-			for _, t := range client.DeleteTopics(ctx, it.Inferred) {
-				if t.Err != nil {
-					it.Failed = append(it.Failed, TopicFailure{Topic: t.Topic, Err: t.Err})
-					continue
-				}
-				it.Deleted = append(it.Deleted, t.Topic)
+			if g.Deleted && g.InternalTopics != nil {
+				g.InternalTopics.Delete(ctx, client)
 			}
 		}
 	}
 	return res, nil
-}
-
-// checkNamed refuses --delete-internal-topic names that are not inferred
-// internal topics of any group about to be deleted.
-func checkNamed(named, groups, internal []string) error {
-	var refused []string
-	for _, t := range named {
-		if !slices.Contains(internal, t) && !slices.Contains(refused, t) {
-			refused = append(refused, t)
-		}
-	}
-	if len(refused) == 0 {
-		return nil
-	}
-	return &kafka.RefusedError{Reason: kafka.RefusedNotInternal, Group: strings.Join(groups, "', '"), Topics: refused, Internal: internal}
 }
 
 // precheck applies kafka-streams-groups.sh's ListGroups checks. The Java
@@ -330,6 +262,5 @@ func internalTopicsOf(d admin.DescribedGroup) *InternalTopics {
 	if d.Streams != nil {
 		subs = d.Streams.Subtopologies
 	}
-	inferred, notInferred := Infer(d.Group, subs)
-	return &InternalTopics{Inferred: inferred, NotInferred: notInferred}
+	return InferInternalTopics(d.Group, subs)
 }

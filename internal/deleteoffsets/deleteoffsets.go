@@ -137,7 +137,7 @@ func Run(ctx context.Context, client Client, req Request) (*Result, error) {
 		}
 		var committed []kafka.TopicPartition
 		for _, o := range co.Offsets {
-			if o.Err == nil && o.Offset >= 0 {
+			if o.Committed() {
 				committed = append(committed, o.TopicPartition)
 			}
 		}

@@ -159,11 +159,7 @@ func quotedGroups(gs []*groupdelete.Group) string {
 }
 
 func quoted(xs []string) string {
-	esc := make([]string, len(xs))
-	for i, x := range xs {
-		esc[i] = Escape(x)
-	}
-	return "'" + strings.Join(esc, "', '") + "'"
+	return "'" + strings.Join(escapedAll(xs), "', '") + "'"
 }
 
 // errorLine renders a per-group error on one line: Kafka's error name and

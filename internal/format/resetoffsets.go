@@ -124,7 +124,7 @@ func writeResetNotices(b *strings.Builder, res *resetoffsets.Result) {
 			case errors.As(err, &ke) && ke.Code == kafka.CodeUnknownTopicOrPartition:
 				printError(b, "Deleting internal topics for group '%s' failed because the topics do not exist.", Escape(g.Group))
 			case errors.As(err, &ke) && ke.Code == kafka.CodeUnsupportedVersion:
-				printError(b, "Deleting internal topics is not supported by the broker version.\nInternal topics: (%s).\nUse 'kafka-topics.sh' to delete the group's internal topics.", escapeJoin(it.Inferred, ","))
+				printError(b, "Deleting internal topics is not supported by the broker version.\nInternal topics: (%s).\nUse 'kafka-topics.sh' to delete the group's internal topics.", strings.Join(escapedAll(it.Inferred), ","))
 			default:
 				printError(b, "Deleting internal topics for group '%s' failed due to %s", Escape(g.Group), errorLine(err))
 			}
@@ -138,14 +138,6 @@ func printError(b *strings.Builder, format string, args ...any) {
 	b.WriteString("\nError: ")
 	fmt.Fprintf(b, format, args...)
 	b.WriteString("\n")
-}
-
-func escapeJoin(xs []string, sep string) string {
-	esc := make([]string, len(xs))
-	for i, x := range xs {
-		esc[i] = Escape(x)
-	}
-	return strings.Join(esc, sep)
 }
 
 // ResetNotes are the stderr lines of a reset, after the output: one

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
 )
@@ -236,6 +237,25 @@ func (c *Cluster) coordinatorLocked(group string) int32 {
 		return n
 	}
 	return defaultPlacement(group, len(c.nodes))
+}
+
+// groupCheckLocked is what a group coordinator request checks first for
+// each group, in this order: a Fault of key for the group (faults take
+// precedence over every other check), an empty group id
+// (INVALID_GROUP_ID), a node that does not coordinate the group
+// (NOT_COORDINATOR). stop tells that the group goes no further, with code
+// and msg (a Fault's ErrorMessage) its answer. Callers hold c.mu.
+func (c *Cluster) groupCheckLocked(key int16, n *node, group string) (code int16, msg *string, stop bool) {
+	if f, ok := c.takeFaultLocked(key, n.id, group); ok {
+		return f.ErrorCode, f.ErrorMessage, true
+	}
+	if group == "" {
+		return kerr.InvalidGroupID.Code, nil, true
+	}
+	if c.coordinatorLocked(group) != n.id {
+		return kerr.NotCoordinator.Code, nil, true
+	}
+	return 0, nil, false
 }
 
 // offsetsTopicPartitions mirrors offsets.topic.num.partitions' default.

@@ -42,14 +42,8 @@ func (c *Cluster) describeRowLocked(n *node, r *kmsg.StreamsGroupDescribeRequest
 		row.ErrorMessage = msg
 		return row
 	}
-	if f, ok := c.takeFaultLocked(r.Key(), n.id, id); ok {
-		return errRow(id, f.ErrorCode, f.ErrorMessage)
-	}
-	if id == "" {
-		return errRow("", kerr.InvalidGroupID.Code, nil)
-	}
-	if c.coordinatorLocked(id) != n.id {
-		return errRow(id, kerr.NotCoordinator.Code, nil)
+	if code, msg, stop := c.groupCheckLocked(r.Key(), n, id); stop {
+		return errRow(id, code, msg)
 	}
 	g, ok := c.groups[id]
 	if !ok {

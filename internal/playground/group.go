@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -196,6 +197,28 @@ type streamsEntry struct {
 	assignor    *string
 	status      DescriptionStatus
 	description *kmsg.StreamsGroupDescribeResponseGroupTopologyDescription
+}
+
+// emptyOrDead tells whether the group has no members to speak of: an
+// admin may commit its offsets, and it is subscribed to no topic.
+func (g *group) emptyOrDead() bool {
+	return strings.EqualFold(g.state, "Empty") || strings.EqualFold(g.state, "Dead")
+}
+
+// checkMember is the member check of a member's offset request
+// (StreamsGroup.validateOffsetCommit and validateOffsetFetch):
+// UNKNOWN_MEMBER_ID when the group has no member id, STALE_MEMBER_EPOCH
+// when epoch is given (not negative) and is not the member's.
+func (e *streamsEntry) checkMember(id string, epoch int32) int16 {
+	for _, m := range e.row.Members {
+		if m.MemberID == id {
+			if epoch >= 0 && epoch != m.MemberEpoch {
+				return kerr.StaleMemberEpoch.Code
+			}
+			return 0
+		}
+	}
+	return kerr.UnknownMemberID.Code
 }
 
 // PutStreamsGroup adds g, or replaces the group with g's id. The cluster

@@ -1,8 +1,6 @@
 package playground
 
 import (
-	"strings"
-
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -81,38 +79,21 @@ func (c *Cluster) handleOffsetCommit(n *node, req kmsg.Request) (kmsg.Response, 
 // offsetCommitCodeLocked is the code every partition of the request gets
 // from the group checks, 0 when the commit may proceed.
 func (c *Cluster) offsetCommitCodeLocked(n *node, r *kmsg.OffsetCommitRequest) int16 {
-	if f, ok := c.takeFaultLocked(r.Key(), n.id, r.Group); ok {
-		return f.ErrorCode
-	}
-	if r.Group == "" {
-		return kerr.InvalidGroupID.Code
-	}
-	if c.coordinatorLocked(r.Group) != n.id {
-		return kerr.NotCoordinator.Code
+	if code, _, stop := c.groupCheckLocked(r.Key(), n, r.Group); stop {
+		return code
 	}
 	g, ok := c.groups[r.Group]
 	if !ok {
 		return 0
 	}
-	if g.streams != nil {
-		members := g.streams.row.Members
-		if r.Generation < 0 {
-			if len(members) == 0 {
-				return 0
-			}
-			return kerr.UnknownMemberID.Code
-		}
-		for _, m := range members {
-			if m.MemberID == r.MemberID {
-				if m.MemberEpoch != r.Generation {
-					return kerr.StaleMemberEpoch.Code
-				}
-				return 0
-			}
-		}
+	switch {
+	case g.streams == nil && g.emptyOrDead():
+		return 0
+	case g.streams == nil:
 		return kerr.UnknownMemberID.Code
-	}
-	if strings.EqualFold(g.state, "Empty") || strings.EqualFold(g.state, "Dead") {
+	case r.Generation >= 0: // a member's commit
+		return g.streams.checkMember(r.MemberID, r.Generation)
+	case len(g.streams.row.Members) == 0: // an admin commit
 		return 0
 	}
 	return kerr.UnknownMemberID.Code

@@ -2,7 +2,6 @@ package playground
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -62,14 +61,8 @@ func (c *Cluster) handleOffsetDelete(n *node, req kmsg.Request) (kmsg.Response, 
 }
 
 func (c *Cluster) offsetDeleteCodeLocked(n *node, r *kmsg.OffsetDeleteRequest) int16 {
-	if f, ok := c.takeFaultLocked(r.Key(), n.id, r.Group); ok {
-		return f.ErrorCode
-	}
-	if r.Group == "" {
-		return kerr.InvalidGroupID.Code
-	}
-	if c.coordinatorLocked(r.Group) != n.id {
-		return kerr.NotCoordinator.Code
+	if code, _, stop := c.groupCheckLocked(r.Key(), n, r.Group); stop {
+		return code
 	}
 	if _, ok := c.groups[r.Group]; !ok {
 		return kerr.GroupIDNotFound.Code
@@ -80,7 +73,7 @@ func (c *Cluster) offsetDeleteCodeLocked(n *node, r *kmsg.OffsetDeleteRequest) i
 // subscribedTo tells whether the group is actively subscribed to topic,
 // which keeps OffsetDelete from deleting its offsets.
 func (g *group) subscribedTo(topicName string) bool {
-	if strings.EqualFold(g.state, "Empty") || strings.EqualFold(g.state, "Dead") {
+	if g.emptyOrDead() {
 		return false
 	}
 	if g.streams == nil {

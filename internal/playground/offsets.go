@@ -251,16 +251,8 @@ func v7Topics(in []kmsg.OffsetFetchRequestTopic) []kmsg.OffsetFetchRequestGroupT
 func (c *Cluster) offsetFetchGroupLocked(n *node, r *kmsg.OffsetFetchRequest, rg kmsg.OffsetFetchRequestGroup) kmsg.OffsetFetchResponseGroup {
 	out := kmsg.NewOffsetFetchResponseGroup()
 	out.Group = rg.Group
-	if f, ok := c.takeFaultLocked(r.Key(), n.id, rg.Group); ok {
-		out.ErrorCode = f.ErrorCode
-		return out
-	}
-	if rg.Group == "" {
-		out.ErrorCode = kerr.InvalidGroupID.Code
-		return out
-	}
-	if c.coordinatorLocked(rg.Group) != n.id {
-		out.ErrorCode = kerr.NotCoordinator.Code
+	if code, _, stop := c.groupCheckLocked(r.Key(), n, rg.Group); stop {
+		out.ErrorCode = code
 		return out
 	}
 	if g, ok := c.groups[rg.Group]; ok && g.streams != nil {
@@ -355,18 +347,13 @@ func (c *Cluster) offsetFetchGroupLocked(n *node, r *kmsg.OffsetFetchRequest, rg
 
 // checkFetcher applies StreamsGroup.validateOffsetFetch: the admin form
 // (no member id, epoch -1) is always accepted; otherwise the member must
-// exist and the epoch must match.
+// exist and the epoch, when given, must match.
 func (e *streamsEntry) checkFetcher(memberID *string, epoch int32) int16 {
-	if memberID == nil && epoch < 0 {
+	switch {
+	case memberID != nil:
+		return e.checkMember(*memberID, epoch)
+	case epoch < 0:
 		return 0
-	}
-	for _, m := range e.row.Members {
-		if memberID != nil && m.MemberID == *memberID {
-			if epoch >= 0 && epoch != m.MemberEpoch {
-				return kerr.StaleMemberEpoch.Code
-			}
-			return 0
-		}
 	}
 	return kerr.UnknownMemberID.Code
 }

@@ -59,24 +59,22 @@ func javaSplit(s, sep string) []string {
 // BareTopics lists the topics given without partitions, each once, in
 // order: their partitions come from the cluster.
 func BareTopics(topics []InputTopic) []string {
-	var out []string
+	var names []string
 	for _, t := range topics {
-		if t.Partitions == nil && !slices.Contains(out, t.Topic) {
-			out = append(out, t.Topic)
+		if t.Partitions == nil {
+			names = append(names, t.Topic)
 		}
 	}
-	return out
+	return dedupe(names)
 }
 
 // Topics lists every topic named, each once, in order.
 func Topics(topics []InputTopic) []string {
-	var out []string
+	names := make([]string, 0, len(topics))
 	for _, t := range topics {
-		if !slices.Contains(out, t.Topic) {
-			out = append(out, t.Topic)
-		}
+		names = append(names, t.Topic)
 	}
-	return out
+	return dedupe(names)
 }
 
 // Partitions returns the partitions of topics, sorted and each once (a

@@ -201,6 +201,7 @@ func (o Options) Prepare(read func(path string) ([]byte, error)) (Request, error
 	return r, nil
 }
 
+// dedupe keeps the first of each string, in order.
 func dedupe(xs []string) []string {
 	var out []string
 	seen := map[string]bool{}

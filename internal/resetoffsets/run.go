@@ -255,8 +255,7 @@ func fetchCommitted(ctx context.Context, client Client, groups []*Group) map[str
 		}
 		m := map[kafka.TopicPartition]int64{}
 		for _, o := range co.Offsets {
-			// The Java admin client skips partitions answered with an error.
-			if o.Err == nil && o.Offset >= 0 {
+			if o.Committed() {
 				m[o.TopicPartition] = o.Offset
 			}
 		}
@@ -462,16 +461,7 @@ func checkInternalTopics(named []string, groups []*Group, subs map[string][]kafk
 		internal = append(internal, inferred...)
 		ids = append(ids, g.Group)
 	}
-	var refused []string
-	for _, t := range named {
-		if !slices.Contains(internal, t) {
-			refused = append(refused, t)
-		}
-	}
-	if len(refused) == 0 {
-		return nil
-	}
-	return &kafka.RefusedError{Reason: kafka.RefusedNotInternal, Group: strings.Join(ids, "', '"), Topics: refused, Internal: internal}
+	return groupdelete.CheckNamed(named, ids, internal)
 }
 
 // memberCodes are the answers of a group coordinator to an admin commit
@@ -526,30 +516,13 @@ func deleteInternalTopics(ctx context.Context, client Client, req Request, group
 		if !g.Committed {
 			continue
 		}
-		inferred, notInferred := groupdelete.Infer(g.Group, subs[g.Group])
-		it := &groupdelete.InternalTopics{Inferred: inferred, NotInferred: notInferred}
+		it := groupdelete.InferInternalTopics(g.Group, subs[g.Group])
 		if !req.DeleteAllInternalTopics {
-			var mine []string
-			for _, t := range req.DeleteInternalTopics {
-				if slices.Contains(inferred, t) {
-					mine = append(mine, t)
-				}
-			}
-			if len(mine) == 0 {
+			if it = it.Named(req.DeleteInternalTopics); len(it.Inferred) == 0 {
 				continue
 			}
-			it = &groupdelete.InternalTopics{Inferred: mine}
 		}
 		g.InternalTopics = it
-		if len(it.Inferred) == 0 {
-			continue
-		}
-		for _, t := range client.DeleteTopics(ctx, it.Inferred) {
-			if t.Err != nil {
-				it.Failed = append(it.Failed, groupdelete.TopicFailure{Topic: t.Topic, Err: t.Err})
-				continue
-			}
-			it.Deleted = append(it.Deleted, t.Topic)
-		}
+		it.Delete(ctx, client)
 	}
 }
