@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/diff"
@@ -129,10 +128,12 @@ func (a *app) diff(ctx context.Context, opts diff.Options, newBootstrap, newConf
 	if o == format.Prometheus {
 		return noPrometheus("diff prints text, json or yaml")
 	}
+	// A file side is read as render reads its input, outside --timeout,
+	// which bounds the fetching of the group sides.
+	src := diff.Sources{Read: func(file string) (*topology.Description, error) { return a.readTopology(ctx, file) }}
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 	defer cancel()
 	oldSide, newSide := opts.Sides()
-	src := diff.Sources{Read: a.readTopology}
 	var clients []client
 	defer func() {
 		for _, c := range clients {
@@ -224,14 +225,15 @@ func (a *app) diffFailureLine(err error) string {
 	return prefix + a.errorText(se.Err)
 }
 
-// readTopology reads a file side of diff ("-": stdin).
-func (a *app) readTopology(file string) (*topology.Description, error) {
-	var data []byte
+// readTopology reads a file side of diff ("-": stdin) as render reads its
+// input: within renderInput's limit, and so that a signal ends the reading.
+func (a *app) readTopology(ctx context.Context, file string) (*topology.Description, error) {
+	var data string
 	var err error
 	if file == diff.Stdin {
-		data, err = io.ReadAll(a.io.In)
+		data, err = renderInput.readStream(ctx, "stdin", a.io.In)
 	} else {
-		data, err = os.ReadFile(file)
+		data, err = renderInput.readFile(ctx, "the file", file)
 	}
 	if err != nil {
 		var pe *fs.PathError
@@ -240,7 +242,7 @@ func (a *app) readTopology(file string) (*topology.Description, error) {
 		}
 		return nil, fmt.Errorf("cannot read the topology description: %w", err)
 	}
-	return topoparse.Parse(data)
+	return topoparse.ParseString(data)
 }
 
 // splitServers reads a comma-separated list of host:port.

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -245,6 +247,33 @@ func TestDiff_unreadableSides(t *testing.T) {
 	assert.Equal(t, "error", doc.Outcome)
 	assert.Equal(t, "GROUP_ID_NOT_FOUND", doc.Old.Error.Name)
 	assert.Contains(t, r.stderr, "Error: OLD group:missing: ")
+}
+
+// A file side is read as render's input is: over render's limit it is a
+// side that cannot be read, at once, never a read of the whole input.
+func TestDiff_sizeLimit(t *testing.T) {
+	isolate(t)
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		stdin io.Reader
+		line  string
+	}{
+		{"file", []string{"diff", "/dev/zero", diffData("diff-base.txt")}, strings.NewReader(""),
+			"Error: OLD /dev/zero: cannot read the topology description: the file is larger than 64 MiB, the limit for a topology description\n"},
+		{"stdin", []string{"diff", diffData("diff-base.txt"), "-"}, zeros{},
+			"Error: NEW -: cannot read the topology description: stdin is larger than 64 MiB, the limit for a topology description\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			start := time.Now()
+			code := run(tc.args, IOStreams{In: tc.stdin, Out: &out, ErrOut: &errOut}, noClient(t))
+			assert.Equal(t, diffUnreadable, code)
+			assert.Equal(t, tc.line, errOut.String())
+			assert.Empty(t, out.String())
+			assert.Less(t, time.Since(start), 5*time.Second)
+		})
+	}
 }
 
 // Usage errors exit 2 before anything connects.
