@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -275,6 +277,29 @@ func TestDiff_sizeLimit(t *testing.T) {
 		})
 	}
 }
+
+// A signal while a side is read or fetched ends diff with the signal's
+// code and its one line, not with a side that failed.
+func TestDiff_signal(t *testing.T) {
+	isolate(t)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	d := noClient(t)
+	d.signals = &signalWatch{ctx: ctx}
+	// Ctrl-C while OLD is read from stdin.
+	stdin := readerFunc(func([]byte) (int, error) {
+		cancel(&signalError{sig: syscall.SIGINT})
+		return 0, io.EOF
+	})
+	var out, errOut bytes.Buffer
+	code := run([]string{"diff", "-", diffData("diff-base.txt")}, IOStreams{In: stdin, Out: &out, ErrOut: &errOut}, d)
+	assert.Equal(t, exitSIGINT, code)
+	assert.Equal(t, "Error: interrupted by SIGINT\n", errOut.String())
+	assert.Empty(t, out.String())
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
 
 // Usage errors exit 2 before anything connects.
 func TestDiff_usage(t *testing.T) {
