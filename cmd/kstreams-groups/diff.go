@@ -244,14 +244,3 @@ func (a *app) readTopology(ctx context.Context, file string) (*topology.Descript
 	}
 	return topoparse.ParseString(data)
 }
-
-// splitServers reads a comma-separated list of host:port.
-func splitServers(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
