@@ -128,9 +128,9 @@ func (a *app) diff(ctx context.Context, opts diff.Options, newBootstrap, newConf
 	if o == format.Prometheus {
 		return noPrometheus("diff prints text, json or yaml")
 	}
-	// A file side is read as render reads its input, outside --timeout,
-	// which bounds the fetching of the group sides.
-	src := diff.Sources{Read: func(file string) (*topology.Description, error) { return a.readTopology(ctx, file) }}
+	// A file side is read outside --timeout, which bounds the fetching of
+	// the group sides.
+	src := diff.Sources{Read: a.topologyReader(ctx)}
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 	defer cancel()
 	oldSide, newSide := opts.Sides()
@@ -225,22 +225,25 @@ func (a *app) diffFailureLine(err error) string {
 	return prefix + a.errorText(se.Err)
 }
 
-// readTopology reads a file side of diff ("-": stdin) as render reads its
-// input: within renderInput's limit, and so that a signal ends the reading.
-func (a *app) readTopology(ctx context.Context, file string) (*topology.Description, error) {
-	var data string
-	var err error
-	if file == diff.Stdin {
-		data, err = renderInput.readStream(ctx, "stdin", a.io.In)
-	} else {
-		data, err = renderInput.readFile(ctx, "the file", file)
-	}
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // the side's message names the file already
+// topologyReader reads the file sides of diff ("-": stdin) as render reads
+// its input: within renderInput's limit, and so that the end of ctx (a
+// signal) ends the reading.
+func (a *app) topologyReader(ctx context.Context) func(file string) (*topology.Description, error) {
+	return func(file string) (*topology.Description, error) {
+		var data string
+		var err error
+		if file == diff.Stdin {
+			data, err = renderInput.readStream(ctx, "stdin", a.io.In)
+		} else {
+			data, err = renderInput.readFile(ctx, "the file", file)
 		}
-		return nil, fmt.Errorf("cannot read the topology description: %w", err)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the side's message names the file already
+			}
+			return nil, fmt.Errorf("cannot read the topology description: %w", err)
+		}
+		return topoparse.ParseString(data)
 	}
-	return topoparse.ParseString(data)
 }

@@ -278,6 +278,26 @@ func TestDiff_sizeLimit(t *testing.T) {
 	}
 }
 
+// A file side is read outside --timeout, which bounds the fetching: a
+// build that prints its topology slowly into diff's stdin is waited for.
+func TestDiff_stdinOutsideTimeout(t *testing.T) {
+	isolate(t)
+	data, err := os.ReadFile(diffData("diff-base.txt"))
+	require.NoError(t, err)
+	slow := readerFunc(func(p []byte) (int, error) {
+		if len(data) == 0 {
+			return 0, io.EOF
+		}
+		time.Sleep(300 * time.Millisecond)
+		n := copy(p, data)
+		data = data[n:]
+		return n, nil
+	})
+	var out, errOut bytes.Buffer
+	code := run([]string{"diff", "-", diffData("diff-base.txt"), "--timeout", "100"}, IOStreams{In: slow, Out: &out, ErrOut: &errOut}, noClient(t))
+	assert.Equal(t, diffIdentical, code, errOut.String())
+}
+
 // A signal while a side is read or fetched ends diff with the signal's
 // code and its one line, not with a side that failed.
 func TestDiff_signal(t *testing.T) {
