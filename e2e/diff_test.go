@@ -14,7 +14,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // TestDiff runs `kstreams-groups diff` against running Kafka Streams 4.4.0 applications on one real
@@ -206,28 +205,9 @@ func TestDiff(t *testing.T) {
 		}
 		slices.Sort(sinks)
 		assert.Equal(t, []string{"df-blue-" + store + "-repartition", "df-output"}, sinks)
-		topics := brokerTopics(t, b)
+		topics := listTopics(t, b)
 		for _, want := range []string{"df-blue-" + store + "-changelog", "df-blue-" + store + "-repartition", "df-next-KSTREAM-AGGREGATE-STATE-STORE-0000000004-changelog"} {
 			assert.Contains(t, topics, want)
 		}
 	})
-}
-
-// brokerTopics lists the topics of the cluster (Metadata v12, all topics).
-func brokerTopics(t *testing.T, b *Broker) []string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	req := kmsg.NewPtrMetadataRequest()
-	req.Version = 12
-	resp, err := req.RequestWith(ctx, b.Client())
-	require.NoError(t, err)
-	var out []string
-	for _, tp := range resp.Topics {
-		if tp.Topic != nil {
-			out = append(out, *tp.Topic)
-		}
-	}
-	slices.Sort(out)
-	return out
 }

@@ -38,6 +38,18 @@ func parseBootstrap(servers []string, origin string) ([]string, error) {
 	return out, nil
 }
 
+// splitServers reads a comma-separated list of servers (--bootstrap-server,
+// --new-bootstrap-server), blanks around each and empty items dropped.
+func splitServers(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 func parseServer(s string) (string, error) {
 	m := kafkaHostPort.FindStringSubmatch(s)
 	if m == nil {

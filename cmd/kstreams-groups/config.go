@@ -144,11 +144,7 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 		}
 		return ""
 	}
-	for _, s := range strings.Split(v.GetString("bootstrap-server"), ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			a.cfg.Bootstrap = append(a.cfg.Bootstrap, s)
-		}
-	}
+	a.cfg.Bootstrap = splitServers(v.GetString("bootstrap-server"))
 	switch a.cfg.BootstrapOrigin = valueOrigin(cmd, cf, a.cfg.Profile, "bootstrap-server"); {
 	case a.cfg.BootstrapOrigin == "":
 		a.cfg.BootstrapOrigin = "--bootstrap-server"

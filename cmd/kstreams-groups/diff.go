@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/diff"
@@ -129,10 +128,12 @@ func (a *app) diff(ctx context.Context, opts diff.Options, newBootstrap, newConf
 	if o == format.Prometheus {
 		return noPrometheus("diff prints text, json or yaml")
 	}
+	// A file side is read outside --timeout, which bounds the fetching of
+	// the group sides.
+	src := diff.Sources{Read: a.topologyReader(ctx)}
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 	defer cancel()
 	oldSide, newSide := opts.Sides()
-	src := diff.Sources{Read: a.readTopology}
 	var clients []client
 	defer func() {
 		for _, c := range clients {
@@ -224,32 +225,25 @@ func (a *app) diffFailureLine(err error) string {
 	return prefix + a.errorText(se.Err)
 }
 
-// readTopology reads a file side of diff ("-": stdin).
-func (a *app) readTopology(file string) (*topology.Description, error) {
-	var data []byte
-	var err error
-	if file == diff.Stdin {
-		data, err = io.ReadAll(a.io.In)
-	} else {
-		data, err = os.ReadFile(file)
-	}
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // the side's message names the file already
+// topologyReader reads the file sides of diff ("-": stdin) as render reads
+// its input: within renderInput's limit, and so that the end of ctx (a
+// signal) ends the reading.
+func (a *app) topologyReader(ctx context.Context) func(file string) (*topology.Description, error) {
+	return func(file string) (*topology.Description, error) {
+		var data string
+		var err error
+		if file == diff.Stdin {
+			data, err = renderInput.readStream(ctx, "stdin", a.io.In)
+		} else {
+			data, err = renderInput.readFile(ctx, "the file", file)
 		}
-		return nil, fmt.Errorf("cannot read the topology description: %w", err)
-	}
-	return topoparse.Parse(data)
-}
-
-// splitServers reads a comma-separated list of host:port.
-func splitServers(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the side's message names the file already
+			}
+			return nil, fmt.Errorf("cannot read the topology description: %w", err)
 		}
+		return topoparse.ParseString(data)
 	}
-	return out
 }

@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -246,6 +250,76 @@ func TestDiff_unreadableSides(t *testing.T) {
 	assert.Equal(t, "GROUP_ID_NOT_FOUND", doc.Old.Error.Name)
 	assert.Contains(t, r.stderr, "Error: OLD group:missing: ")
 }
+
+// A file side is read as render's input is: over render's limit it is a
+// side that cannot be read, at once, never a read of the whole input.
+func TestDiff_sizeLimit(t *testing.T) {
+	isolate(t)
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		stdin io.Reader
+		line  string
+	}{
+		{"file", []string{"diff", "/dev/zero", diffData("diff-base.txt")}, strings.NewReader(""),
+			"Error: OLD /dev/zero: cannot read the topology description: the file is larger than 64 MiB, the limit for a topology description\n"},
+		{"stdin", []string{"diff", diffData("diff-base.txt"), "-"}, zeros{},
+			"Error: NEW -: cannot read the topology description: stdin is larger than 64 MiB, the limit for a topology description\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			start := time.Now()
+			code := run(tc.args, IOStreams{In: tc.stdin, Out: &out, ErrOut: &errOut}, noClient(t))
+			assert.Equal(t, diffUnreadable, code)
+			assert.Equal(t, tc.line, errOut.String())
+			assert.Empty(t, out.String())
+			assert.Less(t, time.Since(start), 5*time.Second)
+		})
+	}
+}
+
+// A file side is read outside --timeout, which bounds the fetching: a
+// build that prints its topology slowly into diff's stdin is waited for.
+func TestDiff_stdinOutsideTimeout(t *testing.T) {
+	isolate(t)
+	data, err := os.ReadFile(diffData("diff-base.txt"))
+	require.NoError(t, err)
+	slow := readerFunc(func(p []byte) (int, error) {
+		if len(data) == 0 {
+			return 0, io.EOF
+		}
+		time.Sleep(300 * time.Millisecond)
+		n := copy(p, data)
+		data = data[n:]
+		return n, nil
+	})
+	var out, errOut bytes.Buffer
+	code := run([]string{"diff", "-", diffData("diff-base.txt"), "--timeout", "100"}, IOStreams{In: slow, Out: &out, ErrOut: &errOut}, noClient(t))
+	assert.Equal(t, diffIdentical, code, errOut.String())
+}
+
+// A signal while a side is read or fetched ends diff with the signal's
+// code and its one line, not with a side that failed.
+func TestDiff_signal(t *testing.T) {
+	isolate(t)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	d := noClient(t)
+	d.signals = &signalWatch{ctx: ctx}
+	// Ctrl-C while OLD is read from stdin.
+	stdin := readerFunc(func([]byte) (int, error) {
+		cancel(&signalError{sig: syscall.SIGINT})
+		return 0, io.EOF
+	})
+	var out, errOut bytes.Buffer
+	code := run([]string{"diff", "-", diffData("diff-base.txt")}, IOStreams{In: stdin, Out: &out, ErrOut: &errOut}, d)
+	assert.Equal(t, exitSIGINT, code)
+	assert.Equal(t, "Error: interrupted by SIGINT\n", errOut.String())
+	assert.Empty(t, out.String())
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
 
 // Usage errors exit 2 before anything connects.
 func TestDiff_usage(t *testing.T) {

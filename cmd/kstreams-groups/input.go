@@ -1,7 +1,7 @@
 package main
 
 // Local input: the config file, --command-config, render's FILE or stdin
-// and the playground's --state. Each is read with a size limit, so that
+// (and diff's file sides, with render's limit) and the playground's --state. Each is read with a size limit, so that
 // /dev/zero or a runaway file cannot take the machine's memory, and read so
 // that a signal ends the reading at once, even of a terminal or a pipe that
 // never sends anything (README "Limits").
@@ -28,7 +28,7 @@ type localInput struct {
 var (
 	configInput     = localInput{kind: "a config file", limit: 1 << 20}
 	propertiesInput = localInput{kind: "a properties file", limit: 1 << 20}
-	renderInput     = localInput{kind: "a topology description", limit: 64 << 20}
+	renderInput     = localInput{kind: "a topology description", limit: 64 << 20} // render, diff
 	stateInput      = localInput{kind: "a seed file", limit: 64 << 20}
 )
 

@@ -460,3 +460,27 @@ func TestRun_sideFailures(t *testing.T) {
 	require.ErrorAs(t, fails[0].Err, &se)
 	assert.Equal(t, topology.NotStored, se.Status)
 }
+
+// A context cancelled while the sides are read (a signal) stops the whole
+// command: Run returns its cause, and no side is reported as failed. A
+// deadline is the sides' failure as before.
+func TestRun_cancelled(t *testing.T) {
+	stopped := errors.New("interrupted")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	src := diff.Sources{Old: fakeClient{}, Read: func(string) (*topology.Description, error) {
+		cancel(stopped) // the signal arrives while the file is read
+		return nil, stopped
+	}}
+	opts := diff.Options{Args: []string{"new.txt", "group:missing"}}
+	src.New = src.Old
+	res, err := diff.Run(ctx, src, opts)
+	assert.Nil(t, res)
+	assert.ErrorIs(t, err, stopped)
+
+	ctx, cancelDeadline := context.WithTimeout(context.Background(), 0)
+	defer cancelDeadline()
+	src.Read = func(string) (*topology.Description, error) { return nil, ctx.Err() }
+	res, err = diff.Run(ctx, src, opts)
+	require.NoError(t, err)
+	assert.Len(t, res.Failures(), 2)
+}

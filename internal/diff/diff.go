@@ -182,7 +182,8 @@ func (r *Result) Outcome() Outcome {
 
 // Run reads or fetches both sides (each group with its own client), then
 // compares them. Side failures are in the result (Failures); the error is
-// for failures of the whole command.
+// for failures of the whole command: a ctx cancelled (a signal) is no
+// side's failure, and Run returns its cause.
 func Run(ctx context.Context, src Sources, opts Options) (*Result, error) {
 	old, new := opts.Sides()
 	res := &Result{Old: SideResult{Side: old}, New: SideResult{Side: new}, FailOn: opts.FailLevel()}
@@ -193,6 +194,9 @@ func Run(ctx context.Context, src Sources, opts Options) (*Result, error) {
 			client = src.New
 		}
 		inputs[i], s.Err = load(ctx, s.Side, client, src.Read)
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return nil, context.Cause(ctx)
 	}
 	if res.Old.Err != nil || res.New.Err != nil {
 		return res, nil

@@ -169,6 +169,10 @@ func newNodeDoc(n *topology.Node) NodeDoc {
 	return d
 }
 
+func newGlobalStoreDoc(g *topology.GlobalStore) GlobalStoreDoc {
+	return GlobalStoreDoc{ID: g.ID, Source: newNodeDoc(g.Source), Processor: newNodeDoc(g.Processor)}
+}
+
 func sortedCopy(xs []string) []string {
 	return append([]string{}, SortedSet(xs)...)
 }

@@ -23,7 +23,6 @@ package format
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -92,24 +91,15 @@ func summary(c *diff.Comparison) string {
 	if len(c.Findings) == 0 {
 		return "no findings"
 	}
-	plural := func(n int, one, many string) string {
-		if n == 1 {
-			return "1 " + one
-		}
-		return strconv.Itoa(n) + " " + many
-	}
-	return plural(c.Count(diff.Breaking), "breaking", "breaking") + ", " + plural(c.Count(diff.Warning), "warning", "warnings") + ", " + plural(c.Count(diff.Info), "info", "info")
+	return fmt.Sprintf("%d breaking, %s, %d info", c.Count(diff.Breaking), plural(c.Count(diff.Warning), "warning"), c.Count(diff.Info))
 }
 
 func severityColor(st *Styles, s diff.Severity) *color.Color {
-	if st == nil {
-		return nil
-	}
 	switch s {
 	case diff.Breaking:
-		return st.Error
+		return st.errorColor()
 	case diff.Warning:
-		return st.Warning
+		return st.warning()
 	}
 	return nil
 }
@@ -322,13 +312,7 @@ func topicsText(n *topology.Node) string {
 	return setText(n.Topics)
 }
 
-func setText(xs []string) string {
-	out := make([]string, 0, len(xs))
-	for _, x := range SortedSet(xs) {
-		out = append(out, Escape(x))
-	}
-	return "[" + strings.Join(out, ", ") + "]"
-}
+func setText(xs []string) string { return "[" + escapedList(xs) + "]" }
 
 // unifiedDiff is the unified diff of the two normalised descriptions in the
 // CLI's topology text; "" when they are the same.
@@ -489,10 +473,12 @@ func NewDiffDoc(res *diff.Result) DiffDoc {
 	for _, g := range c.GlobalStores {
 		d := GlobalStoreDiffDoc{Changed: []NodeChangeDoc{}}
 		if g.Old != nil {
-			d.Old = &GlobalStoreDoc{ID: g.Old.ID, Source: newNodeDoc(g.Old.Source), Processor: newNodeDoc(g.Old.Processor)}
+			o := newGlobalStoreDoc(g.Old)
+			d.Old = &o
 		}
 		if g.New != nil {
-			d.New = &GlobalStoreDoc{ID: g.New.ID, Source: newNodeDoc(g.New.Source), Processor: newNodeDoc(g.New.Processor)}
+			n := newGlobalStoreDoc(g.New)
+			d.New = &n
 		}
 		for _, ch := range []*diff.NodeChange{g.Source, g.Processor} {
 			if ch != nil {
