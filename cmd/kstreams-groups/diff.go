@@ -34,7 +34,7 @@ const (
 var diffExitStatuses = []exitStatus{
 	{diffIdentical, false, "The topologies are identical after normalisation."},
 	{diffDifferent, false, "Differences, none breaking (with --fail-on warning: none a warning either)."},
-	{diffUnreadable, false, "Usage error, or a side that cannot be read or fetched (the reason is on stderr)."},
+	{diffUnreadable, false, "Usage error, a side that cannot be read or fetched, or a report that cannot be written (the reason is on stderr)."},
 	{diffFailing, false, "Breaking differences (with --fail-on warning: warnings too; --fail-on info: any finding)."},
 }
 
@@ -83,12 +83,14 @@ by number, and global stores by source topic and store. Then:
 
   breaking  a state store renamed or removed, a changelog topic renamed or
             removed, a repartition topic renamed or removed, a source topic
-            removed, a sub-topology renumbered, a global store changed
+            removed, a sub-topology renumbered, a global store changed or
+            removed
   warning   a generated node or store name shifted (an operator was added
             upstream: Named.as, Materialized.as pin names), a sink topic
             changed, a source topic added, a pattern source or dynamic sink
             involved (they cannot be compared fully)
-  info      a processor without state added or removed, a store added
+  info      a processor without state added or removed, a store or a
+            global store added
 
 The text output lists the findings (most severe first), the changes per
 sub-topology, and a unified diff of the two normalised descriptions,
@@ -111,7 +113,16 @@ colored on a terminal. -o json|yaml gives the same as one document.
 			opts := diff.Options{Args: v.args, ApplicationID: v.string("application-id"), FailOn: v.string("fail-on"),
 				NewCluster: v.set("new-bootstrap-server") || v.set("new-command-config")}
 			newBootstrap, newConfig := v.string("new-bootstrap-server"), v.string("new-command-config")
-			return job{opts: opts, validate: opts.Validate, run: func(ctx context.Context) error {
+			validate := func() error {
+				if err := opts.Validate(); err != nil {
+					return err
+				}
+				if v.set("new-bootstrap-server") && len(splitServers(newBootstrap)) == 0 {
+					return errors.New("--new-bootstrap-server: no server given")
+				}
+				return nil
+			}
+			return job{opts: opts, validate: validate, run: func(ctx context.Context) error {
 				return a.diff(ctx, opts, newBootstrap, newConfig)
 			}}
 		},
@@ -179,7 +190,9 @@ func (a *app) diff(ctx context.Context, opts diff.Options, newBootstrap, newConf
 	}
 	err = a.write(func() any { return format.NewDiffDoc(res) }, func(w io.Writer, st *format.Styles) error { return format.DiffText(w, res, st) })
 	if err != nil {
-		return err
+		// Not 1, which says "differences": a CI gate must not pass a
+		// report it never got.
+		return &verbExit{code: diffUnreadable, err: err}
 	}
 	if fails := res.Failures(); len(fails) > 0 {
 		for _, f := range fails {

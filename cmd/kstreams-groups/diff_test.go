@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -337,6 +338,7 @@ func TestDiff_usage(t *testing.T) {
 		{"both stdin", []string{"diff", "-", "-"}, "OLD and NEW cannot both be read from stdin (-)"},
 		{"new cluster for a file", []string{"--bootstrap-server", "x:1", "diff", "group:a", "b.txt", "--new-bootstrap-server", "y:1"}, `--new-bootstrap-server and --new-command-config are for a group: NEW side; NEW is the file "b.txt"`},
 		{"bad fail-on", []string{"diff", "a.txt", "b.txt", "--fail-on", "fatal"}, `--fail-on: want breaking, warning or info, got "fatal"`},
+		{"empty new bootstrap", []string{"diff", "a.txt", "group:b", "--new-bootstrap-server", " , "}, "--new-bootstrap-server: no server given"},
 		{"drawing", []string{"diff", diffData("diff-base.txt"), diffData("diff-base.txt"), "-o", "dot"}, "-o dot draws a topology: diff prints text, json or yaml"},
 		{"not a Kafka form action", []string{"--diff", "a.txt", "b.txt"}, "unknown flag: --diff"},
 	}
@@ -349,6 +351,22 @@ func TestDiff_usage(t *testing.T) {
 			assert.Empty(t, r.stdout)
 		})
 	}
+}
+
+// failingWriter is a stdout that takes nothing, as /dev/full.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// A report that cannot be written is exit 2, never 1 ("differences"), which
+// a CI gate would let pass, nor 0.
+func TestDiff_writeFailure(t *testing.T) {
+	isolate(t)
+	var errOut bytes.Buffer
+	code := run([]string{"diff", diffData("diff-base.txt"), diffData("diff-filter.txt")},
+		IOStreams{In: strings.NewReader(""), Out: failingWriter{}, ErrOut: &errOut}, deps{})
+	assert.Equal(t, diffUnreadable, code)
+	assert.Contains(t, errOut.String(), "no space left on device")
 }
 
 // The runF seam gets diff's options.
