@@ -120,8 +120,8 @@ func (a *app) debugConfig(w io.Writer, t target, s *clientconfig.Settings) {
 		file, profile, client, s, strings.Join(t.bootstrap, ","), a.cfg.Timeout.Milliseconds())
 }
 
-// connect prepares a verb that talks to Kafka, after the verb has checked
-// its options (requireBootstrap first, in Kafka's order): the whole verb is
+// connect prepares a verb that talks to Kafka, after validate has checked
+// its options (the bootstrap server first, in Kafka's order): the whole verb is
 // bounded by --timeout and the client is built from this invocation's
 // settings. done closes the client and releases the context.
 func (a *app) connect(ctx context.Context) (_ context.Context, _ client, done func(), _ error) {

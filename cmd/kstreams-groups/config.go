@@ -419,26 +419,21 @@ func parseConfigFile(data []byte) (*configFile, error) {
 		return nil, fmt.Errorf("line %d: want a mapping of keys to values at the top level", m.Line)
 	}
 	topKeys := append(slices.Clone(scalarKeys), keyClientProperties, keyProfile, keyProfiles)
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, val := m.Content[i], m.Content[i+1]
-		switch first, dup := cf.lines[k.Value]; {
-		case dup:
-			return nil, fmt.Errorf("line %d: duplicate key %q (first at line %d)", k.Line, k.Value, first)
-		case !slices.Contains(topKeys, k.Value):
-			return nil, fmt.Errorf("line %d: unknown key %q (known: %s)", k.Line, k.Value, strings.Join(topKeys, ", "))
-		case k.Value == keyProfiles:
-			if err := parseProfiles(val, cf); err != nil {
-				return nil, err
-			}
-		default:
-			x, err := configValue(k, val)
-			if err != nil {
-				return nil, err
-			}
-			cf.top[k.Value] = x
+	lines, err := mappingPairs(m, "", "key", topKeys, func(k, val *yaml.Node) error {
+		if k.Value == keyProfiles {
+			return parseProfiles(val, cf)
 		}
-		cf.lines[k.Value] = k.Line
+		x, err := configValue(k, val)
+		if err != nil {
+			return err
+		}
+		cf.top[k.Value] = x
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	cf.lines = lines
 	return cf, nil
 }
 
@@ -447,34 +442,49 @@ func parseProfiles(n *yaml.Node, cf *configFile) error {
 		return fmt.Errorf("line %d: profiles: want a mapping of profile names to settings", n.Line)
 	}
 	profileKeys := append(slices.Clone(scalarKeys), keyClientProperties)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		name, body := n.Content[i], n.Content[i+1]
-		if first, dup := cf.profileLines[name.Value]; dup {
-			return fmt.Errorf("line %d: duplicate profile %q (first at line %d)", name.Line, name.Value, first[""])
-		}
-		p, lines := map[string]any{}, map[string]int{"": name.Line}
+	_, err := mappingPairs(n, "", "profile", nil, func(name, body *yaml.Node) error {
 		if body.Kind != yaml.MappingNode {
 			return fmt.Errorf("line %d: profile %q: want a mapping of keys to values", body.Line, name.Value)
 		}
-		for j := 0; j+1 < len(body.Content); j += 2 {
-			k, val := body.Content[j], body.Content[j+1]
-			if first, dup := lines[k.Value]; dup {
-				return fmt.Errorf("line %d: profile %q: duplicate key %q (first at line %d)", k.Line, name.Value, k.Value, first)
-			}
-			if !slices.Contains(profileKeys, k.Value) {
-				return fmt.Errorf("line %d: profile %q: unknown key %q (known: %s)", k.Line, name.Value, k.Value, strings.Join(profileKeys, ", "))
-			}
+		p := map[string]any{}
+		lines, err := mappingPairs(body, fmt.Sprintf("profile %q: ", name.Value), "key", profileKeys, func(k, val *yaml.Node) error {
 			x, err := configValue(k, val)
 			if err != nil {
 				return fmt.Errorf("profile %q: %w", name.Value, err)
 			}
 			p[k.Value] = x
-			lines[k.Value] = k.Line
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		cf.profiles[name.Value] = p
-		cf.profileLines[name.Value] = lines
+		cf.profiles[name.Value], cf.profileLines[name.Value] = p, lines
+		return nil
+	})
+	return err
+}
+
+// mappingPairs calls each for the keys and values of the mapping n in
+// order, and returns the line of each key. A key given twice is an error
+// naming both lines, and so, when known is set, is a key not in it; where
+// begins those messages (`profile "p": `) and what names a key ("key",
+// "profile", "property"). Every level of the config file is read with it.
+func mappingPairs(n *yaml.Node, where, what string, known []string, each func(k, v *yaml.Node) error) (map[string]int, error) {
+	lines := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if first, dup := lines[k.Value]; dup {
+			return nil, fmt.Errorf("line %d: %sduplicate %s %q (first at line %d)", k.Line, where, what, k.Value, first)
+		}
+		if known != nil && !slices.Contains(known, k.Value) {
+			return nil, fmt.Errorf("line %d: %sunknown %s %q (known: %s)", k.Line, where, what, k.Value, strings.Join(known, ", "))
+		}
+		lines[k.Value] = k.Line
+		if err := each(k, v); err != nil {
+			return nil, err
+		}
 	}
-	return nil
+	return lines, nil
 }
 
 // configValue decodes one value: client-properties is a flat mapping of
@@ -484,17 +494,16 @@ func configValue(k, val *yaml.Node) (any, error) {
 		if val.Kind != yaml.MappingNode {
 			return nil, fmt.Errorf("line %d: %s: want a mapping of Kafka client property names to values", val.Line, k.Value)
 		}
-		props, lines := map[string]string{}, map[string]int{}
-		for i := 0; i+1 < len(val.Content); i += 2 {
-			pk, pv := val.Content[i], val.Content[i+1]
-			if first, dup := lines[pk.Value]; dup {
-				return nil, fmt.Errorf("line %d: %s: duplicate property %q (first at line %d)", pk.Line, k.Value, pk.Value, first)
-			}
-			lines[pk.Value] = pk.Line
+		props := map[string]string{}
+		_, err := mappingPairs(val, k.Value+": ", "property", nil, func(pk, pv *yaml.Node) error {
 			if pv.Kind != yaml.ScalarNode {
-				return nil, fmt.Errorf("line %d: %s: %s: want a single value", pv.Line, k.Value, pk.Value)
+				return fmt.Errorf("line %d: %s: %s: want a single value", pv.Line, k.Value, pk.Value)
 			}
 			props[pk.Value] = pv.Value
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 		return props, nil
 	}
@@ -540,13 +549,4 @@ func (c ClientSource) properties(ctx context.Context) (javaprops.Properties, cli
 		}
 	}
 	return props, opts, nil
-}
-
-// requireBootstrap fails like kafka-streams-groups.sh when no bootstrap
-// server was given anywhere.
-func (a *app) requireBootstrap() error {
-	if len(a.cfg.Bootstrap) == 0 {
-		return usageErrorf(`Missing required argument "[bootstrap-server]"`)
-	}
-	return nil
 }

@@ -57,7 +57,7 @@ var exitStatuses = []exitStatus{
 
 // usageError is a bad invocation: exit 2, with a pointer to --help. A
 // verb with a convention of its own (check: UNKNOWN, 3) sets code, and
-// stdout, a line for stdout (check's status line); see verbUsage.
+// stdout, a line for stdout (check's status line); see verb.usage.
 type usageError struct {
 	err    error
 	code   int

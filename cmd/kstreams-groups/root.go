@@ -120,13 +120,13 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 			if cmd.Name() == cobra.ShellCompRequestCmd {
 				return nil // completion functions load what they need, silently
 			}
-			return a.verbUsage(cmd, a.loadConfig(cmd))
+			return a.loadConfig(cmd)
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.runKafkaForm(cmd)
 		},
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return a.verbUsage(c, &usageError{err: err}) })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
 	root.SetVersionTemplate("{{.Version}}\n")
 
 	pf := root.PersistentFlags()

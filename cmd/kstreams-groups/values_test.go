@@ -186,6 +186,9 @@ func TestConfigFile_duplicates(t *testing.T) {
 			`line 4: client-properties: duplicate property "client.id" (first at line 2)`},
 		{"client property in a profile", "profiles:\n  p:\n    client-properties:\n      client.id: a\n      client.id: b\n",
 			`profile "p": line 5: client-properties: duplicate property "client.id" (first at line 4)`},
+		// An empty key is no duplicate of the profile's own line.
+		{"empty key in a profile", "profiles:\n  p:\n    \"\": 1\n",
+			`line 3: profile "p": unknown key "" (known: bootstrap-server, timeout, detailed-exit-codes, output, debug, command-config, client-properties)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -45,7 +45,7 @@ type verb struct {
 	// usageExit is the exit code of a usage error of this verb when its
 	// convention has its own (check: 3, UNKNOWN); 0 means exitUsage.
 	// usageLine, when set, is the line it prints on stdout for one (check's
-	// status line). verbUsage applies both.
+	// status line). usage applies both.
 	usageExit int
 	usageLine func(err error) string
 }
@@ -100,18 +100,25 @@ func (a *app) registerKafkaForm(root *cobra.Command) {
 	fs.SortFlags = false
 }
 
-// newVerbCmd is the subcommand of a verb.
+// newVerbCmd is the subcommand of a verb. Its hooks (the configuration,
+// pflag's errors, the arguments, the run) pass every error through usage,
+// so that a usage error met anywhere while it runs follows the verb's
+// convention.
 func (a *app) newVerbCmd(vb *verb) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     vb.name,
 		Short:   vb.short,
 		Long:    vb.long,
 		Example: vb.example,
-		Args:    func(c *cobra.Command, args []string) error { return a.verbUsage(c, noArgs(c, args)) },
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			return vb.usage(a.loadConfig(cmd))
+		},
+		Args: func(c *cobra.Command, args []string) error { return vb.usage(noArgs(c, args)) },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.verbUsage(cmd, a.start(cmd.Context(), []*verb{vb}, flagValues{fs: cmd.Flags(), args: args}))
+			return vb.usage(a.start(cmd.Context(), []*verb{vb}, flagValues{fs: cmd.Flags(), args: args}))
 		},
 	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return vb.usage(&usageError{err: err}) })
 	if vb.args != "" {
 		cmd.Use += " " + vb.args
 		cmd.Args = cobra.ArbitraryArgs
@@ -122,22 +129,17 @@ func (a *app) newVerbCmd(vb *verb) *cobra.Command {
 	return cmd
 }
 
-// verbUsage gives a usage error met while running the subcommand cmd its
-// verb's own exit code and stdout line (usageExit, usageLine), whatever
-// found it: pflag, the configuration, validation or the verb itself. Other
-// errors, and usage errors of other commands, are returned as they are.
-func (a *app) verbUsage(cmd *cobra.Command, err error) error {
+// usage gives a usage error its verb's own exit code and stdout line
+// (usageExit, usageLine); other errors, and every error of a verb without
+// a convention of its own, are returned as they are.
+func (vb *verb) usage(err error) error {
 	var ue *usageError
-	if !errors.As(err, &ue) || cmd == nil || !cmd.HasParent() || cmd.Parent().HasParent() {
+	if vb.usageExit == 0 || !errors.As(err, &ue) {
 		return err
 	}
-	for _, vb := range a.verbs() {
-		if vb.name == cmd.Name() && vb.usageExit != 0 {
-			ue.code = vb.usageExit
-			if vb.usageLine != nil {
-				ue.stdout = vb.usageLine(ue.err)
-			}
-		}
+	ue.code = vb.usageExit
+	if vb.usageLine != nil {
+		ue.stdout = vb.usageLine(ue.err)
 	}
 	return err
 }

@@ -39,8 +39,8 @@ type Config struct {
 	Debug io.Writer
 }
 
-// dialTimeout bounds one TCP dial plus TLS handshake, for franz-go's dialer
-// and the --debug dialer alike.
+// dialTimeout bounds one TCP dial plus TLS handshake (dial, wire.go), with
+// --debug or without.
 const dialTimeout = 5 * time.Second
 
 // Client talks to one Kafka cluster. It is safe for concurrent use.

@@ -1,8 +1,8 @@
 // Package admin is the Kafka wire client of kstreams-groups. Its single job is
-// to send the requests the CLI needs (FindCoordinator, StreamsGroupDescribe,
-// ListGroups, DeleteGroups, OffsetFetch and ListOffsets) over franz-go at pinned
-// protocol versions, route group requests to each group's coordinator with
-// per-group retries, and return wire rows or typed errors. Every connection
+// to send the requests the CLI needs (one per API key of pinned, client.go)
+// over franz-go at pinned protocol versions, route group requests to each
+// group's coordinator with per-group retries, and return the answers as
+// model values (streams.go) and typed errors. Every connection
 // runs under a guard (wire.go) that keeps the ApiVersions table of its
 // handshake and fails a response that breaks the framing. The connection's
 // security comes from clientconfig's validated settings, which security.go

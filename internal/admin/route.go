@@ -200,7 +200,13 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 			}()
 		}
 		wg.Wait()
-		slices.SortFunc(retry, func(a, b string) int { return slices.Index(pending, a) - slices.Index(pending, b) })
+		// Retried in request order; a position map keeps the sort
+		// n log n for --all-groups on a large cluster.
+		at := make(map[string]int, len(pending))
+		for i, g := range pending {
+			at[g] = i
+		}
+		slices.SortFunc(retry, func(a, b string) int { return at[a] - at[b] })
 		pending = retry
 	}
 	return out

@@ -49,26 +49,32 @@ const (
 	keySaslAuthenticate = 36
 )
 
-// dialer dials like franz-go's default dialer (TLS with the host as server
-// name unless the config names one) and guards the connection.
-func (c *Client) dialer(tlsCfg *tls.Config) func(context.Context, string, string) (net.Conn, error) {
+// dial dials like franz-go's default dialer: TCP, then TLS with the host
+// as server name unless the config names one, the two within dialTimeout.
+// It is the one dialer of the client, with --debug (wirelog) or without.
+func dial(tlsCfg *tls.Config) func(context.Context, string, string) (net.Conn, error) {
 	return func(ctx context.Context, network, host string) (net.Conn, error) {
 		d := &net.Dialer{Timeout: dialTimeout}
-		var conn net.Conn
-		var err error
 		if tlsCfg == nil {
-			conn, err = d.DialContext(ctx, network, host)
-		} else {
-			cfg := tlsCfg.Clone()
-			if cfg.ServerName == "" {
-				server, _, err := net.SplitHostPort(host)
-				if err != nil {
-					return nil, fmt.Errorf("unable to split host:port for dialing: %w", err)
-				}
-				cfg.ServerName = server
-			}
-			conn, err = (&tls.Dialer{NetDialer: d, Config: cfg}).DialContext(ctx, network, host)
+			return d.DialContext(ctx, network, host)
 		}
+		cfg := tlsCfg.Clone()
+		if cfg.ServerName == "" {
+			server, _, err := net.SplitHostPort(host)
+			if err != nil {
+				return nil, fmt.Errorf("unable to split host:port for dialing: %w", err)
+			}
+			cfg.ServerName = server
+		}
+		return (&tls.Dialer{NetDialer: d, Config: cfg}).DialContext(ctx, network, host)
+	}
+}
+
+// dialer is dial with the connection under its guard.
+func (c *Client) dialer(tlsCfg *tls.Config) func(context.Context, string, string) (net.Conn, error) {
+	dial := dial(tlsCfg)
+	return func(ctx context.Context, network, host string) (net.Conn, error) {
+		conn, err := dial(ctx, network, host)
 		if err != nil {
 			return nil, err
 		}
@@ -119,7 +125,7 @@ type guardConn struct {
 	table      []byte
 	// raw stops the guard: SASL v0 frames and TLS alerts are not Kafka
 	// frames.
-	raw, rawNext bool
+	raw bool
 	// err is a violation found after the bytes before it were handed on.
 	err error
 }

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
@@ -114,13 +113,6 @@ func dotShape(k topology.Kind) string {
 		return "shape=house"
 	}
 	return "shape=box, style=rounded"
-}
-
-// dotQuote makes a DOT double-quoted string (writeDotQuoted).
-func dotQuote(s string) string {
-	var b strings.Builder
-	writeDotQuoted(&b, s)
-	return b.String()
 }
 
 // dotQuoting is a DOT double-quoted string's. Graphviz reads \" and \\

@@ -96,3 +96,17 @@ func TestTopologyGraph_manyTopicsAndStores(t *testing.T) {
 		assert.Less(t, elapsed, 10*time.Second, "%s", o)
 	}
 }
+
+// dotQuote makes a DOT double-quoted string (writeDotQuoted).
+func dotQuote(s string) string {
+	var b strings.Builder
+	writeDotQuoted(&b, s)
+	return b.String()
+}
+
+// mermaidQuote makes a quoted Mermaid label (writeMermaidQuoted).
+func mermaidQuote(s string) string {
+	var b strings.Builder
+	writeMermaidQuoted(&b, s)
+	return b.String()
+}

@@ -110,13 +110,6 @@ func writeMermaid(w io.Writer, g *graph) error {
 	return bw.Flush()
 }
 
-// mermaidQuote makes a quoted Mermaid label (writeMermaidQuoted).
-func mermaidQuote(s string) string {
-	var b strings.Builder
-	writeMermaidQuoted(&b, s)
-	return b.String()
-}
-
 // mermaidQuoting is a quoted Mermaid label's. Inside quotes Mermaid
 // decodes #name; and #NNN; entity codes, so " and # are written as codes; a
 // line break becomes <br>, other control characters, and the invisible and

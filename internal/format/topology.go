@@ -208,13 +208,15 @@ func shownOtherwise(x string) bool {
 	return x == "" || needsEscape(x) || strings.Contains(x, ", ")
 }
 
-// writeShown writes shown(x), without building it for an ordinary name.
+// writeShown writes shown(x), without building it unless the name holds
+// ", " (Escape never writes one, so any other name is its escape).
 func writeShown(bw *bufio.Writer, x string) {
-	if shownOtherwise(x) {
+	switch {
+	case x == "", strings.Contains(x, ", "):
 		bw.WriteString(shown(x))
-		return
+	default:
+		writeEscaped(bw, x)
 	}
-	bw.WriteString(x)
 }
 
 // SortedSet returns xs de-duplicated and sorted as a Java TreeSet<String>

@@ -82,11 +82,6 @@ type block struct {
 	nodes  []*topology.Node
 }
 
-// ParseText reads the text form.
-func ParseText(data []byte) (*topology.Description, error) {
-	return parseText(string(data))
-}
-
 // parseText reads the text form; names are parts of text.
 func parseText(text string) (*topology.Description, error) {
 	var blocks []*block

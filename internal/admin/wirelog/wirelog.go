@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -27,10 +28,10 @@ type Config struct {
 	// Redact replaces the credentials in a line; nil leaves lines as they
 	// are.
 	Redact func(string) string
-	// TLS is the dial configuration; nil dials plaintext.
-	TLS *tls.Config
-	// DialTimeout bounds one TCP dial plus the TLS handshake.
-	DialTimeout time.Duration
+	// Dial opens a connection: TCP, and TLS when configured (the admin
+	// client's dialer). A *tls.Conn it returns has its version and cipher
+	// logged.
+	Dial func(ctx context.Context, network, host string) (net.Conn, error)
 	// Wrap, when set, wraps each connection after the TLS handshake and
 	// before the log's own wrapper (the admin client's guard); addr is the
 	// address dialled.
@@ -39,14 +40,14 @@ type Config struct {
 
 // Opts returns the franz-go options that write the log: a dialer that
 // decodes the frame headers of each connection, the connection hook and the
-// logger. They replace kgo.DialTLSConfig, which the dialer does the work of.
+// logger. The dialer logs what Config.Dial did and wraps its connections.
 func Opts(c Config) []kgo.Opt {
 	redact := c.Redact
 	if redact == nil {
 		redact = func(s string) string { return s }
 	}
 	log := &logger{w: c.W, redact: redact, now: time.Now}
-	return []kgo.Opt{kgo.Dialer(dialer(log, c.TLS, c.DialTimeout, c.Wrap)), kgo.WithHooks(log), kgo.WithLogger(log)}
+	return []kgo.Opt{kgo.Dialer(dialer(log, c.Dial, c.Wrap)), kgo.WithHooks(log), kgo.WithLogger(log)}
 }
 
 // logger writes the lines; it is a kgo.Logger and a kgo hook.
@@ -102,32 +103,26 @@ func brokerLabel(meta kgo.BrokerMetadata) string {
 	return fmt.Sprintf("node %d %s", meta.NodeID, addr)
 }
 
-// dialer dials like franz-go's own dialer (TLS with the host as server name
-// unless the config sets one) and wraps the connection for the log.
-func dialer(log *logger, tlsCfg *tls.Config, timeout time.Duration, wrap func(net.Conn, string) net.Conn) func(context.Context, string, string) (net.Conn, error) {
+// dialer dials with dial, logs the outcome (a failed TCP dial, a failed
+// TLS handshake, the TLS version and cipher agreed) and wraps the
+// connection for the log.
+func dialer(log *logger, dial func(context.Context, string, string) (net.Conn, error), wrap func(net.Conn, string) net.Conn) func(context.Context, string, string) (net.Conn, error) {
 	return func(ctx context.Context, network, host string) (net.Conn, error) {
-		d := &net.Dialer{Timeout: timeout}
-		conn, err := d.DialContext(ctx, network, host)
+		conn, err := dial(ctx, network, host)
 		if err != nil {
-			log.printf("[%s] dial failed: %v", host, err)
+			// net.Dialer fails as a "dial" *net.OpError; anything else
+			// failed after the TCP connection, in the TLS handshake.
+			var oe *net.OpError
+			if errors.As(err, &oe) && oe.Op == "dial" {
+				log.printf("[%s] dial failed: %v", host, err)
+			} else {
+				log.printf("[%s] TLS handshake failed: %v", host, err)
+			}
 			return nil, err
 		}
-		if tlsCfg != nil {
-			cfg := tlsCfg.Clone()
-			if cfg.ServerName == "" {
-				if h, _, err := net.SplitHostPort(host); err == nil {
-					cfg.ServerName = h
-				}
-			}
-			tc := tls.Client(conn, cfg)
-			if err := tc.HandshakeContext(ctx); err != nil {
-				_ = conn.Close()
-				log.printf("[%s] TLS handshake failed: %v", host, err)
-				return nil, err
-			}
+		if tc, ok := conn.(*tls.Conn); ok {
 			st := tc.ConnectionState()
 			log.printf("[%s] TLS %s %s", host, tls.VersionName(st.Version), tls.CipherSuiteName(st.CipherSuite))
-			conn = tc
 		}
 		if wrap != nil {
 			conn = wrap(conn, host)

@@ -2,6 +2,7 @@ package wirelog
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -95,4 +96,32 @@ func TestLog_lines(t *testing.T) {
 		"debug: kgo info: odd keyvals\n"
 	assert.Equal(t, want, out.String())
 	assert.Equal(t, append(req, append(request(999, 0, 9, 0), append(request(17, 0, 2, 12), request(36, 2, 3, 20)...)...)...), raw.out.Bytes(), "the bytes pass through unchanged")
+}
+
+// TestLog_dial pins the lines of the dialer: a TCP dial that failed, a
+// TLS handshake that failed (any error but net.Dialer's), and a wrapped
+// plaintext connection, which logs nothing until its frames.
+func TestLog_dial(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	log := &logger{w: &out, redact: func(s string) string { return s }, now: time.Now}
+	fail := func(err error) func(context.Context, string, string) (net.Conn, error) {
+		return func(context.Context, string, string) (net.Conn, error) { return nil, err }
+	}
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
+	_, err := dialer(log, fail(refused), nil)(context.Background(), "tcp", "a:1")
+	assert.ErrorIs(t, err, refused)
+	_, err = dialer(log, fail(errors.New("tls: first record does not look like a TLS handshake")), nil)(context.Background(), "tcp", "b:2")
+	assert.Error(t, err)
+
+	raw := &fakeConn{in: bytes.NewReader(nil)}
+	var wrapped string
+	conn, err := dialer(log, func(context.Context, string, string) (net.Conn, error) { return raw, nil },
+		func(c net.Conn, addr string) net.Conn { wrapped = addr; return c })(context.Background(), "tcp", "c:3")
+	assert.NoError(t, err)
+	assert.Equal(t, "c:3", wrapped, "the guard wraps the connection")
+	assert.Same(t, raw, conn.(*frameConn).Conn)
+
+	assert.Equal(t, "debug: [a:1] dial failed: dial tcp: connection refused\n"+
+		"debug: [b:2] TLS handshake failed: tls: first record does not look like a TLS handshake\n", out.String())
 }
