@@ -19,6 +19,9 @@ type Comparison struct {
 	GlobalStores []GlobalStoreChange
 	// Findings are most severe first.
 	Findings []Finding
+	// BrokerChecked tells that OLD is a group, so the findings say
+	// whether its coordinator accepts NEW's topology (Refused).
+	BrokerChecked bool
 }
 
 // SubtopologyChange is one sub-topology of OLD and what it became in NEW.
@@ -113,6 +116,7 @@ func Compare(oldIn, newIn Input) *Comparison {
 	x.stores()
 	x.topics()
 	x.nodes()
+	x.broker()
 	slices.SortStableFunc(c.Findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(b.Severity(), a.Severity()), cmp.Compare(a.Kind.order(), b.Kind.order()))
 	})

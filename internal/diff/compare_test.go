@@ -2,6 +2,7 @@ package diff_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -185,6 +186,9 @@ func TestCompare(t *testing.T) {
 		{name: "filter upstream of an unnamed aggregation",
 			old: grp("df-blue", group(real(t, "diff/stored-df-blue.txt"))), new: file("diff-filter.txt", filter),
 			want: []string{
+				"breaking topology-refused 0/0 KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition > KSTREAM-AGGREGATE-STATE-STORE-0000000004-repartition",
+				"breaking topology-refused 1/1 KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition > KSTREAM-AGGREGATE-STATE-STORE-0000000004-repartition",
+				"breaking topology-refused 1/1 KSTREAM-AGGREGATE-STATE-STORE-0000000003-changelog > KSTREAM-AGGREGATE-STATE-STORE-0000000004-changelog",
 				"breaking store-renamed 1/1 KSTREAM-AGGREGATE-STATE-STORE-0000000003 > KSTREAM-AGGREGATE-STATE-STORE-0000000004",
 				"breaking changelog-renamed 1/1 KSTREAM-AGGREGATE-STATE-STORE-0000000003-changelog > KSTREAM-AGGREGATE-STATE-STORE-0000000004-changelog",
 				"breaking repartition-renamed 0/0 KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition > KSTREAM-AGGREGATE-STATE-STORE-0000000004-repartition",
@@ -230,10 +234,14 @@ func TestCompare(t *testing.T) {
 			// (logging disabled for the store in NEW), not derived.
 			old:  grp("app", group(counting("counts", "in", "out"), kafka.Subtopology{ID: "0", SourceTopics: []string{"in"}, StateChangelogTopics: []string{"app-counts-changelog"}})),
 			new:  grp("app2", group(counting("counts", "in", "out"), kafka.Subtopology{ID: "0", SourceTopics: []string{"in"}})),
-			want: []string{"breaking changelog-removed 0/0 counts-changelog > "}, outcome: diff.Failing},
+			want: []string{"breaking topology-refused 0/0 counts-changelog > ", "breaking changelog-removed 0/0 counts-changelog > "}, outcome: diff.Failing},
 		{name: "repartition topic renamed",
 			old: grp("app", group(grouped("app-", "by-word-repartition", "counts"))), new: file("new.txt", grouped("", "by-key-repartition", "counts")),
-			want: []string{"breaking repartition-renamed 0/0 by-word-repartition > by-key-repartition"}, outcome: diff.Failing},
+			want: []string{
+				"breaking topology-refused 0/0 by-word-repartition > by-key-repartition",
+				"breaking topology-refused 1/1 by-word-repartition > by-key-repartition",
+				"breaking repartition-renamed 0/0 by-word-repartition > by-key-repartition",
+			}, outcome: diff.Failing},
 		{name: "repartition topic and its nodes renamed",
 			// Processor API names: no node pairs, the sub-topologies do.
 			old: file("old.txt", tt.Desc([]*topology.Subtopology{
@@ -357,7 +365,7 @@ func TestKinds(t *testing.T) {
 		assert.NotEmpty(t, k.When, k.Kind)
 		assert.Equal(t, k.Severity, k.Kind.Severity())
 	}
-	assert.Equal(t, []diff.Kind{diff.StoreRenamed, diff.StoreRemoved, diff.ChangelogRenamed, diff.ChangelogRemoved, diff.RepartitionRenamed,
+	assert.Equal(t, []diff.Kind{diff.TopologyRefused, diff.StoreRenamed, diff.StoreRemoved, diff.ChangelogRenamed, diff.ChangelogRemoved, diff.RepartitionRenamed,
 		diff.RepartitionRemoved, diff.SourceRemoved, diff.SubtopologyRenumbered, diff.GlobalStoreChanged, diff.GlobalStoreRemoved}, severities[diff.Breaking])
 	assert.Equal(t, []diff.Kind{diff.GeneratedNameShifted, diff.SinkChanged, diff.SourceAdded, diff.DynamicNode}, severities[diff.Warning])
 	assert.Equal(t, []diff.Kind{diff.ProcessorAdded, diff.ProcessorRemoved, diff.StoreAdded, diff.GlobalStoreAdded}, severities[diff.Info])
@@ -483,4 +491,99 @@ func TestRun_cancelled(t *testing.T) {
 	res, err = diff.Run(ctx, src, opts)
 	require.NoError(t, err)
 	assert.Len(t, res.Failures(), 2)
+}
+
+// TestCompare_broker: for a group OLD, whether its broker accepts NEW's
+// topology (what the coordinator compares: per sub-topology id, the source,
+// repartition and changelog topics; FINDINGS F340-F342).
+func TestCompare_broker(t *testing.T) {
+	const store = "KSTREAM-AGGREGATE-STATE-STORE-0000000003"
+	// df-blue as the real broker keeps it (e2e TestDiff, "internal topics
+	// on the broker").
+	dfBlue := grp("df-blue", group(real(t, "diff/stored-df-blue.txt"),
+		kafka.Subtopology{ID: "0", SourceTopics: []string{"df-input"}, RepartitionSinkTopics: []string{"df-blue-" + store + "-repartition"}},
+		kafka.Subtopology{ID: "1", RepartitionSourceTopics: []string{"df-blue-" + store + "-repartition"}, StateChangelogTopics: []string{"df-blue-" + store + "-changelog"}}))
+	counts := func(d *topology.Description, subs ...kafka.Subtopology) side {
+		if len(subs) == 0 {
+			subs = []kafka.Subtopology{{ID: "0", SourceTopics: []string{"in"}, StateChangelogTopics: []string{"app-counts-changelog"}}}
+		}
+		return grp("app", group(d, subs...))
+	}
+	renamed := counting("counts", "in", "out")
+	renamed.Subtopologies[0].Nodes[2].Name = "as-stream"
+	renamed.Subtopologies[0].Nodes[1].Successors = []string{"as-stream"}
+	tests := []struct {
+		name     string
+		old, new side
+		refused  []string // "<sub> <subject>: <old> > <new>"
+	}{
+		{name: "renamed store", old: dfBlue, new: file("diff-named.txt", real(t, "diff/diff-named.txt")),
+			refused: []string{
+				"0 repartition sink topics: " + store + "-repartition > df-counts-repartition",
+				"1 repartition source topics: " + store + "-repartition > df-counts-repartition",
+				"1 changelog topics: " + store + "-changelog > df-counts-changelog",
+			}},
+		{name: "renamed repartition topic",
+			old: grp("app", group(grouped("app-", "by-word-repartition", "counts"),
+				kafka.Subtopology{ID: "0", SourceTopics: []string{"in"}, RepartitionSinkTopics: []string{"app-by-word-repartition"}},
+				kafka.Subtopology{ID: "1", RepartitionSourceTopics: []string{"app-by-word-repartition"}, StateChangelogTopics: []string{"app-counts-changelog"}})),
+			new: file("new.txt", grouped("", "by-key-repartition", "counts")),
+			refused: []string{
+				"0 repartition sink topics: by-word-repartition > by-key-repartition",
+				"1 repartition source topics: by-word-repartition > by-key-repartition",
+			}},
+		{name: "added source topic", old: counts(counting("counts", "in", "out")),
+			new: file("new.txt", tt.Desc([]*topology.Subtopology{tt.Sub("0",
+				tt.Src("source", []string{"in", "in-eu"}, "count"), tt.Proc("count", []string{"counts"}, "to-stream"), tt.Proc("to-stream", nil, "sink"), tt.Sink("sink", "out"))})),
+			refused: []string{"0 source topics: in > in, in-eu"}},
+		{name: "added sub-topology", old: counts(counting("counts", "in", "out")),
+			new: file("new.txt", tt.Desc([]*topology.Subtopology{
+				tt.Sub("0", counting("counts", "in", "out").Subtopologies[0].Nodes...),
+				tt.Sub("1", tt.Src("audit-source", []string{"audit"}, "audit-sink"), tt.Sink("audit-sink", "audit-out"))})),
+			refused: []string{"1 sub-topology:  > 1"}},
+		{name: "added stateless step (the store pinned)", old: dfBlue, new: file("diff-pinned.txt", real(t, "diff/diff-pinned.txt"))},
+		{name: "added stateless step", old: counts(counting("counts", "in", "out")),
+			new: file("new.txt", tt.Desc([]*topology.Subtopology{tt.Sub("0",
+				tt.Src("source", []string{"in"}, "filter"), tt.Proc("filter", nil, "count"), tt.Proc("count", []string{"counts"}, "to-stream"),
+				tt.Proc("to-stream", nil, "sink"), tt.Sink("sink", "out"))}))},
+		{name: "changed sink topic", old: counts(counting("counts", "in", "out")), new: file("new.txt", counting("counts", "in", "out-v2"))},
+		{name: "processor renamed only", old: counts(counting("counts", "in", "out")), new: file("new.txt", renamed)},
+		{name: "store without a changelog kept",
+			// The group keeps no changelog for counts (logging disabled):
+			// a file cannot say so, and is taken to keep it the same way.
+			old: counts(counting("counts", "in", "out"), kafka.Subtopology{ID: "0", SourceTopics: []string{"in"}}),
+			new: file("new.txt", counting("counts", "in", "out"))},
+		{name: "group listing no sub-topology",
+			// Its topology is derived from its description, as NEW's.
+			old: grp("app", group(counting("counts", "in", "out"))), new: file("new.txt", counting("counts", "in", "out-v2"))},
+		{name: "blue green, another source topic",
+			old: counts(counting("counts", "in", "out")),
+			new: grp("app2", group(counting("counts", "in2", "out"), kafka.Subtopology{ID: "0", SourceTopics: []string{"in2"}, StateChangelogTopics: []string{"app2-counts-changelog"}})),
+			refused: []string{"0 source topics: in > in2"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := run(t, tc.old, tc.new, diff.Options{})
+			c := res.Comparison
+			require.True(t, c.BrokerChecked)
+			var got []string
+			for _, f := range c.Findings {
+				if f.Kind == diff.TopologyRefused {
+					got = append(got, fmt.Sprintf("%s %s: %s > %s", cmp.Or(f.OldSubtopology, f.NewSubtopology), f.Subject, f.Old, f.New))
+				}
+			}
+			assert.Equal(t, tc.refused, got)
+			assert.Equal(t, tc.refused != nil, c.Refused())
+			if c.Refused() {
+				// A refused deploy is never "identical" or "different".
+				assert.Equal(t, diff.Failing, res.Outcome())
+				assert.Equal(t, diff.Failing, run(t, tc.old, tc.new, diff.Options{FailOn: "breaking"}).Outcome())
+			}
+		})
+	}
+	t.Run("file OLD", func(t *testing.T) {
+		res := run(t, file("old.txt", counting("counts", "in", "out")), file("new.txt", counting("counts", "in", "in-v2")), diff.Options{})
+		assert.False(t, res.Comparison.BrokerChecked)
+		assert.False(t, res.Comparison.Refused())
+	})
 }

@@ -45,6 +45,7 @@ type Kind string
 
 // The findings, in the order they are listed within a severity.
 const (
+	TopologyRefused       Kind = "topology-refused"
 	StoreRenamed          Kind = "store-renamed"
 	StoreRemoved          Kind = "store-removed"
 	ChangelogRenamed      Kind = "changelog-renamed"
@@ -78,6 +79,7 @@ type KindInfo struct {
 // Kinds lists every kind of finding with its severity, in listing order.
 func Kinds() []KindInfo {
 	return []KindInfo{
+		{TopologyRefused, Breaking, "OLD is a group and NEW's sub-topologies, source, repartition or changelog topics are not the ones the broker keeps for it: the broker refuses NEW's members (INVALID_REQUEST: Topology updates are not supported yet) until the group is deleted"},
 		{StoreRenamed, Breaking, "a state store has another name: the new store starts empty and the old one's local state is abandoned"},
 		{StoreRemoved, Breaking, "a state store is gone: its local state and changelog are abandoned"},
 		{ChangelogRenamed, Breaking, "a store's changelog topic has another name: the old changelog is orphaned and nothing restores the new store"},

@@ -30,6 +30,9 @@ type side struct {
 	changelogs map[string]bool
 	// repartition are the repartition topics the coordinator lists.
 	repartition map[string]bool
+	// record is the group's stored KIP-1071 topology as the coordinator
+	// compares it (broker.go); nil for a file or a group listing none.
+	record map[string]brokerSubtopology
 }
 
 // normalize copies in with what differs between a stored description and a
@@ -70,6 +73,7 @@ func normalize(in Input) *side {
 				out.repartition[strip(t)] = true
 			}
 		}
+		out.record = recordOf(in.Subtopologies, strip)
 	}
 	d := in.Description
 	if d == nil {

@@ -47,6 +47,9 @@ func DiffText(w io.Writer, res *diff.Result, st *Styles) error {
 	for _, f := range c.Findings {
 		fmt.Fprintf(&b, "  %s  %s: %s\n", st.Paint(severityColor(st, f.Severity()), fmt.Sprintf("%-8s", f.Severity())), FindingLocation(f), FindingMessage(f))
 	}
+	if line := brokerVerdict(res); line != "" {
+		b.WriteString("\n" + st.Paint(st.header(), "Broker:") + " " + line + "\n")
+	}
 	if c.Identical() {
 		b.WriteString("\nNo differences: the topologies are the same after normalisation.\n")
 		_, err := io.WriteString(w, b.String())
@@ -71,6 +74,22 @@ func DiffText(w io.Writer, res *diff.Result, st *Styles) error {
 	}
 	_, err = io.WriteString(w, b.String())
 	return err
+}
+
+// brokerVerdict says, when OLD is a group, whether its broker accepts
+// NEW's topology for it, and what to do when it does not.
+func brokerVerdict(res *diff.Result) string {
+	c := res.Comparison
+	if !c.BrokerChecked {
+		return ""
+	}
+	g := Escape(res.Old.Group)
+	if c.Refused() {
+		return fmt.Sprintf("refuses NEW for group %s (INVALID_REQUEST: Topology updates are not supported yet; the application's stream threads die). "+
+			"Deploy it under a new application.id, or delete the group first, which deletes its committed offsets: "+
+			"export them before and apply them after (README: Checking an upgrade before you deploy).", g)
+	}
+	return fmt.Sprintf("accepts NEW for group %s (the same sub-topologies with the same source, repartition and changelog topics).", g)
 }
 
 func prefixNote(s diff.SideResult) string {
@@ -132,6 +151,14 @@ var namingHints = map[string]string{
 func FindingMessage(f diff.Finding) string {
 	o, n, node := Escape(f.Old), Escape(f.New), Escape(f.Node)
 	switch f.Kind {
+	case diff.TopologyRefused:
+		switch {
+		case f.Subject == "sub-topology" && f.New == "":
+			return fmt.Sprintf("sub-topology %s is gone: the broker refuses the new topology for this group", o)
+		case f.Subject == "sub-topology":
+			return fmt.Sprintf("sub-topology %s is new: the broker refuses the new topology for this group", n)
+		}
+		return fmt.Sprintf("%s are %s, not %s: the broker refuses the new topology for this group", f.Subject, listOrNone(n), listOrNone(o))
 	case diff.StoreRenamed:
 		m := fmt.Sprintf("store %s is now %s: the new store starts empty and the old one's local state is abandoned", o, n)
 		if f.Generated() {
@@ -354,6 +381,9 @@ type DiffDoc struct {
 	Outcome string `json:"outcome" yaml:"outcome"`
 	// FailOn is the least severity that makes the outcome failing.
 	FailOn string `json:"fail_on" yaml:"fail_on"`
+	// Broker is, when OLD is a group, whether its broker accepts NEW's
+	// topology for it: accepts or refuses.
+	Broker string `json:"broker,omitempty" yaml:"broker,omitempty"`
 	// Summary counts the findings by severity.
 	Summary       DiffSummaryDoc       `json:"summary" yaml:"summary"`
 	Findings      []FindingDoc         `json:"findings" yaml:"findings"`
@@ -444,6 +474,12 @@ func NewDiffDoc(res *diff.Result) DiffDoc {
 		return doc
 	}
 	doc.Outcome = outcomeNames[res.Outcome()]
+	if c.BrokerChecked {
+		doc.Broker = "accepts"
+		if c.Refused() {
+			doc.Broker = "refuses"
+		}
+	}
 	doc.Summary = DiffSummaryDoc{Breaking: c.Count(diff.Breaking), Warning: c.Count(diff.Warning), Info: c.Count(diff.Info)}
 	for _, f := range c.Findings {
 		doc.Findings = append(doc.Findings, FindingDoc{Severity: f.Severity().String(), Kind: string(f.Kind),
