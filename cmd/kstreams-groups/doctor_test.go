@@ -66,6 +66,15 @@ func TestDoctor_causes(t *testing.T) {
 		assert.True(t, strings.HasSuffix(r.stdout, "1 problem, 1 warning.\n"), r.stdout)
 	})
 
+	t.Run("an Empty group names a refused topology", func(t *testing.T) {
+		// The members of a build whose topology the broker refuses never join
+		// (FINDINGS F341): the hint says which client log line tells so.
+		r := runCLI(t, "--bootstrap-server", bs, "doctor", "--group", "stopped")
+		assert.Contains(t, r.stdout, "PROBLEM  the group has no members (Empty): nobody runs the application, so nobody can push a topology description\n"+
+			"           hint: Start the application: a description is pushed by the members when they join. If it runs and still has no member, the broker may refuse it: ")
+		assert.Contains(t, r.stdout, `it logs "StreamsGroupHeartbeatRequest failed due to INVALID_REQUEST: Topology updates are not supported yet.". Check with kstreams-groups diff group:stopped <the build's topology>;`)
+	})
+
 	t.Run("no plugin configured", func(t *testing.T) {
 		np := healthCluster(t)
 		np.SetBrokerConfig(playground.PluginClassConfig, nil)

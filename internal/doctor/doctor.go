@@ -305,7 +305,7 @@ func diagnose(g *Group, s *kafka.StreamsGroup, facts *brokerFacts) {
 	}
 	switch {
 	case total == 0:
-		g.add(CheckMembers, Problem, "Start the application: a description is pushed by the members when they join.",
+		g.add(CheckMembers, Problem, "Start the application: a description is pushed by the members when they join. "+refusedHint(g.Group),
 			"the group has no members (%s): nobody runs the application, so nobody can push a topology description", s.State)
 	case len(classic) > 0:
 		g.add(CheckProtocol, Warning, "Set group.protocol=streams on every instance; the classic members push no topology description.",
@@ -333,6 +333,20 @@ func diagnose(g *Group, s *kafka.StreamsGroup, facts *brokerFacts) {
 	case topology.NotRequested:
 		// Only a broker without KIP-1331 answers so; the broker finding says why.
 	}
+}
+
+// RefusedLine is what a Kafka Streams 4.4 application logs (at ERROR, from
+// StreamsGroupHeartbeatRequestManager) when the broker refuses its topology
+// for the group (FINDINGS F341).
+const RefusedLine = "StreamsGroupHeartbeatRequest failed due to INVALID_REQUEST: Topology updates are not supported yet."
+
+// refusedHint names the cause of an Empty group that the broker cannot
+// show: the members of a build with another topology are refused before
+// the group records them, so the group stays Empty while they run.
+func refusedHint(group string) string {
+	return fmt.Sprintf("If it runs and still has no member, the broker may refuse it: a build whose topology differs from the one the broker keeps "+
+		"for the group (a store, changelog or repartition topic renamed, a source topic added) never joins, its stream threads die, and it logs %q. "+
+		"Check with kstreams-groups diff group:%s <the build's topology>; README \"Checking an upgrade before you deploy\" says what to do.", RefusedLine, group)
 }
 
 // notStored explains a NOT_STORED description by what else was found.

@@ -3,6 +3,7 @@ package doctor
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -162,6 +163,32 @@ func TestRun_causes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// An Empty group may be an application whose members the broker refuses
+// (another topology than the one it keeps for the group): they never join,
+// so the group shows nothing of them, and its description stays AVAILABLE
+// from the last run (e2e TestDiff, FINDINGS F341). The members problem
+// names that cause, with the client's log line and the diff to run.
+func TestRun_emptyNamesTheRefusedTopology(t *testing.T) {
+	plugin := str("org.apache.kafka.server.streams.InMemoryTopologyDescriptionPlugin")
+	for _, status := range []topology.Status{topology.Available, topology.NotStored} {
+		s := healthy()
+		s.State, s.Members, s.TopologyStatus = "Empty", nil, status
+		g := diagnoseWith(t, &fake{groups: map[string]*kafka.StreamsGroup{"app": s}, plugin: plugin})
+		i := slices.IndexFunc(g.Findings, func(f Finding) bool { return f.Check == CheckMembers })
+		require.GreaterOrEqual(t, i, 0)
+		f := g.Findings[i]
+		assert.Equal(t, Problem, f.Severity)
+		assert.Contains(t, f.Hint, `logs "StreamsGroupHeartbeatRequest failed due to INVALID_REQUEST: Topology updates are not supported yet."`)
+		assert.Contains(t, f.Hint, "kstreams-groups diff group:app <the build's topology>")
+		assert.True(t, strings.HasPrefix(f.Hint, "Start the application"), f.Hint)
+	}
+	// A group with members has no such hint.
+	g := diagnoseWith(t, &fake{groups: map[string]*kafka.StreamsGroup{"app": healthy()}, plugin: plugin})
+	for _, f := range g.Findings {
+		assert.NotContains(t, f.Hint, RefusedLine)
 	}
 }
 
