@@ -35,7 +35,7 @@ var diffExitStatuses = []exitStatus{
 	{diffIdentical, false, "The topologies are identical after normalisation."},
 	{diffDifferent, false, "Differences, none breaking (with --fail-on warning: none a warning either)."},
 	{diffUnreadable, false, "Usage error, a side that cannot be read or fetched, or a report that cannot be written (the reason is on stderr)."},
-	{diffFailing, false, "Breaking differences (with --fail-on warning: warnings too; --fail-on info: any finding)."},
+	{diffFailing, false, "Breaking differences, a topology the broker refuses for OLD's group among them (with --fail-on warning: warnings too; --fail-on info: any finding)."},
 }
 
 func diffExitHelp() string {
@@ -81,16 +81,24 @@ id prefix (a group's id; --application-id for a file), nodes are compared
 by name whatever their order, sub-topologies are matched by content and not
 by number, and global stores by source topic and store. Then:
 
-  breaking  a state store renamed or removed, a changelog topic renamed or
-            removed, a repartition topic renamed or removed, a source topic
-            removed, a sub-topology renumbered, a global store changed or
-            removed
+  breaking  the broker refuses NEW's topology for OLD's group (OLD is a
+            group: a sub-topology added or removed, or its source,
+            repartition or changelog topics changed), a state store renamed
+            or removed, a changelog topic renamed or removed, a repartition
+            topic renamed or removed, a source topic removed, a
+            sub-topology renumbered, a global store changed or removed
   warning   a generated node or store name shifted (an operator was added
             upstream: Named.as, Materialized.as pin names), a sink topic
             changed, a source topic added, a pattern source or dynamic sink
             involved (they cannot be compared fully)
   info      a processor without state added or removed, a store or a
             global store added
+
+A Kafka 4.4 broker keeps the topology of a streams group's first member
+(per sub-topology: source, repartition and changelog topics; no processor
+names) and refuses a member with another one, even when the group is
+Empty, until the group is deleted. When OLD is a group, diff says whether
+the broker accepts NEW for it ("Broker:"); a refused deploy is exit 3.
 
 The text output lists the findings (most severe first), the changes per
 sub-topology, and a unified diff of the two normalised descriptions,

@@ -199,6 +199,49 @@ func TestDiff_groups(t *testing.T) {
 	})
 }
 
+// A topology the broker refuses for OLD's group is exit 3, never 0 or 1
+// (issue 19): an added source topic was "differences, none breaking".
+func TestDiff_brokerRefuses(t *testing.T) {
+	isolate(t)
+	counting := func(sources ...string) string {
+		return "Topologies:\n   Sub-topology: 0\n    Source: source (topics: [" + strings.Join(sources, ", ") + "])\n      --> count\n" +
+			"    Processor: count (stores: [counts])\n      --> sink\n      <-- source\n" +
+			"    Sink: sink (topic: out)\n      <-- count\n\n"
+	}
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+		return p
+	}
+	d, err := topoparse.ParseString(counting("in"))
+	require.NoError(t, err)
+	running := stored(d)
+	running.Subtopologies = []kafka.Subtopology{{ID: "0", SourceTopics: []string{"in"}, StateChangelogTopics: []string{"app-counts-changelog"}}}
+	c := &clusters{byAddr: map[string]*fakeClient{"kafka:9092": {groups: map[string]*kafka.StreamsGroup{"app": running}}}}
+	for _, tc := range []struct {
+		name, text string
+		code       int
+		broker     string
+	}{
+		{"added source topic", counting("in", "in-eu"), diffFailing, "Broker: refuses NEW for group app (INVALID_REQUEST: Topology updates are not supported yet;"},
+		{"changed sink topic", strings.Replace(counting("in"), "(topic: out)", "(topic: out-v2)", 1), diffDifferent, "Broker: accepts NEW for group app "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := write(strings.ReplaceAll(tc.name, " ", "-")+".txt", tc.text)
+			for _, extra := range [][]string{nil, {"--detailed-exit-codes"}, {"--fail-on", "breaking"}} {
+				r := runWith(t, c.deps(), append([]string{"diff", "group:app", file, "--bootstrap-server", "kafka:9092"}, extra...)...)
+				assert.Equal(t, tc.code, r.code, "%v: %s", extra, r.stderr)
+				assert.Contains(t, r.stdout, "\n"+tc.broker)
+			}
+			r := runWith(t, c.deps(), "diff", "group:app", file, "--bootstrap-server", "kafka:9092", "-o", "json")
+			var doc struct{ Broker string }
+			require.NoError(t, json.Unmarshal([]byte(r.stdout), &doc))
+			assert.Equal(t, map[int]string{diffFailing: "refuses", diffDifferent: "accepts"}[tc.code], doc.Broker)
+		})
+	}
+}
+
 // A side that cannot be read or fetched exits 2 with the reason on stderr,
 // one line per side; the document says so too.
 func TestDiff_unreadableSides(t *testing.T) {

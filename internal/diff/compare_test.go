@@ -541,6 +541,9 @@ func TestCompare_broker(t *testing.T) {
 				tt.Sub("0", counting("counts", "in", "out").Subtopologies[0].Nodes...),
 				tt.Sub("1", tt.Src("audit-source", []string{"audit"}, "audit-sink"), tt.Sink("audit-sink", "audit-out"))})),
 			refused: []string{"1 sub-topology:  > 1"}},
+		{name: "added source topic (describe text)", old: dfBlue, new: file("diff-source.txt", real(t, "diff/diff-source.txt")),
+			refused: []string{"0 source topics: df-input > df-input, df-input-eu"}},
+		{name: "changed sink topic (describe text)", old: dfBlue, new: file("diff-sink.txt", real(t, "diff/diff-sink.txt"))},
 		{name: "added stateless step (the store pinned)", old: dfBlue, new: file("diff-pinned.txt", real(t, "diff/diff-pinned.txt"))},
 		{name: "added stateless step", old: counts(counting("counts", "in", "out")),
 			new: file("new.txt", tt.Desc([]*topology.Subtopology{tt.Sub("0",
@@ -557,8 +560,8 @@ func TestCompare_broker(t *testing.T) {
 			// Its topology is derived from its description, as NEW's.
 			old: grp("app", group(counting("counts", "in", "out"))), new: file("new.txt", counting("counts", "in", "out-v2"))},
 		{name: "blue green, another source topic",
-			old: counts(counting("counts", "in", "out")),
-			new: grp("app2", group(counting("counts", "in2", "out"), kafka.Subtopology{ID: "0", SourceTopics: []string{"in2"}, StateChangelogTopics: []string{"app2-counts-changelog"}})),
+			old:     counts(counting("counts", "in", "out")),
+			new:     grp("app2", group(counting("counts", "in2", "out"), kafka.Subtopology{ID: "0", SourceTopics: []string{"in2"}, StateChangelogTopics: []string{"app2-counts-changelog"}})),
 			refused: []string{"0 source topics: in > in2"}},
 	}
 	for _, tc := range tests {
