@@ -31,6 +31,7 @@ type AppOptions struct {
 	DisablePush bool   // topology.description.push.enabled=false
 	DescribeOut string // where the app writes topology.describe(); default <broker dir>/<app-id>.describe.txt
 	HeapMB      int    // default 256
+	OffsetReset string // the consumers' auto.offset.reset; "" is Kafka Streams' default (earliest)
 }
 
 // App is a running e2e.TopologyApp (Kafka Streams, group.protocol=streams, 4.4.0 client).
@@ -65,14 +66,18 @@ func StartApp(tb testing.TB, b *Broker, opts AppOptions) *App {
 		"-Djava.awt.headless=true",
 		"-Dlog4j2.configurationFile=" + filepath.Join(HarnessDir(), "config", "app-log4j2.properties"),
 	}
-	proc, err := StartJava("app-"+opts.AppID, filepath.Join(b.Dir, "app-"+opts.AppID+".log"), cp, jvm, "e2e.TopologyApp",
-		"bootstrap="+b.Addr,
-		"app-id="+opts.AppID,
-		"topology="+opts.Topology,
-		"push="+strconv.FormatBool(!opts.DisablePush),
-		"state-dir="+stateDir,
-		"describe-out="+opts.DescribeOut,
-	)
+	args := []string{
+		"bootstrap=" + b.Addr,
+		"app-id=" + opts.AppID,
+		"topology=" + opts.Topology,
+		"push=" + strconv.FormatBool(!opts.DisablePush),
+		"state-dir=" + stateDir,
+		"describe-out=" + opts.DescribeOut,
+	}
+	if opts.OffsetReset != "" {
+		args = append(args, "offset-reset="+opts.OffsetReset)
+	}
+	proc, err := StartJava("app-"+opts.AppID, filepath.Join(b.Dir, "app-"+opts.AppID+".log"), cp, jvm, "e2e.TopologyApp", args...)
 	if err != nil {
 		tb.Fatalf("%v", err)
 	}

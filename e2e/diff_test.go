@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // TestDiff runs `kstreams-groups diff` against running Kafka Streams 4.4.0 applications on one real
@@ -34,6 +37,8 @@ func TestDiff(t *testing.T) {
 		{AppID: "df-blue", Topology: "diff-base"},
 		{AppID: "df-green", Topology: "diff-base"},
 		{AppID: "df-next", Topology: "diff-filter"},
+		// Stopped and redeployed with a changed topology ("a redeploy the broker refuses").
+		{AppID: "df-up", Topology: "diff-base"},
 	} {
 		apps[o.AppID] = StartApp(t, b, o)
 	}
@@ -42,7 +47,7 @@ func TestDiff(t *testing.T) {
 	// applications start.
 	dir := t.TempDir()
 	texts := map[string]string{}
-	for _, v := range []string{"diff-base", "diff-filter", "diff-pinned", "diff-named"} {
+	for _, v := range []string{"diff-base", "diff-filter", "diff-pinned", "diff-named", "diff-source", "diff-sink"} {
 		res, err := RunJavaTool(ctx, Kafka44, "e2e.TopologyApp", "topology="+v, "describe-only=true")
 		require.NoError(t, err)
 		require.Equal(t, 0, res.ExitCode, "describe-only %s: %s", v, res.Stderr)
@@ -50,7 +55,7 @@ func TestDiff(t *testing.T) {
 		// Kafka Streams 4.4 warns about every internal resource left unnamed when it builds the
 		// topology (FINDINGS F203): the unnamed store, its changelog and repartition topic.
 		unnamed := strings.Contains(res.Stderr, "Following state store(s) has not been named: KSTREAM-AGGREGATE-STATE-STORE-")
-		assert.Equal(t, v == "diff-base" || v == "diff-filter", unnamed, "%s stderr: %s", v, res.Stderr)
+		assert.Equal(t, v != "diff-pinned" && v != "diff-named", unnamed, "%s stderr: %s", v, res.Stderr)
 		texts[v] = filepath.Join(dir, v+".txt")
 		require.NoError(t, os.WriteFile(texts[v], []byte(text), 0o644))
 		// The unit tests' copies (internal/diff, testdata) are what the jars print.
@@ -58,7 +63,7 @@ func TestDiff(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, string(checked), text, "e2e/testdata/diff/%s.txt is stale: copy the describe-only output", v)
 	}
-	for _, id := range []string{"df-blue", "df-green", "df-next"} {
+	for _, id := range []string{"df-blue", "df-green", "df-next", "df-up"} {
 		if _, err := apps[id].WaitTopologyStatus(ctx, b, StatusAvailable, 90*time.Second); err != nil {
 			t.Fatalf("%v\n%s", err, logTail(apps[id].Proc.LogPath, 3000))
 		}
@@ -132,7 +137,7 @@ func TestDiff(t *testing.T) {
 		}
 		text := diff(t, "group:df-blue", texts["diff-filter"])
 		require.Equal(t, 3, text.ExitCode)
-		assert.Contains(t, text.Stdout, "Upgrade safety: 3 breaking, 8 warnings, 1 info\n")
+		assert.Contains(t, text.Stdout, "Upgrade safety: 6 breaking, 8 warnings, 1 info\n")
 		assert.Contains(t, text.Stdout, "\n--- OLD group:df-blue\n+++ NEW "+texts["diff-filter"]+"\n")
 		assert.NotContains(t, text.Stdout, "\x1b[", "no color in a pipe")
 	})
@@ -210,4 +215,171 @@ func TestDiff(t *testing.T) {
 			assert.Contains(t, topics, want)
 		}
 	})
+
+	t.Run("a redeploy the broker refuses", func(t *testing.T) {
+		// Issue 19, FINDINGS F340-F343. df-up ran diff-base and committed its input; stopped, its
+		// group is Empty, and the broker still keeps its topology.
+		produceTo(t, b, "df-input", map[int32]int{0: 6})
+		require.NoError(t, dfWaitCommitted(ctx, b, apps["df-up"], 6))
+		require.NoError(t, apps["df-up"].Stop())
+		require.NoError(t, b.WaitGroupState(ctx, "df-up", "Empty", 30*time.Second, b.Proc))
+
+		// diff says what the broker will do, before anything is deployed.
+		r := diff(t, "group:df-up", texts["diff-named"], "-o", "json")
+		require.Equal(t, 3, r.ExitCode, "stderr: %s", r.Stderr)
+		assert.Contains(t, r.Stdout, `"broker": "refuses"`)
+		assert.Contains(t, kinds(t, r), "breaking topology-refused "+dfStore+"-changelog > df-counts-changelog")
+		r = diff(t, "group:df-up", texts["diff-source"], "-o", "json")
+		require.Equal(t, 3, r.ExitCode, "an added source topic was exit 1; stderr: %s", r.Stderr)
+		assert.Contains(t, r.Stdout, `"broker": "refuses"`)
+		assert.Contains(t, kinds(t, r), "breaking topology-refused df-input > df-input, df-input-eu")
+		for _, v := range []string{"diff-pinned", "diff-sink"} {
+			r = diff(t, "group:df-up", texts[v], "-o", "json")
+			require.Equal(t, 1, r.ExitCode, "%s: stderr: %s", v, r.Stderr)
+			assert.Contains(t, r.Stdout, `"broker": "accepts"`, v)
+		}
+
+		// The renamed store, its changelog and repartition topic: the heartbeat is refused, the
+		// stream thread dies, and the group stays Empty (the member was never recorded).
+		since := dfLogSize(apps["df-up"])
+		named := StartApp(t, b, AppOptions{AppID: "df-up", Topology: "diff-named", DescribeOut: filepath.Join(dir, "df-up-named.txt")})
+		// The line doctor tells to look for, as the client logs it (at ERROR).
+		line, err := dfWaitLog(named, since, "StreamsGroupHeartbeatRequest failed due to INVALID_REQUEST: Topology updates are not supported yet.", 60*time.Second)
+		require.NoError(t, err)
+		logf("df-up refused: %s", line)
+		_, err = dfWaitLog(named, since, "E2E-STATE PENDING_ERROR -> ERROR", 30*time.Second)
+		require.NoError(t, err, "the stream thread dies and the client shuts down")
+		g, err := b.DescribeStreamsGroup(ctx, "df-up", false)
+		require.NoError(t, err)
+		assert.Equal(t, "Empty", g.State)
+		assert.Empty(t, g.Members)
+		// doctor names the refusal among the causes of an Empty group, with the line to look for.
+		doc := RunOurs(ctx, bin, "--bootstrap-server", b.Addr, "doctor", "--group", "df-up")
+		assert.Contains(t, doc.Stdout, "Topology updates are not supported yet", "stdout: %s\nstderr: %s", doc.Stdout, doc.Stderr)
+		require.NoError(t, named.Stop())
+		// An added source topic: refused the same way.
+		since = dfLogSize(named)
+		source := StartApp(t, b, AppOptions{AppID: "df-up", Topology: "diff-source", DescribeOut: filepath.Join(dir, "df-up-source.txt")})
+		_, err = dfWaitLog(source, since, "StreamsGroupHeartbeatRequest failed due to INVALID_REQUEST: Topology updates are not supported yet.", 60*time.Second)
+		require.NoError(t, err)
+		require.NoError(t, source.Stop())
+
+		// An added stateless step (the store pinned), another sink topic: the same broker
+		// topology, accepted.
+		for _, v := range []string{"diff-pinned", "diff-sink"} {
+			since = dfLogSize(source)
+			a := StartApp(t, b, AppOptions{AppID: "df-up", Topology: v, DescribeOut: filepath.Join(dir, "df-up-"+v+".txt")})
+			_, err = dfWaitLog(a, since, "E2E-STATE REBALANCING -> RUNNING", 60*time.Second)
+			require.NoError(t, err, v)
+			require.NoError(t, a.WaitGroupState(ctx, b, "Stable", 30*time.Second), v)
+			require.NoError(t, a.Stop())
+			require.NoError(t, b.WaitGroupState(ctx, "df-up", "Empty", 30*time.Second, b.Proc))
+		}
+
+		// The procedure of the README ("Checking an upgrade before you deploy"): export the
+		// committed offsets, delete the group, start the new build once so that the group exists
+		// with its topology (auto.offset.reset=latest: it reads nothing), stop it, apply the
+		// offsets, start it.
+		ours := func(args ...string) ToolResult {
+			r := RunOurs(ctx, bin, append([]string{"--bootstrap-server", b.Addr}, args...)...)
+			require.Equal(t, 0, r.ExitCode, "%v: stdout: %s\nstderr: %s", args, r.Stdout, r.Stderr)
+			return r
+		}
+		export := ours("reset-offsets", "--group", "df-up", "--all-input-topics", "--to-current", "--dry-run", "--export")
+		assert.Equal(t, "df-input,0,6\n\n", export.Stdout, "one --group: topic,partition,offset lines")
+		csv := filepath.Join(dir, "df-up-offsets.csv")
+		require.NoError(t, os.WriteFile(csv, []byte(export.Stdout), 0o644))
+		ours("delete", "--group", "df-up")
+		first := StartApp(t, b, AppOptions{AppID: "df-up", Topology: "diff-named", OffsetReset: "latest", DescribeOut: filepath.Join(dir, "df-up-named2.txt")})
+		require.NoError(t, first.WaitGroupState(ctx, b, "Stable", 60*time.Second))
+		require.NoError(t, first.Stop())
+		require.NoError(t, b.WaitGroupState(ctx, "df-up", "Empty", 30*time.Second, b.Proc))
+		got, err := dfCommitted(ctx, b, "df-up")
+		require.NoError(t, err)
+		assert.Empty(t, got, "the new group has no committed offset before they are applied")
+		ours("reset-offsets", "--group", "df-up", "--from-file", csv, "--execute")
+		got, err = dfCommitted(ctx, b, "df-up")
+		require.NoError(t, err)
+		assert.Equal(t, map[string]int64{"df-input-0": 6}, got)
+		// The new build now runs from there; the group keeps its new topology.
+		since = dfLogSize(first)
+		again := StartApp(t, b, AppOptions{AppID: "df-up", Topology: "diff-named", DescribeOut: filepath.Join(dir, "df-up-named3.txt")})
+		_, err = dfWaitLog(again, since, "E2E-STATE REBALANCING -> RUNNING", 60*time.Second)
+		require.NoError(t, err)
+		r = diff(t, "group:df-up", texts["diff-named"])
+		require.Equal(t, 0, r.ExitCode, "stdout: %s\nstderr: %s", r.Stdout, r.Stderr)
+		require.NoError(t, again.Stop())
+	})
+}
+
+// dfStore is the store name diff-base generates.
+const dfStore = "KSTREAM-AGGREGATE-STATE-STORE-0000000003"
+
+// dfCommitted is a group's committed offsets of df-input (OffsetFetch v9, as an admin client), as
+// "topic-partition" -> offset.
+func dfCommitted(ctx context.Context, b *Broker, group string) (map[string]int64, error) {
+	req := kmsg.NewPtrOffsetFetchRequest()
+	rg := kmsg.NewOffsetFetchRequestGroup()
+	rg.Group, rg.MemberEpoch = group, -1
+	req.Groups = []kmsg.OffsetFetchRequestGroup{rg}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	kr, err := b.Client().Broker(1).Request(ctx, ooV9{req})
+	if err != nil {
+		return nil, err
+	}
+	g := kr.(*kmsg.OffsetFetchResponse).Groups[0]
+	if err := kerr.ErrorForCode(g.ErrorCode); err != nil {
+		return nil, err
+	}
+	out := map[string]int64{}
+	for _, tp := range g.Topics {
+		for _, p := range tp.Partitions {
+			if p.Offset >= 0 && tp.Topic == "df-input" {
+				out[fmt.Sprintf("%s-%d", tp.Topic, p.Partition)] = p.Offset
+			}
+		}
+	}
+	return out, nil
+}
+
+// dfWaitCommitted waits until the app's group committed offset n on df-input-0.
+func dfWaitCommitted(ctx context.Context, b *Broker, a *App, n int64) error {
+	deadline := time.Now().Add(60 * time.Second)
+	var last map[string]int64
+	for time.Now().Before(deadline) {
+		if err := exited([]*Process{a.Proc, b.Proc}); err != nil {
+			return err
+		}
+		got, err := dfCommitted(ctx, b, a.AppID)
+		if err == nil && got["df-input-0"] == n {
+			return nil
+		}
+		last = got
+		time.Sleep(200 * time.Millisecond)
+	}
+	return fmt.Errorf("group %s committed %v, want df-input-0 at %d\n%s", a.AppID, last, n, logTail(a.Proc.LogPath, 2000))
+}
+
+// dfLogSize is the size of an app's log: the runs of one application id share it, and what a
+// run logs comes after what the last one did.
+func dfLogSize(a *App) int {
+	data, _ := os.ReadFile(a.Proc.LogPath)
+	return len(data)
+}
+
+// dfWaitLog waits until the app's log has, past byte since, a line containing s, and returns
+// that line.
+func dfWaitLog(a *App, since int, s string, timeout time.Duration) (string, error) {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		data, _ := os.ReadFile(a.Proc.LogPath)
+		for _, line := range strings.Split(string(data[min(since, len(data)):]), "\n") {
+			if strings.Contains(line, s) {
+				return line, nil
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return "", fmt.Errorf("no line with %q in the log of %s after %s\n%s", s, a.AppID, timeout, logTail(a.Proc.LogPath, 3000))
 }

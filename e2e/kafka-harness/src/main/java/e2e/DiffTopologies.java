@@ -31,6 +31,10 @@ import org.apache.kafka.streams.state.Stores;
  *       the repartition topic keep their names while the nodes' generated names still shift.</li>
  *   <li>{@code diff-named}: {@code diff-base} with the aggregation's store given a name of its own
  *       ({@code df-counts}).</li>
+ *   <li>{@code diff-source}: {@code diff-base} reading {@code df-input-eu} too (an added source topic;
+ *       issue 19: the broker refuses it for a {@code diff-base} group).</li>
+ *   <li>{@code diff-sink}: {@code diff-base} writing {@code df-output-v2} instead (a changed sink
+ *       topic; the broker accepts it).</li>
  * </ul>
  */
 final class DiffTopologies {
@@ -38,7 +42,7 @@ final class DiffTopologies {
     /** The store name that {@code diff-base} generates for its count (checked by the e2e test). */
     static final String BASE_STORE = "KSTREAM-AGGREGATE-STATE-STORE-0000000003";
 
-    static final List<String> NAMES = List.of("diff-base", "diff-filter", "diff-pinned", "diff-named");
+    static final List<String> NAMES = List.of("diff-base", "diff-filter", "diff-pinned", "diff-named", "diff-source", "diff-sink");
 
     private DiffTopologies() { }
 
@@ -46,9 +50,9 @@ final class DiffTopologies {
         return NAMES.contains(name);
     }
 
-    /** The topics every variant needs: the input topic, then the output topic. */
+    /** The topics every variant needs: the input topics, then the output topics. */
     static List<String> topics() {
-        return List.of("df-input", "df-output");
+        return List.of("df-input", "df-input-eu", "df-output", "df-output-v2");
     }
 
     static Topology build(String name) {
@@ -56,8 +60,9 @@ final class DiffTopologies {
             throw new IllegalArgumentException("unknown diff topology '" + name + "' " + NAMES);
         }
         StreamsBuilder builder = new StreamsBuilder();
-        KStream<String, String> in = builder.stream("df-input", Consumed.with(Serdes.String(), Serdes.String()));
-        if (!name.equals("diff-base") && !name.equals("diff-named")) {
+        List<String> inputs = name.equals("diff-source") ? List.of("df-input", "df-input-eu") : List.of("df-input");
+        KStream<String, String> in = builder.stream(inputs, Consumed.with(Serdes.String(), Serdes.String()));
+        if (name.equals("diff-filter") || name.equals("diff-pinned")) {
             in = in.filter((k, v) -> v != null && !v.isEmpty());
         }
         KGroupedStream<String, String> grouped = in.groupBy((k, v) -> v, Grouped.with(Serdes.String(), Serdes.String()));
@@ -74,7 +79,7 @@ final class DiffTopologies {
                 counts = grouped.count(Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as(Materialized.StoreType.IN_MEMORY)
                     .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()));
         }
-        counts.toStream().to("df-output", Produced.with(Serdes.String(), Serdes.Long()));
+        counts.toStream().to(name.equals("diff-sink") ? "df-output-v2" : "df-output", Produced.with(Serdes.String(), Serdes.Long()));
         return builder.build();
     }
 

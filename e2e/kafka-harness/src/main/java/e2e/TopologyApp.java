@@ -58,6 +58,8 @@ import org.apache.kafka.streams.state.Stores;
  *   <li>{@code create-topics=true|false} (default true; creates the topology's input/output topics
  *       with Admin before starting, ignoring "already exists")</li>
  *   <li>{@code describe-only=true} (print the description and exit without connecting)</li>
+ *   <li>{@code offset-reset=earliest|latest} (optional; the consumers' {@code auto.offset.reset},
+ *       Kafka Streams' default earliest when absent)</li>
  * </ul>
  * Lines on stdout: {@code E2E-STATE <old> -> <new>} on every state change. SIGTERM closes the app
  * with {@code CloseOptions.groupMembershipOperation(LEAVE_GROUP)}, so the member leaves at once.
@@ -80,6 +82,8 @@ public final class TopologyApp {
             case "diff-filter":
             case "diff-pinned":
             case "diff-named":
+            case "diff-source":
+            case "diff-sink":
                 return DiffTopologies.topics();
             case "many":
                 return ManySubtopologies.topics();
@@ -95,6 +99,8 @@ public final class TopologyApp {
             case "diff-filter":
             case "diff-pinned":
             case "diff-named":
+            case "diff-source":
+            case "diff-sink":
                 return DiffTopologies.build(topology);
             case "wordcount": {
                 // source -> flatMapValues -> groupBy (repartition) -> count -> toStream -> sink
@@ -239,6 +245,9 @@ public final class TopologyApp {
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "200");
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "0");
+        if (a.containsKey("offset-reset")) {
+            props.put(StreamsConfig.consumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), a.get("offset-reset"));
+        }
 
         KafkaStreams streams = new KafkaStreams(topology, props);
         CountDownLatch closed = new CountDownLatch(1);
