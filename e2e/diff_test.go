@@ -290,11 +290,17 @@ func TestDiff(t *testing.T) {
 		csv := filepath.Join(dir, "df-up-offsets.csv")
 		require.NoError(t, os.WriteFile(csv, []byte(export.Stdout), 0o644))
 		ours("delete", "--group", "df-up")
+		// Ours commits no offset for a group that does not exist (README, deliberate differences).
+		early := RunOurs(ctx, bin, "--bootstrap-server", b.Addr, "reset-offsets", "--group", "df-up", "--from-file", csv, "--execute")
+		assert.Equal(t, 1, early.ExitCode)
+		assert.Equal(t, "Error: streams group 'df-up': GROUP_ID_NOT_FOUND: Group df-up not found.\n", early.Stderr)
+		got, err := dfCommitted(ctx, b, "df-up")
+		assert.Empty(t, got, "%v", err)
 		first := StartApp(t, b, AppOptions{AppID: "df-up", Topology: "diff-named", OffsetReset: "latest", DescribeOut: filepath.Join(dir, "df-up-named2.txt")})
 		require.NoError(t, first.WaitGroupState(ctx, b, "Stable", 60*time.Second))
 		require.NoError(t, first.Stop())
 		require.NoError(t, b.WaitGroupState(ctx, "df-up", "Empty", 30*time.Second, b.Proc))
-		got, err := dfCommitted(ctx, b, "df-up")
+		got, err = dfCommitted(ctx, b, "df-up")
 		require.NoError(t, err)
 		assert.Empty(t, got, "the new group has no committed offset before they are applied")
 		ours("reset-offsets", "--group", "df-up", "--from-file", csv, "--execute")
@@ -309,6 +315,29 @@ func TestDiff(t *testing.T) {
 		r = diff(t, "group:df-up", texts["diff-named"])
 		require.Equal(t, 0, r.ExitCode, "stdout: %s\nstderr: %s", r.Stdout, r.Stderr)
 		require.NoError(t, again.Stop())
+		require.NoError(t, b.WaitGroupState(ctx, "df-up", "Empty", 30*time.Second, b.Proc))
+
+		// Kafka's tool commits the offsets of a group that does not exist: an empty classic group
+		// holds them, which the broker converts into the streams group when the new build joins,
+		// the offsets kept (FINDINGS F344). With it, step 3 is not needed.
+		ours("delete", "--group", "df-up")
+		java, err := RunStreamsGroupCommand(ctx, "--bootstrap-server", b.Addr, "--reset-offsets", "--group", "df-up", "--from-file", csv, "--execute")
+		require.NoError(t, err)
+		assert.Equal(t, 0, java.ExitCode, "stdout: %s\nstderr: %s", java.Stdout, java.Stderr)
+		got, err = dfCommitted(ctx, b, "df-up")
+		require.NoError(t, err)
+		assert.Equal(t, map[string]int64{"df-input-0": 6}, got)
+		since = dfLogSize(again)
+		converted := StartApp(t, b, AppOptions{AppID: "df-up", Topology: "diff-named", OffsetReset: "latest", DescribeOut: filepath.Join(dir, "df-up-named4.txt")})
+		_, err = dfWaitLog(converted, since, "E2E-STATE REBALANCING -> RUNNING", 60*time.Second)
+		require.NoError(t, err)
+		require.NoError(t, converted.Stop())
+		got, err = dfCommitted(ctx, b, "df-up")
+		require.NoError(t, err)
+		assert.Equal(t, map[string]int64{"df-input-0": 6}, got, "kept through the conversion")
+		broker, err := os.ReadFile(filepath.Join(b.Dir, "broker.log"))
+		require.NoError(t, err)
+		assert.Contains(t, string(broker), "[GroupId df-up] Converted the empty classic group to a streams group.")
 	})
 }
 

@@ -6,7 +6,9 @@
 // store), matches sub-topologies by content rather than by number, matches
 // nodes by name and then by their place in the graph, and lists what changed
 // and what that does to a running application's state: findings with a
-// severity (breaking, warning, info). It never prints, never formats, never
+// severity (breaking, warning, info). When OLD is a group it also says
+// whether the group's broker accepts NEW's topology at all (broker.go: a
+// Kafka 4.4 coordinator refuses any change to the topics it keeps). It never prints, never formats, never
 // reads files itself (the command hands it a reader) and never decides exit
 // codes.
 package diff
