@@ -23,8 +23,8 @@ import (
 // checkExitStatuses are check's exit codes, the plugin states.
 var checkExitStatuses = []exitStatus{
 	{int(check.OK), false, "OK: every group passed every condition given (with --all-groups, also when there is no streams group)."},
-	{int(check.Warning), false, "WARNING: a group is in a state not expected (but not Dead), above --lag-warning or --task-lag-warning, or has more tasks moving than --max-moving-tasks."},
-	{int(check.Critical), false, "CRITICAL: a group does not exist or is not a streams group, is Dead, has fewer members than --min-members, is above --lag-critical or --task-lag-critical, or (--require-topology) has no AVAILABLE topology description."},
+	{int(check.Warning), false, "WARNING: a group is in a state not expected (but not Dead), above --lag-warning or --task-lag-warning, has more tasks moving than --max-moving-tasks, or has a committed offset past its partition's log end."},
+	{int(check.Critical), false, "CRITICAL: a group does not exist or is not a streams group, is Dead, reads a source topic that does not exist, has fewer members than --min-members, is above --lag-critical or --task-lag-critical, or (--require-topology) has no AVAILABLE topology description."},
 	{int(check.Unknown), false, "UNKNOWN: usage error, cluster unreachable or timed out, not authorized, or a broker too old for a condition asked (--require-topology needs Apache Kafka 4.4)."},
 }
 
@@ -81,7 +81,10 @@ it, as the guidelines' range 0:N reads, so a lag equal to --lag-critical is
 still OK. Without --expect-state only Stable is OK; an Empty group is a
 WARNING then, and CRITICAL only with --min-members. A group that does not
 exist is CRITICAL. The lag is the overview's: end offset minus committed
-offset of every task's source partitions, repartition topics included.
+offset of every task's source partitions, repartition topics included. A
+source topic that does not exist is CRITICAL; a committed offset past its
+partition's log end (a truncated or re-created topic) counts as lag 0 and
+is a WARNING.
 
 -o json|yaml prints the same as a document, -o prometheus as metrics for
 node_exporter's textfile collector or a Pushgateway (the exit code is the

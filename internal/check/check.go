@@ -100,7 +100,16 @@ const (
 	CondTaskLagCritical = "task-lag-critical"
 	CondRequireTopology = "require-topology"
 	CondMaxMovingTasks  = "max-moving-tasks"
+	// CondSourceTopic (CRITICAL) and CondCommittedOffset (WARNING) are
+	// checked always, as a group that does not exist is: a source topic
+	// that does not exist, and a committed offset past its partition's log
+	// end, whose lag is unknown and counted as 0.
+	CondSourceTopic     = "source-topic"
+	CondCommittedOffset = "committed-offset"
 )
+
+// maxNamed is how many partitions a problem names before "and N more".
+const maxNamed = 3
 
 // ParseStates reads --expect-state: comma-separated state names, matched
 // case-insensitively.
@@ -196,7 +205,8 @@ type Group struct {
 	// not be checked (then only Group and Coordinator are known).
 	Overview *overview.Group
 	Status   Status
-	// Problems are the conditions the group crossed, in option order.
+	// Problems are the conditions the group crossed: those checked always
+	// (CondSourceTopic, CondCommittedOffset) first, then in option order.
 	Problems []Problem
 	// MovingTasks counts the tasks being moved; MaxTaskLag is the largest
 	// task lag (0 without tasks).
@@ -261,6 +271,23 @@ func Evaluate(g *overview.Group, opts Options) *Group {
 	out.MovingTasks = g.MovingTasks()
 	if g.Largest != nil {
 		out.MaxTaskLag = g.Largest.Lag
+	}
+	if missing := g.MissingTopics(); len(missing) == 1 {
+		add(CondSourceTopic, Critical, "source topic %s does not exist", missing[0])
+	} else if len(missing) > 1 {
+		add(CondSourceTopic, Critical, "source topics %s do not exist", strings.Join(missing, ", "))
+	}
+	if ahead := g.AheadPartitions(); len(ahead) > 0 {
+		var named []string
+		for _, p := range ahead[:min(len(ahead), maxNamed)] {
+			named = append(named, fmt.Sprintf("%s-%d at %d > %d", p.Topic, p.Partition, *p.Committed, p.LogEnd))
+		}
+		more := ""
+		if len(ahead) > maxNamed {
+			more = fmt.Sprintf(" and %d more", len(ahead)-maxNamed)
+		}
+		add(CondCommittedOffset, Warning, "%s committed past the log end (lag counted as 0): %s%s",
+			plural(int64(len(ahead)), "partition"), strings.Join(named, ", "), more)
 	}
 
 	expected := opts.expected()

@@ -76,6 +76,22 @@ func TestEvaluate(t *testing.T) {
 		}, want: Unknown, msgs: []string{"group UNKNOWN cannot be checked: StreamsGroupDescribe: timed out"}},
 		{name: "too old for --require-topology", opts: Options{RequireTopology: true}, change: func(g *overview.Group) { g.Err = tooOld }, want: Unknown,
 			msgs: []string{"require-topology UNKNOWN --require-topology cannot be checked: topology descriptions: broker 1 supports only v0 of StreamsGroupDescribe, v1 is needed (Apache Kafka 4.4 or newer)"}},
+		{name: "a source topic that does not exist is critical", change: func(g *overview.Group) {
+			g.Subtopologies[0].Sources = []overview.Source{{Topic: "gone", Missing: true}, {Topic: "in"}}
+		}, want: Critical, msgs: []string{"source-topic CRITICAL source topic gone does not exist"}},
+		{name: "source topics that do not exist", change: func(g *overview.Group) {
+			g.Subtopologies[0].Sources = []overview.Source{{Topic: "b", Missing: true}, {Topic: "a", Missing: true}}
+		}, want: Critical, msgs: []string{"source-topic CRITICAL source topics a, b do not exist"}},
+		{name: "a committed offset past the log end is a warning", change: func(g *overview.Group) {
+			g.Subtopologies[0].Tasks[2].Offsets = []overview.PartitionLag{{TopicPartition: kafka.TopicPartition{Topic: "in", Partition: 2}, Committed: n(10_010), LogEnd: 10, Ahead: 10_000}}
+		}, want: Warning, msgs: []string{"committed-offset WARNING 1 partition committed past the log end (lag counted as 0): in-2 at 10010 > 10"}},
+		{name: "many committed offsets past the log end", opts: Options{LagCritical: n(59)}, change: func(g *overview.Group) {
+			for i, task := range g.Subtopologies[0].Tasks {
+				for _, topic := range []string{"a", "b"} {
+					task.Offsets = append(task.Offsets, overview.PartitionLag{TopicPartition: kafka.TopicPartition{Topic: topic, Partition: int32(i)}, Committed: n(7), LogEnd: 5, Ahead: 2})
+				}
+			}
+		}, want: Critical, msgs: []string{"committed-offset WARNING 6 partitions committed past the log end (lag counted as 0): a-0 at 7 > 5, b-0 at 7 > 5, a-1 at 7 > 5 and 3 more", "lag-critical CRITICAL lag 60 > 59"}},
 		{name: "the worst wins", opts: Options{LagWarning: n(1), MinMembers: n(5)}, change: func(g *overview.Group) { g.State = "Reconciling" }, want: Critical,
 			msgs: []string{"expect-state WARNING state Reconciling, expected Stable", "min-members CRITICAL 2 members, at least 5 expected", "lag-warning WARNING lag 60 > 1"}},
 	}

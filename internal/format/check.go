@@ -5,6 +5,8 @@ package format
 //
 //	STREAMS <STATUS> - <summary> | <perfdata>
 //	<one line per group, with -v>
+//	<under it, with -v: one line per missing source topic and per
+//	 partition committed past its log end>
 //
 // The summary names every group that is not OK and why ("word-count
 // CRITICAL: lag 1500 > 1000; page-views WARNING: state Reconciling,
@@ -16,10 +18,11 @@ package format
 // check's thresholds in the warn and crit fields (members: "N:", fewer
 // than N is critical) and trailing empty fields dropped. Values are plain
 // counts (records, members, tasks), so no unit; a group that could not be
-// checked has none. Group names are escaped (Escape), and since a plugin's
-// reader splits the line at the first "|" and a label cannot hold "'" or
-// "=", those characters of a name become "/" in the text and "_" in a
-// label.
+// checked has none. Group names are escaped (Escape) in the text, where
+// "|" becomes "/" since a plugin's reader splits the line at the first
+// "|"; a label escapes the group reversibly (labelEscape), and "'", "="
+// and "|", which a label cannot hold, as \x27, \x3D and \x7C, so that
+// two groups never share a label.
 
 import (
 	"fmt"
@@ -43,6 +46,15 @@ func CheckText(w io.Writer, res *check.Result, verbose bool) error {
 	if verbose {
 		for _, g := range res.Groups {
 			b.WriteString(checkGroupLine(g) + "\n")
+			if g.Overview.Err != nil {
+				continue
+			}
+			for _, topic := range g.Overview.MissingTopics() {
+				b.WriteString("  " + pluginText(g.ID()) + ": source topic " + pluginText(topic) + " does not exist\n")
+			}
+			for _, p := range g.Overview.AheadPartitions() {
+				fmt.Fprintf(&b, "  %s: %s-%d committed %d, past the log end %d (lag counted as 0)\n", pluginText(g.ID()), pluginText(p.Topic), p.Partition, *p.Committed, p.LogEnd)
+			}
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -52,9 +64,13 @@ func CheckText(w io.Writer, res *check.Result, verbose bool) error {
 // pluginText is a broker string in the plugin output: escaped, and no "|".
 func pluginText(s string) string { return strings.ReplaceAll(Escape(s), "|", "/") }
 
+// pluginMessage is pluginText for a message that may hold a broker's error
+// message, cut as every verb cuts one (EscapeMessage).
+func pluginMessage(s string) string { return strings.ReplaceAll(EscapeMessage(s), "|", "/") }
+
 func checkSummary(res *check.Result) string {
 	if res.Err != nil {
-		return pluginText(res.Err.Error())
+		return pluginMessage(res.Err.Error())
 	}
 	if len(res.Groups) == 0 {
 		return "no streams groups"
@@ -82,7 +98,7 @@ func checkSummary(res *check.Result) string {
 func problemsText(g *check.Group) string {
 	msgs := make([]string, len(g.Problems))
 	for i, p := range g.Problems {
-		msgs[i] = pluginText(p.Message)
+		msgs[i] = pluginMessage(p.Message)
 	}
 	return strings.Join(msgs, ", ")
 }
@@ -164,10 +180,23 @@ func threshold(t *int64) string {
 	return strconv.FormatInt(*t, 10)
 }
 
-// perfLabel quotes a label; "'", "=" and "|" cannot appear in one.
+// perfLabel quotes a label, escaped reversibly (labelEscape), and "'", "="
+// and "|", which cannot appear in one, as \x27, \x3D and \x7C.
 func perfLabel(s string) string {
-	return "'" + strings.NewReplacer("'", "_", "=", "_", "|", "_").Replace(Escape(s)) + "'"
+	var b strings.Builder
+	b.WriteByte('\'')
+	perfLabelQuoting.body(&b, s)
+	b.WriteByte('\'')
+	return b.String()
 }
+
+var perfLabelQuoting = newQuoting(`\'=|`, func(r rune, raw string) string {
+	switch r {
+	case '\'', '=', '|':
+		return `\x` + hex2(byte(r))
+	}
+	return labelEscape(r, raw)
+})
 
 // CheckDoc is the document of a check.
 type CheckDoc struct {
@@ -238,4 +267,4 @@ func NewCheckDoc(res *check.Result) CheckDoc {
 
 // CheckUsageLine is the status line of a check that could not start: a
 // usage error, UNKNOWN.
-func CheckUsageLine(err error) string { return "STREAMS UNKNOWN - " + pluginText(err.Error()) }
+func CheckUsageLine(err error) string { return "STREAMS UNKNOWN - " + pluginMessage(err.Error()) }

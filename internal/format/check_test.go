@@ -83,7 +83,7 @@ func TestCheckText_hostileNames(t *testing.T) {
 	assert.Equal(t, 2, bytes.Count([]byte(got), []byte("\n")), "two lines, the escaped newline included")
 	line, _, _ := bytes.Cut([]byte(got), []byte("\n"))
 	assert.Equal(t, 1, bytes.Count(line, []byte("|")), "one | separates text and perfdata")
-	assert.Contains(t, string(line), "'ev_il__^[]0;x^G\\n lag'=5;;0;0")
+	assert.Contains(t, string(line), `'ev\x27il\x3D\x7C\x1B]0;x\x07\x0A lag'=5;;0;0`)
 	assert.Contains(t, string(line), "STREAMS CRITICAL - ev'il=/^[]0;x^G\\n CRITICAL: state Stable^[[2J, expected Stable, lag 5 > 0")
 }
 
@@ -117,16 +117,16 @@ func TestPrometheus(t *testing.T) {
 	assert.EqualValues(t, 7, promtest.Value(t, fams, "kstreams_subtopology_lag", "group", "a", "subtopology", "0"))
 	assert.EqualValues(t, 1, promtest.Value(t, fams, "kstreams_group_topology_description_status", "group", "a", "status", "NOT_REQUESTED"))
 	assert.EqualValues(t, 4, promtest.Value(t, fams, "kstreams_group_target_assignment_epoch", "group", "a"))
-	assert.EqualValues(t, 1, promtest.Value(t, fams, "kstreams_group_lag", "group", "ev\"il\\\n\uFFFD"), "escaped labels read back")
+	assert.EqualValues(t, 1, promtest.Value(t, fams, "kstreams_group_lag", "group", `ev"il\\\x0A\xFF`), "escaped labels read back")
 	assert.Len(t, fams["kstreams_group_lag"].GetMetric(), 2, "a group asked twice is written once")
-	assert.Contains(t, b.String(), `kstreams_group_lag{group="ev\"il\\\n`+"\uFFFD"+`"} 1`)
+	assert.Contains(t, b.String(), `kstreams_group_lag{group="ev\"il\\\\\\x0A\\xFF"} 1`)
 
 	b.Reset()
 	res := checkResult(check.Options{LagCritical: count(5)}, g, evil, missing)
 	require.NoError(t, CheckPrometheus(&b, res))
 	fams = promtest.Parse(t, b.String())
 	assert.EqualValues(t, 2, promtest.Value(t, fams, "kstreams_check_group_status", "group", "a"))
-	assert.EqualValues(t, 0, promtest.Value(t, fams, "kstreams_check_group_status", "group", "ev\"il\\\n\uFFFD"))
+	assert.EqualValues(t, 0, promtest.Value(t, fams, "kstreams_check_group_status", "group", `ev"il\\\x0A\xFF`))
 	assert.EqualValues(t, 3, promtest.Value(t, fams, "kstreams_check_group_status", "group", "nope"))
 	assert.EqualValues(t, 2, promtest.Value(t, fams, "kstreams_check_status"))
 
@@ -147,8 +147,8 @@ func TestPrometheus_hostileNames(t *testing.T) {
 		assert.NotContains(t, b.String(), c)
 	}
 	fams := promtest.Parse(t, b.String())
-	assert.EqualValues(t, 3, promtest.Value(t, fams, "kstreams_group_lag", "group", `ev\x1B]0;x\x07il\x0D\x{202E}\x85`))
-	assert.EqualValues(t, 1, promtest.Value(t, fams, "kstreams_group_state", "group", `ev\x1B]0;x\x07il\x0D\x{202E}\x85`, "state", `Stable\x1B[2J`))
+	assert.EqualValues(t, 3, promtest.Value(t, fams, "kstreams_group_lag", "group", `ev\x1B]0;x\x07il\x0D\x{202E}\x{0085}`))
+	assert.EqualValues(t, 1, promtest.Value(t, fams, "kstreams_group_state", "group", `ev\x1B]0;x\x07il\x0D\x{202E}\x{0085}`, "state", `Stable\x1B[2J`))
 }
 
 func TestListPrometheus(t *testing.T) {

@@ -6,7 +6,9 @@ package format
 // PROBLEM; colored green, plain, yellow and red on a terminal), the hint
 // indented under it, and a closing count ("Nothing is wrong." or "1
 // problem, 2 warnings."). A group that could not be diagnosed is left out
-// (its error goes to stderr). Broker strings are escaped.
+// (its error goes to stderr). Broker strings are escaped, and a finding
+// or hint that holds a broker's error message is cut as every verb cuts
+// one (EscapeMessage).
 
 import (
 	"fmt"
@@ -41,9 +43,9 @@ func DoctorText(w io.Writer, res *doctor.Result, st *Styles) error {
 		problems, warnings := 0, 0
 		for _, f := range g.Findings {
 			label, c := severityLabel(f.Severity, st)
-			b.WriteString("  " + st.Paint(c, pad(label, 8)) + " " + Escape(f.Message) + "\n")
+			b.WriteString("  " + st.Paint(c, pad(label, 8)) + " " + EscapeMessage(f.Message) + "\n")
 			if f.Hint != "" {
-				b.WriteString("           hint: " + Escape(f.Hint) + "\n")
+				b.WriteString("           hint: " + EscapeMessage(f.Hint) + "\n")
 			}
 			switch f.Severity {
 			case doctor.Problem:

@@ -258,3 +258,29 @@ func (q *quoting) body(w byteWriter, s string) {
 	}
 	w.WriteString(s[start:])
 }
+
+// labelEscape is the reversible escape of a name in a label: a Prometheus
+// label value and, with "'", "=" and "|" escaped too (perfLabelQuoting), a
+// Monitoring Plugins perfdata label. Unlike Escape it is injective, so that
+// two groups never share a series or a label: the escape character "\"
+// is doubled; a byte that is not UTF-8 is \xNN (NN from 80 to FF), a C0
+// control or DEL \xNN (below 80), and a C1 control or an invisible or bidi
+// character \x{NNNN}. Read back, \\ is "\", \xNN the byte NN and
+// \x{NNNN} the character U+NNNN; everything else is itself.
+func labelEscape(r rune, raw string) string {
+	switch {
+	case r == utf8.RuneError && len(raw) == 1:
+		return `\x` + hex2(raw[0])
+	case r == '\\':
+		return `\\`
+	case r < 0x20 || r == 0x7f:
+		return `\x` + hex2(byte(r))
+	case r >= 0x80 && r <= 0x9f || invisible(r):
+		return fmt.Sprintf(`\x{%04X}`, r)
+	}
+	return ""
+}
+
+const upperHex = "0123456789ABCDEF"
+
+func hex2(b byte) string { return string([]byte{upperHex[b>>4], upperHex[b&0xf]}) }

@@ -20,7 +20,10 @@ package format
 //     target holders that differ;
 //   - lag is end offset minus committed offset, summed over the task's
 //     source partitions (log start instead of a committed offset that does
-//     not exist, as the offsets view does);
+//     not exist, as the offsets view does); a committed offset past the log
+//     end counts as 0 and is named: in the head ("Ahead:", one partition a
+//     line) and in its task's row ("ahead: T-P"); a source topic that does
+//     not exist is named in the head ("Missing:") and in the sources;
 //   - --store: one row per partition of the store's sub-topology, with the
 //     host (user endpoint, else client host) of the active, standby and
 //     warm-up copies;
@@ -113,6 +116,15 @@ func writeOverview(t *tableWriter, g *overview.Group) {
 		lag += " (largest task " + Escape(g.Largest.String()) + ": " + st.paintLag(g.Largest.Lag, g.Largest.Lag > 0) + ")"
 	}
 	t.write(label("Lag") + lag + "\n")
+	var missing, ahead []string
+	for _, topic := range g.MissingTopics() {
+		missing = append(missing, st.Paint(st.errorColor(), Escape(topic))+" (source topic does not exist: lag unknown)")
+	}
+	for _, p := range g.AheadPartitions() {
+		ahead = append(ahead, st.Paint(st.warning(), partitionName(p))+fmt.Sprintf(" committed %d, past the log end %d (lag counted as 0)", *p.Committed, p.LogEnd))
+	}
+	writeList(t, label("Missing"), missing)
+	writeList(t, label("Ahead"), ahead)
 	if len(g.GlobalStores) > 0 {
 		var gs []string
 		for _, s := range g.GlobalStores {
@@ -151,6 +163,9 @@ func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology
 	var srcs []string
 	for _, src := range s.Sources {
 		note := "lag " + st.paintLag(src.Lag, false)
+		if src.Missing {
+			note = st.Paint(st.errorColor(), "does not exist")
+		}
 		if src.Repartition {
 			note = "repartition, " + note
 		}
@@ -197,8 +212,22 @@ func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology
 		if task.Moving() {
 			row += "  " + st.Paint(st.moving(), "moving: "+movingText(task))
 		}
+		var ahead []string
+		for _, p := range task.Offsets {
+			if p.Ahead > 0 {
+				ahead = append(ahead, partitionName(p))
+			}
+		}
+		if len(ahead) > 0 {
+			row += "  " + st.Paint(st.warning(), "ahead: "+strings.Join(ahead, ","))
+		}
 		t.write(row + "\n")
 	}
+}
+
+// partitionName is a source partition as T-P, escaped.
+func partitionName(p overview.PartitionLag) string {
+	return Escape(p.Topic) + "-" + strconv.Itoa(int(p.Partition))
 }
 
 // largestTask is the subtopology's task with the largest lag above zero

@@ -78,11 +78,13 @@ type OverviewSubtopologyDoc struct {
 	Tasks      []TaskDoc  `json:"tasks" yaml:"tasks"`
 }
 
-// SourceDoc is a topic a subtopology reads, with its lag over the tasks.
+// SourceDoc is a topic a subtopology reads, with its lag over the tasks;
+// missing (present only when true) tells that the topic does not exist.
 type SourceDoc struct {
 	Topic       string `json:"topic" yaml:"topic"`
 	Repartition bool   `json:"repartition" yaml:"repartition"`
 	Lag         int64  `json:"lag" yaml:"lag"`
+	Missing     bool   `json:"missing,omitempty" yaml:"missing,omitempty"`
 }
 
 // StoreDoc is a state store; changelog_topic is null when it has none.
@@ -106,7 +108,9 @@ type TaskDoc struct {
 	Offsets      []TaskOffsetDoc `json:"offsets" yaml:"offsets"`
 }
 
-// TaskOffsetDoc is one source partition of a task.
+// TaskOffsetDoc is one source partition of a task; ahead_of_log_end
+// (present only when above 0) is how far the committed offset is past the
+// log end, whose lag then counts as 0.
 type TaskOffsetDoc struct {
 	Topic          string `json:"topic" yaml:"topic"`
 	Partition      int32  `json:"partition" yaml:"partition"`
@@ -115,6 +119,7 @@ type TaskOffsetDoc struct {
 	LogStartOffset int64  `json:"log_start_offset" yaml:"log_start_offset"`
 	LogEndOffset   int64  `json:"log_end_offset" yaml:"log_end_offset"`
 	Lag            int64  `json:"lag" yaml:"lag"`
+	AheadOfLogEnd  int64  `json:"ahead_of_log_end,omitempty" yaml:"ahead_of_log_end,omitempty"`
 }
 
 // StoreViewDoc is the store view: one entry per partition of the store.
@@ -168,7 +173,7 @@ func NewOverviewDoc(res *overview.Result) OverviewDoc {
 				DynamicSink: s.DynamicSink, RepartitionSinks: orEmpty(s.RepartitionSinks), Stores: make([]StoreDoc, 0, len(s.Stores)),
 				TaskCount: len(s.Tasks), Lag: s.Lag, MaxTaskLag: s.MaxTaskLag, Tasks: make([]TaskDoc, 0, len(s.Tasks))}
 			for _, src := range s.Sources {
-				sd.SourceTopics = append(sd.SourceTopics, SourceDoc{Topic: src.Topic, Repartition: src.Repartition, Lag: src.Lag})
+				sd.SourceTopics = append(sd.SourceTopics, SourceDoc{Topic: src.Topic, Repartition: src.Repartition, Lag: src.Lag, Missing: src.Missing})
 			}
 			for _, st := range s.Stores {
 				sd.Stores = append(sd.Stores, StoreDoc{Name: st.Name, ChangelogTopic: nonEmpty(st.Changelog)})
@@ -185,7 +190,7 @@ func NewOverviewDoc(res *overview.Result) OverviewDoc {
 					Warmup: pick(t.Warmup), TargetActive: pick(t.TargetActive), Moving: t.Moving(), Lag: t.Lag, Offsets: make([]TaskOffsetDoc, 0, len(t.Offsets))}
 				for _, o := range t.Offsets {
 					td.Offsets = append(td.Offsets, TaskOffsetDoc{Topic: o.Topic, Partition: o.Partition, Repartition: o.Repartition,
-						CurrentOffset: o.Committed, LogStartOffset: o.LogStart, LogEndOffset: o.LogEnd, Lag: o.Lag})
+						CurrentOffset: o.Committed, LogStartOffset: o.LogStart, LogEndOffset: o.LogEnd, Lag: o.Lag, AheadOfLogEnd: o.Ahead})
 				}
 				sd.Tasks = append(sd.Tasks, td)
 			}

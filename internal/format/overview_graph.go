@@ -89,7 +89,7 @@ func overviewNotes(g *overview.Group) *graphNotes {
 		n.clusters[s.ID] = graphNote{label: plural(len(s.Tasks), "task") + ", lag " + strconv.FormatInt(s.Lag, 10),
 			color: lagColor(s.Lag, share), width: 1.5 + 3*share}
 		for _, src := range s.Sources {
-			topicLag[src.Topic] += src.Lag
+			topicLag[src.Topic] = overview.AddLag(topicLag[src.Topic], src.Lag)
 		}
 	}
 	for t, lag := range topicLag {

@@ -4,11 +4,14 @@ package format
 // node_exporter's textfile collector or a Pushgateway. Every metric is a
 // gauge named kstreams_*, each family is written once with its # HELP and
 // # TYPE lines and then its samples, groups in request order (a group
-// requested twice is written once: a series may appear only once). Label
-// values are escaped as the format requires (backslash, double quote and
-// line feed), made valid UTF-8, and keep no character a terminal would obey
-// (promQuoting); no sample carries a timestamp (the textfile collector
-// refuses them). A family without a sample is left out.
+// requested twice is written once: a series may appear only once). A
+// label value is the name escaped reversibly (labelEscape: a backslash
+// doubled, every control character, byte that is not UTF-8 and invisible
+// or bidi character as \xNN or \x{NNNN}), so that it is valid UTF-8, keeps
+// nothing a terminal would obey, and two names never give one value; then
+// the format's own escapes apply (backslash, double quote). No sample
+// carries a timestamp (the textfile collector refuses them). A family
+// without a sample is left out.
 //
 // Metrics of a described group (overview, check):
 //
@@ -18,6 +21,7 @@ package format
 //	kstreams_group_epoch{group}, kstreams_group_target_assignment_epoch{group}, kstreams_group_topology_epoch{group}
 //	kstreams_group_topology_description_status{group,status}   one-hot over NOT_REQUESTED, NOT_STORED, ERROR, AVAILABLE
 //	kstreams_group_lag{group}, kstreams_group_max_task_lag{group}, kstreams_group_moving_tasks{group}
+//	kstreams_group_missing_source_topics{group}, kstreams_group_partitions_ahead{group}   (lag not counted)
 //	kstreams_subtopology_lag{group,subtopology}
 //	kstreams_task_lag{group,subtopology,partition}
 //
@@ -29,6 +33,7 @@ import (
 	"bufio"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/check"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -91,20 +96,25 @@ func (fs promFamilies) write(w io.Writer) error {
 }
 
 // The exposition format escapes a backslash, a line feed and, in a label
-// value, a double quote, as DOT's double-quoted strings do, and has no
-// escape for other characters. A label value is therefore quoted as DOT
-// quotes (dotQuoting): the other control characters and the invisible and
-// bidi ones escape.go names become the text \xNN (\x{NNNN} above U+00FF)
-// and cannot reach a terminal, a byte that is not UTF-8 is U+FFFD. A HELP
-// text is the same but for its double quotes, which stay as they are.
+// value, a double quote, and has no escape for other characters. A label
+// value is the name encoded by labelEscape (reversible: two names never
+// give one series, which the textfile collector would refuse), then
+// written with the format's escapes. A HELP text is quoted as DOT quotes
+// (dotQuoting) but for its double quotes, which stay as they are.
 var (
-	promLabelQuoting = dotQuoting
-	promHelpQuoting  = newQuoting(`\`, dotQuoting.escape)
+	promLabelQuoting = newQuoting(`"\`, func(r rune, raw string) string {
+		if r == '"' {
+			return `\"`
+		}
+		return strings.ReplaceAll(labelEscape(r, raw), `\`, `\\`)
+	})
+	promHelpQuoting = newQuoting(`\`, dotQuoting.escape)
 )
 
 // groupMetrics are the families of described groups.
 type groupMetrics struct {
 	up, state, members, epoch, targetEpoch, topologyEpoch, description, lag, maxTaskLag, moving, subLag, taskLag *promFamily
+	missingTopics, ahead                                                                                         *promFamily
 }
 
 func newGroupMetrics(fs *promFamilies) *groupMetrics {
@@ -121,6 +131,8 @@ func newGroupMetrics(fs *promFamilies) *groupMetrics {
 		moving:        fs.family("kstreams_group_moving_tasks", "Tasks whose target holders differ from their current ones (being moved, or a standby or warm-up added or removed)."),
 		subLag:        fs.family("kstreams_subtopology_lag", "The lag of a sub-topology: the sum of its tasks' lag."),
 		taskLag:       fs.family("kstreams_task_lag", "The lag of one task (sub-topology S, partition P): end offset minus committed offset at partition P of each source topic."),
+		missingTopics: fs.family("kstreams_group_missing_source_topics", "Source topics of the streams group that do not exist: their lag is unknown, not counted."),
+		ahead:         fs.family("kstreams_group_partitions_ahead", "Source partitions whose committed offset is past the log end (a truncated or re-created topic): their lag counts as 0."),
 	}
 }
 
@@ -171,6 +183,8 @@ func (m *groupMetrics) add(g *overview.Group) {
 	}
 	m.maxTaskLag.add(largest, "group", g.Group)
 	m.moving.add(g.MovingTasks(), "group", g.Group)
+	m.missingTopics.add(int64(len(g.MissingTopics())), "group", g.Group)
+	m.ahead.add(int64(len(g.AheadPartitions())), "group", g.Group)
 }
 
 // OverviewPrometheus writes the metrics of an overview.

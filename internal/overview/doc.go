@@ -5,6 +5,8 @@
 // which member runs task S_P actively, which hold it as standby or warm-up,
 // whether it is moving, and how far behind it is. It builds that Result from
 // one StreamsGroupDescribe v1 per coordinator, one OffsetFetch per group and
-// ListOffsets per partition leader; it never prints, never formats and never
-// decides exit codes.
+// ListOffsets per partition leader. Every lag sum goes through AddLag: a
+// committed offset past the log end counts as 0 (and is kept as Ahead), a
+// sum stops at MaxInt64; a source topic that does not exist is Missing,
+// not 0. It never prints, never formats and never decides exit codes.
 package overview

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -92,9 +93,9 @@ type Group struct {
 	Subtopologies []*Subtopology
 	// GlobalStores are the description's global stores (no tasks).
 	GlobalStores []*topology.GlobalStore
-	// Lag is the sum of every task's lag; Largest is the task with the
-	// largest lag (the first in task order among equals), nil when the
-	// group has no task.
+	// Lag is the sum of every task's lag (AddLag); Largest is the task
+	// with the largest lag (the first in task order among equals), nil
+	// when the group has no task.
 	Lag     int64
 	Largest *Task
 	// Store is the store view of Result.Store; nil otherwise.
@@ -122,7 +123,8 @@ type Subtopology struct {
 	Nodes []*topology.Node
 	// Tasks are sorted by partition.
 	Tasks []*Task
-	// Lag is the sum of its tasks' lag; MaxTaskLag the largest of them.
+	// Lag is the sum of its tasks' lag (AddLag); MaxTaskLag the largest
+	// of them.
 	Lag        int64
 	MaxTaskLag int64
 }
@@ -131,8 +133,12 @@ type Subtopology struct {
 type Source struct {
 	Topic       string
 	Repartition bool
-	// Lag is the topic's lag summed over the subtopology's tasks.
+	// Lag is the topic's lag summed over the subtopology's tasks (AddLag).
 	Lag int64
+	// Missing tells that the topic does not exist (the broker answered
+	// UNKNOWN_TOPIC_OR_PARTITION for its partition 0): its lag is unknown,
+	// not 0.
+	Missing bool
 }
 
 // Store is a state store and its changelog topic ("" when it has none, for
@@ -159,7 +165,8 @@ type Task struct {
 	// unless the broker says otherwise.
 	Active, Standby, Warmup                   []int
 	TargetActive, TargetStandby, TargetWarmup []int
-	// Lag is the sum over the subtopology's source topics of Offsets' lag.
+	// Lag is the sum over the subtopology's source topics of Offsets' lag
+	// (AddLag).
 	Lag int64
 	// Offsets are the task's partition P of each source topic that has one,
 	// in the order of Subtopology.Sources.
@@ -188,7 +195,9 @@ func (g *Group) MovingTasks() int64 {
 
 // PartitionLag is one source partition of a task, as the offsets view
 // shows it: lag is the log end minus the committed offset, or minus the log
-// start when nothing is committed.
+// start when nothing is committed. A committed offset past the log end (the
+// topic was truncated or deleted and created again) is not a negative lag:
+// Lag is 0 and Ahead says by how much the offset is past the end.
 type PartitionLag struct {
 	kafka.TopicPartition
 	Repartition bool
@@ -197,6 +206,66 @@ type PartitionLag struct {
 	LogStart  int64
 	LogEnd    int64
 	Lag       int64
+	// Ahead is the committed offset minus the log end when the committed
+	// offset is past the log end; 0 otherwise.
+	Ahead int64
+}
+
+// AddLag adds a lag to a sum of lags: a negative lag counts as 0, and the
+// sum stops at math.MaxInt64 instead of wrapping around. Every lag sum of
+// the overview (task, sub-topology, topic, group) is made with it.
+func AddLag(sum, lag int64) int64 {
+	lag = max(lag, 0)
+	if sum > math.MaxInt64-lag {
+		return math.MaxInt64
+	}
+	return sum + lag
+}
+
+// lagFrom is the lag of a partition whose log ends at end, read from
+// offset from: end - from, or, when from is past end, 0 and by how much
+// it is past. Neither wraps around.
+func lagFrom(end, from int64) (lag, ahead int64) {
+	switch {
+	case from > end:
+		if end < 0 && from > math.MaxInt64+end {
+			return 0, math.MaxInt64
+		}
+		return 0, from - end
+	case from < 0 && end > math.MaxInt64+from:
+		return math.MaxInt64, 0
+	}
+	return end - from, 0
+}
+
+// AheadPartitions lists the group's source partitions whose committed
+// offset is past the log end, in task order.
+func (g *Group) AheadPartitions() []PartitionLag {
+	var out []PartitionLag
+	for _, st := range g.Subtopologies {
+		for _, t := range st.Tasks {
+			for _, o := range t.Offsets {
+				if o.Ahead > 0 {
+					out = append(out, o)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// MissingTopics lists the source topics of the group that do not exist,
+// sorted.
+func (g *Group) MissingTopics() []string {
+	var out []string
+	for _, st := range g.Subtopologies {
+		for _, src := range st.Sources {
+			if src.Missing {
+				out = append(out, src.Topic)
+			}
+		}
+	}
+	return sortedSet(out)
 }
 
 // StoreView is the store view of one group: the store's subtopology and
@@ -460,7 +529,8 @@ func sortedSet(xs []string) []string {
 // computes the tasks' lag. A task is every task some member holds, plus,
 // for a group whose members hold none of them, every partition it
 // committed on a subtopology's source topics; a group whose offsets cannot
-// be fetched gets Err.
+// be fetched gets Err. Partition 0 of every source topic is asked too,
+// whether a task reads it or not: a topic without it does not exist.
 func fillLag(ctx context.Context, client Client, groups []*Group) {
 	var ok []*Group
 	var ids []string
@@ -490,6 +560,9 @@ func fillLag(ctx context.Context, client Client, groups []*Group) {
 		}
 		addCommittedTasks(g, committed[g.Group])
 		for _, st := range g.Subtopologies {
+			for _, src := range st.Sources {
+				all = append(all, kafka.TopicPartition{Topic: src.Topic, Partition: 0})
+			}
 			for _, t := range st.Tasks {
 				for _, src := range st.Sources {
 					all = append(all, kafka.TopicPartition{Topic: src.Topic, Partition: t.Partition})
@@ -540,13 +613,15 @@ func addCommittedTasks(g *Group, committed map[kafka.TopicPartition]admin.Commit
 
 // computeLag fills every task's offsets and lag, the subtopologies' and the
 // group's totals. A partition the broker does not know (a source topic with
-// fewer partitions than the subtopology has tasks) is left out.
+// fewer partitions than the subtopology has tasks) is left out; a source
+// topic whose partition 0 it does not know is Missing.
 func computeLag(g *Group, committed map[kafka.TopicPartition]admin.CommittedOffset, latest, earliest map[kafka.TopicPartition]admin.ListedOffset) error {
 	g.Lag, g.Largest = 0, nil
 	for _, st := range g.Subtopologies {
 		slices.SortFunc(st.Tasks, func(a, b *Task) int { return cmp.Compare(a.Partition, b.Partition) })
 		for i := range st.Sources {
 			st.Sources[i].Lag = 0
+			st.Sources[i].Missing = isUnknownPartition(latest[kafka.TopicPartition{Topic: st.Sources[i].Topic, Partition: 0}].Err)
 		}
 		st.Lag, st.MaxTaskLag = 0, 0
 		for _, t := range st.Tasks {
@@ -564,19 +639,20 @@ func computeLag(g *Group, committed map[kafka.TopicPartition]admin.CommittedOffs
 				if start.Err != nil && !isUnknownPartition(start.Err) {
 					return start.Err
 				}
-				row := PartitionLag{TopicPartition: tp, Repartition: src.Repartition, LogStart: start.Offset, LogEnd: end.Offset, Lag: end.Offset - start.Offset}
+				row := PartitionLag{TopicPartition: tp, Repartition: src.Repartition, LogStart: start.Offset, LogEnd: end.Offset}
+				from := start.Offset
 				if c, ok := committed[tp]; ok {
 					off := c.Offset
-					row.Committed = &off
-					row.Lag = end.Offset - off
+					row.Committed, from = &off, off
 				}
+				row.Lag, row.Ahead = lagFrom(end.Offset, from)
 				t.Offsets = append(t.Offsets, row)
-				t.Lag += row.Lag
-				st.Sources[i].Lag += row.Lag
+				t.Lag = AddLag(t.Lag, row.Lag)
+				st.Sources[i].Lag = AddLag(st.Sources[i].Lag, row.Lag)
 			}
-			st.Lag += t.Lag
+			st.Lag = AddLag(st.Lag, t.Lag)
 			st.MaxTaskLag = max(st.MaxTaskLag, t.Lag)
-			g.Lag += t.Lag
+			g.Lag = AddLag(g.Lag, t.Lag)
 			if g.Largest == nil || t.Lag > g.Largest.Lag {
 				g.Largest = t
 			}

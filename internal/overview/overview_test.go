@@ -3,6 +3,7 @@ package overview
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -341,4 +342,110 @@ func TestOptions_Validate(t *testing.T) {
 	assert.EqualError(t, Options{}.Validate(), "overview needs --group (repeatable) or --all-groups")
 	assert.EqualError(t, Options{Groups: []string{"g"}, StoreGiven: true, Store: " "}.Validate(), "--store needs the name of a state store")
 	assert.NoError(t, Options{AllGroups: true, StoreGiven: true, Store: "s"}.Validate())
+}
+
+// Lag never lies: a committed offset past the log end is no negative lag
+// that hides another task's, sums stop at MaxInt64 instead of wrapping, and
+// a source topic that does not exist is named, not counted as 0.
+func TestRun_lagAtTheEdges(t *testing.T) {
+	group := func(topics ...string) *kafka.StreamsGroup {
+		return &kafka.StreamsGroup{State: "Stable", Subtopologies: []kafka.Subtopology{{ID: "0", SourceTopics: topics}},
+			Members: []kafka.Member{{MemberID: "m", Assignment: kafka.Assignment{Active: tasks("0", 0, 1)}, TargetAssignment: kafka.Assignment{Active: tasks("0", 0, 1)}}}}
+	}
+	run := func(t *testing.T, f *fake) *Group {
+		t.Helper()
+		res, err := Run(context.Background(), f, Options{Groups: []string{"app"}})
+		require.NoError(t, err)
+		require.NoError(t, res.Groups[0].Err)
+		return res.Groups[0]
+	}
+	t.Run("committed past the log end", func(t *testing.T) {
+		// in-0 was truncated: committed 10010, log end 10. in-1 is 10,000
+		// behind. Before, the -10,000 cancelled it out: lag 0.
+		f := &fake{groups: map[string]*kafka.StreamsGroup{"app": group("in")},
+			committed: map[string][]admin.CommittedOffset{"app": {{TopicPartition: tp("in", 0), Offset: 10_010}, {TopicPartition: tp("in", 1), Offset: 0}}},
+			start:     map[kafka.TopicPartition]int64{tp("in", 0): 0, tp("in", 1): 0},
+			end:       map[kafka.TopicPartition]int64{tp("in", 0): 10, tp("in", 1): 10_000}}
+		g := run(t, f)
+		st := g.Subtopologies[0]
+		assert.Equal(t, int64(10_000), g.Lag)
+		assert.Equal(t, int64(10_000), st.Lag)
+		assert.Equal(t, int64(10_000), st.Sources[0].Lag)
+		assert.Equal(t, int64(0), st.Tasks[0].Lag)
+		assert.Equal(t, "0_1", g.Largest.String())
+		ahead := g.AheadPartitions()
+		require.Len(t, ahead, 1)
+		assert.Equal(t, tp("in", 0), ahead[0].TopicPartition)
+		assert.Equal(t, int64(0), ahead[0].Lag)
+		assert.Equal(t, int64(10_000), ahead[0].Ahead)
+		assert.Equal(t, int64(10), ahead[0].LogEnd)
+		assert.Equal(t, int64(10_010), *ahead[0].Committed)
+		assert.Empty(t, g.MissingTopics())
+	})
+	t.Run("sums saturate", func(t *testing.T) {
+		// Two partitions 2^63-1 behind: before, the group lag was -2.
+		f := &fake{groups: map[string]*kafka.StreamsGroup{"app": group("a", "b")},
+			committed: map[string][]admin.CommittedOffset{"app": {{TopicPartition: tp("a", 0), Offset: 0}, {TopicPartition: tp("b", 1), Offset: 0}}},
+			start:     map[kafka.TopicPartition]int64{tp("a", 0): 0, tp("a", 1): 0, tp("b", 0): 0, tp("b", 1): 0},
+			end:       map[kafka.TopicPartition]int64{tp("a", 0): math.MaxInt64, tp("a", 1): 0, tp("b", 0): 0, tp("b", 1): math.MaxInt64}}
+		g := run(t, f)
+		st := g.Subtopologies[0]
+		assert.Equal(t, int64(math.MaxInt64), g.Lag)
+		assert.Equal(t, int64(math.MaxInt64), st.Lag)
+		assert.Equal(t, int64(math.MaxInt64), st.Tasks[0].Lag)
+		assert.Equal(t, int64(math.MaxInt64), st.Tasks[1].Lag)
+
+		// Two partitions of one task.
+		f.end[tp("a", 1)], f.committed["app"] = math.MaxInt64, nil
+		g = run(t, f)
+		assert.Equal(t, int64(math.MaxInt64), g.Subtopologies[0].Tasks[1].Lag)
+		assert.Equal(t, int64(math.MaxInt64), g.Subtopologies[0].Sources[1].Lag)
+		assert.Equal(t, int64(math.MaxInt64), g.Lag)
+	})
+	t.Run("a source topic that does not exist", func(t *testing.T) {
+		f := &fake{groups: map[string]*kafka.StreamsGroup{"app": group("gone", "in")},
+			start: map[kafka.TopicPartition]int64{tp("in", 0): 0, tp("in", 1): 0},
+			end:   map[kafka.TopicPartition]int64{tp("in", 0): 5, tp("in", 1): 5}}
+		g := run(t, f)
+		assert.Equal(t, []string{"gone"}, g.MissingTopics())
+		assert.Equal(t, []Source{{Topic: "gone", Missing: true}, {Topic: "in", Lag: 10}}, g.Subtopologies[0].Sources)
+		assert.Equal(t, int64(10), g.Lag)
+
+		// An Empty group with nothing committed has no task; the topic is
+		// still asked about.
+		f.groups["app"].State, f.groups["app"].Members = "Empty", nil
+		g = run(t, f)
+		assert.Equal(t, []string{"gone"}, g.MissingTopics())
+		assert.Contains(t, f.listed[len(f.listed)-1], tp("gone", 0))
+	})
+}
+
+func TestAddLag(t *testing.T) {
+	for _, tc := range []struct{ sum, lag, want int64 }{
+		{0, 0, 0},
+		{5, 7, 12},
+		{5, -7, 5},
+		{5, math.MinInt64, 5},
+		{math.MaxInt64, 1, math.MaxInt64},
+		{math.MaxInt64 - 1, 1, math.MaxInt64},
+		{math.MaxInt64, math.MaxInt64, math.MaxInt64},
+		{1, math.MaxInt64, math.MaxInt64},
+	} {
+		assert.Equal(t, tc.want, AddLag(tc.sum, tc.lag), "AddLag(%d, %d)", tc.sum, tc.lag)
+	}
+}
+
+func TestLagFrom(t *testing.T) {
+	for _, tc := range []struct{ end, from, lag, ahead int64 }{
+		{100, 90, 10, 0},
+		{100, 100, 0, 0},
+		{10, 10_010, 0, 10_000},
+		{math.MaxInt64, 0, math.MaxInt64, 0},
+		{math.MaxInt64, -1, math.MaxInt64, 0},
+		{-1, math.MaxInt64, 0, math.MaxInt64},
+		{-5, -10, 5, 0},
+	} {
+		lag, ahead := lagFrom(tc.end, tc.from)
+		assert.Equal(t, [2]int64{tc.lag, tc.ahead}, [2]int64{lag, ahead}, "lagFrom(%d, %d)", tc.end, tc.from)
+	}
 }

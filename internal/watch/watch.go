@@ -100,7 +100,7 @@ func FromDescribe(res *describe.Result) Snapshot {
 		if res.View == describe.ViewOffsets && g.Offsets != nil {
 			var lag int64
 			for _, o := range g.Offsets {
-				lag += o.Lag
+				lag = overview.AddLag(lag, o.Lag)
 			}
 			sg.Lag = &lag
 		}
