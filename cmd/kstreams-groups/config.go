@@ -15,7 +15,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/spf13/cast"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
@@ -137,39 +136,36 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 		}
 	}
 
-	// at prefixes a message about key's value with where it came from.
-	at := func(key string) string {
-		if o := valueOrigin(cmd, cf, a.cfg.Profile, key); o != "" {
-			return o + ": "
-		}
-		return ""
-	}
-	a.cfg.Bootstrap = splitServers(v.GetString("bootstrap-server"))
-	switch a.cfg.BootstrapOrigin = valueOrigin(cmd, cf, a.cfg.Profile, "bootstrap-server"); {
+	r := resolver{v: v, cmd: cmd, cf: cf, profile: a.cfg.Profile}
+	var bootstrap any
+	bootstrap, a.cfg.BootstrapOrigin = r.get("bootstrap-server")
+	a.cfg.Bootstrap = splitServers(text(bootstrap))
+	switch {
 	case a.cfg.BootstrapOrigin == "":
 		a.cfg.BootstrapOrigin = "--bootstrap-server"
-	case cf != nil && strings.HasPrefix(a.cfg.BootstrapOrigin, "config file "):
+	case strings.HasPrefix(a.cfg.BootstrapOrigin, "config file "):
 		a.cfg.BootstrapOrigin += ": bootstrap-server"
 	}
-	ms, err := toInt64(v.Get("timeout"))
+	ms, at, err := r.wholeNumber("timeout")
 	switch {
 	case err != nil || ms <= 0:
-		return usageErrorf("%sinvalid timeout %v: want a positive number of milliseconds", at("timeout"), v.Get("timeout"))
+		return usageErrorf("%sinvalid timeout %v: want a positive number of milliseconds", at, v.Get("timeout"))
 	case ms > maxTimeout:
 		// time.Duration(ms) * time.Millisecond would wrap around.
-		return usageErrorf("%sinvalid timeout %d: want at most %d ms (the largest duration)", at("timeout"), ms, maxTimeout)
+		return usageErrorf("%sinvalid timeout %d: want at most %d ms (the largest duration)", at, ms, maxTimeout)
 	}
 	a.cfg.Timeout = time.Duration(ms) * time.Millisecond
-	if a.cfg.DetailedExitCodes, err = toBool(v.Get("detailed-exit-codes")); err != nil {
-		return usageErrorf("%sinvalid detailed-exit-codes %v: want true or false", at("detailed-exit-codes"), v.Get("detailed-exit-codes"))
+	if a.cfg.DetailedExitCodes, at, err = r.boolean("detailed-exit-codes"); err != nil {
+		return usageErrorf("%sinvalid detailed-exit-codes %v: want true or false", at, v.Get("detailed-exit-codes"))
 	}
-	if a.cfg.Debug, err = toBool(v.Get("debug")); err != nil {
-		return usageErrorf("%sinvalid debug %v: want true or false", at("debug"), v.Get("debug"))
+	if a.cfg.Debug, at, err = r.boolean("debug"); err != nil {
+		return usageErrorf("%sinvalid debug %v: want true or false", at, v.Get("debug"))
 	}
-	out, err := format.ParseOutput(v.GetString("output"))
+	output, where := r.get("output")
+	out, err := format.ParseOutput(text(output))
 	if err != nil {
-		if o := at("output"); o != "" {
-			return usageErrorf("%s%v", o, err)
+		if where != "" {
+			return usageErrorf("%s: %v", where, err)
 		}
 		return &usageError{err: err}
 	}
@@ -178,62 +174,103 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 	return nil
 }
 
-// valueOrigin names the layer that set key, for a message about its value:
-// "" for a flag or the default (the command line shows them), the
-// environment variable, or the config file's line (with the profile).
-func valueOrigin(cmd *cobra.Command, cf *configFile, profile, key string) string {
-	if changed(cmd.Flags(), key) {
+// resolver gives a setting's value, merged by viper from the layers in
+// Config's order, with where it came from: "" for a flag or the default
+// (the command line shows them), the environment variable, or the config
+// file's line (with the profile).
+type resolver struct {
+	v       *viper.Viper
+	cmd     *cobra.Command
+	cf      *configFile
+	profile string
+}
+
+func (r resolver) get(key string) (value any, origin string) {
+	return r.v.Get(key), r.origin(key)
+}
+
+func (r resolver) origin(key string) string {
+	if changed(r.cmd.Flags(), key) {
 		return ""
 	}
 	// viper ignores an empty variable, as this does.
 	if env := "KSTREAMS_GROUPS_" + strings.ToUpper(strings.ReplaceAll(key, "-", "_")); os.Getenv(env) != "" {
 		return env
 	}
-	if cf == nil {
+	if r.cf == nil {
 		return ""
 	}
-	if line, ok := cf.profileLines[profile][key]; ok && profile != "" {
-		return fmt.Sprintf("config file %s: line %d: profile %q", cf.path, line, profile)
+	if line, ok := r.cf.profileLines[r.profile][key]; ok && r.profile != "" {
+		return fmt.Sprintf("config file %s: line %d: profile %q", r.cf.path, line, r.profile)
 	}
-	if line, ok := cf.lines[key]; ok {
-		return fmt.Sprintf("config file %s: line %d", cf.path, line)
+	if line, ok := r.cf.lines[key]; ok {
+		return fmt.Sprintf("config file %s: line %d", r.cf.path, line)
 	}
 	return ""
 }
 
-// Typed settings come as strings from flags and the environment and typed
-// from YAML; spf13/cast converts them. Strings are trimmed first, and what
-// cast would take but a setting must not is refused before it: a fraction
-// (cast truncates it), true or false for a number and a number for a
-// boolean (cast reads them as 1 and 0, and the reverse).
-
-// toInt64 reads a whole number.
-func toInt64(v any) (int64, error) {
-	switch x := v.(type) {
-	case string:
-		// A number is decimal, as in Kafka's tools: cast would read base
-		// prefixes (010 as octal) and cut "1.5" to 1.
-		return strconv.ParseInt(strings.TrimSpace(x), 10, 64)
-	case bool:
-		return 0, fmt.Errorf("not a number: %v", x)
-	case float64:
-		if x != math.Trunc(x) || math.Abs(x) >= 1<<63 {
-			return 0, fmt.Errorf("not a whole number: %v", x)
-		}
+// text is a scalar setting as a string; YAML's null is "".
+func text(v any) string {
+	if v == nil {
+		return ""
 	}
-	return cast.ToInt64E(v)
+	return fmt.Sprint(v)
 }
 
-// toBool reads true or false, spelled as strconv.ParseBool takes them.
-func toBool(v any) (bool, error) {
+// prefix is origin as the start of a message about the value.
+func prefix(origin string) string {
+	if origin == "" {
+		return ""
+	}
+	return origin + ": "
+}
+
+// Typed settings come as strings from the environment, typed from YAML
+// and from flags (viper gives an int or a bool). A string is trimmed and
+// decimal, as in Kafka's tools (010 is 10, not octal); a fraction, true or
+// false for a number and a number for a boolean are refused.
+
+// wholeNumber reads key as a whole number; at prefixes a message about it.
+func (r resolver) wholeNumber(key string) (n int64, at string, err error) {
+	v, origin := r.get(key)
+	at = prefix(origin)
 	switch x := v.(type) {
 	case string:
-		v = strings.TrimSpace(x)
-	case bool:
+		n, err = strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+	case int:
+		n = int64(x)
+	case int64:
+		n = x
+	case uint64:
+		if x > math.MaxInt64 {
+			err = fmt.Errorf("out of range: %v", x)
+		}
+		n = int64(x)
+	case float64:
+		if x != math.Trunc(x) || math.Abs(x) >= 1<<63 {
+			err = fmt.Errorf("not a whole number: %v", x)
+		}
+		n = int64(x)
 	default:
-		return false, fmt.Errorf("not a boolean: %v", v)
+		err = fmt.Errorf("not a number: %v", x)
 	}
-	return cast.ToBoolE(v)
+	return n, at, err
+}
+
+// boolean reads key as true or false, spelled as strconv.ParseBool takes
+// them; at prefixes a message about it.
+func (r resolver) boolean(key string) (b bool, at string, err error) {
+	v, origin := r.get(key)
+	at = prefix(origin)
+	switch x := v.(type) {
+	case string:
+		b, err = strconv.ParseBool(strings.TrimSpace(x))
+	case bool:
+		b = x
+	default:
+		err = fmt.Errorf("not a boolean: %v", x)
+	}
+	return b, at, err
 }
 
 // clientSource picks the client properties of the highest layer that sets

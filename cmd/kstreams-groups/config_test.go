@@ -329,6 +329,8 @@ func TestLoadConfig_values(t *testing.T) {
 		{name: "env bool spelled yes", env: map[string]string{"KSTREAMS_GROUPS_DEBUG": "yes"}, wantErr: "invalid debug yes: want true or false"},
 		{name: "YAML bool as number", file: "detailed-exit-codes: 1\n", wantErr: "invalid detailed-exit-codes 1: want true or false"},
 		{name: "YAML bool as string", file: "debug: 'True'\ndetailed-exit-codes: \"0\"\n", wantTimeout: 30 * time.Second, wantDebug: true},
+		{name: "YAML null timeout", file: "timeout:\n", wantTimeout: 30 * time.Second},
+		{name: "YAML whole float bool", file: "debug: 1.0\n", wantErr: "invalid debug 1: want true or false"},
 		{name: "flag", args: []string{"--timeout", "700", "--debug", "--detailed-exit-codes=false"}, wantTimeout: 700 * time.Millisecond, wantDebug: true},
 	}
 	for _, tt := range tests {
