@@ -100,113 +100,149 @@ const maxTimeout = math.MaxInt64 / int64(time.Millisecond)
 // loadConfig resolves Config from the parsed flags, the environment and the
 // config file. It runs before every command.
 func (a *app) loadConfig(cmd *cobra.Command) error {
+	r, err := newResolver(cmd)
+	if err != nil {
+		return err
+	}
+	if r.cf != nil {
+		a.cfg.File = r.cf.path
+	}
+	a.cfg.Profile = r.profile
+	bootstrap, from := r.get("bootstrap-server")
+	a.cfg.Bootstrap = splitServers(text(bootstrap))
+	switch a.cfg.BootstrapOrigin = from.place; from.layer {
+	case fromFlag, fromDefault:
+		a.cfg.BootstrapOrigin = "--bootstrap-server"
+	case fromFile, fromProfile:
+		a.cfg.BootstrapOrigin += ": bootstrap-server"
+	}
+	ms, from, err := r.wholeNumber("timeout")
+	switch {
+	case err != nil || ms <= 0:
+		return usageErrorf("%sinvalid timeout %v: want a positive number of milliseconds", from.prefix(), r.v.Get("timeout"))
+	case ms > maxTimeout:
+		// time.Duration(ms) * time.Millisecond would wrap around.
+		return usageErrorf("%sinvalid timeout %d: want at most %d ms (the largest duration)", from.prefix(), ms, maxTimeout)
+	}
+	a.cfg.Timeout = time.Duration(ms) * time.Millisecond
+	if a.cfg.DetailedExitCodes, from, err = r.boolean("detailed-exit-codes"); err != nil {
+		return usageErrorf("%sinvalid detailed-exit-codes %v: want true or false", from.prefix(), r.v.Get("detailed-exit-codes"))
+	}
+	if a.cfg.Debug, from, err = r.boolean("debug"); err != nil {
+		return usageErrorf("%sinvalid debug %v: want true or false", from.prefix(), r.v.Get("debug"))
+	}
+	output, from := r.get("output")
+	out, err := format.ParseOutput(text(output))
+	if err != nil {
+		if from.place != "" {
+			return usageErrorf("%s%v", from.prefix(), err)
+		}
+		return &usageError{err: err}
+	}
+	a.cfg.Output = out
+	a.cfg.Client = clientSource(cmd, r.cf, r.profile, r.profileKeys)
+	return nil
+}
+
+// resolver gives a setting's value, merged by viper (the layers in
+// Config's order), and the layer it came from.
+type resolver struct {
+	v   *viper.Viper
+	cmd *cobra.Command
+	cf  *configFile
+	// profile is the profile in use ("" for none), profileKeys its keys.
+	profile     string
+	profileKeys map[string]any
+}
+
+// newResolver layers cmd's parsed flags, the environment, the config
+// file and its profile.
+func newResolver(cmd *cobra.Command) (*resolver, error) {
 	v := viper.New()
 	v.SetEnvPrefix("KSTREAMS_GROUPS")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
 	v.AutomaticEnv()
 	for _, k := range append(slices.Clone(scalarKeys), keyProfile) {
 		if err := v.BindPFlag(k, cmd.Flags().Lookup(k)); err != nil {
-			return err
+			return nil, err
 		}
 	}
-
 	cf, err := readConfigFile(cmd)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if cf != nil {
-		a.cfg.File = cf.path
 		if err := v.MergeConfigMap(scalars(cf.top)); err != nil {
-			return usageErrorf("config file %s: %v", cf.path, err)
+			return nil, usageErrorf("config file %s: %v", cf.path, err)
 		}
 	}
-	a.cfg.Profile = strings.TrimSpace(v.GetString(keyProfile))
-	var profile map[string]any
-	if a.cfg.Profile != "" {
-		if cf == nil {
-			return usageErrorf("profile %q: no config file (looked for %s; use --config)", a.cfg.Profile, configPathHint(cmd))
-		}
-		p, ok := cf.profiles[a.cfg.Profile]
-		if !ok {
-			return usageErrorf("profile %q is not in %s (profiles: %s)", a.cfg.Profile, cf.path, profileNames(cf))
-		}
-		profile = p
-		if err := v.MergeConfigMap(scalars(p)); err != nil {
-			return usageErrorf("config file %s: %v", cf.path, err)
-		}
+	r := &resolver{v: v, cmd: cmd, cf: cf, profile: strings.TrimSpace(v.GetString(keyProfile))}
+	if r.profile == "" {
+		return r, nil
 	}
-
-	r := resolver{v: v, cmd: cmd, cf: cf, profile: a.cfg.Profile}
-	var bootstrap any
-	bootstrap, a.cfg.BootstrapOrigin = r.get("bootstrap-server")
-	a.cfg.Bootstrap = splitServers(text(bootstrap))
-	switch {
-	case a.cfg.BootstrapOrigin == "":
-		a.cfg.BootstrapOrigin = "--bootstrap-server"
-	case strings.HasPrefix(a.cfg.BootstrapOrigin, "config file "):
-		a.cfg.BootstrapOrigin += ": bootstrap-server"
+	if cf == nil {
+		return nil, usageErrorf("profile %q: no config file (looked for %s; use --config)", r.profile, configPathHint(cmd))
 	}
-	ms, at, err := r.wholeNumber("timeout")
-	switch {
-	case err != nil || ms <= 0:
-		return usageErrorf("%sinvalid timeout %v: want a positive number of milliseconds", at, v.Get("timeout"))
-	case ms > maxTimeout:
-		// time.Duration(ms) * time.Millisecond would wrap around.
-		return usageErrorf("%sinvalid timeout %d: want at most %d ms (the largest duration)", at, ms, maxTimeout)
+	p, ok := cf.profiles[r.profile]
+	if !ok {
+		return nil, usageErrorf("profile %q is not in %s (profiles: %s)", r.profile, cf.path, profileNames(cf))
 	}
-	a.cfg.Timeout = time.Duration(ms) * time.Millisecond
-	if a.cfg.DetailedExitCodes, at, err = r.boolean("detailed-exit-codes"); err != nil {
-		return usageErrorf("%sinvalid detailed-exit-codes %v: want true or false", at, v.Get("detailed-exit-codes"))
+	r.profileKeys = p
+	if err := v.MergeConfigMap(scalars(p)); err != nil {
+		return nil, usageErrorf("config file %s: %v", cf.path, err)
 	}
-	if a.cfg.Debug, at, err = r.boolean("debug"); err != nil {
-		return usageErrorf("%sinvalid debug %v: want true or false", at, v.Get("debug"))
-	}
-	output, where := r.get("output")
-	out, err := format.ParseOutput(text(output))
-	if err != nil {
-		if where != "" {
-			return usageErrorf("%s: %v", where, err)
-		}
-		return &usageError{err: err}
-	}
-	a.cfg.Output = out
-	a.cfg.Client = clientSource(cmd, cf, a.cfg.Profile, profile)
-	return nil
+	return r, nil
 }
 
-// resolver gives a setting's value, merged by viper from the layers in
-// Config's order, with where it came from: "" for a flag or the default
-// (the command line shows them), the environment variable, or the config
-// file's line (with the profile).
-type resolver struct {
-	v       *viper.Viper
-	cmd     *cobra.Command
-	cf      *configFile
-	profile string
+// layer is where a setting's value came from, highest first (Config).
+type layer int
+
+const (
+	fromFlag layer = iota
+	fromEnv
+	fromProfile
+	fromFile
+	fromDefault
+)
+
+// origin is a setting's layer and, for a message about its value, its
+// place: the environment variable or the config file's line (with the
+// profile); "" for a flag or the default, which the command line shows.
+type origin struct {
+	layer layer
+	place string
 }
 
-func (r resolver) get(key string) (value any, origin string) {
+// prefix is the place as the start of a message about the value.
+func (o origin) prefix() string {
+	if o.place == "" {
+		return ""
+	}
+	return o.place + ": "
+}
+
+func (r *resolver) get(key string) (any, origin) {
 	return r.v.Get(key), r.origin(key)
 }
 
-func (r resolver) origin(key string) string {
+func (r *resolver) origin(key string) origin {
 	if changed(r.cmd.Flags(), key) {
-		return ""
+		return origin{layer: fromFlag}
 	}
 	// viper ignores an empty variable, as this does.
 	if env := "KSTREAMS_GROUPS_" + strings.ToUpper(strings.ReplaceAll(key, "-", "_")); os.Getenv(env) != "" {
-		return env
+		return origin{fromEnv, env}
 	}
 	if r.cf == nil {
-		return ""
+		return origin{layer: fromDefault}
 	}
 	if line, ok := r.cf.profileLines[r.profile][key]; ok && r.profile != "" {
-		return fmt.Sprintf("config file %s: line %d: profile %q", r.cf.path, line, r.profile)
+		return origin{fromProfile, fmt.Sprintf("config file %s: line %d: profile %q", r.cf.path, line, r.profile)}
 	}
 	if line, ok := r.cf.lines[key]; ok {
-		return fmt.Sprintf("config file %s: line %d", r.cf.path, line)
+		return origin{fromFile, fmt.Sprintf("config file %s: line %d", r.cf.path, line)}
 	}
-	return ""
+	return origin{layer: fromDefault}
 }
 
 // text is a scalar setting as a string; YAML's null is "".
@@ -217,23 +253,14 @@ func text(v any) string {
 	return fmt.Sprint(v)
 }
 
-// prefix is origin as the start of a message about the value.
-func prefix(origin string) string {
-	if origin == "" {
-		return ""
-	}
-	return origin + ": "
-}
-
 // Typed settings come as strings from the environment, typed from YAML
 // and from flags (viper gives an int or a bool). A string is trimmed and
 // decimal, as in Kafka's tools (010 is 10, not octal); a fraction, true or
 // false for a number and a number for a boolean are refused.
 
-// wholeNumber reads key as a whole number; at prefixes a message about it.
-func (r resolver) wholeNumber(key string) (n int64, at string, err error) {
-	v, origin := r.get(key)
-	at = prefix(origin)
+// wholeNumber reads key as a whole number.
+func (r *resolver) wholeNumber(key string) (n int64, from origin, err error) {
+	v, from := r.get(key)
 	switch x := v.(type) {
 	case string:
 		n, err = strconv.ParseInt(strings.TrimSpace(x), 10, 64)
@@ -254,14 +281,13 @@ func (r resolver) wholeNumber(key string) (n int64, at string, err error) {
 	default:
 		err = fmt.Errorf("not a number: %v", x)
 	}
-	return n, at, err
+	return n, from, err
 }
 
 // boolean reads key as true or false, spelled as strconv.ParseBool takes
-// them; at prefixes a message about it.
-func (r resolver) boolean(key string) (b bool, at string, err error) {
-	v, origin := r.get(key)
-	at = prefix(origin)
+// them.
+func (r *resolver) boolean(key string) (b bool, from origin, err error) {
+	v, from := r.get(key)
 	switch x := v.(type) {
 	case string:
 		b, err = strconv.ParseBool(strings.TrimSpace(x))
@@ -270,7 +296,7 @@ func (r resolver) boolean(key string) (b bool, at string, err error) {
 	default:
 		err = fmt.Errorf("not a boolean: %v", x)
 	}
-	return b, at, err
+	return b, from, err
 }
 
 // clientSource picks the client properties of the highest layer that sets
