@@ -15,7 +15,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/spf13/cast"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
@@ -101,139 +100,203 @@ const maxTimeout = math.MaxInt64 / int64(time.Millisecond)
 // loadConfig resolves Config from the parsed flags, the environment and the
 // config file. It runs before every command.
 func (a *app) loadConfig(cmd *cobra.Command) error {
+	r, err := newResolver(cmd)
+	if err != nil {
+		return err
+	}
+	if r.cf != nil {
+		a.cfg.File = r.cf.path
+	}
+	a.cfg.Profile = r.profile
+	bootstrap, from := r.get("bootstrap-server")
+	a.cfg.Bootstrap = splitServers(text(bootstrap))
+	switch a.cfg.BootstrapOrigin = from.place; from.layer {
+	case fromFlag, fromDefault:
+		a.cfg.BootstrapOrigin = "--bootstrap-server"
+	case fromFile, fromProfile:
+		a.cfg.BootstrapOrigin += ": bootstrap-server"
+	}
+	ms, from, err := r.wholeNumber("timeout")
+	switch {
+	case err != nil || ms <= 0:
+		return usageErrorf("%sinvalid timeout %v: want a positive number of milliseconds", from.prefix(), r.v.Get("timeout"))
+	case ms > maxTimeout:
+		// time.Duration(ms) * time.Millisecond would wrap around.
+		return usageErrorf("%sinvalid timeout %d: want at most %d ms (the largest duration)", from.prefix(), ms, maxTimeout)
+	}
+	a.cfg.Timeout = time.Duration(ms) * time.Millisecond
+	if a.cfg.DetailedExitCodes, from, err = r.boolean("detailed-exit-codes"); err != nil {
+		return usageErrorf("%sinvalid detailed-exit-codes %v: want true or false", from.prefix(), r.v.Get("detailed-exit-codes"))
+	}
+	if a.cfg.Debug, from, err = r.boolean("debug"); err != nil {
+		return usageErrorf("%sinvalid debug %v: want true or false", from.prefix(), r.v.Get("debug"))
+	}
+	output, from := r.get("output")
+	out, err := format.ParseOutput(text(output))
+	if err != nil {
+		if from.place != "" {
+			return usageErrorf("%s%v", from.prefix(), err)
+		}
+		return &usageError{err: err}
+	}
+	a.cfg.Output = out
+	a.cfg.Client = clientSource(cmd, r.cf, r.profile, r.profileKeys)
+	return nil
+}
+
+// resolver gives a setting's value, merged by viper (the layers in
+// Config's order), and the layer it came from.
+type resolver struct {
+	v   *viper.Viper
+	cmd *cobra.Command
+	cf  *configFile
+	// profile is the profile in use ("" for none), profileKeys its keys.
+	profile     string
+	profileKeys map[string]any
+}
+
+// newResolver layers cmd's parsed flags, the environment, the config
+// file and its profile.
+func newResolver(cmd *cobra.Command) (*resolver, error) {
 	v := viper.New()
 	v.SetEnvPrefix("KSTREAMS_GROUPS")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
 	v.AutomaticEnv()
 	for _, k := range append(slices.Clone(scalarKeys), keyProfile) {
 		if err := v.BindPFlag(k, cmd.Flags().Lookup(k)); err != nil {
-			return err
+			return nil, err
 		}
 	}
-
 	cf, err := readConfigFile(cmd)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if cf != nil {
-		a.cfg.File = cf.path
 		if err := v.MergeConfigMap(scalars(cf.top)); err != nil {
-			return usageErrorf("config file %s: %v", cf.path, err)
+			return nil, usageErrorf("config file %s: %v", cf.path, err)
 		}
 	}
-	a.cfg.Profile = strings.TrimSpace(v.GetString(keyProfile))
-	var profile map[string]any
-	if a.cfg.Profile != "" {
-		if cf == nil {
-			return usageErrorf("profile %q: no config file (looked for %s; use --config)", a.cfg.Profile, configPathHint(cmd))
-		}
-		p, ok := cf.profiles[a.cfg.Profile]
-		if !ok {
-			return usageErrorf("profile %q is not in %s (profiles: %s)", a.cfg.Profile, cf.path, profileNames(cf))
-		}
-		profile = p
-		if err := v.MergeConfigMap(scalars(p)); err != nil {
-			return usageErrorf("config file %s: %v", cf.path, err)
-		}
+	r := &resolver{v: v, cmd: cmd, cf: cf, profile: strings.TrimSpace(v.GetString(keyProfile))}
+	if r.profile == "" {
+		return r, nil
 	}
-
-	// at prefixes a message about key's value with where it came from.
-	at := func(key string) string {
-		if o := valueOrigin(cmd, cf, a.cfg.Profile, key); o != "" {
-			return o + ": "
-		}
-		return ""
+	if cf == nil {
+		return nil, usageErrorf("profile %q: no config file (looked for %s; use --config)", r.profile, configPathHint(cmd))
 	}
-	a.cfg.Bootstrap = splitServers(v.GetString("bootstrap-server"))
-	switch a.cfg.BootstrapOrigin = valueOrigin(cmd, cf, a.cfg.Profile, "bootstrap-server"); {
-	case a.cfg.BootstrapOrigin == "":
-		a.cfg.BootstrapOrigin = "--bootstrap-server"
-	case cf != nil && strings.HasPrefix(a.cfg.BootstrapOrigin, "config file "):
-		a.cfg.BootstrapOrigin += ": bootstrap-server"
+	p, ok := cf.profiles[r.profile]
+	if !ok {
+		return nil, usageErrorf("profile %q is not in %s (profiles: %s)", r.profile, cf.path, profileNames(cf))
 	}
-	ms, err := toInt64(v.Get("timeout"))
-	switch {
-	case err != nil || ms <= 0:
-		return usageErrorf("%sinvalid timeout %v: want a positive number of milliseconds", at("timeout"), v.Get("timeout"))
-	case ms > maxTimeout:
-		// time.Duration(ms) * time.Millisecond would wrap around.
-		return usageErrorf("%sinvalid timeout %d: want at most %d ms (the largest duration)", at("timeout"), ms, maxTimeout)
+	r.profileKeys = p
+	if err := v.MergeConfigMap(scalars(p)); err != nil {
+		return nil, usageErrorf("config file %s: %v", cf.path, err)
 	}
-	a.cfg.Timeout = time.Duration(ms) * time.Millisecond
-	if a.cfg.DetailedExitCodes, err = toBool(v.Get("detailed-exit-codes")); err != nil {
-		return usageErrorf("%sinvalid detailed-exit-codes %v: want true or false", at("detailed-exit-codes"), v.Get("detailed-exit-codes"))
-	}
-	if a.cfg.Debug, err = toBool(v.Get("debug")); err != nil {
-		return usageErrorf("%sinvalid debug %v: want true or false", at("debug"), v.Get("debug"))
-	}
-	out, err := format.ParseOutput(v.GetString("output"))
-	if err != nil {
-		if o := at("output"); o != "" {
-			return usageErrorf("%s%v", o, err)
-		}
-		return &usageError{err: err}
-	}
-	a.cfg.Output = out
-	a.cfg.Client = clientSource(cmd, cf, a.cfg.Profile, profile)
-	return nil
+	return r, nil
 }
 
-// valueOrigin names the layer that set key, for a message about its value:
-// "" for a flag or the default (the command line shows them), the
-// environment variable, or the config file's line (with the profile).
-func valueOrigin(cmd *cobra.Command, cf *configFile, profile, key string) string {
-	if changed(cmd.Flags(), key) {
+// layer is where a setting's value came from, highest first (Config).
+type layer int
+
+const (
+	fromFlag layer = iota
+	fromEnv
+	fromProfile
+	fromFile
+	fromDefault
+)
+
+// origin is a setting's layer and, for a message about its value, its
+// place: the environment variable or the config file's line (with the
+// profile); "" for a flag or the default, which the command line shows.
+type origin struct {
+	layer layer
+	place string
+}
+
+// prefix is the place as the start of a message about the value.
+func (o origin) prefix() string {
+	if o.place == "" {
 		return ""
+	}
+	return o.place + ": "
+}
+
+func (r *resolver) get(key string) (any, origin) {
+	return r.v.Get(key), r.origin(key)
+}
+
+func (r *resolver) origin(key string) origin {
+	if changed(r.cmd.Flags(), key) {
+		return origin{layer: fromFlag}
 	}
 	// viper ignores an empty variable, as this does.
 	if env := "KSTREAMS_GROUPS_" + strings.ToUpper(strings.ReplaceAll(key, "-", "_")); os.Getenv(env) != "" {
-		return env
+		return origin{fromEnv, env}
 	}
-	if cf == nil {
+	if r.cf == nil {
+		return origin{layer: fromDefault}
+	}
+	if line, ok := r.cf.profileLines[r.profile][key]; ok && r.profile != "" {
+		return origin{fromProfile, fmt.Sprintf("config file %s: line %d: profile %q", r.cf.path, line, r.profile)}
+	}
+	if line, ok := r.cf.lines[key]; ok {
+		return origin{fromFile, fmt.Sprintf("config file %s: line %d", r.cf.path, line)}
+	}
+	return origin{layer: fromDefault}
+}
+
+// text is a scalar setting as a string; YAML's null is "".
+func text(v any) string {
+	if v == nil {
 		return ""
 	}
-	if line, ok := cf.profileLines[profile][key]; ok && profile != "" {
-		return fmt.Sprintf("config file %s: line %d: profile %q", cf.path, line, profile)
-	}
-	if line, ok := cf.lines[key]; ok {
-		return fmt.Sprintf("config file %s: line %d", cf.path, line)
-	}
-	return ""
+	return fmt.Sprint(v)
 }
 
-// Typed settings come as strings from flags and the environment and typed
-// from YAML; spf13/cast converts them. Strings are trimmed first, and what
-// cast would take but a setting must not is refused before it: a fraction
-// (cast truncates it), true or false for a number and a number for a
-// boolean (cast reads them as 1 and 0, and the reverse).
+// Typed settings come as strings from the environment, typed from YAML
+// and from flags (viper gives an int or a bool). A string is trimmed and
+// decimal, as in Kafka's tools (010 is 10, not octal); a fraction, true or
+// false for a number and a number for a boolean are refused.
 
-// toInt64 reads a whole number.
-func toInt64(v any) (int64, error) {
+// wholeNumber reads key as a whole number.
+func (r *resolver) wholeNumber(key string) (n int64, from origin, err error) {
+	v, from := r.get(key)
 	switch x := v.(type) {
 	case string:
-		// A number is decimal, as in Kafka's tools: cast would read base
-		// prefixes (010 as octal) and cut "1.5" to 1.
-		return strconv.ParseInt(strings.TrimSpace(x), 10, 64)
-	case bool:
-		return 0, fmt.Errorf("not a number: %v", x)
+		n, err = strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+	case int:
+		n = int64(x)
+	case int64:
+		n = x
+	case uint64:
+		if x > math.MaxInt64 {
+			err = fmt.Errorf("out of range: %v", x)
+		}
+		n = int64(x)
 	case float64:
 		if x != math.Trunc(x) || math.Abs(x) >= 1<<63 {
-			return 0, fmt.Errorf("not a whole number: %v", x)
+			err = fmt.Errorf("not a whole number: %v", x)
 		}
+		n = int64(x)
+	default:
+		err = fmt.Errorf("not a number: %v", x)
 	}
-	return cast.ToInt64E(v)
+	return n, from, err
 }
 
-// toBool reads true or false, spelled as strconv.ParseBool takes them.
-func toBool(v any) (bool, error) {
+// boolean reads key as true or false, spelled as strconv.ParseBool takes
+// them.
+func (r *resolver) boolean(key string) (b bool, from origin, err error) {
+	v, from := r.get(key)
 	switch x := v.(type) {
 	case string:
-		v = strings.TrimSpace(x)
+		b, err = strconv.ParseBool(strings.TrimSpace(x))
 	case bool:
+		b = x
 	default:
-		return false, fmt.Errorf("not a boolean: %v", v)
+		err = fmt.Errorf("not a boolean: %v", x)
 	}
-	return cast.ToBoolE(v)
+	return b, from, err
 }
 
 // clientSource picks the client properties of the highest layer that sets

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -329,6 +330,8 @@ func TestLoadConfig_values(t *testing.T) {
 		{name: "env bool spelled yes", env: map[string]string{"KSTREAMS_GROUPS_DEBUG": "yes"}, wantErr: "invalid debug yes: want true or false"},
 		{name: "YAML bool as number", file: "detailed-exit-codes: 1\n", wantErr: "invalid detailed-exit-codes 1: want true or false"},
 		{name: "YAML bool as string", file: "debug: 'True'\ndetailed-exit-codes: \"0\"\n", wantTimeout: 30 * time.Second, wantDebug: true},
+		{name: "YAML null timeout", file: "timeout:\n", wantTimeout: 30 * time.Second},
+		{name: "YAML whole float bool", file: "debug: 1.0\n", wantErr: "invalid debug 1: want true or false"},
 		{name: "flag", args: []string{"--timeout", "700", "--debug", "--detailed-exit-codes=false"}, wantTimeout: 700 * time.Millisecond, wantDebug: true},
 	}
 	for _, tt := range tests {
@@ -358,5 +361,38 @@ func TestLoadConfig_values(t *testing.T) {
 			assert.Equal(t, tt.wantDetailed, cfg.DetailedExitCodes)
 			assert.Equal(t, tt.wantDebug, cfg.Debug)
 		})
+	}
+}
+
+// The resolver names the layer each value came from: flag, variable,
+// profile, config file or default.
+func TestResolver_origin(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	path := writeFile(t, dir, "config.yaml", "timeout: 1000\nprofile: p\ndebug: true\nprofiles:\n  p:\n    bootstrap-server: p:9092\n    debug: false\n")
+	t.Setenv("KSTREAMS_GROUPS_CONFIG", path)
+	t.Setenv("KSTREAMS_GROUPS_DETAILED_EXIT_CODES", "true")
+	a := &app{io: IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
+	root := a.newRootCmd()
+	root.SetContext(context.Background())
+	require.NoError(t, root.ParseFlags([]string{"--output", "json"}))
+	r, err := newResolver(root)
+	require.NoError(t, err)
+	tests := []struct {
+		key   string
+		value any
+		want  origin
+	}{
+		{"output", "json", origin{layer: fromFlag}},
+		{"detailed-exit-codes", "true", origin{fromEnv, "KSTREAMS_GROUPS_DETAILED_EXIT_CODES"}},
+		{"bootstrap-server", "p:9092", origin{fromProfile, "config file " + path + `: line 6: profile "p"`}},
+		{"debug", false, origin{fromProfile, "config file " + path + `: line 7: profile "p"`}},
+		{"timeout", 1000, origin{fromFile, "config file " + path + ": line 1"}},
+		{"command-config", "", origin{layer: fromDefault}},
+	}
+	for _, tt := range tests {
+		v, o := r.get(tt.key)
+		assert.Equal(t, tt.value, v, tt.key)
+		assert.Equal(t, tt.want, o, tt.key)
 	}
 }

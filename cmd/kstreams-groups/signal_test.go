@@ -22,6 +22,8 @@ import (
 	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/buftest"
 )
 
 // Signal tests: the real binary (the test binary as kstreams-groups, see
@@ -37,30 +39,11 @@ import (
 // signalChild is a kstreams-groups child process and what it wrote.
 type signalChild struct {
 	cmd            *exec.Cmd
-	stdout, stderr *lockedBuffer
+	stdout, stderr *buftest.Buffer
 	exited         chan struct{}
 	err            error
 	// firstOutput is closed when stdout received its first bytes.
 	firstOutput chan struct{}
-}
-
-// lockedBuffer is a bytes.Buffer safe for the copying goroutine and the
-// test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // startSignalChild starts kstreams-groups with args; stdin is nil (none)
@@ -69,7 +52,7 @@ func (l *lockedBuffer) String() string {
 func startSignalChild(t *testing.T, stdin *os.File, drain bool, args ...string) *signalChild {
 	t.Helper()
 	cmd := cliProcess(t, nil, args...)
-	c := &signalChild{cmd: cmd, stdout: &lockedBuffer{}, stderr: &lockedBuffer{}, exited: make(chan struct{}), firstOutput: make(chan struct{})}
+	c := &signalChild{cmd: cmd, stdout: &buftest.Buffer{}, stderr: &buftest.Buffer{}, exited: make(chan struct{}), firstOutput: make(chan struct{})}
 	if stdin != nil {
 		cmd.Stdin = stdin
 	}

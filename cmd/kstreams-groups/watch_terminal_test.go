@@ -3,12 +3,10 @@
 package main
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -16,28 +14,12 @@ import (
 	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/buftest"
 )
 
-// syncBuffer collects what a child process writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // waitFor waits until out holds want n times, failing after 30 s.
-func waitFor(t *testing.T, out *syncBuffer, want string, n int) {
+func waitFor(t *testing.T, out *buftest.Buffer, want string, n int) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for strings.Count(out.String(), want) < n {
@@ -94,7 +76,7 @@ func TestWatch_terminal(t *testing.T) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	require.NoError(t, cmd.Start())
-	var out syncBuffer
+	var out buftest.Buffer
 	go func() { _, _ = io.Copy(&out, ptmx) }()
 
 	waitFor(t, &out, ", sample 3 (Ctrl-C to stop)", 1)
@@ -121,7 +103,7 @@ func TestWatch_terminal(t *testing.T) {
 func TestWatch_pipeInterrupt(t *testing.T) {
 	c := healthCluster(t)
 	cmd := cliProcess(t, nil, "--bootstrap-server", bootstrap(c), "overview", "--group", "steady", "--watch", "--interval", "150ms")
-	var out, errOut syncBuffer
+	var out, errOut buftest.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	require.NoError(t, cmd.Start())
 	waitFor(t, &out, ", sample 2\n", 1)
@@ -131,10 +113,10 @@ func TestWatch_pipeInterrupt(t *testing.T) {
 	assert.Empty(t, errOut.String())
 
 	cmd = cliProcess(t, nil, "--bootstrap-server", bootstrap(c), "check", "--group", "steady", "--watch", "--interval", "150ms")
-	out = syncBuffer{}
-	cmd.Stdout = &out
+	var out2 buftest.Buffer
+	cmd.Stdout = &out2
 	require.NoError(t, cmd.Start())
-	waitFor(t, &out, ", sample 2\n", 1)
+	waitFor(t, &out2, ", sample 2\n", 1)
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	assert.Equal(t, 143, exitCode(t, cmd), "SIGTERM: 128 + 15")
 }

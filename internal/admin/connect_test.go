@@ -1,13 +1,11 @@
 package admin_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/buftest"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig/clientconfigtest"
 	"github.com/kstreams-groups/kstreams-groups/internal/javaprops"
@@ -33,31 +32,13 @@ import (
 // secret is the password of every case; no error or log may contain it.
 const secret = "s3cret-Pa55"
 
-// syncBuffer is a bytes.Buffer safe for the client's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // outcome is what describe --topology and list got through one client.
 type outcome struct {
 	describe error
 	list     error
 }
 
-func connect(t *testing.T, addr, props string, timeout time.Duration, debug *syncBuffer) outcome {
+func connect(t *testing.T, addr, props string, timeout time.Duration, debug *buftest.Buffer) outcome {
 	t.Helper()
 	p, err := javaprops.ParseBytes([]byte(props))
 	require.NoError(t, err)
@@ -251,7 +232,7 @@ func TestConnect_debugLog(t *testing.T) {
 	_, addr := clientconfigtest.StartCluster(t, clientconfigtest.ClusterOptions{TLS: &ca.Server,
 		Users: map[string]map[string]string{"SCRAM-SHA-512": {"alice": pass}}})
 	trust := ca.WriteTrustStore(t, t.TempDir(), clientconfigtest.JKS)
-	var log syncBuffer
+	var log buftest.Buffer
 	requireConnected(t, connect(t, addr, "security.protocol=SASL_SSL\n"+trustProps("JKS", trust)+sasl("SCRAM-SHA-512", "alice", pass), 20*time.Second, &log))
 	out := log.String()
 	assert.NotContains(t, out, secret)

@@ -1,9 +1,11 @@
 package admin
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 
@@ -72,144 +74,207 @@ type coordinator struct {
 }
 
 // route runs call for every distinct group and returns the outcome per
-// group id.
+// group id. Each attempt finds the coordinators of the pending groups
+// (coordinators), sends one request per coordinator (sendAll, each
+// answer sorted into outcomes and retries by settle) and retries the
+// groups that asked for it, in request order (retried).
 func route[T any](ctx context.Context, c *Client, groups []string, call groupCall[T]) map[string]*routed[T] {
-	out := make(map[string]*routed[T], len(groups))
-	last := map[string]error{}
+	r := &router[T]{c: c, call: call, out: make(map[string]*routed[T], len(groups)), last: map[string]error{}, retry: map[string]bool{}}
 	var pending []string
 	for _, g := range groups {
-		if _, seen := out[g]; !seen {
-			out[g] = &routed[T]{}
+		if _, seen := r.out[g]; !seen {
+			r.out[g] = &routed[T]{}
 			pending = append(pending, g)
-		}
-	}
-	finish := func(gs []string, cause error) {
-		for _, g := range gs {
-			out[g].err = &kafka.UnavailableError{Op: call.api, Err: cause, Last: last[g]}
 		}
 	}
 	for attempt := 0; len(pending) > 0; attempt++ {
 		if attempt > 0 {
 			if err := sleep(ctx, backoff(attempt-1)); err != nil {
-				finish(pending, err)
-				return out
+				r.finish(pending, err)
+				return r.out
 			}
 		}
-		coords, err := c.cachedCoordinators(ctx, pending, attempt == 0)
-		if err != nil {
-			if fe, permanent := c.failure(err, "", ""); permanent {
-				for _, g := range pending {
-					out[g].err = fe
-				}
-				return out
+		nodes, more := r.coordinators(ctx, pending, attempt == 0)
+		if !more {
+			return r.out
+		}
+		r.sendAll(ctx, nodes)
+		pending = r.retried(pending)
+	}
+	return r.out
+}
+
+// router is the state of one route: each group's outcome, the last
+// retriable error of a group still pending, and the groups this attempt
+// retries. mu guards them while the coordinators answer.
+type router[T any] struct {
+	c     *Client
+	call  groupCall[T]
+	mu    sync.Mutex
+	out   map[string]*routed[T]
+	last  map[string]error
+	retry map[string]bool
+}
+
+// nodeGroups are the groups one coordinator is asked about.
+type nodeGroups struct {
+	broker kafka.Broker
+	groups []string
+}
+
+// finish fails gs with cause, the error that ended the route.
+func (r *router[T]) finish(gs []string, cause error) {
+	for _, g := range gs {
+		r.out[g].err = &kafka.UnavailableError{Op: r.call.api, Err: cause, Last: r.last[g]}
+	}
+}
+
+// again marks g for a retry after err.
+func (r *router[T]) again(g string, err error) {
+	r.last[g] = err
+	r.retry[g] = true
+}
+
+// fail gives every group of gs the outcome err.
+func (r *router[T]) fail(gs []string, err error) {
+	for _, g := range gs {
+		r.out[g].err = err
+	}
+}
+
+// coordinators finds the coordinators of pending and groups them by node,
+// in node order; a group whose lookup failed is settled or marked for a
+// retry. It returns false when the route ends here.
+func (r *router[T]) coordinators(ctx context.Context, pending []string, fresh bool) ([]*nodeGroups, bool) {
+	coords, err := r.c.cachedCoordinators(ctx, pending, fresh)
+	if err != nil {
+		if fe, permanent := r.c.failure(err, "", ""); permanent {
+			r.fail(pending, fe)
+			return nil, false
+		}
+		if ctx.Err() != nil {
+			r.finish(pending, ctx.Err())
+			return nil, false
+		}
+		for _, g := range pending {
+			r.again(g, err)
+		}
+		return nil, true
+	}
+	byNode := map[int32]*nodeGroups{}
+	for _, g := range pending {
+		co := coords[g]
+		switch {
+		case co == nil:
+			r.out[g].err = &kafka.MalformedError{Reason: "FindCoordinator did not answer for group '" + g + "'"}
+		case co.err != nil && errors.Is(co.err, kafka.ErrUnavailable):
+			r.again(g, co.err)
+		case co.err != nil:
+			r.out[g].err = co.err
+		default:
+			r.out[g].coordinator = co.broker
+			n := byNode[co.broker.ID]
+			if n == nil {
+				n = &nodeGroups{}
+				byNode[co.broker.ID] = n
 			}
-			if ctx.Err() != nil {
-				finish(pending, ctx.Err())
-				return out
-			}
-			for _, g := range pending {
-				last[g] = err
-			}
+			n.broker, n.groups = co.broker, append(n.groups, g)
+		}
+	}
+	nodes := slices.SortedFunc(maps.Values(byNode), func(a, b *nodeGroups) int { return cmp.Compare(a.broker.ID, b.broker.ID) })
+	return nodes, true
+}
+
+// sendAll sends one request to each coordinator, all at once.
+func (r *router[T]) sendAll(ctx context.Context, nodes []*nodeGroups) {
+	var wg sync.WaitGroup
+	for _, n := range nodes {
+		tg := r.c.brokerFor(n.broker)
+		wg.Go(func() { r.send(ctx, tg, n) })
+	}
+	wg.Wait()
+}
+
+// send asks one coordinator about its groups and settles each answer.
+func (r *router[T]) send(ctx context.Context, tg target, n *nodeGroups) {
+	if r.call.gate != nil {
+		if err := r.call.gate(ctx, tg); err != nil {
+			r.gateFailed(ctx, tg, n.groups, err)
+			return
+		}
+	}
+	rows, codes, msgs, err := r.call.send(ctx, tg.b, n.groups)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err != nil {
+		r.sendFailed(ctx, tg, n.groups, err)
+		return
+	}
+	for _, g := range n.groups {
+		code, ok := codes[g]
+		if !ok {
+			r.out[g].err = &kafka.MalformedError{Reason: fmt.Sprintf("%s response from broker %d has no row for group '%s'", r.call.api, n.broker.ID, g)}
 			continue
 		}
-		var retry []string
-		byNode := map[int32][]string{}
-		nodeBroker := map[int32]kafka.Broker{}
-		for _, g := range pending {
-			co := coords[g]
-			switch {
-			case co == nil:
-				out[g].err = &kafka.MalformedError{Reason: "FindCoordinator did not answer for group '" + g + "'"}
-			case co.err != nil && errors.Is(co.err, kafka.ErrUnavailable):
-				last[g] = co.err
-				retry = append(retry, g)
-			case co.err != nil:
-				out[g].err = co.err
-			default:
-				out[g].coordinator = co.broker
-				byNode[co.broker.ID] = append(byNode[co.broker.ID], g)
-				nodeBroker[co.broker.ID] = co.broker
-			}
-		}
-
-		var mu sync.Mutex
-		var wg sync.WaitGroup
-		nodes := make([]int32, 0, len(byNode))
-		for n := range byNode {
-			nodes = append(nodes, n)
-		}
-		slices.Sort(nodes)
-		for _, node := range nodes {
-			gs, co := byNode[node], nodeBroker[node]
-			tg := c.brokerFor(co)
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if call.gate != nil {
-					if err := call.gate(ctx, tg); err != nil {
-						mu.Lock()
-						defer mu.Unlock()
-						fe, permanent := c.failure(err, tg.addr, "ApiVersions")
-						if !permanent && (ctx.Err() != nil || errors.Is(err, kafka.ErrUnavailable)) {
-							for _, g := range gs {
-								last[g] = fe
-							}
-							retry = append(retry, gs...)
-							return
-						}
-						for _, g := range gs {
-							out[g].err = fe
-						}
-						return
-					}
-				}
-				rows, codes, msgs, err := call.send(ctx, tg.b, gs)
-				mu.Lock()
-				defer mu.Unlock()
-				if err != nil {
-					fe, permanent := c.failure(err, tg.addr, call.api)
-					for _, g := range gs {
-						switch {
-						case permanent:
-							out[g].err = fe
-						case ctx.Err() == nil || !errors.Is(fe, ctx.Err()):
-							// The deadline itself is no last error.
-							last[g] = fe
-						}
-					}
-					if !permanent {
-						retry = append(retry, gs...)
-					}
-					return
-				}
-				for _, g := range gs {
-					code, ok := codes[g]
-					switch {
-					case !ok:
-						out[g].err = &kafka.MalformedError{Reason: fmt.Sprintf("%s response from broker %d has no row for group '%s'", call.api, node, g)}
-					case kafka.IsCoordinatorRetriable(code):
-						last[g] = NewKafkaError(code, msgs[g])
-						retry = append(retry, g)
-					default:
-						out[g].row = rows[g]
-						if code != 0 {
-							out[g].err = NewKafkaError(code, msgs[g])
-						}
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		// Retried in request order; a position map keeps the sort
-		// n log n for --all-groups on a large cluster.
-		at := make(map[string]int, len(pending))
-		for i, g := range pending {
-			at[g] = i
-		}
-		slices.SortFunc(retry, func(a, b string) int { return at[a] - at[b] })
-		pending = retry
+		r.settle(g, rows[g], code, msgs[g])
 	}
-	return out
+}
+
+// settle sorts one group's answer into its outcome or a retry.
+func (r *router[T]) settle(g string, row T, code int16, msg *string) {
+	switch {
+	case kafka.IsCoordinatorRetriable(code):
+		r.again(g, NewKafkaError(code, msg))
+	case code != 0:
+		r.out[g].row, r.out[g].err = row, NewKafkaError(code, msg)
+	default:
+		r.out[g].row = row
+	}
+}
+
+// gateFailed settles the groups of a coordinator its gate failed: retried
+// when the failure is passing (or the context ended), else their outcome.
+func (r *router[T]) gateFailed(ctx context.Context, tg target, gs []string, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fe, permanent := r.c.failure(err, tg.addr, "ApiVersions")
+	if permanent || (ctx.Err() == nil && !errors.Is(err, kafka.ErrUnavailable)) {
+		r.fail(gs, fe)
+		return
+	}
+	for _, g := range gs {
+		r.again(g, fe)
+	}
+}
+
+// sendFailed settles the groups of a request that got no answer: a
+// permanent failure is their outcome, anything else is retried.
+func (r *router[T]) sendFailed(ctx context.Context, tg target, gs []string, err error) {
+	fe, permanent := r.c.failure(err, tg.addr, r.call.api)
+	if permanent {
+		r.fail(gs, fe)
+		return
+	}
+	for _, g := range gs {
+		r.retry[g] = true
+		// The deadline itself is no last error.
+		if ctx.Err() == nil || !errors.Is(fe, ctx.Err()) {
+			r.last[g] = fe
+		}
+	}
+}
+
+// retried returns the groups marked for a retry, in request order (that
+// of pending), and clears the marks.
+func (r *router[T]) retried(pending []string) []string {
+	var next []string
+	for _, g := range pending {
+		if r.retry[g] {
+			next = append(next, g)
+		}
+	}
+	clear(r.retry)
+	return next
 }
 
 // findCoordinators looks up the group coordinators of groups in one batched

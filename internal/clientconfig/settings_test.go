@@ -3,6 +3,9 @@ package clientconfig_test
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/asn1"
+	"encoding/pem"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -257,10 +260,15 @@ func TestBuild_pemKeyFiles(t *testing.T) {
 	require.NoError(t, err)
 	tests := []struct {
 		name, keyFile, password, wantErr string
+		damage                           func(t *testing.T, der []byte) []byte
 	}{
 		{name: "unencrypted", keyFile: "client-key.pem"},
 		{name: "aes-256-cbc with hmacWithSHA256", keyFile: "client-key-aes256.pem", password: "key-pass-1"},
 		{name: "des3 with hmacWithSHA1", keyFile: "client-key-des3.pem", password: "key-pass-1"},
+		{name: "aes-128-cbc with hmacWithSHA512", keyFile: "client-key-aes128-sha512.pem", password: "key-pass-1"},
+		{name: "aes-192-cbc with hmacWithSHA384", keyFile: "client-key-aes192-sha384.pem", password: "key-pass-1"},
+		{name: "ciphertext not whole blocks", keyFile: "client-key-aes256.pem", password: "key-pass-1", damage: truncateCiphertext, wantErr: "private key: malformed encrypted private key"},
+		{name: "not DER", keyFile: "client-key-aes256.pem", password: "key-pass-1", damage: func(t *testing.T, der []byte) []byte { return der[:10] }, wantErr: "private key: only PKCS #5 v2.0 supported"},
 		{name: "wrong password", keyFile: "client-key-aes256.pem", password: "nope-" + secret, wantErr: "cannot decrypt the private key: wrong ssl.key.password?"},
 		{name: "no password", keyFile: "client-key-aes256.pem", wantErr: "the private key is encrypted; set ssl.key.password"},
 	}
@@ -269,6 +277,12 @@ func TestBuild_pemKeyFiles(t *testing.T) {
 			t.Parallel()
 			key, err := os.ReadFile(filepath.Join("testdata", tt.keyFile))
 			require.NoError(t, err)
+			if tt.damage != nil {
+				block, _ := pem.Decode(key)
+				require.NotNil(t, block)
+				block.Bytes = tt.damage(t, block.Bytes)
+				key = pem.EncodeToMemory(block)
+			}
 			path := filepath.Join(t.TempDir(), "keystore.pem")
 			require.NoError(t, os.WriteFile(path, append(key, cert...), 0o600))
 			text := "security.protocol=SSL\nssl.keystore.type=PEM\nssl.keystore.location=" + path + "\n"
@@ -287,6 +301,21 @@ func TestBuild_pemKeyFiles(t *testing.T) {
 			assert.Equal(t, "test-client", s.TLS.Certificates[0].Leaf.Subject.CommonName)
 		})
 	}
+}
+
+// truncateCiphertext drops the last byte of an EncryptedPrivateKeyInfo's
+// data, which CBC cannot decrypt.
+func truncateCiphertext(t *testing.T, der []byte) []byte {
+	var info struct {
+		Algorithm pkix.AlgorithmIdentifier
+		Data      []byte
+	}
+	_, err := asn1.Unmarshal(der, &info)
+	require.NoError(t, err)
+	info.Data = info.Data[:len(info.Data)-1]
+	out, err := asn1.Marshal(info)
+	require.NoError(t, err)
+	return out
 }
 
 func TestBuild_keyMustMatchCertificate(t *testing.T) {

@@ -7,7 +7,6 @@ package format
 
 import (
 	"errors"
-	"reflect"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -95,14 +94,16 @@ func NewDescribeDoc(res *describe.Result) DescribeDoc {
 }
 
 // TopologyDoc is a topology description in documents. One made by
-// NewTopologyDoc holds the model instead of its fields, and Encode makes
-// the fields one subtopology at a time while it writes them; one read
-// back (TopologyInput) holds the fields.
+// NewTopologyDoc holds the model instead of its fields, and Encode writes
+// it straight from the model (encode.go); one read back (TopologyInput)
+// holds the fields.
 type TopologyDoc struct {
 	Subtopologies []SubtopologyDoc `json:"subtopologies" yaml:"subtopologies"`
 	GlobalStores  []GlobalStoreDoc `json:"global_stores" yaml:"global_stores"`
 
 	model *topology.Description `json:"-" yaml:"-"`
+	// marker stands for the model in the library's output (Encode).
+	marker string `json:"-" yaml:"-"`
 }
 
 // SubtopologyDoc is one subtopology; nodes keep the broker's order.
@@ -141,16 +142,6 @@ func NewTopologyDoc(d *topology.Description) *TopologyDoc {
 		return nil
 	}
 	return &TopologyDoc{model: d}
-}
-
-// lazyFields are the fields of a TopologyDoc made from its model: each
-// subtopology, global store and node is written straight from the model
-// (encode_topology.go), never turned into a SubtopologyDoc or NodeDoc.
-func (t *TopologyDoc) lazyFields() []docField {
-	d := t.model
-	subs := seq{n: len(d.Subtopologies), at: func(i int) reflect.Value { return reflect.ValueOf(subtopologyRef{d.Subtopologies[i]}) }}
-	globals := seq{n: len(d.GlobalStores), at: func(i int) reflect.Value { return reflect.ValueOf(globalStoreRef{d.GlobalStores[i]}) }}
-	return []docField{{key: "subtopologies", lazy: &subs}, {key: "global_stores", lazy: &globals}}
 }
 
 func newNodeDoc(n *topology.Node) NodeDoc {

@@ -1,39 +1,226 @@
 package format
 
-// The JSON and YAML encoder of the documents (Encode). It writes the bytes
-// encoding/json (two-space indent, no HTML escaping) and go.yaml.in/yaml/v3
-// (SetIndent(2)) write for the document types of this package, with two
-// differences:
-//   - it streams: nothing is built before it is written, and a topology
-//     description is turned into its document one subtopology at a time
-//     (TopologyDoc's model), so -o json|yaml of a 1,000,000-node topology
-//     costs about what its text costs, where encoding/json built the whole
-//     output in memory first and yaml.v3 about 17 KB per node;
+// The JSON and YAML encoder of the documents (Encode): encoding/json
+// (two-space indent, no HTML escaping) and go.yaml.in/yaml/v3
+// (SetIndent(2)), with two additions:
+//   - a topology description made from its model (NewTopologyDoc) is
+//     streamed into its place one node at a time (encode_topology.go), so
+//     -o json|yaml of a 1,000,000-node topology costs about what its text
+//     costs, where encoding/json builds the whole output in memory first
+//     and yaml.v3 takes about 17 KB per node. The library writes a marker
+//     in its place, a string no input can hold (a random number per call),
+//     and the marker is replaced while the output is copied to w;
 //   - JSON writes DEL and the C1 controls (U+0080 to U+009F) as \u007f to
 //     \u009f, which encoding/json leaves raw for a terminal to obey.
-// The document types use what this encoder knows: structs with json and
-// yaml tags (omitempty; an embedded struct or struct pointer tagged
-// ",inline" has its fields written in place, nothing when nil), pointers,
-// slices, strings, bools and integers. TestEncode_matchesTheLibraries compares it with both libraries
-// on every document type; FuzzEncodeStrings on any string.
+// TestEncode_matchesTheLibraries compares it with both libraries on every
+// document type; TestEncode_topologyFromTheModel and FuzzEncodeStrings
+// compare the streamed topology with the materialized one.
 
 import (
 	"bufio"
 	"bytes"
-	"errors"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
-	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
-// docEncoder writes one document; the first write error sticks and ends
-// the walk early (a signal's closed stdout stops a large document at once).
+// encode is Encode (output.go).
+func encode(w io.Writer, o Output, v any) error {
+	sp := newSplicer()
+	v = sp.mark(v)
+	var b bytes.Buffer
+	switch o {
+	case JSON:
+		enc := json.NewEncoder(&b)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		return sp.write(w, o, escapeDELAndC1(b.Bytes()))
+	case YAML:
+		enc := yaml.NewEncoder(&b)
+		enc.SetIndent(2)
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		if err := enc.Close(); err != nil {
+			return err
+		}
+		return sp.write(w, o, b.Bytes())
+	}
+	return fmt.Errorf("format %q is not a document format", o)
+}
+
+// escapeDELAndC1 writes DEL and the C1 controls of encoding/json's output
+// as \u00XX. They can only be inside its strings, and its output is valid
+// UTF-8, so a 0xC2 byte always starts a character.
+func escapeDELAndC1(out []byte) []byte {
+	if bytes.IndexByte(out, 0x7f) < 0 && bytes.IndexByte(out, 0xc2) < 0 {
+		return out
+	}
+	b := make([]byte, 0, len(out)+32)
+	for i := 0; i < len(out); i++ {
+		switch c := out[i]; {
+		case c == 0x7f:
+			b = append(b, `\u007f`...)
+		case c == 0xc2 && i+1 < len(out) && out[i+1] >= 0x80 && out[i+1] <= 0x9f:
+			i++
+			b = append(b, '\\', 'u', '0', '0', hexDigits[out[i]>>4&0xf], hexDigits[out[i]&0xf])
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}
+
+// splicer replaces the topology descriptions of a document with markers
+// for the library, and the markers of its output with the topologies.
+type splicer struct {
+	// prefix starts every marker of one Encode; a marker is prefix and the
+	// index in models.
+	prefix string
+	models []*topology.Description
+}
+
+func newSplicer() *splicer {
+	var nonce [8]byte
+	_, _ = rand.Read(nonce[:]) // never fails (crypto/rand)
+	return &splicer{prefix: "kstreams-groups-topology-" + hex.EncodeToString(nonce[:]) + "-"}
+}
+
+// mark returns v with each topology description made from a model, in the
+// documents that hold one, replaced by a marker. A document not listed
+// here that holds one still encodes right, materialized first
+// (TopologyDoc.MarshalJSON).
+func (s *splicer) mark(v any) any {
+	switch d := v.(type) {
+	case *TopologyDoc:
+		return s.marked(d)
+	case TopologyDoc:
+		return s.marked(&d)
+	case *DescribeDoc:
+		if d != nil {
+			return s.mark(*d)
+		}
+	case DescribeDoc:
+		groups := make([]GroupDoc, len(d.Groups))
+		for i, g := range d.Groups {
+			g.TopologyDescription = s.marked(g.TopologyDescription)
+			groups[i] = g
+		}
+		if d.Groups != nil {
+			d.Groups = groups
+		}
+		return d
+	}
+	return v
+}
+
+func (s *splicer) marked(t *TopologyDoc) *TopologyDoc {
+	if t == nil || t.model == nil {
+		return t
+	}
+	s.models = append(s.models, t.model)
+	return &TopologyDoc{marker: s.prefix + strconv.Itoa(len(s.models)-1)}
+}
+
+// write copies the library's output to w with each marker replaced by its
+// topology: in JSON a string, at any place; in YAML a plain scalar, the
+// whole document or a key's value.
+func (s *splicer) write(w io.Writer, o Output, out []byte) error {
+	e := newDocEncoder(w)
+	for len(s.models) > 0 {
+		i := bytes.Index(out, []byte(s.prefix))
+		if i < 0 {
+			break
+		}
+		end := i + len(s.prefix)
+		for end < len(out) && out[end] >= '0' && out[end] <= '9' {
+			end++
+		}
+		n, err := strconv.Atoi(string(out[i+len(s.prefix) : end]))
+		if err != nil || n >= len(s.models) {
+			return fmt.Errorf("encoding a topology: bad marker %q", out[i:end])
+		}
+		line := out[bytes.LastIndexByte(out[:i], '\n')+1 : i]
+		col := len(line) - len(bytes.TrimLeft(line, " -"))
+		switch {
+		case o == JSON: // "marker"
+			e.write(out[:i-1])
+			e.jsonTopology(s.models[n], (len(line)-len(bytes.TrimLeft(line, " ")))/2)
+			out = out[end+1:]
+		case len(line) == 0: // marker\n: the document
+			e.write(out[:i])
+			e.yamlTopology(s.models[n], 0)
+			out = out[end+1:]
+		default: // key: marker\n
+			e.write(out[:i-1])
+			e.byte('\n')
+			e.yamlTopology(s.models[n], col+2)
+			out = out[end+1:]
+		}
+	}
+	e.write(out)
+	return e.finish()
+}
+
+// plainTopologyDoc is TopologyDoc without its marshalers.
+type plainTopologyDoc TopologyDoc
+
+// MarshalJSON writes the fields of t; one made from its model is its
+// marker inside Encode and materialized elsewhere.
+func (t TopologyDoc) MarshalJSON() ([]byte, error) {
+	if t.marker != "" {
+		return json.Marshal(t.marker)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(plainTopologyDoc(t.materialized()))
+	return b.Bytes(), err
+}
+
+// MarshalYAML is MarshalJSON's counterpart.
+func (t TopologyDoc) MarshalYAML() (any, error) {
+	if t.marker != "" {
+		return t.marker, nil
+	}
+	return plainTopologyDoc(t.materialized()), nil
+}
+
+// materialized is t with its fields made from its model, if it has one.
+func (t TopologyDoc) materialized() TopologyDoc {
+	d := t.model
+	if d == nil {
+		return t
+	}
+	out := TopologyDoc{Subtopologies: make([]SubtopologyDoc, 0, len(d.Subtopologies)), GlobalStores: make([]GlobalStoreDoc, 0, len(d.GlobalStores))}
+	for _, s := range d.Subtopologies {
+		ns := SubtopologyDoc{ID: s.ID, Nodes: make([]NodeDoc, 0, len(s.Nodes))}
+		for _, n := range s.Nodes {
+			ns.Nodes = append(ns.Nodes, newNodeDoc(n))
+		}
+		out.Subtopologies = append(out.Subtopologies, ns)
+	}
+	for _, g := range d.GlobalStores {
+		out.GlobalStores = append(out.GlobalStores, newGlobalStoreDoc(g))
+	}
+	return out
+}
+
+// docEncoder writes a streamed topology; the first write error sticks and
+// ends the walk early (a signal's closed stdout stops a large document at
+// once).
 type docEncoder struct {
 	w   *bufio.Writer
 	err error
@@ -52,6 +239,12 @@ func newDocEncoder(w io.Writer) *docEncoder {
 func (e *docEncoder) str(s string) {
 	if e.err == nil {
 		_, e.err = e.w.WriteString(s)
+	}
+}
+
+func (e *docEncoder) write(b []byte) {
+	if e.err == nil {
+		_, e.err = e.w.Write(b)
 	}
 }
 
@@ -75,234 +268,6 @@ func (e *docEncoder) finish() error {
 		return e.err
 	}
 	return e.w.Flush()
-}
-
-// seq is a sequence to write: a slice, or a TopologyDoc's subtopologies
-// made one at a time.
-type seq struct {
-	n  int
-	at func(i int) reflect.Value
-	// null is a nil slice: JSON null.
-	null bool
-}
-
-func sliceSeq(v reflect.Value) seq {
-	return seq{n: v.Len(), at: v.Index, null: v.IsNil()}
-}
-
-// docField is one field of a struct that is written.
-type docField struct {
-	key string
-	v   reflect.Value
-	// lazy, when set, is the value instead of v.
-	lazy *seq
-}
-
-// structInfo is a struct type's fields, computed once per type.
-type structInfo struct {
-	fields []fieldInfo
-}
-
-type fieldInfo struct {
-	index     int
-	key       string
-	omitEmpty bool
-	// inline is an embedded struct whose fields are written in place, as
-	// both libraries write an untagged (json) or ",inline" (yaml) one.
-	inline bool
-}
-
-var structInfos sync.Map // reflect.Type -> *structInfo
-
-func infoOf(t reflect.Type) *structInfo {
-	if si, ok := structInfos.Load(t); ok {
-		return si.(*structInfo)
-	}
-	si := &structInfo{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		ft := f.Type
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
-			si.fields = append(si.fields, fieldInfo{index: i, inline: true})
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		si.fields = append(si.fields, fieldInfo{index: i, key: name, omitEmpty: strings.Contains(","+opts+",", ",omitempty,")})
-	}
-	structInfos.Store(t, si)
-	return si
-}
-
-// fieldsOf lists the fields of struct v that are written, in order.
-func fieldsOf(v reflect.Value) []docField {
-	if fields, ok := refFields(v); ok {
-		return fields
-	}
-	if v.Type() == topologyDocType {
-		if td := v.Addr().Interface().(*TopologyDoc); td.model != nil {
-			return td.lazyFields()
-		}
-	}
-	si := infoOf(v.Type())
-	out := make([]docField, 0, len(si.fields))
-	for _, f := range si.fields {
-		fv := v.Field(f.index)
-		if f.inline {
-			if sub, ok := deref(fv); ok {
-				out = append(out, fieldsOf(addressable(sub))...)
-			}
-			continue
-		}
-		if f.omitEmpty && isEmpty(fv) {
-			continue
-		}
-		out = append(out, docField{key: f.key, v: fv})
-	}
-	return out
-}
-
-var topologyDocType = reflect.TypeFor[TopologyDoc]()
-
-// isEmpty is omitempty's test, the same in both libraries for the kinds
-// the documents use.
-func isEmpty(v reflect.Value) bool {
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		return v.IsNil()
-	case reflect.Slice, reflect.Map, reflect.String, reflect.Array:
-		return v.Len() == 0
-	case reflect.Bool:
-		return !v.Bool()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return v.Int() == 0
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return v.Uint() == 0
-	}
-	return false
-}
-
-// deref follows pointers; ok is false at a nil one.
-func deref(v reflect.Value) (reflect.Value, bool) {
-	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
-		if v.IsNil() {
-			return v, false
-		}
-		v = v.Elem()
-	}
-	return v, true
-}
-
-// addressable returns v, or an addressable copy (fieldsOf takes a
-// TopologyDoc's address).
-func addressable(v reflect.Value) reflect.Value {
-	if v.CanAddr() {
-		return v
-	}
-	c := reflect.New(v.Type()).Elem()
-	c.Set(v)
-	return c
-}
-
-// errUnsupported is a document holding a kind the encoder does not write.
-var errUnsupported = errors.New("unsupported document value")
-
-// ---- JSON ----
-
-func (e *docEncoder) json(v reflect.Value, depth int) {
-	if e.err != nil {
-		return
-	}
-	v, ok := deref(v)
-	if !ok {
-		e.str("null")
-		return
-	}
-	switch {
-	case v.Type() == nodeRefType:
-		e.jsonNode(v.Interface().(nodeRef).n, depth)
-	case v.Kind() == reflect.Struct:
-		e.jsonObject(fieldsOf(addressable(v)), depth)
-	case v.Kind() == reflect.Slice:
-		e.jsonArray(sliceSeq(v), depth)
-	default:
-		e.jsonScalar(v)
-	}
-}
-
-func (e *docEncoder) jsonObject(fields []docField, depth int) {
-	if len(fields) == 0 {
-		e.str("{}")
-		return
-	}
-	e.str("{\n")
-	for i, f := range fields {
-		e.spaces(2 * (depth + 1))
-		writeJSONString(e, f.key)
-		e.str(": ")
-		if f.lazy != nil {
-			e.jsonArray(*f.lazy, depth+1)
-		} else {
-			e.json(f.v, depth+1)
-		}
-		if i < len(fields)-1 {
-			e.byte(',')
-		}
-		e.byte('\n')
-	}
-	e.spaces(2 * depth)
-	e.byte('}')
-}
-
-func (e *docEncoder) jsonArray(s seq, depth int) {
-	switch {
-	case s.null:
-		e.str("null")
-		return
-	case s.n == 0:
-		e.str("[]")
-		return
-	}
-	e.str("[\n")
-	for i := 0; i < s.n && e.err == nil; i++ {
-		e.spaces(2 * (depth + 1))
-		e.json(s.at(i), depth+1)
-		if i < s.n-1 {
-			e.byte(',')
-		}
-		e.byte('\n')
-	}
-	e.spaces(2 * depth)
-	e.byte(']')
-}
-
-func (e *docEncoder) jsonScalar(v reflect.Value) {
-	switch v.Kind() {
-	case reflect.String:
-		writeJSONString(e, v.String())
-	case reflect.Bool:
-		e.str(strconv.FormatBool(v.Bool()))
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		e.str(strconv.FormatInt(v.Int(), 10))
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		e.str(strconv.FormatUint(v.Uint(), 10))
-	default:
-		if e.err == nil {
-			e.err = fmt.Errorf("%w: %s", errUnsupported, v.Type())
-		}
-	}
 }
 
 // jsonQuoting is encoding/json's without HTML escaping (\b \f \n \r \t,
@@ -351,121 +316,6 @@ func (e *docEncoder) WriteByte(b byte) error {
 }
 
 // ---- YAML ----
-//
-// yaml.v3 with an indent of 2: a mapping's keys at its indent, a mapping
-// value on its own lines 2 deeper, a sequence's "- " 2 deeper than its key
-// with an item mapping's keys after it, empty sequences and mappings as []
-// and {}, and block scalars indented 2 deeper than what holds them.
-
-// yamlTop writes v as a whole document.
-func (e *docEncoder) yamlTop(v reflect.Value) {
-	e.yamlInline(v, 0, yamlPlace{})
-}
-
-// yamlInline writes a value that starts where the writer is (the start of
-// the document, or after a "- " at at.indent): a mapping's or sequence's
-// later lines at indent.
-func (e *docEncoder) yamlInline(v reflect.Value, indent int, at yamlPlace) {
-	v, ok := deref(v)
-	switch {
-	case !ok:
-		e.str("null\n")
-	case v.Type() == nodeRefType:
-		e.yamlNode(v.Interface().(nodeRef).n, indent, true)
-	case v.Kind() == reflect.Struct:
-		if fields := fieldsOf(addressable(v)); len(fields) > 0 {
-			e.yamlMapping(fields, indent, true)
-		} else {
-			e.str("{}\n")
-		}
-	case v.Kind() == reflect.Slice:
-		if v.Len() == 0 {
-			e.str("[]\n")
-		} else {
-			e.yamlSequence(sliceSeq(v), indent, true)
-		}
-	default:
-		e.yamlScalar(v, at)
-	}
-}
-
-// yamlMapping writes fields as a block mapping at indent; inline means the
-// first key follows a "- " already written.
-func (e *docEncoder) yamlMapping(fields []docField, indent int, inline bool) {
-	for i, f := range fields {
-		if i > 0 || !inline {
-			e.spaces(indent)
-		}
-		e.str(f.key)
-		e.byte(':')
-		if f.lazy != nil {
-			e.yamlSeqValue(*f.lazy, indent)
-			continue
-		}
-		v, ok := deref(f.v)
-		switch {
-		case !ok:
-			e.str(" null\n")
-		case v.Type() == nodeRefType:
-			e.byte('\n')
-			e.yamlNode(v.Interface().(nodeRef).n, indent+2, false)
-		case v.Kind() == reflect.Struct:
-			if sub := fieldsOf(addressable(v)); len(sub) > 0 {
-				e.byte('\n')
-				e.yamlMapping(sub, indent+2, false)
-			} else {
-				e.str(" {}\n")
-			}
-		case v.Kind() == reflect.Slice:
-			e.yamlSeqValue(sliceSeq(v), indent)
-		default:
-			e.byte(' ')
-			e.yamlScalar(v, yamlPlace{indent: indent})
-		}
-	}
-}
-
-// yamlSeqValue writes a sequence that is the value of a key at indent.
-func (e *docEncoder) yamlSeqValue(s seq, indent int) {
-	if s.n == 0 {
-		e.str(" []\n")
-		return
-	}
-	e.byte('\n')
-	e.yamlSequence(s, indent+2, false)
-}
-
-// yamlSequence writes s as a block sequence whose "- " is at indent.
-func (e *docEncoder) yamlSequence(s seq, indent int, inline bool) {
-	for i := 0; i < s.n && e.err == nil; i++ {
-		if i > 0 || !inline {
-			e.spaces(indent)
-		}
-		e.str("- ")
-		e.yamlInline(s.at(i), indent+2, yamlPlace{indent: indent, item: true})
-	}
-}
-
-// yamlScalar writes a scalar at its place and its line break.
-func (e *docEncoder) yamlScalar(v reflect.Value, at yamlPlace) {
-	switch v.Kind() {
-	case reflect.String:
-		e.yamlString(v.String(), at)
-	case reflect.Bool:
-		e.str(strconv.FormatBool(v.Bool()))
-		e.byte('\n')
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		e.str(strconv.FormatInt(v.Int(), 10))
-		e.byte('\n')
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		e.str(strconv.FormatUint(v.Uint(), 10))
-		e.byte('\n')
-	default:
-		if e.err == nil {
-			e.err = fmt.Errorf("%w: %s", errUnsupported, v.Type())
-		}
-	}
-}
 
 func (e *docEncoder) yamlString(s string, at yamlPlace) {
 	switch {

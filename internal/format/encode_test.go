@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -28,7 +29,7 @@ func libraryEncode(t testing.TB, o Output, v any) string {
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		require.NoError(t, enc.Encode(v))
-		return escapeDELAndC1(b.String())
+		return referenceEscapeDELAndC1(b.String())
 	case YAML:
 		enc := yaml.NewEncoder(&b)
 		enc.SetIndent(2)
@@ -38,9 +39,9 @@ func libraryEncode(t testing.TB, o Output, v any) string {
 	return b.String()
 }
 
-// escapeDELAndC1 writes DEL and C1 controls of a JSON text as \u00XX; they
+// referenceEscapeDELAndC1 writes DEL and C1 controls of a JSON text as \u00XX; they
 // can only be inside its strings.
-func escapeDELAndC1(s string) string {
+func referenceEscapeDELAndC1(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		if r == 0x7f || r >= 0x80 && r <= 0x9f {
@@ -65,18 +66,8 @@ func materialized(d *topology.Description) *TopologyDoc {
 	if d == nil {
 		return nil
 	}
-	out := &TopologyDoc{Subtopologies: []SubtopologyDoc{}, GlobalStores: []GlobalStoreDoc{}}
-	for _, s := range d.Subtopologies {
-		ns := SubtopologyDoc{ID: s.ID, Nodes: []NodeDoc{}}
-		for _, n := range s.Nodes {
-			ns.Nodes = append(ns.Nodes, newNodeDoc(n))
-		}
-		out.Subtopologies = append(out.Subtopologies, ns)
-	}
-	for _, g := range d.GlobalStores {
-		out.GlobalStores = append(out.GlobalStores, GlobalStoreDoc{ID: g.ID, Source: newNodeDoc(g.Source), Processor: newNodeDoc(g.Processor)})
-	}
-	return out
+	m := NewTopologyDoc(d).materialized()
+	return &m
 }
 
 // trickyStrings are the strings whose quoting the libraries decide with
@@ -108,8 +99,13 @@ func randomString(r *rand.Rand) string {
 }
 
 // fill gives v (settable) random content: strings from randomString,
-// integers of every sign, pointers nil or not, slices nil, empty or not.
+// integers of every sign, floats, times, pointers nil or not, slices and
+// maps nil, empty or not, interfaces holding any of them.
 func fill(r *rand.Rand, v reflect.Value, depth int) {
+	if v.Type() == timeType {
+		v.Set(reflect.ValueOf(time.Unix(r.Int64N(4e9)-1e9, r.Int64N(1e9)).In(time.FixedZone("", 60*(r.IntN(1500)-750)))))
+		return
+	}
 	switch v.Kind() {
 	case reflect.String:
 		v.SetString(randomString(r))
@@ -126,6 +122,12 @@ func fill(r *rand.Rand, v reflect.Value, depth int) {
 		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		v.SetUint(uint64(r.IntN(70000)) & (1<<v.Type().Bits() - 1))
+	case reflect.Float32, reflect.Float64:
+		f := []float64{0, -0.5, 1, 1e21, 1e-7, 123456.789, -3.25e-300}[r.IntN(7)] * (1 + float64(r.IntN(3)))
+		if v.Kind() == reflect.Float32 {
+			f = float64(float32(f))
+		}
+		v.SetFloat(f)
 	case reflect.Pointer:
 		if r.IntN(3) == 0 || depth > 6 {
 			return
@@ -145,12 +147,114 @@ func fill(r *rand.Rand, v reflect.Value, depth int) {
 			}
 			v.Set(s)
 		}
+	case reflect.Map:
+		if n := r.IntN(5); n > 0 && depth <= 6 {
+			m := reflect.MakeMap(v.Type())
+			for range n - 1 {
+				k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+				fill(r, k, depth+1)
+				fill(r, e, depth+1)
+				m.SetMapIndex(k, e)
+			}
+			v.Set(m)
+		}
+	case reflect.Interface:
+		if depth <= 6 {
+			for _, x := range []any{nil, "", 0, 0.0, false, []string(nil), map[string]int(nil)}[r.IntN(7):][:1] {
+				if x != nil {
+					e := reflect.New(reflect.TypeOf(x)).Elem()
+					fill(r, e, depth+1)
+					v.Set(e)
+				}
+			}
+		}
 	case reflect.Struct:
 		for i := range v.NumField() {
 			if v.Type().Field(i).IsExported() {
 				fill(r, v.Field(i), depth+1)
 			}
 		}
+	}
+}
+
+var timeType = reflect.TypeFor[time.Time]()
+
+// filled are the kinds fill gives content, and the struct types it fills
+// as a whole.
+var filled = []reflect.Kind{reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+	reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64,
+	reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Struct}
+
+// fieldTypes lists every type a document of Documents() holds, through
+// its exported fields, pointers, slices and maps.
+func fieldTypes() map[reflect.Type]bool {
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			walk(t.Elem())
+		case reflect.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case reflect.Struct:
+			if t == timeType {
+				return
+			}
+			for i := range t.NumField() {
+				if f := t.Field(i); f.IsExported() {
+					walk(f.Type)
+				}
+			}
+		}
+	}
+	for _, d := range Documents() {
+		walk(reflect.TypeOf(d))
+	}
+	return seen
+}
+
+// The documents hold only types that fill gives random content, so the
+// comparison with the libraries below covers every field type.
+func TestEncode_fillCoversEveryFieldType(t *testing.T) {
+	for typ := range fieldTypes() {
+		assert.Contains(t, filled, typ.Kind(), "%s: a field type the comparison with the libraries does not fill", typ)
+	}
+}
+
+// A document holding floats, maps, times and interfaces, which the
+// reflective encoder Encode once was refused at run time, is written as
+// the libraries write it.
+func TestEncode_anyFieldType(t *testing.T) {
+	type doc struct {
+		F   float64           `json:"f" yaml:"f"`
+		F32 float32           `json:"f32,omitempty" yaml:"f32,omitempty"`
+		M   map[string]int    `json:"m" yaml:"m"`
+		MS  map[string]string `json:"ms,omitempty" yaml:"ms,omitempty"`
+		T   time.Time         `json:"t" yaml:"t"`
+		TP  *time.Time        `json:"tp,omitempty" yaml:"tp,omitempty"`
+		A   any               `json:"a" yaml:"a"`
+		As  []any             `json:"as" yaml:"as"`
+		Top *TopologyDoc      `json:"top,omitempty" yaml:"top,omitempty"`
+	}
+	r := rand.New(rand.NewPCG(20, 26))
+	for i := range 300 {
+		var d doc
+		fill(r, reflect.ValueOf(&d).Elem(), 0)
+		for _, o := range []Output{JSON, YAML} {
+			require.Equal(t, libraryEncode(t, o, d), ourEncode(t, o, d), "%s #%d", o, i)
+		}
+	}
+	// A topology from its model in a document Encode does not know is
+	// materialized, not streamed: the same bytes.
+	m := doc{Top: NewTopologyDoc(tt.WordCount())}
+	l := doc{Top: materialized(tt.WordCount())}
+	for _, o := range []Output{JSON, YAML} {
+		assert.Equal(t, libraryEncode(t, o, l), ourEncode(t, o, m), string(o))
 	}
 }
 

@@ -1,45 +1,117 @@
 package format
 
 // A topology description's document written straight from the model, for
-// TopologyDoc.lazyFields: the bytes of SubtopologyDoc, GlobalStoreDoc and
-// NodeDoc (newNodeDoc) through the reflective encoder, without building
-// them, since a description can have a million nodes.
+// Encode: the bytes encoding/json and yaml.v3 write for its materialized
+// TopologyDoc (SubtopologyDoc, GlobalStoreDoc and NodeDoc, newNodeDoc),
+// without building them, since a description can have a million nodes.
 // TestEncode_topologyFromTheModel and FuzzEncodeStrings compare the two.
 
 import (
-	"reflect"
+	"strconv"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
-// subtopologyRef, globalStoreRef and nodeRef stand for a SubtopologyDoc,
-// GlobalStoreDoc and NodeDoc of the model.
-type (
-	subtopologyRef struct{ s *topology.Subtopology }
-	globalStoreRef struct{ g *topology.GlobalStore }
-	nodeRef        struct{ n *topology.Node }
-)
+// jsonTopology writes d's TopologyDoc as a JSON object at depth.
+func (e *docEncoder) jsonTopology(d *topology.Description, depth int) {
+	in := 2 * (depth + 1)
+	e.str("{\n")
+	e.jsonKey(in, "subtopologies", false)
+	e.jsonItems(len(d.Subtopologies), depth+1, func(i, depth int) {
+		s := d.Subtopologies[i]
+		in := 2 * (depth + 1)
+		e.str("{\n")
+		e.jsonKey(in, "id", false)
+		writeJSONString(e, s.ID)
+		e.jsonKey(in, "nodes", true)
+		e.jsonItems(len(s.Nodes), depth+1, func(j, depth int) { e.jsonNode(s.Nodes[j], depth) })
+		e.jsonEnd(depth)
+	})
+	e.jsonKey(in, "global_stores", true)
+	e.jsonItems(len(d.GlobalStores), depth+1, func(i, depth int) {
+		g := d.GlobalStores[i]
+		in := 2 * (depth + 1)
+		e.str("{\n")
+		e.jsonKey(in, "id", false)
+		e.str(strconv.Itoa(g.ID))
+		e.jsonKey(in, "source", true)
+		e.jsonNode(g.Source, depth+1)
+		e.jsonKey(in, "processor", true)
+		e.jsonNode(g.Processor, depth+1)
+		e.jsonEnd(depth)
+	})
+	e.jsonEnd(depth)
+}
 
-var (
-	subtopologyRefType = reflect.TypeFor[subtopologyRef]()
-	globalStoreRefType = reflect.TypeFor[globalStoreRef]()
-	nodeRefType        = reflect.TypeFor[nodeRef]()
-)
-
-// refFields are the fields of a subtopologyRef or globalStoreRef, as
-// fieldsOf gives them for the documents they stand for.
-func refFields(v reflect.Value) ([]docField, bool) {
-	switch v.Type() {
-	case subtopologyRefType:
-		s := v.Interface().(subtopologyRef).s
-		nodes := seq{n: len(s.Nodes), at: func(i int) reflect.Value { return reflect.ValueOf(nodeRef{s.Nodes[i]}) }}
-		return []docField{{key: "id", v: reflect.ValueOf(s.ID)}, {key: "nodes", lazy: &nodes}}, true
-	case globalStoreRefType:
-		g := v.Interface().(globalStoreRef).g
-		return []docField{{key: "id", v: reflect.ValueOf(g.ID)}, {key: "source", v: reflect.ValueOf(nodeRef{g.Source})},
-			{key: "processor", v: reflect.ValueOf(nodeRef{g.Processor})}}, true
+// jsonItems writes an array of n items at depth, each by item at the
+// depth of its own: [] when empty.
+func (e *docEncoder) jsonItems(n, depth int, item func(i, depth int)) {
+	if n == 0 {
+		e.str("[]")
+		return
 	}
-	return nil, false
+	e.str("[\n")
+	for i := 0; i < n && e.err == nil; i++ {
+		e.spaces(2 * (depth + 1))
+		item(i, depth+1)
+		if i < n-1 {
+			e.byte(',')
+		}
+		e.byte('\n')
+	}
+	e.spaces(2 * depth)
+	e.byte(']')
+}
+
+// jsonEnd closes an object at depth after its last member.
+func (e *docEncoder) jsonEnd(depth int) {
+	e.byte('\n')
+	e.spaces(2 * depth)
+	e.byte('}')
+}
+
+// yamlTopology writes d's TopologyDoc as a block mapping whose keys are at
+// indent.
+func (e *docEncoder) yamlTopology(d *topology.Description, indent int) {
+	e.spaces(indent)
+	e.str("subtopologies:")
+	e.yamlItems(len(d.Subtopologies), indent, func(i, in int) {
+		s := d.Subtopologies[i]
+		e.yamlKeyString(in, "id", s.ID, true)
+		e.spaces(in)
+		e.str("nodes:")
+		e.yamlItems(len(s.Nodes), in, func(j, in int) { e.yamlNode(s.Nodes[j], in, true) })
+	})
+	e.spaces(indent)
+	e.str("global_stores:")
+	e.yamlItems(len(d.GlobalStores), indent, func(i, in int) {
+		g := d.GlobalStores[i]
+		e.str("id: ")
+		e.str(strconv.Itoa(g.ID))
+		e.str("\n")
+		e.spaces(in)
+		e.str("source:\n")
+		e.yamlNode(g.Source, in+2, false)
+		e.spaces(in)
+		e.str("processor:\n")
+		e.yamlNode(g.Processor, in+2, false)
+	})
+}
+
+// yamlItems writes the sequence that is the value of a key at indent,
+// after its colon: " []" when empty, else each item's "- " 2 deeper and
+// the item, by item, after it with its keys at in.
+func (e *docEncoder) yamlItems(n, indent int, item func(i, in int)) {
+	if n == 0 {
+		e.str(" []\n")
+		return
+	}
+	e.byte('\n')
+	for i := 0; i < n && e.err == nil; i++ {
+		e.spaces(indent + 2)
+		e.str("- ")
+		item(i, indent+4)
+	}
 }
 
 // jsonNode writes n's NodeDoc.
@@ -77,9 +149,7 @@ func (e *docEncoder) jsonNode(n *topology.Node, depth int) {
 	e.jsonStrings(SortedSet(n.Successors), depth+1)
 	e.jsonKey(in, "predecessors", true)
 	e.jsonStrings(SortedSet(n.Predecessors), depth+1)
-	e.byte('\n')
-	e.spaces(2 * depth)
-	e.byte('}')
+	e.jsonEnd(depth)
 }
 
 // jsonKey starts a member of an object whose members are indented by in,
@@ -96,21 +166,7 @@ func (e *docEncoder) jsonKey(in int, key string, more bool) {
 
 // jsonStrings writes a set: [] when empty (NodeDoc's lists are never nil).
 func (e *docEncoder) jsonStrings(xs []string, depth int) {
-	if len(xs) == 0 {
-		e.str("[]")
-		return
-	}
-	e.str("[\n")
-	for i, x := range xs {
-		e.spaces(2 * (depth + 1))
-		writeJSONString(e, x)
-		if i < len(xs)-1 {
-			e.byte(',')
-		}
-		e.byte('\n')
-	}
-	e.spaces(2 * depth)
-	e.byte(']')
+	e.jsonItems(len(xs), depth, func(i, _ int) { writeJSONString(e, xs[i]) })
 }
 
 // yamlNode writes n's NodeDoc as a mapping at indent; inline means its

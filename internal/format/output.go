@@ -3,7 +3,6 @@ package format
 import (
 	"fmt"
 	"io"
-	"reflect"
 	"strings"
 )
 
@@ -58,21 +57,9 @@ func ParseOutput(s string) (Output, error) {
 func (o Output) Machine() bool { return o == JSON || o == YAML || o.Graph() || o == Prometheus }
 
 // Encode writes v, one of the documents, as an indented JSON or YAML
-// document: the bytes encoding/json and yaml.v3 would write, streamed
-// (encode.go).
-func Encode(w io.Writer, o Output, v any) error {
-	e := newDocEncoder(w)
-	switch o {
-	case JSON:
-		e.json(reflect.ValueOf(v), 0)
-		e.byte('\n')
-	case YAML:
-		e.yamlTop(reflect.ValueOf(v))
-	default:
-		return fmt.Errorf("format %q is not a document format", o)
-	}
-	return e.finish()
-}
+// document: what encoding/json and yaml.v3 write, with a topology
+// description streamed from its model (encode.go).
+func Encode(w io.Writer, o Output, v any) error { return encode(w, o, v) }
 
 // Documents lists the top-level document types, for schema tests.
 func Documents() []any {
