@@ -44,9 +44,10 @@ type Request struct {
 
 // Prepare parses the --input-topic values (topic:0,1 works here too), with
 // the Java tool's messages; a failure is a usage error. Unlike the Java
-// tool, an empty topic name and a negative partition are refused: the
-// broker answers OffsetDelete for them with no error, so the Java tool
-// reports them "Successful" although nothing was deleted.
+// tool, an empty topic name and a negative partition are refused: no such
+// partition can hold an offset (a 4.4.0 broker answers
+// UNKNOWN_TOPIC_OR_PARTITION, a broker that does not check says nothing
+// and the row read "Successful"), so they are typing mistakes.
 func (o Options) Prepare() (Request, error) {
 	r := Request{Group: o.Groups[0], AllInputTopics: o.AllInputTopics}
 	if !o.AllInputTopics {
