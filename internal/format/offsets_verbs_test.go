@@ -165,3 +165,20 @@ func TestDeleteOffsetsText_order(t *testing.T) {
 	assert.Equal(t, "\nError: Encountered some unknown error: UNAVAILABLE\n", deleteOffsetsFirstLine(&deleteoffsets.Result{GroupErr: &kafka.UnavailableError{Op: "OffsetDelete", Err: kafka.ErrUnavailable}}))
 	assert.Equal(t, "Error: OFFSET_METADATA_TOO_LARGE: The metadata field of the offset request was too large.", "Error: "+javaStatus(admin.NewKafkaError(12, nil)), "a code the table lacks keeps Kafka's name")
 }
+
+// Under --export the lines the Java tool prints between its CSV lines are
+// stderr lines, escaped; the CSV itself holds none of them.
+func TestResetExportNotes(t *testing.T) {
+	res := &resetoffsets.Result{Groups: []*resetoffsets.Group{{Group: "g\x1b", Described: true,
+		Partitions: []resetoffsets.Partition{
+			{TopicPartition: kafka.TopicPartition{Topic: "t\n", Partition: 1}, New: 9, NoRecordAfter: true},
+			{TopicPartition: kafka.TopicPartition{Topic: "t", Partition: 2}, New: 3}},
+		InternalTopics: &groupdelete.InternalTopics{NotInferred: []string{"shared-changelog"}}}}}
+	assert.Equal(t, []string{
+		`Warn: Partition 1 from topic t\n is empty. Falling back to latest known offset.`,
+		"Warn: The internal topic 'shared-changelog' is not inferred as internal and thus will not be deleted with the group 'g^['.",
+	}, ResetExportNotes(res))
+	var b strings.Builder
+	require.NoError(t, ResetOffsetsCSV(&b, res))
+	assert.Equal(t, "\"g\x1b\",\"t\n\",1,9\n\"g\x1b\",t,2,3\n\n", b.String())
+}
