@@ -249,6 +249,83 @@ func TestOffsets(t *testing.T) {
 		assert.Equal(t, planTable(planRow("oo-wc", "wc-input", 0, 20), planRow("oo-wc", "wc-input", 1, 10)), o.Stdout, "and we read back the Java tool's commit")
 	})
 
+	// Issue 19: offsets never move where nobody asked. oo-wc starts at p0 20, p1 10 (the Java
+	// tool's --to-latest above); p0 holds 5..19 (2020-01-01T05:00Z + i h), p1 0..9.
+	t.Run("issue 19 edges", func(t *testing.T) {
+		start := time.Now()
+		defer func() { logf("issue 19 edges took %s", time.Since(start).Round(time.Millisecond)) }()
+		wcAllRows := func(p0, p1 int64) string {
+			return planTable(planRow("oo-wc", "wc-input", 0, p0), planRow("oo-wc", "wc-input", 1, p1))
+		}
+		o := ours(t, "reset-offsets", "--group", "oo-wc", "--all-input-topics", "--to-offset", "8", "--execute")
+		require.Equal(t, 0, o.ExitCode, o.Stderr)
+		require.Equal(t, map[string]int64{"wc-input-0": 8, "wc-input-1": 8}, ooFetch(t, b, "oo-wc"))
+
+		// --shift-by Long.MAX_VALUE: the Java tool wraps to the log start (F300); we saturate.
+		j := java(t, append(wcAll, "--shift-by", "9223372036854775807")...)
+		assert.Equal(t, wcAllRows(5, 0), sortedPlan(j.Stdout), "the Java tool wraps around to the log start")
+		o = ours(t, "reset-offsets", "--group", "oo-wc", "--all-input-topics", "--shift-by", "9223372036854775807", "--execute")
+		assert.Equal(t, 0, o.ExitCode, o.Stderr)
+		assert.Equal(t, wcAllRows(20, 10), o.Stdout)
+		assert.Equal(t, map[string]int64{"wc-input-0": 20, "wc-input-1": 10}, ooFetch(t, b, "oo-wc"), "read back: the log end")
+
+		// --to-datetime before 1970: the Java tool sends -1, -3 (F301); we search from 0.
+		j = java(t, append(wcAll, "--to-datetime", "1969-12-31T23:59:59.999")...)
+		assert.Equal(t, wcAllRows(20, 10), sortedPlan(j.Stdout), "Java: -1 is latest")
+		o = ours(t, "reset-offsets", "--group", "oo-wc", "--all-input-topics", "--to-datetime", "1969-12-31T23:59:59.999", "--execute")
+		assert.Equal(t, 0, o.ExitCode, o.Stderr)
+		assert.Equal(t, wcAllRows(5, 0), o.Stdout)
+		assert.Equal(t, map[string]int64{"wc-input-0": 5, "wc-input-1": 0}, ooFetch(t, b, "oo-wc"), "read back: the log start")
+
+		// The README's export, edit, apply loop with a partition that falls back to the log end.
+		dir := t.TempDir()
+		exportArgs := append(slices.Clone(wcAll), "--to-datetime", "2020-01-01T12:00:00.000", "--export")
+		j, o = run(t, exportArgs...)
+		warn := "Warn: Partition 1 from topic wc-input is empty. Falling back to latest known offset."
+		assert.Equal(t, "\n"+warn+"\n"+"wc-input,0,12\nwc-input,1,10\n\n", j.Stdout, "the Java tool's Warn: line is in its CSV (F302)")
+		assert.Equal(t, "wc-input,0,12\nwc-input,1,10\n\n", o.Stdout, "ours is only CSV")
+		assert.Equal(t, warn+"\n", o.Stderr)
+		javaCSV, ourCSV := filepath.Join(dir, "java-plan.csv"), filepath.Join(dir, "our-plan.csv")
+		require.NoError(t, os.WriteFile(javaCSV, []byte(j.Stdout), 0o644))
+		require.NoError(t, os.WriteFile(ourCSV, []byte(strings.Replace(o.Stdout, "wc-input,1,10", "wc-input,1,9", 1)), 0o644))
+		j = java(t, "--reset-offsets", "--group", "oo-wc", "--from-file", javaCSV, "--dry-run")
+		logf("java --from-file of its own export: exit %d, stdout %q, stderr %q", j.ExitCode, j.Stdout, firstLine(j.Stderr))
+		assert.Equal(t, 1, j.ExitCode, "the Java tool cannot read back its own export")
+		o = ours(t, "reset-offsets", "--group", "oo-wc", "--from-file", ourCSV, "--execute")
+		assert.Equal(t, 0, o.ExitCode, o.Stderr)
+		assert.Equal(t, wcAllRows(12, 9), o.Stdout)
+		assert.Equal(t, map[string]int64{"wc-input-0": 12, "wc-input-1": 9}, ooFetch(t, b, "oo-wc"), "read back: the edited plan")
+
+		// Jackson's CSV of a group id holding a carriage return, a quote and a comma: a group that
+		// does not exist, which the Java tool treats as inactive, planned from a file (F303).
+		hostile := "oo-cr\rq\"x,y"
+		hostileCSV := filepath.Join(dir, "hostile.csv")
+		require.NoError(t, os.WriteFile(hostileCSV, []byte("\"oo-cr\rq\"\"x,y\",wc-input,0,7\noo-wc,wc-input,0,12\n"), 0o644))
+		j = java(t, "--reset-offsets", "--group", hostile, "--group", "oo-wc", "--from-file", hostileCSV, "--dry-run", "--export")
+		logf("java --export of %q: exit %d, stdout %q", hostile, j.ExitCode, j.Stdout)
+		assert.Equal(t, 0, j.ExitCode)
+		assert.Contains(t, j.Stdout, "\"oo-cr\rq\"\"x,y\",wc-input,0,7\n", "Jackson reads and writes the exact bytes, quoted")
+
+		// --delete-offsets with partition -1 or an empty topic: the Java tool sends them, and a 4.4.0
+		// broker answers UNKNOWN_TOPIC_OR_PARTITION or the admin client refuses the name (F304); we
+		// refuse both before connecting.
+		before := ooFetch(t, b, "oo-wc")
+		for topic, want := range map[string]string{
+			"wc-input:-1": "\nwc-input        -          Error: org.apache.kafka.common.errors.UnknownTopicOrPartitionException: This server does not host this topic-partition.\n",
+			"":            "\n                -          Error: org.apache.kafka.common.errors.InvalidTopicException: The given topic name '' cannot be represented in a request.\n",
+		} {
+			j, o := run(t, "--delete-offsets", "--group", "oo-wc", "--input-topic", topic)
+			logf("java --delete-offsets --input-topic %q: exit %d, stdout %q", topic, j.ExitCode, j.Stdout)
+			assert.Equal(t, 0, j.ExitCode, topic)
+			assert.True(t, strings.HasSuffix(j.Stdout, want), "%q: %q", topic, j.Stdout)
+			assert.Equal(t, 2, o.ExitCode, topic)
+			assert.Empty(t, o.Stdout, topic)
+			o = ours(t, "delete-offsets", "--group", "oo-wc", "--input-topic", topic)
+			assert.Equal(t, 2, o.ExitCode, topic)
+		}
+		assert.Equal(t, before, ooFetch(t, b, "oo-wc"), "nothing real was deleted")
+	})
+
 	t.Run("groups that are not streams groups", func(t *testing.T) {
 		j, o := run(t, "--reset-offsets", "--group", "nosuch", "--input-topic", "wc-input:0", "--to-earliest", "--dry-run")
 		assert.Equal(t, 0, j.ExitCode)

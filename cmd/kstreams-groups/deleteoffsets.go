@@ -43,7 +43,7 @@ was deleted.` + "\n\n" + exitStatusHelp(),
 			opts := deleteoffsets.Options{Groups: v.strings("group"), AllInputTopics: v.bool("all-input-topics"), InputTopics: v.strings("input-topic")}
 			var req deleteoffsets.Request
 			return job{opts: opts, validate: opts.Validate,
-				prepare: func() (err error) { req, err = opts.Prepare(); return err },
+				prepare: func(context.Context) (err error) { req, err = opts.Prepare(); return err },
 				run:     func(ctx context.Context) error { return a.deleteOffsets(ctx, req) }}
 		},
 	}

@@ -107,11 +107,20 @@ func (v flagValues) bool(name string) bool {
 
 // strings returns a repeatable option's values, nil when none was given.
 func (v flagValues) strings(name string) []string {
-	s, _ := v.fs.GetStringArray(name)
-	if len(s) == 0 {
+	// The values as given: pflag's GetStringArray reads them back through
+	// encoding/csv, which turns a CR LF into LF (another group's name).
+	f := v.fs.Lookup(name)
+	if f == nil {
 		return nil
 	}
-	return s
+	sv, ok := f.Value.(pflag.SliceValue)
+	if !ok {
+		return nil
+	}
+	if s := sv.GetSlice(); len(s) > 0 {
+		return s
+	}
+	return nil
 }
 
 // given returns a string option's value, nil when it was not given.

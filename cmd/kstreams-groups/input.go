@@ -1,7 +1,8 @@
 package main
 
 // Local input: the config file, --command-config, render's FILE or stdin
-// (and diff's file sides, with render's limit) and the playground's --state. Each is read with a size limit, so that
+// (and diff's file sides, with render's limit), reset-offsets' --from-file
+// and the playground's --state. Each is read with a size limit, so that
 // /dev/zero or a runaway file cannot take the machine's memory, and read so
 // that a signal ends the reading at once, even of a terminal or a pipe that
 // never sends anything (README "Limits").
@@ -30,6 +31,7 @@ var (
 	propertiesInput = localInput{kind: "a properties file", limit: 1 << 20}
 	renderInput     = localInput{kind: "a topology description", limit: 64 << 20} // render, diff
 	stateInput      = localInput{kind: "a seed file", limit: 64 << 20}
+	planInput       = localInput{kind: "a --from-file reset plan", limit: 64 << 20}
 )
 
 // tooLargeError is a local input over its limit.

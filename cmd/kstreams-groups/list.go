@@ -53,7 +53,7 @@ NotReady groups are matched even where kafka-streams-groups.sh finds none
 			var opts list.Options
 			given, value := v.optional("state")
 			j := job{opts: &opts}
-			j.prepare = func() error {
+			j.prepare = func(context.Context) error {
 				if !given {
 					return nil
 				}

@@ -28,6 +28,10 @@ func offsetValidationCases(t *testing.T, bs string) []struct {
 	if err := os.WriteFile(conflict, []byte("g,t,0,1\ng,t,0,2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	badNumber := filepath.Join(dir, "bad-number.csv")
+	if err := os.WriteFile(badNumber, []byte("\uFEFFwc-input,0,10\nwc-input,1,1e3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	reset := func(args ...string) ([]string, []string) {
 		return append([]string{"--bootstrap-server", bs, "--reset-offsets"}, args...), append([]string{"--bootstrap-server", bs, "reset-offsets"}, args...)
 	}
@@ -78,9 +82,11 @@ func offsetValidationCases(t *testing.T, bs string) []struct {
 		c("duration with years", reset, "Invalid --by-duration 'P1Y': Text cannot be parsed to a Duration (want PnDTnHnMnS, e.g. PT1H30M or P1D)", "--group", "g", "--dry-run", "--all-input-topics", "--by-duration", "P1Y"),
 		c("duration without P", reset, "Invalid --by-duration '1h': Text cannot be parsed to a Duration (want PnDTnHnMnS, e.g. PT1H30M or P1D)", "--group", "g", "--dry-run", "--all-input-topics", "--by-duration", "1h"),
 		c("missing file", reset, "--from-file: cannot read "+filepath.Join(dir, "none.csv")+": no such file or directory", "--group", "g", "--dry-run", "--from-file", filepath.Join(dir, "none.csv")),
-		c("three columns need one group", reset, "--from-file: line 1: want 4 columns (group,topic,partition,offset), got 3; a file of topic,partition,offset lines needs exactly one --group",
+		c("three columns need one group", reset, "--from-file: "+threeCols+":1: want 4 columns (group,topic,partition,offset), got 3; a file of topic,partition,offset lines needs exactly one --group",
 			"--group", "g", "--group", "h", "--dry-run", "--from-file", threeCols),
-		c("conflicting lines", reset, "--from-file: line 2: t-0 of group 'g' is already on line 1 with offset 1, not 2", "--all-groups", "--dry-run", "--from-file", conflict),
+		c("conflicting lines", reset, "--from-file: "+conflict+":2: t-0 of group 'g' is already on line 1 with offset 1, not 2", "--all-groups", "--dry-run", "--from-file", conflict),
+		c("a bad number in a one-group file is reported as such", reset, "--from-file: "+badNumber+`:2: offset "1e3" is not a decimal integer`, "--group", "g", "--dry-run", "--from-file", badNumber),
+		c("from-file is bounded", reset, "--from-file: cannot read /dev/zero: the file is larger than 64 MiB, the limit for a --from-file reset plan", "--group", "g", "--dry-run", "--from-file", "/dev/zero"),
 		c("reset drawing", reset, "-o dot draws a topology: reset-offsets prints text, json or yaml", "--group", "g", "--dry-run", "--all-input-topics", "--to-earliest", "-o", "dot"),
 		c("export is text", reset, "--export prints the plan as CSV: leave out -o json", "--group", "g", "--dry-run", "--all-input-topics", "--to-earliest", "--export", "-o", "json"),
 
@@ -88,6 +94,9 @@ func offsetValidationCases(t *testing.T, bs string) []struct {
 		c("delete-offsets without topics", del, "Option [delete-offsets] takes the [group] and one of these options: [all-input-topics], [input-topic]", "--group", "g"),
 		c("delete-offsets two groups", del, "Option [delete-offsets] supports only one [group] at a time, but found: [a, b]", "--group", "a", "--group", "b", "--all-input-topics"),
 		c("delete-offsets bad partition", del, "Invalid partition 'x' specified in topic arg 't:x''", "--group", "g", "--input-topic", "t:x"),
+		c("delete-offsets negative partition", del, "--input-topic 't:0,-1': partition -1 is negative", "--group", "g", "--input-topic", "t:0,-1"),
+		c("delete-offsets empty topic", del, "--input-topic '': the topic name is empty", "--group", "g", "--input-topic", "t", "--input-topic", ""),
+		c("delete-offsets empty topic with partitions", del, "--input-topic ':0': the topic name is empty", "--group", "g", "--input-topic", ":0"),
 		c("delete-offsets drawing", del, "-o mermaid draws a topology: delete-offsets prints text, json or yaml", "--group", "g", "--all-input-topics", "-o", "mermaid"),
 	}
 }

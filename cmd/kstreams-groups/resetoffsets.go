@@ -7,9 +7,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -52,12 +53,12 @@ func (a *app) resetOffsetsVerb() *verb {
 			{name: "by-duration", kind: stringFlag, kafkaHelp: "Reset offsets by duration from current timestamp. Format: 'PnDTnHnMnS'",
 				help: "Reset offsets to the first record at or after now minus a duration, e.g. PT1H30M or P1D."},
 			{name: "from-file", kind: stringFlag, kafkaHelp: "Reset offsets to values defined in CSV file.",
-				help: "Reset offsets to the values of a CSV file, as --export writes it (topic,partition,offset with one --group, else group,topic,partition,offset)."},
+				help: "Reset offsets to the values of a CSV file of at most 64 MiB, as --export writes it (topic,partition,offset with one --group, else group,topic,partition,offset)."},
 			dryRunFlag.withHelp("Only show the plan; change nothing."),
 			{name: "execute", kind: boolFlag, kafkaHelp: "Execute the offset reset operation. Supported operation: reset-offsets.",
 				help: "Commit the plan (the group must be Empty)."},
 			{name: "export", kind: boolFlag, kafkaHelp: "Generate offset reset information in CSV format for export to a file. Supported operation: reset-offsets.",
-				help: "Print the plan as CSV, for --from-file."},
+				help: "Print the plan as CSV, for --from-file: stdout holds only the CSV, each name's exact bytes (warnings go to stderr)."},
 			deleteAllInternalTopicsFlag.withHelp("With --execute: after the commit, delete the internal topics inferred from each group's topology."),
 			deleteInternalTopicFlag.withHelp("With --execute: after the commit, delete this internal topic of the group (repeatable); a topic that is not an internal topic of a requested group is refused and nothing is committed."),
 		},
@@ -112,30 +113,46 @@ exit status non-zero.` + "\n\n" + exitStatusHelp(),
 			}
 			var req resetoffsets.Request
 			return job{opts: opts, validate: opts.Validate,
-				prepare: func() (err error) { req, err = opts.Prepare(os.ReadFile); return err },
-				run:     func(ctx context.Context) error { return a.resetOffsets(ctx, opts, req) }}
+				prepare: func(ctx context.Context) (err error) {
+					req, err = opts.Prepare(func(path string) ([]byte, error) {
+						data, err := planInput.readFile(ctx, "the file", path)
+						return []byte(data), err
+					})
+					return err
+				},
+				run: func(ctx context.Context) error { return a.resetOffsets(ctx, opts, req) }}
 		},
 	}
 }
 
-// resetOffsets runs the reset-offsets verb.
+// resetOffsets runs the reset-offsets verb. Under --export stdout is only
+// the CSV, so that it can be fed back with --from-file: the lines the Java
+// tool prints between the CSV lines go to stderr. A CSV holding a name that
+// a terminal cannot show as it is (controls, bidi, invalid UTF-8) is not
+// written to a terminal: escaped, it would read back as another name.
 func (a *app) resetOffsets(ctx context.Context, opts resetoffsets.Options, req resetoffsets.Request) error {
 	if opts.Export && a.cfg.Output != format.Text {
 		return usageErrorf("--export prints the plan as CSV: leave out -o %s", a.cfg.Output)
 	}
+	var unprintable []string
 	p := printer[*resetoffsets.Result]{
 		text: func(w io.Writer, res *resetoffsets.Result, _ *format.Styles) error {
-			if opts.Export {
-				return format.ResetOffsetsCSV(w, res)
+			if !opts.Export {
+				return format.ResetOffsetsText(w, res)
 			}
-			return format.ResetOffsetsText(w, res)
+			if isTerminal(a.io.Out) {
+				if unprintable = format.ResetCSVUnprintable(res); len(unprintable) > 0 {
+					return nil
+				}
+			}
+			return format.ResetOffsetsCSV(w, res)
 		},
 		doc:     func(res *resetoffsets.Result) any { return format.NewResetOffsetsDoc(res) },
 		noGraph: "-o %s draws a topology: reset-offsets prints text, json or yaml",
 		line: func(res *resetoffsets.Result, f kafka.Failure, o format.Output) string {
 			g := resetGroup(res, f.Group)
 			switch re := g.Refusal(); {
-			case o.Machine():
+			case o.Machine() || opts.Export:
 			case g.Err == nil:
 				return "" // internal topics: Kafka's text names the failure
 			case re != nil && re.Cause == nil:
@@ -149,11 +166,25 @@ func (a *app) resetOffsets(ctx context.Context, opts resetoffsets.Options, req r
 			}
 			return a.groupErrorLine(f.Group, f.Err)
 		},
-		notes: format.ResetNotes,
+		notes: func(res *resetoffsets.Result) []string {
+			if opts.Export {
+				return append(format.ResetExportNotes(res), format.ResetNotes(res)...)
+			}
+			return format.ResetNotes(res)
+		},
 	}
-	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*resetoffsets.Result, error) {
+	err := runVerb(a, ctx, p, func(ctx context.Context, c client) (*resetoffsets.Result, error) {
 		return resetoffsets.Run(ctx, c, req)
 	})
+	var se *signalError
+	if len(unprintable) > 0 && !errors.As(err, &se) {
+		names := make([]string, len(unprintable))
+		for i, n := range unprintable {
+			names[i] = "'" + n + "'"
+		}
+		return usageErrorf("--export: the plan names %s, which a terminal cannot show as it is: redirect stdout to a file (> plan.csv), which holds the exact bytes for --from-file", strings.Join(names, ", "))
+	}
+	return err
 }
 
 func resetGroup(res *resetoffsets.Result, id string) *resetoffsets.Group {

@@ -357,8 +357,11 @@ func TestResetOffsets_exportAndFromFile(t *testing.T) {
 			wantStdout: "wc-input,0,10\nwc-input,1,0\n\n"},
 		{name: "export two groups: four columns", args: []string{"--reset-offsets", "--group", "wc", "--group", "ds", "--all-input-topics", "--to-current", "--dry-run", "--export"},
 			wantStdout: "wc,wc-input,0,12\nwc,wc-input,1,7\nds,pt-input-a,0,3\nds,pt-input-b,0,4\n\n"},
-		{name: "export keeps the Java lines before the CSV", args: []string{"--reset-offsets", "--group", "wc", "--group", "wc-live", "--all-input-topics", "--to-datetime", "2020-01-01T05:00:00.000", "--dry-run", "--export"},
-			wantStdout: warnP1FallsBack + wcLiveIsActive + "wc,wc-input,0,15\nwc,wc-input,1,10\n\n", wantCode: 1, wantDetailed: exitGroupActive},
+		{name: "export: stdout is only CSV, the Java tool's lines go to stderr", args: []string{"--reset-offsets", "--group", "wc", "--group", "wc-live", "--all-input-topics", "--to-datetime", "2020-01-01T05:00:00.000", "--dry-run", "--export"},
+			wantStdout: "wc,wc-input,0,15\nwc,wc-input,1,10\n\n",
+			wantStderr: "Error: the offsets of streams group 'wc-live' can only be changed while it is Empty, but its state is Stable\n" +
+				"Warn: Partition 1 from topic wc-input is empty. Falling back to latest known offset.\n",
+			wantCode: 1, wantDetailed: exitGroupActive},
 		{name: "from a three-column file (CRLF) with clamping", args: []string{"--reset-offsets", "--group", "wc", "--from-file", three, "--dry-run"},
 			wantStdout: resetHeader + row("wc", "wc-input", 0, 11) + row("wc", "wc-input", 1, 10) + "\n",
 			wantStderr: "Warn: New offset (99) is higher than latest offset for topic partition wc-input-1. Value will be set to 10.\n"},

@@ -256,6 +256,12 @@ func TestSignals(t *testing.T) {
 			openWhenRead(t, c, f)
 			return c
 		}},
+		{name: "reading --from-file", start: func(t *testing.T) *signalChild {
+			f := mkfifo(t, "plan.csv")
+			c := startSignalChild(t, nil, true, "reset-offsets", "--bootstrap-server", "127.0.0.1:9", "--group", "g", "--dry-run", "--from-file", f)
+			openWhenRead(t, c, f)
+			return c
+		}},
 		{name: "reading --command-config", start: func(t *testing.T) *signalChild {
 			f := mkfifo(t, "client.properties")
 			c := startSignalChild(t, nil, true, "--command-config", f, "--list", "--bootstrap-server", "127.0.0.1:9")

@@ -59,7 +59,7 @@ type job struct {
 	validate func() error
 	// prepare does what the Java tool does only once all checks passed and
 	// may still fail as a usage error (parsing a --state list); optional.
-	prepare func() error
+	prepare func(ctx context.Context) error
 	// run connects, runs the verb and prints its result.
 	run func(ctx context.Context) error
 }
@@ -163,7 +163,7 @@ func (a *app) runKafkaForm(cmd *cobra.Command) error {
 
 // start validates an invocation and runs its verb.
 func (a *app) start(ctx context.Context, present []*verb, v flagValues) error {
-	j, err := a.validate(present, v)
+	j, err := a.validate(ctx, present, v)
 	if err != nil {
 		return err
 	}
@@ -179,7 +179,7 @@ func (a *app) start(ctx context.Context, present []*verb, v flagValues) error {
 // and exactly one action. present are the verbs the command line names
 // (the subcommand, or the Kafka form's action options). Every failure is a
 // usage error.
-func (a *app) validate(present []*verb, v flagValues) (job, error) {
+func (a *app) validate(ctx context.Context, present []*verb, v flagValues) (job, error) {
 	has := func(name string) bool {
 		return slices.ContainsFunc(present, func(vb *verb) bool { return vb.name == name })
 	}
@@ -219,7 +219,7 @@ func (a *app) validate(present []*verb, v flagValues) (job, error) {
 		return job{}, usageErrorf("Command must include exactly one action: --list, --describe, --delete, --reset-offsets, or --delete-offsets.")
 	}
 	if j.prepare != nil {
-		if err := j.prepare(); err != nil {
+		if err := j.prepare(ctx); err != nil {
 			return job{}, &usageError{err: err}
 		}
 	}

@@ -43,13 +43,27 @@ type Request struct {
 }
 
 // Prepare parses the --input-topic values (topic:0,1 works here too), with
-// the Java tool's messages; a failure is a usage error.
+// the Java tool's messages; a failure is a usage error. Unlike the Java
+// tool, an empty topic name and a negative partition are refused: no such
+// partition can hold an offset (a 4.4.0 broker answers
+// UNKNOWN_TOPIC_OR_PARTITION, a broker that does not check says nothing
+// and the row read "Successful"), so they are typing mistakes.
 func (o Options) Prepare() (Request, error) {
 	r := Request{Group: o.Groups[0], AllInputTopics: o.AllInputTopics}
 	if !o.AllInputTopics {
 		topics, err := resetoffsets.ParseInputTopics(o.InputTopics)
 		if err != nil {
 			return Request{}, err
+		}
+		for i, t := range topics {
+			if t.Topic == "" {
+				return Request{}, fmt.Errorf("--input-topic '%s': the topic name is empty", o.InputTopics[i])
+			}
+			for _, p := range t.Partitions {
+				if p < 0 {
+					return Request{}, fmt.Errorf("--input-topic '%s': partition %d is negative", o.InputTopics[i], p)
+				}
+			}
 		}
 		r.InputTopics = topics
 	}

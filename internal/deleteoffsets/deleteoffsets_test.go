@@ -27,6 +27,20 @@ func TestValidateAndPrepare(t *testing.T) {
 	assert.True(t, r.AllInputTopics)
 	_, err = Options{Groups: []string{"g"}, InputTopics: []string{"t:x"}}.Prepare()
 	assert.EqualError(t, err, "Invalid partition 'x' specified in topic arg 't:x''")
+
+	// What the broker answers with no error, so the Java tool says
+	// "Successful" although nothing was deleted.
+	for v, want := range map[string]string{
+		"t:-1":          "--input-topic 't:-1': partition -1 is negative",
+		"t:0,-2":        "--input-topic 't:0,-2': partition -2 is negative",
+		"":              "--input-topic '': the topic name is empty",
+		":0":            "--input-topic ':0': the topic name is empty",
+		":-1":           "--input-topic ':-1': the topic name is empty",
+		"t:-2147483648": "--input-topic 't:-2147483648': partition -2147483648 is negative",
+	} {
+		_, err = Options{Groups: []string{"g"}, InputTopics: []string{"ok", v}}.Prepare()
+		assert.EqualError(t, err, want, v)
+	}
 }
 
 // The failure that decides the exit code is the one the Java tool's first

@@ -42,7 +42,7 @@ func TestResetOffsetsCSV_roundTrip(t *testing.T) {
 	var b strings.Builder
 	require.NoError(t, ResetOffsetsCSV(&b, res))
 	assert.Equal(t, "\"g, one\",\"a-topic-longer-than-24-chars\",3,7\nh,t,0,-1\n\n", b.String())
-	f, err := resetoffsets.ParsePlanFile([]byte(b.String()), "")
+	f, err := resetoffsets.ParsePlanFile([]byte(b.String()), "plan.csv", "")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"g, one", "h"}, f.Groups)
 	p, _ := f.Plan("g, one")
@@ -52,6 +52,56 @@ func TestResetOffsetsCSV_roundTrip(t *testing.T) {
 	b.Reset()
 	require.NoError(t, ResetOffsetsCSV(&b, res))
 	assert.Equal(t, "t,0,-1\n\n", b.String())
+}
+
+// Every name reads back as itself, whatever bytes it holds: the CSV is
+// exact (no escaping), quoted where a byte needs it.
+func TestResetOffsetsCSV_exactNames(t *testing.T) {
+	names := []string{"nl\nx", "cr\rx", "crlf\r\nx", "q\"x", `"`, "c,x", "bidi\u202ex", "c1\u0085x", "bad\xffx", "\xff",
+		"esc\x1b[31mx", "\ufeffbom", "\ufeff", " lead", "trail ", "tab\tx", "", "zw\u200bx", "nul\x00x", "del\x7fx", "\\n"}
+	for _, single := range []bool{false, true} {
+		res := &resetoffsets.Result{SingleGroup: single}
+		for i, n := range names {
+			g := n
+			if single {
+				g = "only"
+			}
+			if single && i > 0 {
+				res.Groups[0].Partitions = append(res.Groups[0].Partitions, resetoffsets.Partition{TopicPartition: kafka.TopicPartition{Topic: n, Partition: int32(i)}, New: int64(i)})
+				continue
+			}
+			res.Groups = append(res.Groups, &resetoffsets.Group{Group: g, Described: true, Partitions: []resetoffsets.Partition{{TopicPartition: kafka.TopicPartition{Topic: n, Partition: int32(i)}, New: int64(i)}}})
+		}
+		var b strings.Builder
+		require.NoError(t, ResetOffsetsCSV(&b, res))
+		only := ""
+		if single {
+			only = "only"
+		}
+		f, err := resetoffsets.ParsePlanFile([]byte(b.String()), "plan.csv", only)
+		require.NoError(t, err, "%q", b.String())
+		for _, g := range res.Groups {
+			p, ok := f.Plan(g.Group)
+			require.True(t, ok, "group %q", g.Group)
+			require.Len(t, p, len(g.Partitions))
+			for i, want := range g.Partitions {
+				assert.Equal(t, want.TopicPartition, p[i].TopicPartition, "group %q", g.Group)
+				assert.Equal(t, want.New, p[i].Offset)
+			}
+		}
+		assert.Len(t, f.Groups, len(res.Groups))
+	}
+}
+
+// A terminal is not given names Escape would change.
+func TestResetCSVUnprintable(t *testing.T) {
+	res := &resetoffsets.Result{Groups: []*resetoffsets.Group{
+		{Group: "ok", Partitions: []resetoffsets.Partition{{TopicPartition: kafka.TopicPartition{Topic: "t\x1b"}}, {TopicPartition: kafka.TopicPartition{Topic: "t\x1b", Partition: 1}}}},
+		{Group: "g\n", Partitions: []resetoffsets.Partition{{TopicPartition: kafka.TopicPartition{Topic: "fine, really"}}}},
+	}}
+	assert.Equal(t, []string{"t\x1b", "g\n"}, ResetCSVUnprintable(res))
+	res.SingleGroup = true
+	assert.Equal(t, []string{"t\x1b"}, ResetCSVUnprintable(res), "one group: its name is not in the CSV")
 }
 
 // The table: an empty result is one line feed, a described group without
@@ -114,4 +164,21 @@ func TestDeleteOffsetsText_order(t *testing.T) {
 	}
 	assert.Equal(t, "\nError: Encountered some unknown error: UNAVAILABLE\n", deleteOffsetsFirstLine(&deleteoffsets.Result{GroupErr: &kafka.UnavailableError{Op: "OffsetDelete", Err: kafka.ErrUnavailable}}))
 	assert.Equal(t, "Error: OFFSET_METADATA_TOO_LARGE: The metadata field of the offset request was too large.", "Error: "+javaStatus(admin.NewKafkaError(12, nil)), "a code the table lacks keeps Kafka's name")
+}
+
+// Under --export the lines the Java tool prints between its CSV lines are
+// stderr lines, escaped; the CSV itself holds none of them.
+func TestResetExportNotes(t *testing.T) {
+	res := &resetoffsets.Result{Groups: []*resetoffsets.Group{{Group: "g\x1b", Described: true,
+		Partitions: []resetoffsets.Partition{
+			{TopicPartition: kafka.TopicPartition{Topic: "t\n", Partition: 1}, New: 9, NoRecordAfter: true},
+			{TopicPartition: kafka.TopicPartition{Topic: "t", Partition: 2}, New: 3}},
+		InternalTopics: &groupdelete.InternalTopics{NotInferred: []string{"shared-changelog"}}}}}
+	assert.Equal(t, []string{
+		`Warn: Partition 1 from topic t\n is empty. Falling back to latest known offset.`,
+		"Warn: The internal topic 'shared-changelog' is not inferred as internal and thus will not be deleted with the group 'g^['.",
+	}, ResetExportNotes(res))
+	var b strings.Builder
+	require.NoError(t, ResetOffsetsCSV(&b, res))
+	assert.Equal(t, "\"g\x1b\",\"t\n\",1,9\n\"g\x1b\",t,2,3\n\n", b.String())
 }

@@ -26,7 +26,14 @@ package format
 // order (--all-groups: sorted) and rows by topic, then partition, where the
 // Java tool prints hash order; a group that is not a streams group has no
 // place in the plan (it is refused, with its error on stderr); names are
-// escaped (escape.go), in the CSV too.
+// escaped (escape.go) in the table. The CSV holds every name's exact bytes
+// (quoted when it holds a line feed or carriage return, as RFC 4180 allows,
+// or starts with a byte order mark), so that --from-file reads it back as
+// the same group and topic, and under --export the lines of 1. go to stderr
+// (ResetExportNotes and the command's failure lines): stdout is only CSV,
+// where the Java tool's Warn: lines break its own --from-file. Whether a
+// terminal may see the raw bytes is the command's decision
+// (ResetCSVUnprintable).
 
 import (
 	"errors"
@@ -58,17 +65,17 @@ func ResetOffsetsText(w io.Writer, res *resetoffsets.Result) error {
 	return err
 }
 
-// ResetOffsetsCSV writes the per-group lines, then the plan as the CSV of
-// --export.
+// ResetOffsetsCSV writes the plan as the CSV of --export, and nothing
+// else: each name's exact bytes, which --from-file reads back as the same
+// name.
 func ResetOffsetsCSV(w io.Writer, res *resetoffsets.Result) error {
 	var b strings.Builder
-	writeResetNotices(&b, res)
 	for _, g := range res.Groups {
 		for _, p := range g.Partitions {
 			if !res.SingleGroup {
-				b.WriteString(csvValue(Escape(g.Group)) + ",")
+				b.WriteString(csvValue(g.Group) + ",")
 			}
-			fmt.Fprintf(&b, "%s,%d,%d\n", csvValue(Escape(p.Topic)), p.Partition, p.New)
+			fmt.Fprintf(&b, "%s,%d,%d\n", csvValue(p.Topic), p.Partition, p.New)
 		}
 	}
 	b.WriteString("\n")
@@ -76,12 +83,54 @@ func ResetOffsetsCSV(w io.Writer, res *resetoffsets.Result) error {
 	return err
 }
 
+// ResetCSVUnprintable lists, each once, the group and topic names of the
+// CSV that a terminal cannot be shown as they are (those Escape changes).
+func ResetCSVUnprintable(res *resetoffsets.Result) []string {
+	var out []string
+	add := func(s string) {
+		if Escape(s) != s && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	for _, g := range res.Groups {
+		for _, p := range g.Partitions {
+			if !res.SingleGroup {
+				add(g.Group)
+			}
+			add(p.Topic)
+		}
+	}
+	return out
+}
+
+// ResetExportNotes are, under --export, the stderr lines for what the
+// Java tool prints on stdout between its CSV lines: a partition that falls
+// back to the log end, a topic the topology names that is not inferred as
+// internal. (Refusals and failed deletions are failure lines.)
+func ResetExportNotes(res *resetoffsets.Result) []string {
+	var out []string
+	for _, g := range res.Groups {
+		for _, p := range g.Partitions {
+			if p.NoRecordAfter {
+				out = append(out, fmt.Sprintf("Warn: Partition %d from topic %s is empty. Falling back to latest known offset.", p.Partition, Escape(p.Topic)))
+			}
+		}
+		if it := g.InternalTopics; it != nil {
+			for _, t := range it.NotInferred {
+				out = append(out, fmt.Sprintf("Warn: The internal topic '%s' is not inferred as internal and thus will not be deleted with the group '%s'.", Escape(t), Escape(g.Group)))
+			}
+		}
+	}
+	return out
+}
+
 // csvValue quotes a string as Jackson's CsvEncoder does by default (loose
 // quoting): when it is longer than 24 UTF-16 units or holds a character
 // below '-', the smallest character above the separator, the quote and the
-// line feed.
+// line feed. A value that starts with a byte order mark is quoted too, so
+// that --from-file, which skips one at the start of the file, keeps it.
 func csvValue(s string) string {
-	quote := javaLen(s) > 24
+	quote := javaLen(s) > 24 || strings.HasPrefix(s, "\uFEFF")
 	for i := 0; i < len(s) && !quote; i++ {
 		quote = s[i] < '-'
 	}

@@ -1,11 +1,9 @@
 package resetoffsets
 
 import (
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -37,34 +35,25 @@ func (f *PlanFile) Plan(group string) ([]FileOffset, bool) {
 // ParsePlanFile reads the CSV that kafka-streams-groups.sh --export writes
 // and --from-file reads (GroupOffsetsResetter.parseResetPlan, Jackson CSV
 // without a header): "topic,partition,offset" when exactly one --group was
-// given (singleGroup) and the first line reads so, else
-// "group,topic,partition,offset" on every line. Values may be quoted, as
-// the Java tool quotes every value longer than 24 characters; CRLF line
+// given (singleGroup) and the first line has three columns, else
+// "group,topic,partition,offset" on every line. name is the file's name in
+// messages. Values are read as RFC 4180 has them: a quoted value holds its
+// bytes exactly (line feeds, carriage returns, commas, control characters,
+// invalid UTF-8; a quote doubled), so a name --export wrote reads back as
+// the same name. A UTF-8 byte order mark at the start is skipped, CRLF line
 // ends and blank lines are accepted. Unlike the Java tool, a line with the
-// wrong number of columns or an unreadable number is an error naming the
-// line, and a partition repeated with another offset is an error (the same
+// wrong number of columns or a bad number is an error naming file:line,
+// and a partition repeated with another offset is an error (the same
 // offset twice is merged).
-func ParsePlanFile(data []byte, singleGroup string) (*PlanFile, error) {
-	r := csv.NewReader(bytes.NewReader(data))
-	r.FieldsPerRecord = -1
-	r.ReuseRecord = false
-	type row struct {
-		fields []string
-		line   int
+func ParsePlanFile(data []byte, name, singleGroup string) (*PlanFile, error) {
+	rows, err := readCSV(data)
+	if err != nil {
+		return nil, fmt.Errorf("--from-file: %s:%w", name, err)
 	}
-	var rows []row
-	for {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("--from-file: %w", err)
-		}
-		line, _ := r.FieldPos(0)
-		rows = append(rows, row{fields: rec, line: line})
+	at := func(line int, format string, args ...any) error {
+		return fmt.Errorf("--from-file: %s:%d: %s", name, line, fmt.Sprintf(format, args...))
 	}
-	three := singleGroup != "" && len(rows) > 0 && len(rows[0].fields) == 3 && numeric(rows[0].fields[1], rows[0].fields[2])
+	three := singleGroup != "" && len(rows) > 0 && len(rows[0].fields) == 3
 	f := &PlanFile{plans: map[string][]FileOffset{}}
 	seen := map[string]map[kafka.TopicPartition]FileOffset{}
 	for _, rw := range rows {
@@ -74,21 +63,24 @@ func ParsePlanFile(data []byte, singleGroup string) (*PlanFile, error) {
 		case three && len(fields) == 3:
 			group = singleGroup
 		case three:
-			return nil, fmt.Errorf("--from-file: line %d: want 3 columns (topic,partition,offset) as on line 1, got %d", rw.line, len(fields))
+			return nil, at(rw.line, "want 3 columns (topic,partition,offset) as on line %d, got %d", rows[0].line, len(fields))
 		case len(fields) == 4:
 			group, fields = fields[0], fields[1:]
 		case len(fields) == 3:
-			return nil, fmt.Errorf("--from-file: line %d: want 4 columns (group,topic,partition,offset), got 3; a file of topic,partition,offset lines needs exactly one --group", rw.line)
+			return nil, at(rw.line, "want 4 columns (group,topic,partition,offset), got 3; a file of topic,partition,offset lines needs exactly one --group")
 		default:
-			return nil, fmt.Errorf("--from-file: line %d: want 4 columns (group,topic,partition,offset), got %d", rw.line, len(fields))
+			return nil, at(rw.line, "want 4 columns (group,topic,partition,offset), got %d", len(fields))
 		}
-		p, err := strconv.ParseInt(strings.TrimSpace(fields[1]), 10, 32)
-		if err != nil {
-			return nil, fmt.Errorf("--from-file: line %d: partition %q is not a number", rw.line, fields[1])
+		p, err := planNumber("partition", fields[1], 32)
+		if err == nil && p < 0 {
+			err = fmt.Errorf("partition %d is negative", p)
 		}
-		o, err := strconv.ParseInt(strings.TrimSpace(fields[2]), 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("--from-file: line %d: offset %q is not a number", rw.line, fields[2])
+			return nil, at(rw.line, "%v", err)
+		}
+		o, err := planNumber("offset", fields[2], 64)
+		if err != nil {
+			return nil, at(rw.line, "%v", err)
 		}
 		fo := FileOffset{TopicPartition: kafka.TopicPartition{Topic: fields[0], Partition: int32(p)}, Offset: o, Line: rw.line}
 		if seen[group] == nil {
@@ -97,7 +89,7 @@ func ParsePlanFile(data []byte, singleGroup string) (*PlanFile, error) {
 		}
 		if prev, dup := seen[group][fo.TopicPartition]; dup {
 			if prev.Offset != fo.Offset {
-				return nil, fmt.Errorf("--from-file: line %d: %s-%d of group '%s' is already on line %d with offset %d, not %d", rw.line, fo.Topic, fo.Partition, group, prev.Line, prev.Offset, fo.Offset)
+				return nil, at(rw.line, "%s-%d of group '%s' is already on line %d with offset %d, not %d", fo.Topic, fo.Partition, group, prev.Line, prev.Offset, fo.Offset)
 			}
 			continue
 		}
@@ -107,8 +99,101 @@ func ParsePlanFile(data []byte, singleGroup string) (*PlanFile, error) {
 	return f, nil
 }
 
-func numeric(partition, offset string) bool {
-	_, err1 := strconv.ParseInt(strings.TrimSpace(partition), 10, 32)
-	_, err2 := strconv.ParseInt(strings.TrimSpace(offset), 10, 64)
-	return err1 == nil && err2 == nil
+// planNumber reads a partition or offset: a decimal integer of bits bits,
+// blanks around it allowed. The error says what is wrong with it.
+func planNumber(what, v string, bits int) (int64, error) {
+	t := strings.TrimSpace(v)
+	n, err := strconv.ParseInt(t, 10, bits)
+	switch {
+	case t == "":
+		return 0, fmt.Errorf("%s is empty", what)
+	case errors.Is(err, strconv.ErrRange):
+		lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+		if bits == 32 {
+			lo, hi = math.MinInt32, math.MaxInt32
+		}
+		return 0, fmt.Errorf("%s %q is out of range (%d to %d)", what, v, lo, hi)
+	case err != nil:
+		return 0, fmt.Errorf("%s %q is not a decimal integer", what, v)
+	}
+	return n, nil
+}
+
+// csvRow is one record of a plan file and the line it starts on.
+type csvRow struct {
+	fields []string
+	line   int
+}
+
+// readCSV splits data into records as RFC 4180 does, byte for byte: a
+// quoted value runs to its closing quote whatever it holds ("" is a
+// quote), an unquoted one to the next comma or line end (a CR before the
+// line feed is the line end's). encoding/csv is not used because it turns
+// a CRLF inside quotes into LF, which would make "a\r\nb" read back as
+// another name. Empty lines are skipped; a leading UTF-8 byte order mark
+// too (spreadsheets write one). An error starts with the line number.
+func readCSV(data []byte) ([]csvRow, error) {
+	s := strings.TrimPrefix(string(data), "\uFEFF")
+	var rows []csvRow
+	line := 1
+	i := 0
+	for i < len(s) {
+		start := line
+		var fields []string
+		quoted := false
+		for {
+			var b strings.Builder
+			if i < len(s) && s[i] == '"' {
+				quoted = true
+				i++
+				for {
+					j := strings.IndexByte(s[i:], '"')
+					if j < 0 {
+						return nil, fmt.Errorf("%d: a quoted value is not closed", start)
+					}
+					b.WriteString(s[i : i+j])
+					line += strings.Count(s[i:i+j], "\n")
+					i += j + 1
+					if i < len(s) && s[i] == '"' {
+						b.WriteByte('"')
+						i++
+						continue
+					}
+					break
+				}
+				if i < len(s) && s[i] != ',' && s[i] != '\n' && !strings.HasPrefix(s[i:], "\r\n") {
+					return nil, fmt.Errorf("%d: text after the closing quote of a value", line)
+				}
+				if strings.HasPrefix(s[i:], "\r\n") {
+					i++
+				}
+			} else {
+				j := strings.IndexAny(s[i:], ",\n")
+				if j < 0 {
+					j = len(s) - i
+				}
+				v := s[i : i+j]
+				if i+j < len(s) && s[i+j] == '\n' {
+					v = strings.TrimSuffix(v, "\r")
+				}
+				b.WriteString(v)
+				i += j
+			}
+			fields = append(fields, b.String())
+			if i < len(s) && s[i] == ',' {
+				i++
+				continue
+			}
+			if i < len(s) { // the line feed
+				i++
+				line++
+			}
+			break
+		}
+		if len(fields) == 1 && fields[0] == "" && !quoted {
+			continue // an empty line ("" is a record of its own)
+		}
+		rows = append(rows, csvRow{fields: fields, line: start})
+	}
+	return rows, nil
 }

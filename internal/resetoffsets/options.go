@@ -189,7 +189,7 @@ func (o Options) Prepare(read func(path string) ([]byte, error)) (Request, error
 		if r.SingleGroup {
 			single = r.Groups[0]
 		}
-		f, err := ParsePlanFile(data, single)
+		f, err := ParsePlanFile(data, *o.FromFile, single)
 		if err != nil {
 			return Request{}, err
 		}

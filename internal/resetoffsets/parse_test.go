@@ -2,7 +2,9 @@ package resetoffsets
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -150,7 +152,7 @@ func TestSourcePartitions(t *testing.T) {
 }
 
 func TestParsePlanFile(t *testing.T) {
-	f, err := ParsePlanFile([]byte("t,0,5\nt,1,6\r\n\n\"long-topic-name-over-24-chars\",0,1\nt,0,5\n"), "g")
+	f, err := ParsePlanFile([]byte("t,0,5\nt,1,6\r\n\n\"long-topic-name-over-24-chars\",0,1\nt,0,5\n"), "plan.csv", "g")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"g"}, f.Groups)
 	p, ok := f.Plan("g")
@@ -160,7 +162,7 @@ func TestParsePlanFile(t *testing.T) {
 	_, ok = f.Plan("h")
 	assert.False(t, ok)
 
-	f, err = ParsePlanFile([]byte("g,t,0,5\n\"h, i\",t,0,-3\ng,u,2, 7\n"), "")
+	f, err = ParsePlanFile([]byte("g,t,0,5\n\"h, i\",t,0,-3\ng,u,2, 7\n"), "plan.csv", "")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"g", "h, i"}, f.Groups)
 	p, _ = f.Plan("h, i")
@@ -168,27 +170,71 @@ func TestParsePlanFile(t *testing.T) {
 	p, _ = f.Plan("g")
 	assert.Equal(t, int64(7), p[1].Offset, "blanks around numbers are allowed")
 
-	f, err = ParsePlanFile([]byte("g,t,0,5\n"), "g")
+	f, err = ParsePlanFile([]byte("g,t,0,5\n"), "plan.csv", "g")
 	require.NoError(t, err, "one group, but the first line has four columns: four columns")
 	assert.Equal(t, []string{"g"}, f.Groups)
 
-	f, err = ParsePlanFile(nil, "g")
+	f, err = ParsePlanFile(nil, "plan.csv", "g")
 	require.NoError(t, err)
 	assert.Empty(t, f.Groups)
 
 	for _, tc := range []struct{ data, single, want string }{
-		{"topic,partition,offset\n", "g", "--from-file: line 1: want 4 columns (group,topic,partition,offset), got 3; a file of topic,partition,offset lines needs exactly one --group"},
-		{"t,0,1\ng,t,0,1\n", "g", "--from-file: line 2: want 3 columns (topic,partition,offset) as on line 1, got 4"},
-		{"g,t,x,1\n", "", `--from-file: line 1: partition "x" is not a number`},
-		{"g,t,0,1.5\n", "", `--from-file: line 1: offset "1.5" is not a number`},
-		{"g,t,0\n", "", "--from-file: line 1: want 4 columns (group,topic,partition,offset), got 3; a file of topic,partition,offset lines needs exactly one --group"},
-		{"g,t,0,1,2\n", "", "--from-file: line 1: want 4 columns (group,topic,partition,offset), got 5"},
-		{"g,t,0,1\ng,t,0,2\n", "", "--from-file: line 2: t-0 of group 'g' is already on line 1 with offset 1, not 2"},
-		{"g,\"t,0,1\n", "", `--from-file: parse error on line 1, column 10: extraneous or missing " in quoted-field`},
+		{"topic,partition,offset\n", "g", `--from-file: plan.csv:1: partition "partition" is not a decimal integer`},
+		{"t,0,1\ng,t,0,1\n", "g", "--from-file: plan.csv:2: want 3 columns (topic,partition,offset) as on line 1, got 4"},
+		{"g,t,x,1\n", "", `--from-file: plan.csv:1: partition "x" is not a decimal integer`},
+		{"g,t,0,1.5\n", "", `--from-file: plan.csv:1: offset "1.5" is not a decimal integer`},
+		{"g,t,0\n", "", "--from-file: plan.csv:1: want 4 columns (group,topic,partition,offset), got 3; a file of topic,partition,offset lines needs exactly one --group"},
+		{"g,t,0,1,2\n", "", "--from-file: plan.csv:1: want 4 columns (group,topic,partition,offset), got 5"},
+		{"g,t,0,1\ng,t,0,2\n", "", "--from-file: plan.csv:2: t-0 of group 'g' is already on line 1 with offset 1, not 2"},
+		{"g,t,0,1\ng,\"t,0,1\n", "", "--from-file: plan.csv:2: a quoted value is not closed"},
+		{"g,\"t\"x,0,1\n", "", "--from-file: plan.csv:1: text after the closing quote of a value"},
+		// A bad number on a three-column line of a one-group file is
+		// reported as such, not as a file that needs one --group.
+		{"t,0,5\nt,1,1e3\n", "g", `--from-file: plan.csv:2: offset "1e3" is not a decimal integer`},
+		{"t,0x10,5\n", "g", `--from-file: plan.csv:1: partition "0x10" is not a decimal integer`},
+		{"t,0,1e3\n", "g", `--from-file: plan.csv:1: offset "1e3" is not a decimal integer`},
+		{"t,0,9223372036854775808\n", "g", `--from-file: plan.csv:1: offset "9223372036854775808" is out of range (-9223372036854775808 to 9223372036854775807)`},
+		{"t,2147483648,0\n", "g", `--from-file: plan.csv:1: partition "2147483648" is out of range (-2147483648 to 2147483647)`},
+		{"t,,0\n", "g", "--from-file: plan.csv:1: partition is empty"},
+		{"t,0,\n", "g", "--from-file: plan.csv:1: offset is empty"},
+		{"t,-1,0\n", "g", "--from-file: plan.csv:1: partition -1 is negative"},
+		{"g,t,-1,0\n", "", "--from-file: plan.csv:1: partition -1 is negative"},
+		{"\"g\nh\",t,0,1\n\"a\",b\n", "", "--from-file: plan.csv:3: want 4 columns (group,topic,partition,offset), got 2"},
 	} {
-		_, err := ParsePlanFile([]byte(tc.data), tc.single)
+		_, err := ParsePlanFile([]byte(tc.data), "plan.csv", tc.single)
 		assert.EqualError(t, err, tc.want, tc.data)
 	}
+}
+
+// Quoted values hold their bytes exactly, whatever they are; a byte order
+// mark at the start is not part of the first name.
+func TestParsePlanFile_exactBytes(t *testing.T) {
+	names := []string{"nl\nx", "cr\rx", "crlf\r\nx", "q\"x", "c,x", "bidi\u202ex", "c1\u0085x", "bad\xffx", "esc\x1b[31mx", "nul\x00x", "tab\tx", ""}
+	var data strings.Builder
+	data.WriteString("\uFEFF")
+	for i, n := range names {
+		q := `"` + strings.ReplaceAll(n, `"`, `""`) + `"`
+		fmt.Fprintf(&data, "%s,%s,%d,%d\r\n", q, q, i, i)
+	}
+	f, err := ParsePlanFile([]byte(data.String()), "plan.csv", "")
+	require.NoError(t, err)
+	assert.Equal(t, names, f.Groups)
+	for i, n := range names {
+		p, ok := f.Plan(n)
+		require.True(t, ok, "%q", n)
+		assert.Equal(t, []FileOffset{{TopicPartition: kafka.TopicPartition{Topic: n, Partition: int32(i)}, Offset: int64(i), Line: p[0].Line}}, p)
+	}
+
+	f, err = ParsePlanFile([]byte("\uFEFFt,0,5\n"), "plan.csv", "g")
+	require.NoError(t, err, "the byte order mark does not make the first line four columns or the topic another")
+	p, _ := f.Plan("g")
+	assert.Equal(t, "t", p[0].Topic)
+	assert.Equal(t, 1, p[0].Line)
+
+	f, err = ParsePlanFile([]byte("\"a\nb\",t,0,1\ng,\"t\n\n\",1,2\n\ng,t,2,3\n"), "plan.csv", "")
+	require.NoError(t, err)
+	p, _ = f.Plan("g")
+	assert.Equal(t, []int{3, 7}, []int{p[0].Line, p[1].Line}, "a record's line is where it starts, line feeds in values counted")
 }
 
 func TestValidate(t *testing.T) {

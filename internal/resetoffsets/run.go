@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -368,17 +369,21 @@ func listLogs(ctx context.Context, client Client, tps []kafka.TopicPartition, re
 	return out, nil
 }
 
-// targetTime is the timestamp the timestamp scenarios search for.
+// targetTime is the timestamp the timestamp scenarios search for. It is
+// never negative: ListOffsets reads -1, -2 and -3 as latest, earliest and
+// max-timestamp, so 1969-12-31T23:59:59.999 would reset to the log end. A
+// time before the epoch is before every record (producers refuse negative
+// timestamps), so it searches from 0: the first record, as the log start.
 func targetTime(req Request) (int64, bool) {
 	switch req.Scenario {
 	case ToDatetime:
-		return req.Timestamp, true
+		return max(req.Timestamp, 0), true
 	case ByDuration:
 		now := time.Now
 		if req.Now != nil {
 			now = req.Now
 		}
-		return max(now().UnixMilli()-req.Duration, 0), true
+		return max(saturatingSub(now().UnixMilli(), req.Duration), 0), true
 	}
 	return 0, false
 }
@@ -426,7 +431,7 @@ func plan(group string, tps []kafka.TopicPartition, committed map[kafka.TopicPar
 			if !hasCur {
 				return nil, fmt.Errorf("Cannot shift offset for partition %s-%d since there is no current committed offset", tp.Topic, tp.Partition)
 			}
-			p.New, clamp = cur+req.Offset, true
+			p.New, clamp = saturatingAdd(cur, req.Offset), true
 		case FromFile:
 			p.New, clamp = fromFile[tp], true
 		case ToDatetime, ByDuration:
@@ -446,6 +451,33 @@ func plan(group string, tps []kafka.TopicPartition, committed map[kafka.TopicPar
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// saturatingAdd is a + b held at the ends of int64 instead of wrapping
+// (the Java tool wraps: --shift-by 9223372036854775807 moved a group to the
+// log start); the clamp into the log follows.
+func saturatingAdd(a, b int64) int64 {
+	s := a + b
+	switch {
+	case b > 0 && s < a:
+		return math.MaxInt64
+	case b < 0 && s > a:
+		return math.MinInt64
+	}
+	return s
+}
+
+// saturatingSub is a - b held at the ends of int64 (a --by-duration of
+// -PT2562047788015H is far in the future, not before the epoch).
+func saturatingSub(a, b int64) int64 {
+	s := a - b
+	switch {
+	case b < 0 && s < a:
+		return math.MaxInt64
+	case b > 0 && s > a:
+		return math.MinInt64
+	}
+	return s
 }
 
 // checkInternalTopics refuses --delete-internal-topic names that are not

@@ -3,7 +3,9 @@ package resetoffsets
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -155,3 +157,35 @@ func TestRun_failurePaths(t *testing.T) {
 }
 
 func ptr(n int64) *int64 { return &n }
+
+// A time before the epoch searches from 0, never with a negative timestamp
+// (ListOffsets reads -1, -2, -3 as latest, earliest, max-timestamp), and a
+// duration far in the future stays in the future.
+func TestTargetTime_neverNegative(t *testing.T) {
+	for _, v := range []string{"1969-12-31T23:59:59.999", "1969-12-31T23:59:59.998", "1969-12-31T23:59:59.997", "1969-12-31T23:59:59.000", "0001-01-01T00:00:00.000"} {
+		r, err := Options{Groups: []string{"g"}, AllInputTopics: true, ToDatetime: &v, DryRun: true}.Prepare(nil)
+		require.NoError(t, err, v)
+		ts, ok := targetTime(r)
+		assert.True(t, ok)
+		assert.Equal(t, int64(0), ts, v)
+	}
+	now := func() time.Time { return time.UnixMilli(1000) }
+	for d, want := range map[int64]int64{math.MinInt64: math.MaxInt64, -math.MaxInt64: math.MaxInt64, math.MaxInt64: 0, 2000: 0, 400: 600} {
+		ts, _ := targetTime(Request{Scenario: ByDuration, Duration: d, Now: now})
+		assert.Equal(t, want, ts, "duration %d", d)
+	}
+}
+
+func TestSaturatingAdd(t *testing.T) {
+	for _, tc := range []struct{ a, b, want int64 }{
+		{12, math.MaxInt64, math.MaxInt64},
+		{7, math.MaxInt64 - 10, math.MaxInt64 - 3},
+		{12, math.MaxInt64 - 10, math.MaxInt64},
+		{-1, math.MinInt64, math.MinInt64},
+		{0, math.MinInt64, math.MinInt64},
+		{5, -3, 2},
+		{math.MaxInt64, -1, math.MaxInt64 - 1},
+	} {
+		assert.Equal(t, tc.want, saturatingAdd(tc.a, tc.b), "%d + %d", tc.a, tc.b)
+	}
+}
