@@ -21,7 +21,8 @@ package format
 // Everything else, including every non-ASCII letter, is written unchanged,
 // so ordinary names are byte-identical to kafka-streams-groups.sh's output.
 // JSON and YAML escape control characters by their own rules and do not
-// use this.
+// use this. The topology text uses EscapeName (below): the same characters,
+// backslash escapes only, so that topoparse reads every name back exactly.
 
 import (
 	"bufio"
@@ -281,7 +282,7 @@ func EscapeName(x string) string {
 	return b.String()
 }
 
-// writeName writes EscapeName(x) to bw without building a string.
+// writeEscapedName writes EscapeName(x) to bw without building a string.
 func writeEscapedName(bw *bufio.Writer, x string) {
 	if !nameNeedsEscape(x) {
 		bw.WriteString(x)
