@@ -9,21 +9,23 @@ import (
 // Reading an arrow line. Kafka writes a node's successors sorted and joined
 // by ", ", and a name may hold ", " itself (Topology#addProcessor takes any
 // string; FINDINGS F330), so "a, b" is two names or one. The line is read
-// against the names its block defines: it is cut where the pieces are
-// defined names, and a defined name counts only when the other end agrees
-// (the successor's "<--" line names this node, or the successor has no
-// such line). Of the readings, the one with the fewest pieces that are not
-// so confirmed wins; between equal ones, the one with more pieces (a plain
-// split). A reading's names must be in the list's order, each once. A lone "none" is no successor, unless the block defines a node
+// against the names its block defines: a reading cuts it into names, in
+// the list's order (Java order, each once, as Kafka writes it), and a name
+// is confirmed when it is defined and its own "<--" line names this node.
+// The reading with the fewest unconfirmed names wins, between equal ones
+// the one with more names (the plain split); a name holding ", " must be
+// confirmed. A lone "none" is no successor, unless the block defines a node
 // of that name whose "<--" line names this node; nothing after the arrow
-// is the node with the empty name, when the block defines it.
+// (Kafka writes "none" for no successors) is the node with the empty name
+// when the block defines it.
 //
-// The usual text has no defined name holding ", " and no node named
-// "none": the line is then split at every ", ", as before. Otherwise the
-// cutting is a shortest path over the line's pieces, walking a trie of the
-// names that hold ", ", in work linear in the line for any name a real
-// application has; a work budget proportional to the input bounds what a
-// made-up text can cost, after which the lines left are split plainly.
+// The usual text has no defined name holding ", ", none named "none" or
+// "": each line is then split at every ", ". Otherwise the readings are a
+// shortest path over the line's pieces, each state a last name (found by
+// walking a trie of the names that hold ", "), in work about linear in the
+// line for the names of a real application; a work budget proportional to
+// the input bounds what a made-up text can cost, past which the lines left
+// are split plainly.
 
 // resolver reads the arrow lines of one text within its work budget.
 type resolver struct{ budget int }
@@ -53,8 +55,8 @@ func (t *trie) insert(pieces []string, p *parsedNode) {
 	}
 }
 
-// block is the names of one sub-topology (or global store) as the text
-// shows them.
+// blockNames are the names of one sub-topology (or global store) as the
+// text shows them.
 type blockNames struct {
 	defined map[string]*parsedNode
 	multi   *trie // nil: no name holds ", "
