@@ -168,6 +168,13 @@ func TestDiff(t *testing.T) {
 		assert.Equal(t, []string{"[1]", "p", "p, [1]"}, got[`src: "in" [0]`])
 		assert.Equal(t, []string{"p\u200b: [zw]"}, got[`q: "z"`], "the name read back exactly")
 
+		// The unit tests' copy of Topology#describe() (internal/topoparse) is what the app printed.
+		own, err := apps[id].Describe()
+		require.NoError(t, err)
+		checked, err := os.ReadFile(filepath.Join(E2EDir(), "testdata", "streams-describe", "hostile-names.txt"))
+		require.NoError(t, err)
+		require.Equal(t, string(checked), own, "e2e/testdata/streams-describe/hostile-names.txt is stale")
+
 		// diff of the group against its own text: saved, on stdin, and Topology#describe()'s.
 		for _, side := range []string{saved, "-", apps[id].DescribeOut} {
 			r := RunOursStdin(ctx, bin, ours.Stdout, "--bootstrap-server", b.Addr, "diff", "group:"+id, side)

@@ -3,6 +3,7 @@ package topoparse
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -226,4 +227,29 @@ func deref1(s *string) any {
 		return nil
 	}
 	return *s
+}
+
+// Topology#describe() of the real Kafka Streams 4.4.0 application of
+// TestDiff/processor_api_names (e2e HostileNames.java, describe-only): every
+// edge is read as the application built it, and the text round-trips.
+func TestParse_realProcessorAPINames(t *testing.T) {
+	data, err := os.ReadFile("../../e2e/testdata/streams-describe/hostile-names.txt")
+	require.NoError(t, err)
+	d, err := Parse(data)
+	require.NoError(t, err)
+	edges := map[string][]string{}
+	for _, n := range d.Subtopologies[0].Nodes {
+		edges[n.Name] = n.Successors
+	}
+	assert.Equal(t, map[string][]string{
+		`src: "in" [0]`:    {"[1]", "p", "p, [1]"},
+		"[1]":              {`q: "z"`},
+		"p":                {`q: "z"`},
+		"p, [1]":           {`q: "z"`},
+		`q: "z"`:           {"p\u200b: [zw]"},
+		"p\u200b: [zw]":    {`sink, out: ["x"]`},
+		`sink, out: ["x"]`: {},
+	}, edges)
+	assert.Equal(t, []string{`st: [1] "x"`}, d.Subtopologies[0].Nodes[3].Stores)
+	roundTrip(t, d)
 }
