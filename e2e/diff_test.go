@@ -39,6 +39,7 @@ func TestDiff(t *testing.T) {
 		{AppID: "df-next", Topology: "diff-filter"},
 		// Stopped and redeployed with a changed topology ("a redeploy the broker refuses").
 		{AppID: "df-up", Topology: "diff-base"},
+		{AppID: "hn-app", Topology: "hostile-names"},
 	} {
 		apps[o.AppID] = StartApp(t, b, o)
 	}
@@ -63,7 +64,7 @@ func TestDiff(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, string(checked), text, "e2e/testdata/diff/%s.txt is stale: copy the describe-only output", v)
 	}
-	for _, id := range []string{"df-blue", "df-green", "df-next", "df-up"} {
+	for _, id := range []string{"df-blue", "df-green", "df-next", "df-up", "hn-app"} {
 		if _, err := apps[id].WaitTopologyStatus(ctx, b, StatusAvailable, 90*time.Second); err != nil {
 			t.Fatalf("%v\n%s", err, logTail(apps[id].Proc.LogPath, 3000))
 		}
@@ -119,6 +120,73 @@ func TestDiff(t *testing.T) {
 		assert.Empty(t, r.Stderr)
 		assert.Contains(t, r.Stdout, "No differences: the topologies are the same after normalisation.")
 		assert.Contains(t, r.Stdout, `internal topics without the prefix "df-blue-"`)
+	})
+
+	// F330: the Processor API takes any string as a node name. Kafka's tool prints such names as
+	// they are, and so do we, but for what a terminal does not show (U+200B here); our text, read
+	// back, is the application's topology again.
+	t.Run("processor api names", func(t *testing.T) {
+		const id = "hn-app"
+		java, err := RunStreamsGroupCommand(ctx, "--bootstrap-server", b.Addr, "--describe", "--topology", "--group", id)
+		require.NoError(t, err)
+		require.Equal(t, 0, java.ExitCode, "java stderr: %s", java.Stderr)
+		for _, line := range []string{
+			"    Source: src: \"in\" [0] (topics: [hn-input])\n      --> [1], p, p, [1]\n",
+			"    Processor: p, [1] (stores: [st: [1] \"x\"])\n",
+			"    Processor: q: \"z\" (stores: [])\n      --> p\u200b: [zw]\n      <-- [1], p, p, [1]\n",
+			"    Sink: sink, out: [\"x\"] (topic: hn-output)\n",
+		} {
+			require.Contains(t, java.Stdout, line, "the Java tool prints the names as they are")
+		}
+		ours := RunOurs(ctx, bin, "--bootstrap-server", b.Addr, "--describe", "--topology", "--group", id)
+		require.Equal(t, 0, ours.ExitCode, "ours stderr: %s", ours.Stderr)
+		assert.Empty(t, ours.Stderr)
+		// Byte for byte Kafka's, but for the zero-width space, which ours shows escaped.
+		requireSameStdout(t, strings.ReplaceAll(java.Stdout, "\u200b", `\u200b`), ours.Stdout)
+		require.Contains(t, ours.Stdout, `p\u200b: [zw]`)
+
+		// describe --topology | render gives the same text, from a file and from stdin.
+		saved := filepath.Join(t.TempDir(), "hn-app.txt")
+		require.NoError(t, os.WriteFile(saved, []byte(ours.Stdout), 0o644))
+		r := RunOurs(ctx, bin, "render", saved)
+		require.Equal(t, 0, r.ExitCode, "render stderr: %s", r.Stderr)
+		require.Equal(t, ours.Stdout, r.Stdout)
+		r = RunOursStdin(ctx, bin, ours.Stdout, "render", "-")
+		require.Equal(t, 0, r.ExitCode, "render - stderr: %s", r.Stderr)
+		require.Equal(t, ours.Stdout, r.Stdout)
+		js := RunOursStdin(ctx, bin, ours.Stdout, "render", "-o", "json")
+		require.Equal(t, 0, js.ExitCode, "render -o json stderr: %s", js.Stderr)
+		var doc struct {
+			Subtopologies []struct {
+				Nodes []struct {
+					Name       string   `json:"name"`
+					Successors []string `json:"successors"`
+				} `json:"nodes"`
+			} `json:"subtopologies"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(js.Stdout), &doc), js.Stdout)
+		require.NotEmpty(t, doc.Subtopologies)
+		got := map[string][]string{}
+		for _, n := range doc.Subtopologies[0].Nodes {
+			got[n.Name] = n.Successors
+		}
+		assert.Equal(t, []string{"[1]", "p", "p, [1]"}, got[`src: "in" [0]`])
+		assert.Equal(t, []string{"p\u200b: [zw]"}, got[`q: "z"`], "the name read back exactly")
+
+		// The unit tests' copy of Topology#describe() (internal/topoparse) is what the app printed.
+		own, err := apps[id].Describe()
+		require.NoError(t, err)
+		checked, err := os.ReadFile(filepath.Join(E2EDir(), "testdata", "streams-describe", "hostile-names.txt"))
+		require.NoError(t, err)
+		require.Equal(t, string(checked), own, "e2e/testdata/streams-describe/hostile-names.txt is stale")
+
+		// diff of the group against its own text: saved, on stdin, and Topology#describe()'s.
+		for _, side := range []string{saved, "-", apps[id].DescribeOut} {
+			r := RunOursStdin(ctx, bin, ours.Stdout, "--bootstrap-server", b.Addr, "diff", "group:"+id, side)
+			logf("diff group:%s %s: exit %d", id, side, r.ExitCode)
+			require.Equal(t, 0, r.ExitCode, "diff against %s; stdout: %s\nstderr: %s", side, r.Stdout, r.Stderr)
+			assert.Contains(t, r.Stdout, "No differences")
+		}
 	})
 
 	t.Run("filter upstream of an unnamed aggregation", func(t *testing.T) {

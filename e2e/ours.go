@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,8 +78,18 @@ func RunOurs(ctx context.Context, bin string, args ...string) ToolResult {
 
 // RunOursEnv is RunOurs with extra "KEY=value" environment entries (applied last, so they win).
 func RunOursEnv(ctx context.Context, bin string, env []string, args ...string) ToolResult {
+	return runOurs(ctx, bin, env, nil, args...)
+}
+
+// RunOursStdin is RunOurs with stdin read from the string in (for a "-" input).
+func RunOursStdin(ctx context.Context, bin, in string, args ...string) ToolResult {
+	return runOurs(ctx, bin, nil, strings.NewReader(in), args...)
+}
+
+func runOurs(ctx context.Context, bin string, env []string, stdin io.Reader, args ...string) ToolResult {
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = oursEnv(env)
+	cmd.Stdin = stdin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()

@@ -163,7 +163,7 @@ func TestTerminal_hostileNames(t *testing.T) {
 		assert.NotRegexp(t, anyEscape, visible, "no ESC but our own color sequences")
 		assert.NotContains(t, visible, "\x07")
 		assert.NotContains(t, visible, "\r")
-		assert.Contains(t, visible, "Source: src^[]0;owned^G (topics: [in\\rOVERWRITTEN])")
+		assert.Contains(t, visible, "Source: src\\x1b]0;owned\\x07 (topics: [in\\rOVERWRITTEN])")
 	}
 }
 

@@ -21,7 +21,8 @@ package format
 // Everything else, including every non-ASCII letter, is written unchanged,
 // so ordinary names are byte-identical to kafka-streams-groups.sh's output.
 // JSON and YAML escape control characters by their own rules and do not
-// use this.
+// use this. The topology text uses EscapeName (below): the same characters,
+// backslash escapes only, so that topoparse reads every name back exactly.
 
 import (
 	"bufio"
@@ -284,3 +285,153 @@ func labelEscape(r rune, raw string) string {
 const upperHex = "0123456789ABCDEF"
 
 func hex2(b byte) string { return string([]byte{upperHex[b>>4], upperHex[b&0xf]}) }
+// EscapeName is how the topology text shows a name (node, topic, store,
+// sub-topology id), and UnescapeName, its inverse, is how topoparse reads
+// it back: UnescapeName(EscapeName(x)) == x for every x. A name is shown as
+// it is, byte for byte Kafka's, unless it holds what a terminal must not
+// see (the characters Escape changes) or a sequence the reader would take
+// for an escape (`\\`, `\n`, `\r`, `\t`, `\x` and two hex digits, `\u` and
+// four). Such a name is written with backslash escapes only: `\n`, `\r`,
+// `\t`; `\xNN` for the other C0 controls, DEL and a byte that is not UTF-8;
+// `\u00NN` for the C1 controls and `\uNNNN` for the invisible and
+// bidirectional characters; `\\` for a backslash. Caret notation (Escape's
+// "^[") is not used: `^[` is common in a topic pattern and could not be
+// told apart from an escape.
+func EscapeName(x string) string {
+	if !nameNeedsEscape(x) {
+		return x
+	}
+	var b strings.Builder
+	b.Grow(len(x) + 8)
+	nameQuoting.body(&b, x)
+	return b.String()
+}
+
+// writeEscapedName writes EscapeName(x) to bw without building a string.
+func writeEscapedName(bw *bufio.Writer, x string) {
+	if !nameNeedsEscape(x) {
+		bw.WriteString(x)
+		return
+	}
+	nameQuoting.body(bw, x)
+}
+
+// nameNeedsEscape tells the names EscapeName changes.
+func nameNeedsEscape(x string) bool {
+	return needsEscape(x) || strings.IndexByte(x, '\\') >= 0 && looksEscaped(x)
+}
+
+// looksEscaped tells whether x holds a sequence UnescapeName decodes.
+func looksEscaped(x string) bool {
+	for i := strings.IndexByte(x, '\\'); i >= 0 && i+1 < len(x); {
+		if _, n := nameEscapeAt(x[i:]); n > 0 {
+			return true
+		}
+		j := strings.IndexByte(x[i+1:], '\\')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// nameEscapeAt decodes the escape at the start of s (which starts with a
+// backslash): its bytes and its length, 0 when s does not start with one.
+// Hex digits are lower case only, as EscapeName writes them.
+func nameEscapeAt(s string) (string, int) {
+	if len(s) < 2 {
+		return "", 0
+	}
+	switch s[1] {
+	case '\\':
+		return `\`, 2
+	case 'n':
+		return "\n", 2
+	case 'r':
+		return "\r", 2
+	case 't':
+		return "\t", 2
+	case 'x':
+		if v, ok := lowerHex(s[2:], 2); ok {
+			return string([]byte{byte(v)}), 4
+		}
+	case 'u':
+		if v, ok := lowerHex(s[2:], 4); ok {
+			return string(rune(v)), 6
+		}
+	}
+	return "", 0
+}
+
+// lowerHex reads n lower-case hex digits at the start of s.
+func lowerHex(s string, n int) (int, bool) {
+	if len(s) < n {
+		return 0, false
+	}
+	v := 0
+	for i := range n {
+		d := strings.IndexByte(hexDigits, s[i])
+		if d < 0 {
+			return 0, false
+		}
+		v = v<<4 | d
+	}
+	return v, true
+}
+
+// UnescapeName reads a name as the topology text shows it (EscapeName). A
+// shown form EscapeName could not have written (say `\x41`, which it writes
+// as "A", or `C:\dir`) is a name that holds those characters, as Kafka's
+// own text shows them, and is returned unchanged. The one text that reads
+// otherwise than Kafka meant is Kafka's text of a name that holds such a
+// sequence itself (the four characters `a\tb`, which our text shows as
+// `a\\tb`).
+func UnescapeName(s string) string {
+	if strings.IndexByte(s, '\\') < 0 || !looksEscaped(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		j := strings.IndexByte(s[i:], '\\')
+		if j < 0 {
+			b.WriteString(s[i:])
+			break
+		}
+		b.WriteString(s[i : i+j])
+		i += j
+		dec, n := nameEscapeAt(s[i:])
+		if n == 0 {
+			return s // a lone backslash: EscapeName writes none
+		}
+		b.WriteString(dec)
+		i += n
+	}
+	if x := b.String(); EscapeName(x) == s {
+		return x
+	}
+	return s
+}
+
+// nameQuoting is EscapeName's escaping (all but the plain ASCII bytes are
+// looked at; a backslash is doubled).
+var nameQuoting = newQuoting(`\`, func(r rune, raw string) string {
+	switch {
+	case r == '\\':
+		return `\\`
+	case r == '\n':
+		return `\n`
+	case r == '\r':
+		return `\r`
+	case r == '\t':
+		return `\t`
+	case r < 0x20 || r == 0x7f:
+		return `\x` + string(hexDigits[r>>4]) + string(hexDigits[r&0xf])
+	case r == utf8.RuneError && len(raw) == 1:
+		return `\x` + string(hexDigits[raw[0]>>4]) + string(hexDigits[raw[0]&0xf])
+	case r >= 0x80 && r <= 0x9f, invisible(r):
+		return `\u` + string(hexDigits[r>>12]) + string(hexDigits[r>>8&0xf]) + string(hexDigits[r>>4&0xf]) + string(hexDigits[r&0xf])
+	}
+	return ""
+})

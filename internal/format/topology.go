@@ -14,8 +14,10 @@ package format
 //     "(topic: null)", a pattern source "(topics: [])".
 //   - Global stores follow, numbered from the subtopology count, headed
 //     "Sub-topology: <n> for global store (will not generate tasks)".
-//   - Broker-supplied strings (ids, names, topics, stores) are escaped as
-//     escape.go says: unchanged unless they hold control characters.
+//   - Broker-supplied strings (ids, names, topics, stores) are shown as
+//     EscapeName says: unchanged unless a terminal is at risk (control,
+//     invisible or bidirectional characters, bytes that are not UTF-8) or
+//     the name holds what would read back as an escape.
 
 import (
 	"bufio"
@@ -160,64 +162,21 @@ func writeNames(bw *bufio.Writer, xs []string) {
 	writeJoined(bw, xs)
 }
 
-// writeJoined writes a set as Kafka does: sorted, each name once, joined
-// by ", ". Sets holding a name that is shown otherwise than it is (shown)
-// are sorted and de-duplicated by what is shown, so that the text read
-// back (render) is the same set in the same order: text -> render -> text
-// is a fixpoint for every name. Other names, the only ones Kafka's text
-// and ours share (Kafka Streams names are letters, digits, '.', '_' and
-// '-'), sort as in Kafka.
+// writeJoined writes a set as Kafka does: sorted by name in Java order,
+// each name once, joined by ", ", each name as EscapeName shows it. A
+// name holding ", " is written as it is, as Kafka writes it: topoparse
+// reads such a list against the names the text defines.
 func writeJoined(bw *bufio.Writer, xs []string) {
-	var list []string
-	if !slices.ContainsFunc(xs, shownOtherwise) {
-		list = SortedSet(xs)
-	} else {
-		list = make([]string, len(xs))
-		for i, x := range xs {
-			list[i] = shown(x)
-		}
-		slices.SortFunc(list, javaOrder)
-		list = slices.Compact(list)
-	}
-	for i, x := range list {
+	for i, x := range SortedSet(xs) {
 		if i > 0 {
 			bw.WriteString(", ")
 		}
-		bw.WriteString(x)
+		writeEscapedName(bw, x)
 	}
 }
 
-// shown is how the topology text shows a name: escaped (escape.go), with
-// two more rules so that every name reads back as it is shown: the
-// separator ", " inside a name is ",\x20", and the empty name is "".
-// The one name Kafka's own text cannot tell apart stays so: a lone
-// successor or predecessor named "none" reads back as no successors.
-func shown(x string) string {
-	if x == "" {
-		return `""`
-	}
-	s := Escape(x)
-	if strings.Contains(s, ", ") {
-		s = strings.ReplaceAll(s, ", ", `,\x20`)
-	}
-	return s
-}
-
-// shownOtherwise tells the names shown otherwise than they are.
-func shownOtherwise(x string) bool {
-	return x == "" || needsEscape(x) || strings.Contains(x, ", ")
-}
-
-// writeShown writes shown(x), without building it unless the name holds
-// ", " (Escape never writes one, so any other name is its escape).
-func writeShown(bw *bufio.Writer, x string) {
-	switch {
-	case x == "", strings.Contains(x, ", "):
-		bw.WriteString(shown(x))
-	default:
-		writeEscaped(bw, x)
-	}
-}
+// writeShown writes a name as the topology text shows it (EscapeName).
+func writeShown(bw *bufio.Writer, x string) { writeEscapedName(bw, x) }
 
 // SortedSet returns xs de-duplicated and sorted as a Java TreeSet<String>
 // orders it. It does not modify xs.

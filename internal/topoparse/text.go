@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
@@ -22,6 +23,12 @@ import (
 // name may itself contain parentheses. The lines are matched by hand, as
 // the regular expressions of TestMatchers say, in time linear in the line:
 // a 1,000,000-node description parses in seconds.
+//
+// Names are shown as format.EscapeName writes them and read back with its
+// inverse, format.UnescapeName. Kafka joins a list of names with ", " and
+// does not stop a name from holding ", " (the Processor API takes any
+// string), so an arrow line is read against the names its block defines
+// (resolve.go).
 
 // clause matches "<head><name><marker><value><tail>" with name as long as
 // it can be (a greedy "(.*)"), returning name and value. A name may be
@@ -80,14 +87,24 @@ type block struct {
 	global bool
 	line   int
 	nodes  []*topology.Node
+	// parsed holds each node's line as shown, in the order of nodes.
+	parsed []*parsedNode
+}
+
+// parsedNode is a node as its lines show it: the name and the arrow lists
+// before they are read (resolve.go).
+type parsedNode struct {
+	node             *topology.Node
+	shown            string
+	succ, pred       string
+	hasSucc, hasPred bool
 }
 
 // parseText reads the text form; names are parts of text.
 func parseText(text string) (*topology.Description, error) {
 	var blocks []*block
 	var cur *block
-	var last *topology.Node
-	var lastHasSucc, lastHasPred bool
+	var last *parsedNode
 	started := false
 	n := 0 // the line number
 	for rest, more := text, true; more; {
@@ -114,49 +131,56 @@ func parseText(text string) (*topology.Description, error) {
 			return nil, &Error{Line: n, Msg: msg}
 		}
 		if id, global, ok := subtopologyHeader(line); ok {
-			cur = &block{id: id, global: global, line: n}
+			cur = &block{id: format.UnescapeName(id), global: global, line: n}
 			blocks = append(blocks, cur)
 			last = nil
 			continue
 		}
-		if node, ok := parseNode(line); ok {
+		if node, shown, ok := parseNode(line); ok {
 			if cur == nil {
 				return nil, &Error{Line: n, Msg: `expected "Sub-topology:" before the first node`}
 			}
 			if cur.global && len(cur.nodes) == 2 {
 				return nil, &Error{Line: n, Msg: "expected a global store to have only a source and a processor, found a third node"}
 			}
+			last = &parsedNode{node: node, shown: shown}
 			cur.nodes = append(cur.nodes, node)
-			last, lastHasSucc, lastHasPred = node, false, false
+			cur.parsed = append(cur.parsed, last)
 			continue
 		}
 		if names, ok := arrow(line, "-->"); ok {
 			if last == nil {
 				return nil, &Error{Line: n, Msg: `expected a node line before "-->"`}
 			}
-			if lastHasSucc {
-				return nil, &Error{Line: n, Msg: fmt.Sprintf("expected one \"-->\" line for node %q, found a second", last.Name)}
+			if last.hasSucc {
+				return nil, &Error{Line: n, Msg: fmt.Sprintf("expected one \"-->\" line for node %q, found a second", last.shown)}
 			}
-			if last.Kind == topology.Sink {
-				return nil, &Error{Line: n, Msg: fmt.Sprintf("expected no \"-->\" line for sink %q: a sink has no successors", last.Name)}
+			if last.node.Kind == topology.Sink {
+				return nil, &Error{Line: n, Msg: fmt.Sprintf("expected no \"-->\" line for sink %q: a sink has no successors", last.shown)}
 			}
-			last.Successors, lastHasSucc = splitNames(names), true
+			last.succ, last.hasSucc = names, true
 			continue
 		}
-		if _, ok := arrow(line, "<--"); ok {
+		if names, ok := arrow(line, "<--"); ok {
 			if last == nil {
 				return nil, &Error{Line: n, Msg: `expected a node line before "<--"`}
 			}
-			if lastHasPred {
-				return nil, &Error{Line: n, Msg: fmt.Sprintf("expected one \"<--\" line for node %q, found a second", last.Name)}
+			if last.hasPred {
+				return nil, &Error{Line: n, Msg: fmt.Sprintf("expected one \"<--\" line for node %q, found a second", last.shown)}
 			}
-			lastHasPred = true // rebuilt from successors below
+			// Predecessors are rebuilt from the successors; the line
+			// helps read the successor lists (resolve.go).
+			last.pred, last.hasPred = names, true
 			continue
 		}
 		return nil, &Error{Line: n, Msg: fmt.Sprintf("%s, found %q", expectAny, clip(line))}
 	}
 	if !started {
 		return nil, &Error{Line: n, Msg: `expected "Topologies:", found the end of the input`}
+	}
+	r := newResolver(len(text))
+	for _, b := range blocks {
+		r.resolve(b.parsed)
 	}
 	d := &topology.Description{Subtopologies: []*topology.Subtopology{}, GlobalStores: []*topology.GlobalStore{}}
 	for _, b := range blocks {
@@ -181,54 +205,57 @@ func parseText(text string) (*topology.Description, error) {
 	return d, nil
 }
 
-func parseNode(line string) (*topology.Node, bool) {
+// parseNode reads a node line: the node, its name as the line shows it.
+func parseNode(line string) (*topology.Node, string, bool) {
 	mk := func(name string, k topology.Kind) *topology.Node {
-		return &topology.Node{Name: name, Kind: k, Successors: []string{}, Predecessors: []string{}}
+		return &topology.Node{Name: format.UnescapeName(name), Kind: k, Successors: []string{}, Predecessors: []string{}}
 	}
 	if name, topics, ok := clause(line, "Source: ", " (topics: [", "])"); ok {
 		n := mk(name, topology.Source)
 		n.Topics = list(topics)
-		return n, true
+		return n, name, true
 	}
 	if name, pattern, ok := clause(line, "Source: ", " (topics: ", ")"); ok {
+		// Only Topology#describe() prints a pattern, as it is.
 		n := mk(name, topology.Source)
 		n.Topics, n.Pattern = []string{}, pattern
-		return n, true
+		return n, name, true
 	}
 	if name, stores, ok := clause(line, "Processor: ", " (stores: [", "])"); ok {
 		n := mk(name, topology.Processor)
 		n.Stores = list(stores)
-		return n, true
+		return n, name, true
 	}
-	if name, class, ok := clause(line, "Sink: ", " (extractor class: ", ")"); ok {
-		n := mk(name, topology.Sink)
+	// Of a sink's two clauses the last one in the line is the clause: the
+	// name before it may hold the other.
+	name, topic, isTopic := clause(line, "Sink: ", " (topic: ", ")")
+	if xname, class, ok := clause(line, "Sink: ", " (extractor class: ", ")"); ok && (!isTopic || len(xname) > len(name)) {
+		n := mk(xname, topology.Sink)
 		n.Extractor = class
-		return n, true
+		return n, xname, true
 	}
-	if name, topic, ok := clause(line, "Sink: ", " (topic: ", ")"); ok {
+	if isTopic {
 		n := mk(name, topology.Sink)
 		if topic != "null" {
+			topic = format.UnescapeName(topic)
 			n.Topic = &topic
 		}
-		return n, true
+		return n, name, true
 	}
-	return nil, false
+	return nil, "", false
 }
 
-// list splits "a, b" from inside brackets.
+// list splits "a, b" from inside brackets (topics, stores: Kafka's topic
+// names hold no ", ").
 func list(s string) []string {
 	if s == "" {
 		return []string{}
 	}
-	return strings.Split(s, ", ")
-}
-
-// splitNames splits an arrow line's names; "none" is the empty list.
-func splitNames(s string) []string {
-	if s == "none" || s == "" {
-		return []string{}
+	xs := strings.Split(s, ", ")
+	for i, x := range xs {
+		xs[i] = format.UnescapeName(x)
 	}
-	return strings.Split(s, ", ")
+	return xs
 }
 
 func clip(s string) string {

@@ -47,7 +47,8 @@ import org.apache.kafka.streams.state.Stores;
  *   <li>{@code bootstrap=HOST:PORT} (required)</li>
  *   <li>{@code app-id=ID} (required; the streams group id)</li>
  *   <li>{@code topology=wordcount|globalstore|dynamicsink|pattern} (required), or one of the
- *       {@code diff-*} topologies of {@link DiffTopologies}. {@code pattern} (a
+ *       {@code diff-*} topologies of {@link DiffTopologies}, or {@code hostile-names}
+ *       ({@link HostileNames}: Processor API node names holding ", ", brackets, quotes, colons). {@code pattern} (a
  *       Pattern-subscribed source) cannot run with group.protocol=streams in Kafka 4.4.0
  *       ("Pattern subscriptions are not supported with the STREAMS protocol."); it is kept for
  *       {@code describe-only=true}. {@code dynamicsink} is the runnable variant (two-topic source
@@ -87,6 +88,8 @@ public final class TopologyApp {
                 return DiffTopologies.topics();
             case "many":
                 return ManySubtopologies.topics();
+            case HostileNames.NAME:
+                return HostileNames.topics();
             default:
                 throw new IllegalArgumentException("unknown topology '" + topology + "' (wordcount|globalstore|dynamicsink|pattern)");
         }
@@ -102,6 +105,8 @@ public final class TopologyApp {
             case "diff-source":
             case "diff-sink":
                 return DiffTopologies.build(topology);
+            case HostileNames.NAME:
+                return HostileNames.build();
             case "wordcount": {
                 // source -> flatMapValues -> groupBy (repartition) -> count -> toStream -> sink
                 KStream<String, String> lines = builder.stream("wc-input", Consumed.with(Serdes.String(), Serdes.String()));
