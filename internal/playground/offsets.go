@@ -70,6 +70,9 @@ type offsetBook struct {
 	// times holds record timestamps (ms): times[topic][p][i] is the
 	// timestamp of offset start+i of partition p.
 	times map[string][][]int64
+	// layout is how Fetch cuts each topic's records into batches
+	// (fetch.go); a topic missing here has the defaults.
+	layout map[string]topicLog
 }
 
 type logRange struct{ start, end int64 }
@@ -438,6 +441,7 @@ func validateOffsets(s *State, p *problems) {
 				p.add("%s: partition %d starts at %d, after its end %d", where, j, t.StartOffsets[j], t.EndOffsets[j])
 			}
 		}
+		validateLayout(where, t, p)
 		if len(t.Timestamps) > 0 && int32(len(t.Timestamps)) != t.Partitions {
 			p.add("%s: timestamps has %d entries, want one list per partition (%d)", where, len(t.Timestamps), t.Partitions)
 		}
@@ -503,6 +507,10 @@ func stateOffsets(s *State) offsetBook {
 				b.setTimes(t.Name, j, t.Timestamps[j])
 			}
 		}
+		if b.layout == nil {
+			b.layout = map[string]topicLog{}
+		}
+		b.layout[t.Name] = t.topicLog()
 	}
 	for _, g := range s.StreamsGroups {
 		for _, o := range g.CommittedOffsets {
