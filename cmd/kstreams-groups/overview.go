@@ -24,6 +24,8 @@ func (a *app) overviewVerb() *verb {
 			allGroupsFlag,
 			{name: "store", kind: stringFlag,
 				help: "Show, for this state store, one row per partition with the hosts of its active, standby and warm-up copies."},
+			{name: "time-lag", kind: boolFlag,
+				help: "Also read the first unprocessed record of each partition (one Fetch per leader): the time lag (its age) and the records to process, markers and aborted records left out."},
 			watchFlags[0], watchFlags[1], watchFlags[2],
 		},
 		short: "The topology, who runs each task, and where the lag is, in one view",
@@ -65,7 +67,7 @@ leader. It needs Apache Kafka 4.4 or newer.` + "\n\n" + exitStatusHelp(),
   kstreams-groups overview --all-groups -o json`,
 		parse: func(v flagValues) job {
 			opts := overview.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"),
-				StoreGiven: v.set("store"), Store: v.string("store")}
+				StoreGiven: v.set("store"), Store: v.string("store"), TimeLag: v.bool("time-lag")}
 			w, werr := parseWatch(v)
 			return job{opts: opts, validate: withWatch(opts.Validate, werr), run: func(ctx context.Context) error { return a.overview(ctx, opts, w) }}
 		},

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -29,6 +30,11 @@ type Options struct {
 	// coordinator answers): the status is NOT_REQUESTED and no
 	// subtopology has nodes.
 	WithoutDescription bool
+	// TimeLag reads, besides the offsets, the first unprocessed record of
+	// every partition (timelag.go): time lag and record lag. Now is the
+	// clock it is measured against (time.Now when nil).
+	TimeLag bool
+	Now     func() time.Time
 }
 
 // Validate checks the options before any I/O. --group with --all-groups is
@@ -56,6 +62,8 @@ type Result struct {
 	Groups []*Group
 	// Store is the store of the store view; "" for the overview.
 	Store string
+	// Fetches counts the Fetch requests the time lag took (0 without it).
+	Fetches int
 }
 
 // Failures lists the groups whose overview could not be made, in request
@@ -97,6 +105,8 @@ type Group struct {
 	// group has no task.
 	Lag     int64
 	Largest *Task
+	// Time is the group's time lag: the largest of its tasks' (timelag.go).
+	Time TimeLag
 	// Store is the store view of Result.Store; nil otherwise.
 	Store *StoreView
 	Err   error
@@ -125,6 +135,8 @@ type Subtopology struct {
 	// Lag is the sum of its tasks' lag; MaxTaskLag the largest of them.
 	Lag        int64
 	MaxTaskLag int64
+	// Time is the largest time lag of its tasks.
+	Time TimeLag
 }
 
 // Source is a topic a subtopology reads.
@@ -161,6 +173,8 @@ type Task struct {
 	TargetActive, TargetStandby, TargetWarmup []int
 	// Lag is the sum over the subtopology's source topics of Offsets' lag.
 	Lag int64
+	// Time is the largest time lag of its partitions.
+	Time TimeLag
 	// Offsets are the task's partition P of each source topic that has one,
 	// in the order of Subtopology.Sources.
 	Offsets []PartitionLag
@@ -197,6 +211,8 @@ type PartitionLag struct {
 	LogStart  int64
 	LogEnd    int64
 	Lag       int64
+	// Time is the partition's time lag and record lag (timelag.go).
+	Time TimeLag
 }
 
 // StoreView is the store view of one group: the store's subtopology and
@@ -248,7 +264,7 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 	for _, d := range client.DescribeStreamsGroups(ctx, ids, !opts.WithoutDescription) {
 		res.Groups = append(res.Groups, build(d))
 	}
-	fillLag(ctx, client, res.Groups)
+	fillAll(ctx, client, res, opts)
 	for _, g := range res.Groups {
 		if g.Err == nil && opts.StoreGiven {
 			g.Store, g.Err = storeView(g, opts.Store)
@@ -511,6 +527,19 @@ func fillLag(ctx context.Context, client Client, groups []*Group) {
 			continue
 		}
 		g.Err = computeLag(g, committed[g.Group], latest, earliest)
+	}
+}
+
+// fillAll computes the lag of groups and, with opts.TimeLag, their time
+// lag.
+func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
+	fillLag(ctx, client, res.Groups)
+	if opts.TimeLag {
+		now := time.Now
+		if opts.Now != nil {
+			now = opts.Now
+		}
+		res.Fetches = fillTimeLag(ctx, client, res.Groups, now)
 	}
 }
 
