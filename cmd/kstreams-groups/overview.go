@@ -8,6 +8,7 @@ package main
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -67,7 +68,8 @@ leader. It needs Apache Kafka 4.4 or newer.` + "\n\n" + exitStatusHelp(),
   kstreams-groups overview --all-groups -o json`,
 		parse: func(v flagValues) job {
 			opts := overview.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"),
-				StoreGiven: v.set("store"), Store: v.string("store"), TimeLag: v.bool("time-lag")}
+				StoreGiven: v.set("store"), Store: v.string("store"), TimeLag: v.bool("time-lag"),
+				Now: func() time.Time { return a.clock().Now() }}
 			w, werr := parseWatch(v)
 			return job{opts: opts, validate: withWatch(opts.Validate, werr), run: func(ctx context.Context) error { return a.overview(ctx, opts, w) }}
 		},

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/golden"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
+)
+
+// timeLagCluster is the playground seeded with seed/timelag.yaml, whose
+// record timestamps are relative to the fake clock's 2026-12-01T10:00Z.
+func timeLagCluster(t *testing.T) *playground.Cluster {
+	t.Helper()
+	data, err := os.ReadFile("../../internal/playground/seed/timelag.yaml")
+	require.NoError(t, err)
+	s, err := playground.ParseState(data)
+	require.NoError(t, err)
+	c, err := playground.StartState(s)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func TestOverviewTimeLag(t *testing.T) {
+	isolate(t)
+	c := timeLagCluster(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"text", []string{"--group", "shop"}},
+		{"idle eos", []string{"--group", "idle-eos"}},
+		{"snappy", []string{"--group", "snappy-app"}},
+		{"json", []string{"--group", "shop", "-o", "json"}},
+		{"yaml idle eos", []string{"--group", "idle-eos", "-o", "yaml"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLIWith(t, deps{clock: newFakeClock(nil)}, append([]string{"--bootstrap-server", bootstrap(c), "overview", "--time-lag"}, tc.args...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Empty(t, r.stderr)
+			golden.Assert(t, stableOverview(c, r.stdout))
+		})
+	}
+}
+
+// The figures of the seed, read from the document: the time lag is now
+// minus the first unprocessed record's time, the largest per task,
+// sub-topology and group; records are counted without the aborted
+// transaction and its marker.
+func TestOverviewTimeLag_figures(t *testing.T) {
+	isolate(t)
+	c := timeLagCluster(t)
+	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", bootstrap(c), "overview", "--time-lag", "--group", "shop", "--group", "idle-eos", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var doc struct {
+		Groups []struct {
+			Group         string `json:"group"`
+			TimeLag       tlDoc  `json:"time_lag"`
+			Subtopologies []struct {
+				ID      string `json:"id"`
+				TimeLag tlDoc  `json:"time_lag"`
+				Tasks   []struct {
+					ID      string `json:"id"`
+					TimeLag tlDoc  `json:"time_lag"`
+					Offsets []struct {
+						Topic     string `json:"topic"`
+						Partition int32  `json:"partition"`
+						Lag       int64  `json:"lag"`
+						TimeLag   tlDoc  `json:"time_lag"`
+					} `json:"offsets"`
+				} `json:"tasks"`
+			} `json:"subtopologies"`
+		} `json:"groups"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &doc))
+	type fig struct {
+		offsetLag, ms, records int64
+		exact                  bool
+		tsType                 string
+	}
+	got := map[string]fig{}
+	for _, g := range doc.Groups {
+		for _, st := range g.Subtopologies {
+			for _, task := range st.Tasks {
+				for _, o := range task.Offsets {
+					got[g.Group+"/"+o.Topic+"-"+itoa(int(o.Partition))] = fig{o.Lag, ms(o.TimeLag), o.TimeLag.Records, o.TimeLag.RecordsExact, o.TimeLag.TimestampType}
+				}
+			}
+		}
+	}
+	assert.Equal(t, map[string]fig{
+		"shop/orders-0":     {8, 240_000, 8, true, "CreateTime"},
+		"shop/orders-1":     {4, 3_600_000, 4, true, "CreateTime"}, // never committed: from the log start
+		"shop/orders-2":     {0, 0, 0, true, ""},                   // caught up: nothing read
+		"shop/events-0":     {6, 60_000, 6, true, "LogAppendTime"}, // offset 2 (70s old) shares a batch appended with offset 3, 60s ago
+		"shop/events-1":     {4, 0, 0, true, "LogAppendTime"},      // an aborted transaction and its marker
+		"shop/clicks-0":     {9900, 7_200_500, 9900, false, "CreateTime"},
+		"idle-eos/events-0": {0, 0, 0, true, ""},
+		"idle-eos/events-1": {4, 0, 0, true, "LogAppendTime"},
+	}, got)
+	assert.Equal(t, int64(7_200_500), ms(doc.Groups[0].TimeLag), "the group's is its largest")
+	assert.Equal(t, int64(3_600_000), ms(doc.Groups[0].Subtopologies[0].TimeLag))
+	assert.Equal(t, int64(0), ms(doc.Groups[1].TimeLag))
+	assert.Equal(t, int64(0), doc.Groups[1].TimeLag.Records)
+	// One Fetch per leader (two nodes).
+	assert.LessOrEqual(t, len(requestsWithKey(c, 1)), 2)
+}
+
+type tlDoc struct {
+	Milliseconds  *int64 `json:"milliseconds"`
+	Records       int64  `json:"records"`
+	RecordsExact  bool   `json:"records_exact"`
+	TimestampType string `json:"timestamp_type"`
+}
+
+func ms(d tlDoc) int64 {
+	if d.Milliseconds == nil {
+		return -1
+	}
+	return *d.Milliseconds
+}
+
+func requestsWithKey(c *playground.Cluster, key int16) []playground.Request {
+	var out []playground.Request
+	for _, r := range c.Requests() {
+		if r.Key == key {
+			out = append(out, r)
+		}
+	}
+	return out
+}
