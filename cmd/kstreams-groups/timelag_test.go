@@ -134,3 +134,44 @@ func requestsWithKey(c *playground.Cluster, key int16) []playground.Request {
 	}
 	return out
 }
+
+func TestCheckTimeLag(t *testing.T) {
+	isolate(t)
+	c := timeLagCluster(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		// Offset lag 4 (an aborted transaction and its marker), nothing
+		// to process: OK.
+		{"idle eos lag-critical 0", []string{"--group", "idle-eos", "--expect-state", "Empty", "--lag-critical", "0", "-v"}, 0},
+		{"time lag warning", []string{"--group", "shop", "--time-lag-warning", "30m", "--time-lag-critical", "3h"}, 1},
+		{"time lag critical", []string{"--group", "shop", "--time-lag-critical", "1h", "-v"}, 2},
+		{"equal is not above", []string{"--group", "snappy-app", "--expect-state", "Empty", "--time-lag-critical", "1s"}, 0},
+		{"seconds", []string{"--group", "shop", "--group", "idle-eos", "--expect-state", "Stable,Empty", "--time-lag-warning", "7200", "--time-lag-critical", "7201"}, 1},
+		{"time lag without thresholds json", []string{"--group", "idle-eos", "--expect-state", "Empty", "--time-lag", "-o", "json"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLIWith(t, deps{clock: newFakeClock(nil)}, append([]string{"--bootstrap-server", bootstrap(c), "check"}, tc.args...)...)
+			assert.Equal(t, tc.code, r.code, r.stderr)
+			golden.Assert(t, stableOverview(c, r.stdout))
+		})
+	}
+}
+
+func TestCheckTimeLag_usage(t *testing.T) {
+	isolate(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--time-lag-warning", "5m", "--time-lag-critical", "1m"}, "--time-lag-warning 5m0s is above --time-lag-critical 1m0s"},
+		{[]string{"--time-lag-critical", "soon"}, `--time-lag-critical: want a duration such as 90s, 5m or 1h30m (or whole seconds), 0 or more, got "soon"`},
+		{[]string{"--time-lag-warning", "-5s"}, `--time-lag-warning: want a duration`},
+	} {
+		r := runCLI(t, append([]string{"--bootstrap-server", "127.0.0.1:9", "check", "--group", "g"}, tc.args...)...)
+		assert.Equal(t, 3, r.code, "a usage error is UNKNOWN")
+		assert.Contains(t, r.stderr, tc.want)
+	}
+}
