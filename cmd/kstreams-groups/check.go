@@ -64,6 +64,7 @@ func (a *app) checkVerb() *verb {
 		count("time-lag-critical", "CRITICAL when the group's time lag is above `D`."),
 		{name: "time-lag", kind: boolFlag,
 			help: "Read the records (one Fetch per leader) for the time lag in the performance data, without a time-lag threshold."},
+		partitionMetricsFlag,
 		{name: "verbose", short: "v", kind: boolFlag, help: "After the status line, one line per group."},
 	}
 	return &verb{
@@ -163,6 +164,7 @@ func (a *app) checkOptions(v flagValues) (check.Options, error) {
 		}
 	}
 	opts.TimeLag = v.bool("time-lag")
+	opts.PartitionMetrics = v.bool("partition-metrics")
 	return opts, first
 }
 
@@ -213,7 +215,7 @@ func (a *app) check(ctx context.Context, opts check.Options, verbose bool, w wat
 func (a *app) writeCheck(w io.Writer, res *check.Result, verbose bool) error {
 	switch a.cfg.Output {
 	case format.Prometheus:
-		return format.CheckPrometheus(w, res)
+		return format.CheckPrometheusWith(w, res, format.PrometheusOptions{PartitionTimeLag: res.Options.PartitionMetrics})
 	case format.JSON, format.YAML:
 		return format.Encode(w, a.cfg.Output, format.NewCheckDoc(res))
 	}

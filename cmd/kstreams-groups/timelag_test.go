@@ -3,11 +3,14 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/format/promtest"
 	"github.com/kstreams-groups/kstreams-groups/internal/golden"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
@@ -174,4 +177,55 @@ func TestCheckTimeLag_usage(t *testing.T) {
 		assert.Equal(t, 3, r.code, "a usage error is UNKNOWN")
 		assert.Contains(t, r.stderr, tc.want)
 	}
+}
+
+// The time lag in -o prometheus: seconds, the group's and each
+// sub-topology's, per partition only with --partition-metrics; the
+// exposition parses (expfmt) and, where promtool is installed, passes
+// promtool check metrics.
+func TestPrometheusTimeLag(t *testing.T) {
+	isolate(t)
+	c := timeLagCluster(t)
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		partitions bool
+	}{
+		{"overview", []string{"overview", "--time-lag", "--group", "shop", "--group", "idle-eos"}, false},
+		{"overview partitions", []string{"overview", "--time-lag", "--partition-metrics", "--group", "shop"}, true},
+		{"check", []string{"check", "--group", "shop", "--time-lag-critical", "3h"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLIWith(t, deps{clock: newFakeClock(nil)}, append([]string{"--bootstrap-server", bootstrap(c), "-o", "prometheus"}, tc.args...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			golden.Assert(t, []byte(r.stdout))
+			fams := promtest.Parse(t, r.stdout)
+			assert.InDelta(t, 7200.5, promtest.Value(t, fams, "kstreams_group_lag_seconds", "group", "shop"), 1e-9)
+			assert.InDelta(t, 3600, promtest.Value(t, fams, "kstreams_subtopology_lag_seconds", "group", "shop", "subtopology", "0"), 1e-9)
+			assert.Equal(t, tc.partitions, promtest.Has(fams, "kstreams_partition_lag_seconds", "group", "shop", "subtopology", "0", "topic", "orders", "partition", "0"))
+			if tc.partitions {
+				assert.InDelta(t, 240, promtest.Value(t, fams, "kstreams_partition_lag_seconds", "group", "shop", "subtopology", "0", "topic", "orders", "partition", "0"), 1e-9)
+			}
+			promtool(t, r.stdout)
+		})
+	}
+	// Without the time lag asked, no family.
+	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", bootstrap(c), "-o", "prometheus", "check", "--group", "shop", "--lag-critical", "100000")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.False(t, promtest.Has(promtest.Parse(t, r.stdout), "kstreams_group_lag_seconds", "group", "shop"))
+}
+
+// promtool runs promtool check metrics on text when it is installed.
+func promtool(t *testing.T, text string) {
+	t.Helper()
+	path, err := exec.LookPath("promtool")
+	if err != nil {
+		t.Log("promtool is not installed: the expfmt parse stands alone")
+		return
+	}
+	cmd := exec.Command(path, "check", "metrics")
+	cmd.Stdin = strings.NewReader(text)
+	out, err := cmd.CombinedOutput()
+	assert.NoError(t, err, "promtool check metrics: %s", out)
+	assert.Empty(t, strings.TrimSpace(string(out)), "promtool check metrics has remarks")
 }

@@ -98,6 +98,9 @@ type Options struct {
 	TimeLag                         bool
 	// Now is the clock of the time lag (time.Now when nil).
 	Now func() time.Time
+	// PartitionMetrics asks -o prometheus for a time-lag series per
+	// source partition (the command line's; Run does not read it).
+	PartitionMetrics bool
 }
 
 // ShowsTimeLag tells whether the time lag was asked for (a time-lag

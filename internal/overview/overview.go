@@ -35,6 +35,9 @@ type Options struct {
 	// clock it is measured against (time.Now when nil).
 	TimeLag bool
 	Now     func() time.Time
+	// PartitionMetrics asks -o prometheus for a time-lag series per
+	// source partition (the command line's; Run does not read it).
+	PartitionMetrics bool
 }
 
 // Validate checks the options before any I/O. --group with --all-groups is
