@@ -60,7 +60,8 @@ and png draw one group.
 
 Requests: one StreamsGroupDescribe v1 per coordinator, one OffsetFetch per
 coordinator for its groups, and ListOffsets (earliest, latest) per partition
-leader. It needs Apache Kafka 4.4 or newer.` + "\n\n" + exitStatusHelp(),
+leader; --time-lag adds one Metadata and one Fetch (read_committed) per
+partition leader. It needs Apache Kafka 4.4 or newer.` + "\n\n" + exitStatusHelp(),
 		example: `  # Which part of my application is behind, and who runs it?
   kstreams-groups overview --group my-app
 

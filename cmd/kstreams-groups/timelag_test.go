@@ -6,10 +6,12 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/admin/admintest"
 	"github.com/kstreams-groups/kstreams-groups/internal/format/promtest"
 	"github.com/kstreams-groups/kstreams-groups/internal/golden"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
@@ -41,6 +43,7 @@ func TestOverviewTimeLag(t *testing.T) {
 		{"snappy", []string{"--group", "snappy-app"}},
 		{"json", []string{"--group", "shop", "-o", "json"}},
 		{"yaml idle eos", []string{"--group", "idle-eos", "-o", "yaml"}},
+		{"shop.mmd", []string{"--group", "shop", "-o", "mermaid"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runCLIWith(t, deps{clock: newFakeClock(nil)}, append([]string{"--bootstrap-server", bootstrap(c), "overview", "--time-lag"}, tc.args...)...)
@@ -228,4 +231,23 @@ func promtool(t *testing.T, text string) {
 	out, err := cmd.CombinedOutput()
 	assert.NoError(t, err, "promtool check metrics: %s", out)
 	assert.Empty(t, strings.TrimSpace(string(out)), "promtool check metrics has remarks")
+}
+
+// A broker that never answers Fetch: the overview keeps its offsets and
+// says in one line why the records were not read; check's time-lag
+// threshold is UNKNOWN, with the reason.
+func TestTimeLag_fetchNeverAnswered(t *testing.T) {
+	isolate(t)
+	c := timeLagCluster(t)
+	h := admintest.Start(t, c, admintest.Rule{Key: 1, Action: admintest.Hang})
+	start := time.Now()
+	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", h.Bootstrap(), "--timeout", "1500", "overview", "--time-lag", "--group", "idle-eos")
+	assert.Less(t, time.Since(start), 15*time.Second)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "  Lag:           4 (largest task 0_1: 4)\n")
+	assert.Contains(t, r.stdout, "  Time lag:      -, at most 4 records to process (offset lag, an upper bound) (records not read: Fetch: timed out)\n")
+
+	r = runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", h.Bootstrap(), "--timeout", "1500", "check", "--group", "idle-eos", "--expect-state", "Empty", "--time-lag-critical", "1m")
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "STREAMS UNKNOWN - idle-eos UNKNOWN: time lag cannot be measured: Fetch: timed out |")
 }

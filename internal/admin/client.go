@@ -117,6 +117,10 @@ func New(cfg Config) (*Client, error) {
 		kgo.RetryBackoffFn(backoff),
 		kgo.DialTimeout(dialTimeout),
 		kgo.BrokerMaxReadBytes(maxResponse),
+		// No KIP-714 client metrics: an admin tool has none to push, and
+		// kgo starts pushing once a Fetch connection exists (the time lag),
+		// then holds Close up to a second for the last push.
+		kgo.DisableClientMetrics(),
 		kgo.WithHooks(connHook{c}),
 	}
 	opts = append(opts, c.securityOpts(cfg.Security, cfg.Debug)...)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/s2"
@@ -16,10 +17,14 @@ import (
 
 // boundedDecompressor is kgo's Decompressor for the record batches Fetch
 // reads, with every codec's output bounded: kgo bounds its own only inside
-// a consuming client, and a broker's batch may claim any size.
+// a consuming client, and a broker's batch may claim any size. It is safe
+// for concurrent use (zstd's DecodeAll is).
 type boundedDecompressor struct {
 	max  int
 	zstd *zstd.Decoder
+	// The gzip and lz4 readers are pooled: making one allocates its
+	// window, and a Fetch may hold thousands of batches.
+	gzip, lz4 sync.Pool
 }
 
 func newBoundedDecompressor(max int) *boundedDecompressor {
@@ -35,13 +40,26 @@ func (d *boundedDecompressor) Decompress(src []byte, codec kgo.CompressionCodecT
 	case kgo.CodecNone:
 		return src, nil
 	case kgo.CodecGzip:
-		r, err := gzip.NewReader(bytes.NewReader(src))
+		r, _ := d.gzip.Get().(*gzip.Reader)
+		var err error
+		if r == nil {
+			r, err = gzip.NewReader(bytes.NewReader(src))
+		} else {
+			err = r.Reset(bytes.NewReader(src))
+		}
 		if err != nil {
 			return nil, err
 		}
+		defer d.gzip.Put(r)
 		return d.readAll(r)
 	case kgo.CodecLz4:
-		return d.readAll(lz4.NewReader(bytes.NewReader(src)))
+		r, _ := d.lz4.Get().(*lz4.Reader)
+		if r == nil {
+			r = lz4.NewReader(nil)
+		}
+		r.Reset(bytes.NewReader(src))
+		defer d.lz4.Put(r)
+		return d.readAll(r)
 	case kgo.CodecZstd:
 		out, err := d.zstd.DecodeAll(src, nil)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -182,10 +183,15 @@ func (c *Client) FetchFirstRecords(ctx context.Context, qs []FirstRecordQuery) (
 			break
 		}
 		stats.Rounds++
+		// The leaders are asked at once; each read belongs to one leader,
+		// so the rounds share nothing but the decompressor, which is
+		// safe for concurrent use.
+		var wg sync.WaitGroup
 		for _, l := range slices.Sorted(mapKeys(byLeader)) {
 			stats.Requests++
-			c.fetchRound(ctx, l, byLeader[l], dec)
+			wg.Go(func() { c.fetchRound(ctx, l, byLeader[l], dec) })
 		}
+		wg.Wait()
 	}
 	for _, r := range reads {
 		if !r.done {

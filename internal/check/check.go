@@ -363,6 +363,8 @@ func Evaluate(g *overview.Group, opts Options) *Group {
 		switch {
 		case aboveD(tl.Lag, opts.TimeLagCritical):
 			add(CondTimeLagCritical, Critical, "time lag %s > %s", roundD(tl.Lag), opts.TimeLagCritical)
+		case !tl.Known && tl.Err != nil:
+			add(CondTimeLag, Unknown, "time lag cannot be measured: %s", tl.Err)
 		case !tl.Known:
 			add(CondTimeLag, Unknown, "time lag cannot be measured (%s of it known)", roundD(tl.Lag))
 		case aboveD(tl.Lag, opts.TimeLagWarning):

@@ -116,7 +116,11 @@ func writeOverview(t *tableWriter, g *overview.Group) {
 	}
 	t.write(label("Lag") + lag + "\n")
 	if g.Time.Measured {
-		t.write(label("Time lag") + TimeLagText(g.Time) + ", " + recordsText(g.Time) + "\n")
+		line := TimeLagText(g.Time) + ", " + recordsText(g.Time)
+		if g.Time.Err != nil {
+			line += " (records not read: " + Escape(g.Time.Err.Error()) + ")"
+		}
+		t.write(label("Time lag") + line + "\n")
 	}
 	if len(g.GlobalStores) > 0 {
 		var gs []string

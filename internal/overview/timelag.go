@@ -45,7 +45,8 @@ type TimeLag struct {
 	Exact   bool
 	// Err is why a partition's time lag is not known, when it is an
 	// error (Known false without Err: the record has no timestamp, or an
-	// open transaction holds the next records).
+	// open transaction holds the next records); above the partition, the
+	// first of its partitions' errors.
 	Err error
 }
 
@@ -152,6 +153,9 @@ func merge(a, b TimeLag) TimeLag {
 	a.Known = a.Known && b.Known
 	a.Exact = a.Exact && b.Exact
 	a.Records = addSat(a.Records, max(b.Records, 0))
+	if a.Err == nil {
+		a.Err = b.Err // the first partition's, to say why
+	}
 	return a
 }
 

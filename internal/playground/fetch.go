@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -60,19 +61,52 @@ var codecs = map[string]kgo.CompressionCodec{
 	"gzip": kgo.GzipCompression(), "snappy": kgo.SnappyCompression(), "lz4": kgo.Lz4Compression(), "zstd": kgo.ZstdCompression(),
 }
 
+// compressors are built once per codec: a zstd encoder is costly to make,
+// and kgo's compressors are safe for concurrent use.
+var (
+	compressorsMu sync.Mutex
+	compressors   = map[string]kgo.Compressor{}
+)
+
+func compressor(codec string) (kgo.Compressor, error) {
+	compressorsMu.Lock()
+	defer compressorsMu.Unlock()
+	if c, ok := compressors[codec]; ok {
+		return c, nil
+	}
+	c, err := kgo.DefaultCompressor(codecs[codec])
+	if err != nil {
+		return nil, err
+	}
+	compressors[codec] = c
+	return c, nil
+}
+
 var codecBits = map[string]int16{"none": 0, "gzip": 1, "snappy": 2, "lz4": 3, "zstd": 4}
 
 func (c *Cluster) handleFetch(n *node, req kmsg.Request) (kmsg.Response, error) {
 	r := req.(*kmsg.FetchRequest)
 	resp := r.ResponseKind().(*kmsg.FetchResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	nodes := int32(len(c.nodes))
-	budget := int64(r.MaxBytes)
-	if budget <= 0 {
-		budget = 1
+	// What the answer needs is read under the lock; the batches are
+	// encoded after it, so that a large Fetch does not stall other
+	// requests (a partition's timestamps and layout are replaced, never
+	// changed in place).
+	type job struct {
+		p     *kmsg.FetchResponseTopicPartition
+		log   logRange
+		tl    topicLog
+		times []int64
+		from  int64
+		max   int64
+		key   batchKey
 	}
-	first := true
+	var jobs []job
+	c.mu.Lock()
+	if c.offsets.cache == nil {
+		c.offsets.cache = &batchCache{m: map[batchKey][]byte{}}
+	}
+	cache := c.offsets.cache
+	nodes := int32(len(c.nodes))
 	for _, rt := range r.Topics {
 		name := rt.Topic
 		if r.Version >= 13 {
@@ -105,23 +139,42 @@ func (c *Cluster) handleFetch(n *node, req kmsg.Request) (kmsg.Response, error) 
 					p.ErrorCode = kerr.OffsetOutOfRange.Code
 					break
 				}
-				limit := min(int64(rp.PartitionMaxBytes), budget)
-				batches, aborted, err := c.offsets.batches(name, rp.Partition, rp.FetchOffset, limit, first)
-				if err != nil {
-					return nil, err
-				}
-				if len(batches) > 0 {
-					first = false
-				}
-				budget -= int64(len(batches))
-				p.RecordBatches = batches
-				if r.IsolationLevel == 1 {
-					p.AbortedTransactions = aborted
-				}
+				tl := c.offsets.topicLog(name)
+				tl.txns = slices.DeleteFunc(slices.Clone(tl.txns), func(x Transaction) bool { return x.Partition != rp.Partition })
+				jobs = append(jobs, job{log: l, tl: tl, times: c.offsets.partitionTimes(name, rp.Partition), from: rp.FetchOffset, max: int64(rp.PartitionMaxBytes),
+					key: batchKey{topic: name, partition: rp.Partition}})
 			}
 			t.Partitions = append(t.Partitions, p)
 		}
 		resp.Topics = append(resp.Topics, t)
+	}
+	c.mu.Unlock()
+	// The jobs are in answer order: point each at its partition.
+	i := 0
+	for ti := range resp.Topics {
+		for pi := range resp.Topics[ti].Partitions {
+			p := &resp.Topics[ti].Partitions[pi]
+			if p.ErrorCode == 0 && i < len(jobs) {
+				jobs[i].p = p
+				i++
+			}
+		}
+	}
+	budget := max(int64(r.MaxBytes), 1)
+	first := true
+	for _, j := range jobs {
+		batches, aborted, err := encodeBatches(j.log, j.tl, j.times, j.from, min(j.max, budget), first, cache, j.key)
+		if err != nil {
+			return nil, err
+		}
+		if len(batches) > 0 {
+			first = false
+		}
+		budget -= int64(len(batches))
+		j.p.RecordBatches = batches
+		if r.IsolationLevel == 1 {
+			j.p.AbortedTransactions = aborted
+		}
 	}
 	return resp, nil
 }
@@ -134,19 +187,12 @@ func (b *offsetBook) topicLog(topic string) topicLog {
 	return tl
 }
 
-// batches encodes the batches of a partition from the one holding from,
-// within limit bytes (the first batch always when minOne), and the aborted
-// transactions they overlap.
-func (b *offsetBook) batches(topic string, partition int32, from, limit int64, minOne bool) ([]byte, []kmsg.FetchResponseTopicPartitionAbortedTransaction, error) {
-	l := b.log(topic, partition)
-	tl := b.topicLog(topic)
-	var txns []Transaction
-	for _, t := range tl.txns {
-		if t.Partition == partition {
-			txns = append(txns, t)
-		}
-	}
-	times := b.partitionTimes(topic, partition)
+// encodeBatches encodes the batches of a partition (log l, layout tl with
+// the partition's transactions only, record timestamps times) from the
+// one holding from, within limit bytes (the first batch always when
+// minOne), and the aborted transactions they overlap.
+func encodeBatches(l logRange, tl topicLog, times []int64, from, limit int64, minOne bool, cache *batchCache, key batchKey) ([]byte, []kmsg.FetchResponseTopicPartitionAbortedTransaction, error) {
+	txns := tl.txns
 	ts := func(o int64) int64 {
 		if i := o - l.start; i >= 0 && i < int64(len(times)) {
 			return times[i]
@@ -168,9 +214,13 @@ func (b *offsetBook) batches(topic string, partition int32, from, limit int64, m
 			if t.Aborted {
 				typ = controlAbort
 			}
-			batch, err = encodeBatch(tl, at, at+1, ts, producerID(txi), true, true, typ)
+			key.start = at
+			batch, err = cache.get(key, func() ([]byte, error) { return encodeBatch(tl, at, at+1, ts, producerID(txi), true, true, typ) })
 		default:
-			batch, err = encodeBatch(tl, at, end, ts, producerID(txi), kind == regionTxn, false, 0)
+			key.start = at
+			batch, err = cache.get(key, func() ([]byte, error) {
+				return encodeBatch(tl, at, end, ts, producerID(txi), kind == regionTxn, false, 0)
+			})
 			if kind == regionTxn && txns[txi].Aborted && !slices.ContainsFunc(aborted, func(a kmsg.FetchResponseTopicPartitionAbortedTransaction) bool {
 				return a.ProducerID == producerID(txi)
 			}) {
@@ -193,6 +243,38 @@ func (b *offsetBook) batches(topic string, partition int32, from, limit int64, m
 		at = end
 	}
 	return out, aborted, nil
+}
+
+// batchKey names an encoded batch: its partition and first offset.
+type batchKey struct {
+	topic     string
+	partition int32
+	start     int64
+}
+
+// batchCache keeps the batches encoded so far: a partition's records never
+// change until its offsets or timestamps do, which clears the cache
+// (offsetBook.setLog, setTimes; Load starts a new book).
+type batchCache struct {
+	mu sync.Mutex
+	m  map[batchKey][]byte
+}
+
+func (bc *batchCache) get(k batchKey, encode func() ([]byte, error)) ([]byte, error) {
+	bc.mu.Lock()
+	b, ok := bc.m[k]
+	bc.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := encode()
+	if err != nil {
+		return nil, err
+	}
+	bc.mu.Lock()
+	bc.m[k] = b
+	bc.mu.Unlock()
+	return b, nil
 }
 
 // producerID is the producer of transaction i (non-transactional batches:
@@ -301,7 +383,7 @@ func encodeBatch(tl topicLog, from, to int64, ts func(int64) int64, pid int64, t
 		attrs |= 0b10_0000
 	}
 	if tl.codec != "none" && tl.codec != "" && !control { // a control batch is never compressed
-		comp, err := kgo.DefaultCompressor(codecs[tl.codec])
+		comp, err := compressor(tl.codec)
 		if err != nil {
 			return nil, err
 		}

@@ -73,6 +73,9 @@ type offsetBook struct {
 	// layout is how Fetch cuts each topic's records into batches
 	// (fetch.go); a topic missing here has the defaults.
 	layout map[string]topicLog
+	// cache holds the batches Fetch encoded (fetch.go); nil until the
+	// first Fetch, and dropped when a log changes.
+	cache *batchCache
 }
 
 type logRange struct{ start, end int64 }
@@ -92,6 +95,7 @@ func (c *Cluster) SetLogOffsets(topicName string, partition int32, start, end in
 }
 
 func (b *offsetBook) setLog(topicName string, partition int32, start, end int64) {
+	b.cache = nil
 	if b.logs == nil {
 		b.logs = map[string][]logRange{}
 	}
@@ -121,6 +125,7 @@ func (c *Cluster) SetRecordTimestamps(topicName string, partition int32, ts []in
 }
 
 func (b *offsetBook) setTimes(topicName string, partition int32, ts []int64) {
+	b.cache = nil
 	if b.times == nil {
 		b.times = map[string][][]int64{}
 	}
