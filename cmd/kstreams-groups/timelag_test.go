@@ -251,3 +251,25 @@ func TestTimeLag_fetchNeverAnswered(t *testing.T) {
 	assert.Equal(t, 3, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "STREAMS UNKNOWN - idle-eos UNKNOWN: time lag cannot be measured: Fetch: timed out |")
 }
+
+// overview --watch --time-lag: from the second sample on, each
+// sub-topology's pace since the last one and the time to catch up.
+func TestWatchTimeLagRates(t *testing.T) {
+	isolate(t)
+	c := timeLagCluster(t)
+	clk := newFakeClock(func(n int) {
+		if n == 1 {
+			// In 2s: orders-0 grows by 10 (20 -> 30), shop commits 16 more
+			// (12 -> 28); 2 left at 8/s gained.
+			c.SetLogOffsets("orders", 0, 0, 30)
+			c.Commit("shop", playground.Committed{Topic: "orders", Partition: 0, Offset: 28, LeaderEpoch: -1})
+		}
+	})
+	r := runCLIWith(t, deps{clock: clk}, "--bootstrap-server", bootstrap(c), "overview", "--group", "shop", "--time-lag", "--watch", "--interval", "2s", "--count", "2")
+	require.Equal(t, 0, r.code, r.stderr)
+	first, second, ok := strings.Cut(r.stdout, "sample 2\n")
+	require.True(t, ok, r.stdout)
+	assert.NotContains(t, first, "rate:")
+	assert.Contains(t, second, "rate: shop: sub-topology 0 consumes 8.0/s, input 5.0/s, catches up in about 2s\n")
+	assert.Contains(t, second, "rate: shop: sub-topology 1 consumes 0.0/s, input 0.0/s, falling behind\n")
+}
