@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/check"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
@@ -23,9 +24,9 @@ import (
 // checkExitStatuses are check's exit codes, the plugin states.
 var checkExitStatuses = []exitStatus{
 	{int(check.OK), false, "OK: every group passed every condition given (with --all-groups, also when there is no streams group)."},
-	{int(check.Warning), false, "WARNING: a group is in a state not expected (but not Dead), above --lag-warning or --task-lag-warning, has more tasks moving than --max-moving-tasks, or has a committed offset past its partition's log end."},
-	{int(check.Critical), false, "CRITICAL: a group does not exist or is not a streams group, is Dead, reads a source topic that does not exist, has fewer members than --min-members, is above --lag-critical or --task-lag-critical, or (--require-topology) has no AVAILABLE topology description."},
-	{int(check.Unknown), false, "UNKNOWN: usage error, cluster unreachable or timed out, not authorized, or a broker too old for a condition asked (--require-topology needs Apache Kafka 4.4)."},
+	{int(check.Warning), false, "WARNING: a group is in a state not expected (but not Dead), above --lag-warning, --task-lag-warning or --time-lag-warning, has more tasks moving than --max-moving-tasks, or has a committed offset past its partition's log end."},
+	{int(check.Critical), false, "CRITICAL: a group does not exist or is not a streams group, is Dead, reads a source topic that does not exist, has fewer members than --min-members, is above --lag-critical, --task-lag-critical or --time-lag-critical, or (--require-topology) has no AVAILABLE topology description."},
+	{int(check.Unknown), false, "UNKNOWN: usage error, cluster unreachable or timed out, not authorized, a time lag that cannot be measured against a --time-lag-* threshold, or a broker too old for a condition asked (--require-topology needs Apache Kafka 4.4)."},
 }
 
 // ownExitHelp is the "Exit status:" block of a verb with codes of its own.
@@ -59,6 +60,11 @@ func (a *app) checkVerb() *verb {
 		{name: "require-topology", kind: boolFlag,
 			help: "CRITICAL unless the topology description is AVAILABLE (KIP-1331; needs Apache Kafka 4.4)."},
 		count("max-moving-tasks", "WARNING when more than `N` tasks are moving (their target holders differ from their current ones)."),
+		count("time-lag-warning", "WARNING when the group's time lag (the age of its oldest unprocessed record) is above `D` (90s, 5m, 1h30m, or seconds)."),
+		count("time-lag-critical", "CRITICAL when the group's time lag is above `D`."),
+		{name: "time-lag", kind: boolFlag,
+			help: "Read the records (one Fetch per leader) for the time lag in the performance data, without a time-lag threshold."},
+		partitionMetricsFlag,
 		{name: "verbose", short: "v", kind: boolFlag, help: "After the status line, one line per group."},
 	}
 	return &verb{
@@ -81,10 +87,15 @@ it, as the guidelines' range 0:N reads, so a lag equal to --lag-critical is
 still OK. Without --expect-state only Stable is OK; an Empty group is a
 WARNING then, and CRITICAL only with --min-members. A group that does not
 exist is CRITICAL. The lag is the overview's: end offset minus committed
-offset of every task's source partitions, repartition topics included. A
-source topic that does not exist is CRITICAL; a committed offset past its
-partition's log end (a truncated or re-created topic) counts as lag 0 and
-is a WARNING.
+offset of every task's source partitions, repartition topics included;
+with a lag threshold the records are read too (one Fetch per leader,
+read_committed), so that transaction markers and aborted records are no
+lag. A source topic that does not exist is CRITICAL; a committed offset
+past its partition's log end (a truncated or re-created topic) counts as
+lag 0 and is a WARNING. --time-lag-warning/--time-lag-critical D judge
+the group's time lag, the age of its oldest unprocessed record (overview
+--time-lag), and add 'G time_lag' in seconds to the performance data
+(--time-lag alone adds it without a threshold).
 
 -o json|yaml prints the same as a document, -o prometheus as metrics for
 node_exporter's textfile collector or a Pushgateway (the exit code is the
@@ -102,7 +113,7 @@ ListOffsets, as overview.` + "\n\n" + checkExitHelp(),
   # Metrics for node_exporter's textfile collector
   kstreams-groups check --all-groups -o prometheus > /var/lib/node_exporter/kstreams.prom.$$ && mv /var/lib/node_exporter/kstreams.prom.$$ /var/lib/node_exporter/kstreams.prom`,
 		parse: func(v flagValues) job {
-			opts, perr := checkOptions(v)
+			opts, perr := a.checkOptions(v)
 			verbose := v.bool("verbose")
 			w, werr := parseWatch(v)
 			validate := func() error {
@@ -117,8 +128,9 @@ ListOffsets, as overview.` + "\n\n" + checkExitHelp(),
 }
 
 // checkOptions reads check's options; the error is the first bad value.
-func checkOptions(v flagValues) (check.Options, error) {
-	opts := check.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"), RequireTopology: v.bool("require-topology")}
+func (a *app) checkOptions(v flagValues) (check.Options, error) {
+	opts := check.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"), RequireTopology: v.bool("require-topology"),
+		Now: func() time.Time { return a.clock().Now() }}
 	var first error
 	keep := func(err error) {
 		if first == nil {
@@ -143,6 +155,18 @@ func checkOptions(v flagValues) (check.Options, error) {
 			*c.to = n
 		}
 	}
+	for _, c := range []struct {
+		name string
+		to   **time.Duration
+	}{{"time-lag-warning", &opts.TimeLagWarning}, {"time-lag-critical", &opts.TimeLagCritical}} {
+		if v.set(c.name) {
+			d, err := check.ParseDuration(c.name, v.string(c.name))
+			keep(err)
+			*c.to = d
+		}
+	}
+	opts.TimeLag = v.bool("time-lag")
+	opts.PartitionMetrics = v.bool("partition-metrics")
 	return opts, first
 }
 
@@ -193,7 +217,7 @@ func (a *app) check(ctx context.Context, opts check.Options, verbose bool, w wat
 func (a *app) writeCheck(w io.Writer, res *check.Result, verbose bool) error {
 	switch a.cfg.Output {
 	case format.Prometheus:
-		return format.CheckPrometheus(w, res)
+		return format.CheckPrometheusWith(w, res, format.PrometheusOptions{PartitionTimeLag: res.Options.PartitionMetrics})
 	case format.JSON, format.YAML:
 		return format.Encode(w, a.cfg.Output, format.NewCheckDoc(res))
 	}

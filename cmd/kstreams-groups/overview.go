@@ -8,12 +8,18 @@ package main
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
 	"github.com/kstreams-groups/kstreams-groups/internal/watch"
 )
+
+// partitionMetricsFlag asks -o prometheus for the time lag of every source
+// partition, one series each: opt-in, for the cardinality.
+var partitionMetricsFlag = flagDef{name: "partition-metrics", kind: boolFlag,
+	help: "With -o prometheus and the time lag: also kstreams_partition_lag_seconds, one series per source partition."}
 
 func (a *app) overviewVerb() *verb {
 	return &verb{
@@ -24,6 +30,9 @@ func (a *app) overviewVerb() *verb {
 			allGroupsFlag,
 			{name: "store", kind: stringFlag,
 				help: "Show, for this state store, one row per partition with the hosts of its active, standby and warm-up copies."},
+			{name: "time-lag", kind: boolFlag,
+				help: "Also read the first unprocessed record of each partition (one Fetch per leader): the time lag (its age) and the records to process, markers and aborted records left out."},
+			partitionMetricsFlag,
 			watchFlags[0], watchFlags[1], watchFlags[2],
 		},
 		short: "The topology, who runs each task, and where the lag is, in one view",
@@ -51,7 +60,8 @@ and png draw one group.
 
 Requests: one StreamsGroupDescribe v1 per coordinator, one OffsetFetch per
 coordinator for its groups, and ListOffsets (earliest, latest) per partition
-leader. It needs Apache Kafka 4.4 or newer.` + "\n\n" + exitStatusHelp(),
+leader; --time-lag adds one Metadata and one Fetch (read_committed) per
+partition leader. It needs Apache Kafka 4.4 or newer.` + "\n\n" + exitStatusHelp(),
 		example: `  # Which part of my application is behind, and who runs it?
   kstreams-groups overview --group my-app
 
@@ -65,7 +75,11 @@ leader. It needs Apache Kafka 4.4 or newer.` + "\n\n" + exitStatusHelp(),
   kstreams-groups overview --all-groups -o json`,
 		parse: func(v flagValues) job {
 			opts := overview.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"),
-				StoreGiven: v.set("store"), Store: v.string("store")}
+				StoreGiven: v.set("store"), Store: v.string("store"), TimeLag: v.bool("time-lag"), PartitionMetrics: v.bool("partition-metrics")}
+			if opts.TimeLag {
+				// The watch's clock, so that tests fix the time.
+				opts.Now = func() time.Time { return a.clock().Now() }
+			}
 			w, werr := parseWatch(v)
 			return job{opts: opts, validate: withWatch(opts.Validate, werr), run: func(ctx context.Context) error { return a.overview(ctx, opts, w) }}
 		},
@@ -78,8 +92,10 @@ func (a *app) overview(ctx context.Context, opts overview.Options, w watchOption
 		text: func(w io.Writer, res *overview.Result, st *format.Styles) error {
 			return format.OverviewText(w, res, st)
 		},
-		doc:  func(res *overview.Result) any { return format.NewOverviewDoc(res) },
-		prom: func(w io.Writer, res *overview.Result) error { return format.OverviewPrometheus(w, res) },
+		doc: func(res *overview.Result) any { return format.NewOverviewDoc(res) },
+		prom: func(w io.Writer, res *overview.Result) error {
+			return format.OverviewPrometheusWith(w, res, format.PrometheusOptions{TimeLag: true, PartitionTimeLag: opts.PartitionMetrics})
+		},
 		graph: func(res *overview.Result) error {
 			o := a.cfg.Output
 			if o != format.Dot && len(res.Groups) > 1 {

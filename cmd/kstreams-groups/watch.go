@@ -189,13 +189,18 @@ func (a *app) watchLoop(ctx context.Context, w watchOptions, take func(ctx conte
 			return plannedEnd(ctx)
 		}
 		var changes []watch.Change
+		var rates []watch.Rate
+		if s.snap != nil {
+			s.snap.At = started
+		}
 		if prev != nil && s.snap != nil {
 			changes = watch.Changes(*prev, *s.snap)
+			rates = watch.Rates(*prev, *s.snap)
 		}
 		if s.snap != nil {
 			prev = s.snap
 		}
-		if err := d.frame(started, n, changes, s); err != nil {
+		if err := d.frame(started, n, changes, rates, s); err != nil {
 			return err
 		}
 		if w.count > 0 && n >= w.count {
@@ -250,7 +255,7 @@ func (d *drawer) end() {
 	}
 }
 
-func (d *drawer) frame(at time.Time, n int, changes []watch.Change, s sample) error {
+func (d *drawer) frame(at time.Time, n int, changes []watch.Change, rates []watch.Rate, s sample) error {
 	var lines []string
 	// Whole seconds for an interval of whole seconds, else milliseconds.
 	step := time.Millisecond
@@ -264,6 +269,10 @@ func (d *drawer) frame(at time.Time, n int, changes []watch.Change, s sample) er
 	lines = append(lines, d.st.Paint(d.st.Header, header))
 	for _, c := range changes {
 		lines = append(lines, d.st.Paint(d.st.Warning, "changed: "+format.Escape(c.String())))
+	}
+	// The pace since the last sample (overview --watch --time-lag).
+	for _, r := range rates {
+		lines = append(lines, "rate: "+format.Escape(r.Group+": "+r.String()))
 	}
 	body := strings.Split(strings.TrimRight(string(s.body), "\n"), "\n")
 	if len(s.body) == 0 {

@@ -187,12 +187,12 @@ func TestDrawer(t *testing.T) {
 	var b bytes.Buffer
 	d := &drawer{w: &b, st: format.NewStyles(true), term: true, interval: 2 * time.Second}
 	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	require.NoError(t, d.frame(at, 1, nil, sample{body: []byte("GROUP STATE\ng Stable\n")}))
+	require.NoError(t, d.frame(at, 1, nil, nil, sample{body: []byte("GROUP STATE\ng Stable\n")}))
 	first := b.String()
 	assert.Equal(t, home+"\x1b[1mEvery 2s: 2026-12-01T10:00:00Z, sample 1 (Ctrl-C to stop)\x1b[22m"+clearLine+"\n  GROUP STATE"+clearLine+"\n  g Stable"+clearLine+"\n"+clearBelow, first)
 	b.Reset()
 	changes := []watch.Change{{Group: "g\x1b", Text: "state Stable -> Reconciling"}}
-	require.NoError(t, d.frame(at.Add(2*time.Second), 2, changes, sample{body: []byte("GROUP STATE\ng \x1b[33mReconciling\x1b[0m\n"), lines: []string{"Error: x"}}))
+	require.NoError(t, d.frame(at.Add(2*time.Second), 2, changes, nil, sample{body: []byte("GROUP STATE\ng \x1b[33mReconciling\x1b[0m\n"), lines: []string{"Error: x"}}))
 	assert.Equal(t, home+"\x1b[1mEvery 2s: 2026-12-01T10:00:02Z, sample 2 (Ctrl-C to stop)\x1b[22m"+clearLine+"\n"+
 		"\x1b[33mchanged: g^[: state Stable -> Reconciling\x1b[0m"+clearLine+"\n"+
 		"  GROUP STATE"+clearLine+"\n"+
@@ -201,6 +201,6 @@ func TestDrawer(t *testing.T) {
 
 	b.Reset()
 	p := &drawer{w: &b, st: format.NewStyles(false), interval: 500 * time.Millisecond}
-	require.NoError(t, p.frame(at.Add(1500*time.Millisecond), 4, changes, sample{body: []byte("GROUP STATE\ng Stable\n")}))
+	require.NoError(t, p.frame(at.Add(1500*time.Millisecond), 4, changes, nil, sample{body: []byte("GROUP STATE\ng Stable\n")}))
 	assert.Equal(t, "Every 500ms: 2026-12-01T10:00:01.5Z, sample 4\nchanged: g^[: state Stable -> Reconciling\nGROUP STATE\ng Stable\n\n", b.String())
 }

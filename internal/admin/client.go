@@ -66,6 +66,7 @@ type Client struct {
 // Pinned protocol versions, one per request the CLI sends, so that a
 // franz-go upgrade can never change what goes on the wire. Kafka 4.4 levels.
 var pinned = map[int16]int16{
+	1:  12, // Fetch (time lag: v12, the last naming topics)
 	2:  11, // ListOffsets (also by timestamp, --to-datetime, --by-duration)
 	3:  13, // Metadata (partitions and leaders of --input-topic)
 	8:  9,  // OffsetCommit (--reset-offsets --execute; v10 names topics by id)
@@ -116,6 +117,10 @@ func New(cfg Config) (*Client, error) {
 		kgo.RetryBackoffFn(backoff),
 		kgo.DialTimeout(dialTimeout),
 		kgo.BrokerMaxReadBytes(maxResponse),
+		// No KIP-714 client metrics: an admin tool has none to push, and
+		// kgo starts pushing once a Fetch connection exists (the time lag),
+		// then holds Close up to a second for the last push.
+		kgo.DisableClientMetrics(),
 		kgo.WithHooks(connHook{c}),
 	}
 	opts = append(opts, c.securityOpts(cfg.Security, cfg.Debug)...)

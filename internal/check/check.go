@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
@@ -87,6 +89,33 @@ type Options struct {
 	// MaxMovingTasks: more tasks whose target holders differ from their
 	// current ones is WARNING.
 	MaxMovingTasks *int64
+	// TimeLagWarning and TimeLagCritical bound the group's time lag (its
+	// largest, overview.TimeLag). TimeLag reads the records (one Fetch per
+	// leader) without a time-lag threshold, for the performance data.
+	// Whenever the records are read, the lag conditions judge the record
+	// lag (markers and aborted records left out) instead of the offset lag.
+	TimeLagWarning, TimeLagCritical *time.Duration
+	TimeLag                         bool
+	// Now is the clock of the time lag (time.Now when nil).
+	Now func() time.Time
+	// PartitionMetrics asks -o prometheus for a time-lag series per
+	// source partition (the command line's; Run does not read it).
+	PartitionMetrics bool
+}
+
+// ShowsTimeLag tells whether the time lag was asked for (a time-lag
+// threshold or TimeLag): the performance data and documents show it then.
+// A lag threshold alone reads the records for the record lag only.
+func (o Options) ShowsTimeLag() bool {
+	return o.TimeLag || o.TimeLagWarning != nil || o.TimeLagCritical != nil
+}
+
+// measured tells whether the check reads records: a time-lag threshold, a
+// lag threshold (so that markers and aborted records are no lag) or
+// TimeLag.
+func (o Options) measured() bool {
+	return o.TimeLag || o.TimeLagWarning != nil || o.TimeLagCritical != nil ||
+		o.LagWarning != nil || o.LagCritical != nil || o.TaskLagWarning != nil || o.TaskLagCritical != nil
 }
 
 // The conditions, named as their options.
@@ -106,6 +135,10 @@ const (
 	// end, whose lag is unknown and counted as 0.
 	CondSourceTopic     = "source-topic"
 	CondCommittedOffset = "committed-offset"
+	CondTimeLagWarning  = "time-lag-warning"
+	CondTimeLagCritical = "time-lag-critical"
+	// CondTimeLag is a time-lag threshold that could not be judged.
+	CondTimeLag = "time-lag"
 )
 
 // maxNamed is how many partitions a problem names before "and N more".
@@ -144,6 +177,21 @@ func ParseCount(option, s string) (*int64, error) {
 	return &n, nil
 }
 
+// ParseDuration reads a time-lag threshold: a Go duration (90s, 5m,
+// 1h30m) or a whole number of seconds, 0 or more.
+func ParseDuration(option, s string) (*time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n >= 0 && n <= int64(math.MaxInt64/time.Second) {
+		d := time.Duration(n) * time.Second
+		return &d, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return nil, fmt.Errorf("--%s: want a duration such as 90s, 5m or 1h30m (or whole seconds), 0 or more, got %q", option, s)
+	}
+	return &d, nil
+}
+
 // Validate checks the options before any I/O.
 func (o Options) Validate() error {
 	if !o.AllGroups && len(o.Groups) == 0 {
@@ -156,6 +204,9 @@ func (o Options) Validate() error {
 		if p.warn != nil && p.crit != nil && *p.warn > *p.crit {
 			return fmt.Errorf("--%s-warning %d is above --%s-critical %d: the warning threshold must not exceed the critical one", p.name, *p.warn, p.name, *p.crit)
 		}
+	}
+	if w, c := o.TimeLagWarning, o.TimeLagCritical; w != nil && c != nil && *w > *c {
+		return fmt.Errorf("--time-lag-warning %s is above --time-lag-critical %s: the warning threshold must not exceed the critical one", w, c)
 	}
 	return nil
 }
@@ -212,6 +263,11 @@ type Group struct {
 	// task lag (0 without tasks).
 	MovingTasks int64
 	MaxTaskLag  int64
+	// Lag is the lag judged: the record lag when the records were read,
+	// else the offset lag (Overview.Lag); LargestTask is the task of
+	// MaxTaskLag, judged the same way (nil without tasks).
+	Lag         int64
+	LargestTask *overview.Task
 }
 
 // ID is the group's id.
@@ -237,7 +293,8 @@ func Failed(err error, opts Options) *Result {
 // is a failure of the whole check (listing the groups); a group that
 // cannot be checked is UNKNOWN (CRITICAL when it does not exist).
 func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
-	ov, err := overview.Run(ctx, client, overview.Options{Groups: opts.Groups, AllGroups: opts.AllGroups, WithoutDescription: !opts.RequireTopology})
+	ov, err := overview.Run(ctx, client, overview.Options{Groups: opts.Groups, AllGroups: opts.AllGroups, WithoutDescription: !opts.RequireTopology,
+		TimeLag: opts.measured(), Now: opts.Now})
 	if err != nil {
 		return nil, err
 	}
@@ -269,9 +326,21 @@ func Evaluate(g *overview.Group, opts Options) *Group {
 		return out
 	}
 	out.MovingTasks = g.MovingTasks()
-	if g.Largest != nil {
-		out.MaxTaskLag = g.Largest.Lag
+	lag, largest := g.Lag, g.Largest
+	if g.Time.Measured {
+		// The record lag: what is left to process.
+		lag, largest = g.Time.Records, largestRecords(g)
 	}
+	taskLag := func(t *overview.Task) int64 {
+		if t.Time.Measured {
+			return t.Time.Records
+		}
+		return t.Lag
+	}
+	if largest != nil {
+		out.MaxTaskLag = taskLag(largest)
+	}
+	out.Lag, out.LargestTask = lag, largest
 	if missing := g.MissingTopics(); len(missing) == 1 {
 		add(CondSourceTopic, Critical, "source topic %s does not exist", missing[0])
 	} else if len(missing) > 1 {
@@ -302,17 +371,31 @@ func Evaluate(g *overview.Group, opts Options) *Group {
 		add(CondMinMembers, Critical, "%s, at least %d expected", plural(n, "member"), *opts.MinMembers)
 	}
 	switch {
-	case above(g.Lag, opts.LagCritical):
-		add(CondLagCritical, Critical, "lag %d > %d", g.Lag, *opts.LagCritical)
-	case above(g.Lag, opts.LagWarning):
-		add(CondLagWarning, Warning, "lag %d > %d", g.Lag, *opts.LagWarning)
+	case above(lag, opts.LagCritical):
+		add(CondLagCritical, Critical, "lag %d > %d", lag, *opts.LagCritical)
+	case above(lag, opts.LagWarning):
+		add(CondLagWarning, Warning, "lag %d > %d", lag, *opts.LagWarning)
 	}
-	if g.Largest != nil {
-		switch t := g.Largest; {
-		case above(t.Lag, opts.TaskLagCritical):
-			add(CondTaskLagCritical, Critical, "task %s lag %d > %d", t, t.Lag, *opts.TaskLagCritical)
-		case above(t.Lag, opts.TaskLagWarning):
-			add(CondTaskLagWarning, Warning, "task %s lag %d > %d", t, t.Lag, *opts.TaskLagWarning)
+	if largest != nil {
+		switch t := largest; {
+		case above(taskLag(t), opts.TaskLagCritical):
+			add(CondTaskLagCritical, Critical, "task %s lag %d > %d", t, taskLag(t), *opts.TaskLagCritical)
+		case above(taskLag(t), opts.TaskLagWarning):
+			add(CondTaskLagWarning, Warning, "task %s lag %d > %d", t, taskLag(t), *opts.TaskLagWarning)
+		}
+	}
+	if tl := g.Time; tl.Measured && (opts.TimeLagWarning != nil || opts.TimeLagCritical != nil) {
+		// A time lag not wholly known still crosses a threshold its known
+		// part crosses; else it cannot be judged.
+		switch {
+		case aboveD(tl.Lag, opts.TimeLagCritical):
+			add(CondTimeLagCritical, Critical, "time lag %s > %s", roundD(tl.Lag), opts.TimeLagCritical)
+		case !tl.Known && tl.Err != nil:
+			add(CondTimeLag, Unknown, "time lag cannot be measured: %s", tl.Err)
+		case !tl.Known:
+			add(CondTimeLag, Unknown, "time lag cannot be measured (%s of it known)", roundD(tl.Lag))
+		case aboveD(tl.Lag, opts.TimeLagWarning):
+			add(CondTimeLagWarning, Warning, "time lag %s > %s", roundD(tl.Lag), opts.TimeLagWarning)
 		}
 	}
 	if opts.RequireTopology && g.DescriptionStatus != topology.Available {
@@ -320,6 +403,26 @@ func Evaluate(g *overview.Group, opts Options) *Group {
 	}
 	if above(out.MovingTasks, opts.MaxMovingTasks) {
 		add(CondMaxMovingTasks, Warning, "%s moving > %d", plural(out.MovingTasks, "task"), *opts.MaxMovingTasks)
+	}
+	return out
+}
+
+// aboveD is above for durations.
+func aboveD(v time.Duration, t *time.Duration) bool { return t != nil && v > *t }
+
+// roundD shows a time lag to the millisecond.
+func roundD(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
+
+// largestRecords is the task with the largest record lag (the first in
+// task order among equals), nil without tasks.
+func largestRecords(g *overview.Group) *overview.Task {
+	var out *overview.Task
+	for _, st := range g.Subtopologies {
+		for _, t := range st.Tasks {
+			if out == nil || t.Time.Records > out.Time.Records {
+				out = t
+			}
+		}
 	}
 	return out
 }

@@ -23,14 +23,19 @@ package format
 // "|"; a label escapes the group reversibly (labelEscape), and "'", "="
 // and "|", which a label cannot hold, as \x27, \x3D and \x7C, so that
 // two groups never share a label.
+// When the records were read (a lag or time-lag threshold, --time-lag),
+// lag is the record lag and 'G time_lag' follows, in seconds ("s"; U when
+// not known) with the time-lag thresholds in seconds.
 
 import (
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/check"
+	"github.com/kstreams-groups/kstreams-groups/internal/overview"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
@@ -45,7 +50,7 @@ func CheckText(w io.Writer, res *check.Result, verbose bool) error {
 	b.WriteByte('\n')
 	if verbose {
 		for _, g := range res.Groups {
-			b.WriteString(checkGroupLine(g) + "\n")
+			b.WriteString(checkGroupLine(g, res.Options.ShowsTimeLag()) + "\n")
 			if g.Overview.Err != nil {
 				continue
 			}
@@ -86,7 +91,7 @@ func checkSummary(res *check.Result) string {
 	}
 	switch {
 	case len(bad) == 0 && len(res.Groups) == 1:
-		return pluginText(res.Groups[0].ID()) + ": " + groupFacts(res.Groups[0])
+		return pluginText(res.Groups[0].ID()) + ": " + groupFacts(res.Groups[0], res.Options.ShowsTimeLag())
 	case len(bad) == 0:
 		return fmt.Sprintf("%d groups OK", ok)
 	case len(res.Groups) > 1:
@@ -105,11 +110,14 @@ func problemsText(g *check.Group) string {
 
 // groupFacts is what the check read of a group: state, members, lag, the
 // largest task lag, tasks moving and, when asked for, the description.
-func groupFacts(g *check.Group) string {
+func groupFacts(g *check.Group, showsTimeLag bool) string {
 	o := g.Overview
-	facts := []string{pluginText(o.State), plural(len(o.Members), "member"), "lag " + strconv.FormatInt(o.Lag, 10)}
-	if o.Largest != nil && o.Largest.Lag > 0 {
-		facts = append(facts, "largest task lag "+strconv.FormatInt(o.Largest.Lag, 10)+" ("+pluginText(o.Largest.String())+")")
+	facts := []string{pluginText(o.State), plural(len(o.Members), "member"), "lag " + strconv.FormatInt(g.Lag, 10)}
+	if o.Time.Measured && showsTimeLag {
+		facts = append(facts, "time lag "+TimeLagText(o.Time))
+	}
+	if t := g.LargestTask; t != nil && g.MaxTaskLag > 0 {
+		facts = append(facts, "largest task lag "+strconv.FormatInt(g.MaxTaskLag, 10)+" ("+pluginText(t.String())+")")
 	}
 	facts = append(facts, plural(int(g.MovingTasks), "task")+" moving")
 	if o.DescriptionStatus != topology.NotRequested {
@@ -119,14 +127,14 @@ func groupFacts(g *check.Group) string {
 }
 
 // checkGroupLine is a group's line of the verbose output.
-func checkGroupLine(g *check.Group) string {
+func checkGroupLine(g *check.Group, showsTimeLag bool) string {
 	line := pluginText(g.ID()) + ": " + g.Status.String()
 	if len(g.Problems) > 0 {
 		line += " - " + problemsText(g)
 	}
 	if g.Overview.Err == nil {
 		o := g.Overview
-		line += fmt.Sprintf(" (%s, group epoch %d, target assignment epoch %d, topology epoch %d)", groupFacts(g), o.GroupEpoch, o.AssignmentEpoch, o.TopologyEpoch)
+		line += fmt.Sprintf(" (%s, group epoch %d, target assignment epoch %d, topology epoch %d)", groupFacts(g, showsTimeLag), o.GroupEpoch, o.AssignmentEpoch, o.TopologyEpoch)
 	}
 	return line
 }
@@ -152,7 +160,7 @@ func Perfdata(res *check.Result) string {
 			warn, crit string
 			min        bool
 		}{
-			{"lag", ov.Lag, threshold(o.LagWarning), threshold(o.LagCritical), true},
+			{"lag", g.Lag, threshold(o.LagWarning), threshold(o.LagCritical), true},
 			{"max_task_lag", g.MaxTaskLag, threshold(o.TaskLagWarning), threshold(o.TaskLagCritical), true},
 			{"members", int64(len(ov.Members)), "", minMembers, true},
 			{"moving_tasks", g.MovingTasks, threshold(o.MaxMovingTasks), "", true},
@@ -169,8 +177,37 @@ func Perfdata(res *check.Result) string {
 			}
 			out = append(out, perfLabel(g.ID()+" "+m.name)+"="+strings.Join(fields, ";"))
 		}
+		if ov.Time.Measured && o.ShowsTimeLag() {
+			// Seconds, as the guidelines' "s"; U when not known.
+			v := "U"
+			if ov.Time.Known {
+				v = seconds(ov.Time.Lag) + "s"
+			}
+			fields := []string{v, durThreshold(o.TimeLagWarning), durThreshold(o.TimeLagCritical), "0"}
+			out = append(out, perfLabel(g.ID()+" time_lag")+"="+strings.Join(fields, ";"))
+		}
 	}
 	return strings.Join(out, " ")
+}
+
+// seconds writes d in seconds to the millisecond, without trailing zeros.
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Milliseconds())/1000, 'f', -1, 64)
+}
+
+func durThreshold(t *time.Duration) string {
+	if t == nil {
+		return ""
+	}
+	return seconds(*t)
+}
+
+// checkTimeLag is a check document's time lag, when it was asked for.
+func checkTimeLag(o check.Options, tl overview.TimeLag) *TimeLagDoc {
+	if !o.ShowsTimeLag() {
+		return nil
+	}
+	return newTimeLagDoc(tl, false)
 }
 
 func threshold(t *int64) string {
@@ -222,14 +259,17 @@ type CheckGroupDoc struct {
 
 // CheckValuesDoc are the values a group was checked on.
 type CheckValuesDoc struct {
-	State           string `json:"state" yaml:"state"`
-	MemberCount     int    `json:"member_count" yaml:"member_count"`
-	Lag             int64  `json:"lag" yaml:"lag"`
-	MaxTaskLag      int64  `json:"max_task_lag" yaml:"max_task_lag"`
-	MovingTasks     int64  `json:"moving_tasks" yaml:"moving_tasks"`
-	GroupEpoch      int32  `json:"group_epoch" yaml:"group_epoch"`
-	AssignmentEpoch int32  `json:"assignment_epoch" yaml:"assignment_epoch"`
-	TopologyEpoch   int32  `json:"topology_epoch" yaml:"topology_epoch"`
+	State       string `json:"state" yaml:"state"`
+	MemberCount int    `json:"member_count" yaml:"member_count"`
+	Lag         int64  `json:"lag" yaml:"lag"`
+	MaxTaskLag  int64  `json:"max_task_lag" yaml:"max_task_lag"`
+	MovingTasks int64  `json:"moving_tasks" yaml:"moving_tasks"`
+	// TimeLag is present when the records were read; Lag is then the
+	// record lag.
+	TimeLag         *TimeLagDoc `json:"time_lag,omitempty" yaml:"time_lag,omitempty"`
+	GroupEpoch      int32       `json:"group_epoch" yaml:"group_epoch"`
+	AssignmentEpoch int32       `json:"assignment_epoch" yaml:"assignment_epoch"`
+	TopologyEpoch   int32       `json:"topology_epoch" yaml:"topology_epoch"`
 	// TopologyDescriptionStatus is NOT_REQUESTED unless the check was
 	// asked --require-topology.
 	TopologyDescriptionStatus string `json:"topology_description_status" yaml:"topology_description_status"`
@@ -257,7 +297,7 @@ func NewCheckDoc(res *check.Result) CheckDoc {
 		if o.Err != nil {
 			d.Error = NewErrorDoc(o.Err)
 		} else {
-			d.CheckValuesDoc = &CheckValuesDoc{State: o.State, MemberCount: len(o.Members), Lag: o.Lag, MaxTaskLag: g.MaxTaskLag, MovingTasks: g.MovingTasks,
+			d.CheckValuesDoc = &CheckValuesDoc{State: o.State, MemberCount: len(o.Members), Lag: g.Lag, MaxTaskLag: g.MaxTaskLag, MovingTasks: g.MovingTasks, TimeLag: checkTimeLag(res.Options, o.Time),
 				GroupEpoch: o.GroupEpoch, AssignmentEpoch: o.AssignmentEpoch, TopologyEpoch: o.TopologyEpoch, TopologyDescriptionStatus: o.DescriptionStatus.String()}
 		}
 		doc.Groups = append(doc.Groups, d)

@@ -34,9 +34,11 @@ package format
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fatih/color"
 
@@ -125,6 +127,13 @@ func writeOverview(t *tableWriter, g *overview.Group) {
 	}
 	writeList(t, label("Missing"), missing)
 	writeList(t, label("Ahead"), ahead)
+	if g.Time.Measured {
+		line := TimeLagText(g.Time) + ", " + recordsText(g.Time)
+		if g.Time.Err != nil {
+			line += " (records not read: " + Escape(g.Time.Err.Error()) + ")"
+		}
+		t.write(label("Time lag") + line + "\n")
+	}
 	if len(g.GlobalStores) > 0 {
 		var gs []string
 		for _, s := range g.GlobalStores {
@@ -157,6 +166,9 @@ func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology
 	head := "\n  " + st.Paint(st.header(), "Sub-topology "+Escape(s.ID)) + ": " + plural(len(s.Tasks), "task") + ", lag " + st.paintLag(s.Lag, false)
 	if largest := largestTask(s); largest != nil {
 		head += " (largest task " + Escape(largest.String()) + ": " + st.paintLag(largest.Lag, false) + ")"
+	}
+	if s.Time.Measured {
+		head += ", time lag " + TimeLagText(s.Time)
 	}
 	t.write(head + "\n")
 	label := func(name string) string { return "    " + pad(name+":", 19) }
@@ -198,17 +210,25 @@ func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology
 		t.write("    No tasks are assigned.\n")
 		return
 	}
-	ids, act, stb, wrm, lags := []string{"TASK"}, []string{"ACTIVE"}, []string{"STANDBY"}, []string{"WARM-UP"}, []string{"LAG"}
+	ids, act, stb, wrm, lags, times := []string{"TASK"}, []string{"ACTIVE"}, []string{"STANDBY"}, []string{"WARM-UP"}, []string{"LAG"}, []string{"TIME LAG"}
 	for _, task := range s.Tasks {
 		ids = append(ids, Escape(task.String()))
 		act, stb, wrm = append(act, refs(task.Active)), append(stb, refs(task.Standby)), append(wrm, refs(task.Warmup))
 		lags = append(lags, strconv.FormatInt(task.Lag, 10))
+		times = append(times, TimeLagText(task.Time))
 	}
-	wi, wa, ws, ww, wl := width(6, ids...), width(0, act...), width(0, stb...), width(0, wrm...), width(8, lags...)
-	t.write("    " + st.Paint(st.header(), pad("TASK", wi)+" "+pad("ACTIVE", wa)+" "+pad("STANDBY", ws)+" "+pad("WARM-UP", ww)+" "+padLeft("LAG", wl)) + "\n")
+	wi, wa, ws, ww, wl, wt := width(6, ids...), width(0, act...), width(0, stb...), width(0, wrm...), width(8, lags...), width(0, times...)
+	timeHead := ""
+	if s.Time.Measured {
+		timeHead = " " + padLeft("TIME LAG", wt)
+	}
+	t.write("    " + st.Paint(st.header(), pad("TASK", wi)+" "+pad("ACTIVE", wa)+" "+pad("STANDBY", ws)+" "+pad("WARM-UP", ww)+" "+padLeft("LAG", wl)+timeHead) + "\n")
 	for i, task := range s.Tasks {
 		row := "    " + pad(ids[i+1], wi) + " " + pad(act[i+1], wa) + " " + pad(stb[i+1], ws) + " " + pad(wrm[i+1], ww) + " " +
 			st.paintLag2(task.Lag, padLeft(lags[i+1], wl), g.Largest == task && task.Lag > 0)
+		if s.Time.Measured {
+			row += " " + padLeft(times[i+1], wt)
+		}
 		if task.Moving() {
 			row += "  " + st.Paint(st.moving(), "moving: "+movingText(task))
 		}
@@ -374,4 +394,55 @@ func (s *Styles) moving() *color.Color {
 		return nil
 	}
 	return s.Moving
+}
+
+// TimeLagText is a time lag in human units (4m12s, 3h5m, 2d1h); a time
+// lag not known is "-", or ">=" and the largest known one when some part
+// of it is known.
+func TimeLagText(tl overview.TimeLag) string {
+	switch {
+	case !tl.Measured:
+		return ""
+	case tl.Known:
+		return HumanDuration(tl.Lag)
+	case tl.Lag > 0:
+		return ">=" + HumanDuration(tl.Lag)
+	}
+	return missing
+}
+
+// recordsText is the record lag: exact, or an upper bound.
+func recordsText(tl overview.TimeLag) string {
+	if tl.Exact {
+		return plural(int(min(tl.Records, int64(math.MaxInt32))), "record") + " to process"
+	}
+	return "at most " + plural(int(min(tl.Records, int64(math.MaxInt32))), "record") + " to process (offset lag, an upper bound)"
+}
+
+// HumanDuration writes d in its two largest units: 850ms, 42s, 4m12s,
+// 3h5m, 2d1h; whole units leave the smaller out (4m, 3h).
+func HumanDuration(d time.Duration) string {
+	if d < time.Second {
+		if d <= 0 {
+			return "0s"
+		}
+		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+	}
+	two := func(a int64, ua string, b int64, ub string) string {
+		out := strconv.FormatInt(a, 10) + ua
+		if b > 0 {
+			out += strconv.FormatInt(b, 10) + ub
+		}
+		return out
+	}
+	s := int64(d / time.Second)
+	switch {
+	case s < 60:
+		return strconv.FormatInt(s, 10) + "s"
+	case s < 3600:
+		return two(s/60, "m", s%60, "s")
+	case s < 86400:
+		return two(s/3600, "h", s%3600/60, "m")
+	}
+	return two(s/86400, "d", s%86400/3600, "h")
 }

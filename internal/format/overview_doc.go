@@ -36,9 +36,12 @@ type OverviewBodyDoc struct {
 	MemberCount               int     `json:"member_count" yaml:"member_count"`
 	// Members are sorted by member id; MemberRefDoc.Ref is the name the
 	// text view uses (m1, m2, ...).
-	Members       []MemberRefDoc           `json:"members" yaml:"members"`
-	Lag           int64                    `json:"lag" yaml:"lag"`
-	LargestTask   *TaskLagDoc              `json:"largest_task" yaml:"largest_task"`
+	Members     []MemberRefDoc `json:"members" yaml:"members"`
+	Lag         int64          `json:"lag" yaml:"lag"`
+	LargestTask *TaskLagDoc    `json:"largest_task" yaml:"largest_task"`
+	// TimeLag is present only when measured (--time-lag): the largest of
+	// its tasks'.
+	TimeLag       *TimeLagDoc              `json:"time_lag,omitempty" yaml:"time_lag,omitempty"`
 	Subtopologies []OverviewSubtopologyDoc `json:"subtopologies" yaml:"subtopologies"`
 	GlobalStores  []GlobalStoreDoc         `json:"global_stores" yaml:"global_stores"`
 	// Store is the store view (--store); absent otherwise.
@@ -71,11 +74,12 @@ type OverviewSubtopologyDoc struct {
 	Stores           []StoreDoc  `json:"stores" yaml:"stores"`
 	// Nodes are the description's, in the broker's order; null when the
 	// description is not AVAILABLE.
-	Nodes      *[]NodeDoc `json:"nodes" yaml:"nodes"`
-	TaskCount  int        `json:"task_count" yaml:"task_count"`
-	Lag        int64      `json:"lag" yaml:"lag"`
-	MaxTaskLag int64      `json:"max_task_lag" yaml:"max_task_lag"`
-	Tasks      []TaskDoc  `json:"tasks" yaml:"tasks"`
+	Nodes      *[]NodeDoc  `json:"nodes" yaml:"nodes"`
+	TaskCount  int         `json:"task_count" yaml:"task_count"`
+	Lag        int64       `json:"lag" yaml:"lag"`
+	MaxTaskLag int64       `json:"max_task_lag" yaml:"max_task_lag"`
+	TimeLag    *TimeLagDoc `json:"time_lag,omitempty" yaml:"time_lag,omitempty"`
+	Tasks      []TaskDoc   `json:"tasks" yaml:"tasks"`
 }
 
 // SourceDoc is a topic a subtopology reads, with its lag over the tasks;
@@ -105,6 +109,7 @@ type TaskDoc struct {
 	TargetActive []MemberRefDoc  `json:"target_active" yaml:"target_active"`
 	Moving       bool            `json:"moving" yaml:"moving"`
 	Lag          int64           `json:"lag" yaml:"lag"`
+	TimeLag      *TimeLagDoc     `json:"time_lag,omitempty" yaml:"time_lag,omitempty"`
 	Offsets      []TaskOffsetDoc `json:"offsets" yaml:"offsets"`
 }
 
@@ -112,14 +117,52 @@ type TaskDoc struct {
 // (present only when above 0) is how far the committed offset is past the
 // log end, whose lag then counts as 0.
 type TaskOffsetDoc struct {
-	Topic          string `json:"topic" yaml:"topic"`
-	Partition      int32  `json:"partition" yaml:"partition"`
-	Repartition    bool   `json:"repartition" yaml:"repartition"`
-	CurrentOffset  *int64 `json:"current_offset" yaml:"current_offset"`
-	LogStartOffset int64  `json:"log_start_offset" yaml:"log_start_offset"`
-	LogEndOffset   int64  `json:"log_end_offset" yaml:"log_end_offset"`
-	Lag            int64  `json:"lag" yaml:"lag"`
-	AheadOfLogEnd  int64  `json:"ahead_of_log_end,omitempty" yaml:"ahead_of_log_end,omitempty"`
+	Topic          string      `json:"topic" yaml:"topic"`
+	Partition      int32       `json:"partition" yaml:"partition"`
+	Repartition    bool        `json:"repartition" yaml:"repartition"`
+	CurrentOffset  *int64      `json:"current_offset" yaml:"current_offset"`
+	LogStartOffset int64       `json:"log_start_offset" yaml:"log_start_offset"`
+	LogEndOffset   int64       `json:"log_end_offset" yaml:"log_end_offset"`
+	Lag            int64       `json:"lag" yaml:"lag"`
+	AheadOfLogEnd  int64       `json:"ahead_of_log_end,omitempty" yaml:"ahead_of_log_end,omitempty"`
+	TimeLag        *TimeLagDoc `json:"time_lag,omitempty" yaml:"time_lag,omitempty"`
+}
+
+// TimeLagDoc is a time lag and a record lag (README, "Time lag").
+// milliseconds is null when the time lag is not known; records_exact false
+// means records is the offset lag, an upper bound. first_record_timestamp
+// (ms) and timestamp_type are a partition's only; error is why its time
+// lag is unknown.
+type TimeLagDoc struct {
+	Milliseconds         *int64 `json:"milliseconds" yaml:"milliseconds"`
+	Records              int64  `json:"records" yaml:"records"`
+	RecordsExact         bool   `json:"records_exact" yaml:"records_exact"`
+	FirstRecordTimestamp *int64 `json:"first_record_timestamp,omitempty" yaml:"first_record_timestamp,omitempty"`
+	TimestampType        string `json:"timestamp_type,omitempty" yaml:"timestamp_type,omitempty"`
+	Error                string `json:"error,omitempty" yaml:"error,omitempty"`
+}
+
+// newTimeLagDoc is nil when the time lag was not measured.
+func newTimeLagDoc(tl overview.TimeLag, partition bool) *TimeLagDoc {
+	if !tl.Measured {
+		return nil
+	}
+	d := &TimeLagDoc{Records: tl.Records, RecordsExact: tl.Exact}
+	if tl.Known {
+		ms := tl.Lag.Milliseconds()
+		d.Milliseconds = &ms
+	}
+	if partition {
+		if tl.Timestamp >= 0 {
+			ts := tl.Timestamp
+			d.FirstRecordTimestamp = &ts
+		}
+		d.TimestampType = tl.TimestampType
+		if tl.Err != nil {
+			d.Error = tl.Err.Error()
+		}
+	}
+	return d
 }
 
 // StoreViewDoc is the store view: one entry per partition of the store.
@@ -167,11 +210,12 @@ func NewOverviewDoc(res *overview.Result) OverviewDoc {
 		if g.Largest != nil {
 			d.LargestTask = &TaskLagDoc{ID: g.Largest.String(), Lag: g.Largest.Lag}
 		}
+		d.TimeLag = newTimeLagDoc(g.Time, false)
 		d.Subtopologies = make([]OverviewSubtopologyDoc, 0, len(g.Subtopologies))
 		for _, s := range g.Subtopologies {
 			sd := OverviewSubtopologyDoc{ID: s.ID, SourceTopics: make([]SourceDoc, 0, len(s.Sources)), SinkTopics: orEmpty(s.Sinks),
 				DynamicSink: s.DynamicSink, RepartitionSinks: orEmpty(s.RepartitionSinks), Stores: make([]StoreDoc, 0, len(s.Stores)),
-				TaskCount: len(s.Tasks), Lag: s.Lag, MaxTaskLag: s.MaxTaskLag, Tasks: make([]TaskDoc, 0, len(s.Tasks))}
+				TaskCount: len(s.Tasks), Lag: s.Lag, MaxTaskLag: s.MaxTaskLag, TimeLag: newTimeLagDoc(s.Time, false), Tasks: make([]TaskDoc, 0, len(s.Tasks))}
 			for _, src := range s.Sources {
 				sd.SourceTopics = append(sd.SourceTopics, SourceDoc{Topic: src.Topic, Repartition: src.Repartition, Lag: src.Lag, Missing: src.Missing})
 			}
@@ -187,10 +231,10 @@ func NewOverviewDoc(res *overview.Result) OverviewDoc {
 			}
 			for _, t := range s.Tasks {
 				td := TaskDoc{ID: t.String(), Subtopology: t.Subtopology, Partition: t.Partition, Active: pick(t.Active), Standby: pick(t.Standby),
-					Warmup: pick(t.Warmup), TargetActive: pick(t.TargetActive), Moving: t.Moving(), Lag: t.Lag, Offsets: make([]TaskOffsetDoc, 0, len(t.Offsets))}
+					Warmup: pick(t.Warmup), TargetActive: pick(t.TargetActive), Moving: t.Moving(), Lag: t.Lag, TimeLag: newTimeLagDoc(t.Time, false), Offsets: make([]TaskOffsetDoc, 0, len(t.Offsets))}
 				for _, o := range t.Offsets {
 					td.Offsets = append(td.Offsets, TaskOffsetDoc{Topic: o.Topic, Partition: o.Partition, Repartition: o.Repartition,
-						CurrentOffset: o.Committed, LogStartOffset: o.LogStart, LogEndOffset: o.LogEnd, Lag: o.Lag, AheadOfLogEnd: o.Ahead})
+						CurrentOffset: o.Committed, LogStartOffset: o.LogStart, LogEndOffset: o.LogEnd, Lag: o.Lag, AheadOfLogEnd: o.Ahead, TimeLag: newTimeLagDoc(o.Time, true)})
 				}
 				sd.Tasks = append(sd.Tasks, td)
 			}

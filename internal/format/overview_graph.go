@@ -4,7 +4,8 @@ package format
 // topology drawing of graph.go with the lag on it, top to bottom (an
 // application's chain of subtopologies stays readable on a page). The title names the
 // group, its lag and its largest task; each subtopology's label adds its
-// task count and lag, and its border takes the color (and a width) of its
+// task count and lag (and, with --time-lag, the time lag of the group and
+// of each subtopology), and its border takes the color (and a width) of its
 // share of the group's lag: green for none, amber below a quarter, orange
 // below a half, red from a half; each source topic's label adds its lag and
 // its fill the same scale. A subtopology whose nodes are unknown (the
@@ -83,11 +84,17 @@ func overviewNotes(g *overview.Group) *graphNotes {
 	if g.Largest != nil {
 		n.title += ", largest task " + g.Largest.String() + " (" + strconv.FormatInt(g.Largest.Lag, 10) + ")"
 	}
+	if g.Time.Measured {
+		n.title += ", time lag " + TimeLagText(g.Time)
+	}
 	topicLag := map[string]int64{}
 	for _, s := range g.Subtopologies {
 		share := lagShare(s.Lag, g.Lag)
-		n.clusters[s.ID] = graphNote{label: plural(len(s.Tasks), "task") + ", lag " + strconv.FormatInt(s.Lag, 10),
-			color: lagColor(s.Lag, share), width: 1.5 + 3*share}
+		label := plural(len(s.Tasks), "task") + ", lag " + strconv.FormatInt(s.Lag, 10)
+		if s.Time.Measured {
+			label += ", time lag " + TimeLagText(s.Time)
+		}
+		n.clusters[s.ID] = graphNote{label: label, color: lagColor(s.Lag, share), width: 1.5 + 3*share}
 		for _, src := range s.Sources {
 			topicLag[src.Topic] = overview.AddLag(topicLag[src.Topic], src.Lag)
 		}

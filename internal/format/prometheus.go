@@ -24,6 +24,10 @@ package format
 //	kstreams_group_missing_source_topics{group}, kstreams_group_partitions_ahead{group}   (lag not counted)
 //	kstreams_subtopology_lag{group,subtopology}
 //	kstreams_task_lag{group,subtopology,partition}
+//	kstreams_group_lag_seconds{group}, kstreams_subtopology_lag_seconds{group,subtopology}
+//	    the time lag (overview --time-lag, check with a time-lag threshold or --time-lag), in seconds
+//	    to the millisecond; no sample when it is not known
+//	kstreams_partition_lag_seconds{group,subtopology,topic,partition}   only with --partition-metrics
 //
 // list --state has kstreams_group_state only; check adds
 // kstreams_check_group_status{group} and kstreams_check_status, the
@@ -34,6 +38,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/check"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -51,6 +56,13 @@ type promFamily struct {
 type promSample struct {
 	labels []string // name, value, name, value, ...
 	value  int64
+	// text, when set, is the value as written (a fraction: seconds).
+	text string
+}
+
+// addSeconds adds a sample of d in seconds, to the millisecond.
+func (f *promFamily) addSeconds(d time.Duration, labels ...string) {
+	f.samples = append(f.samples, promSample{labels: labels, text: seconds(d)})
 }
 
 func (f *promFamily) add(value int64, labels ...string) {
@@ -89,7 +101,11 @@ func (fs promFamilies) write(w io.Writer) error {
 				}
 				bw.WriteByte('}')
 			}
-			bw.WriteString(" " + strconv.FormatInt(s.value, 10) + "\n")
+			if s.text != "" {
+				bw.WriteString(" " + s.text + "\n")
+			} else {
+				bw.WriteString(" " + strconv.FormatInt(s.value, 10) + "\n")
+			}
 		}
 	}
 	return bw.Flush()
@@ -115,6 +131,17 @@ var (
 type groupMetrics struct {
 	up, state, members, epoch, targetEpoch, topologyEpoch, description, lag, maxTaskLag, moving, subLag, taskLag *promFamily
 	missingTopics, ahead                                                                                         *promFamily
+	// The time lag, when measured and asked for (PrometheusOptions).
+	opts                                      PrometheusOptions
+	lagSeconds, subLagSeconds, partLagSeconds *promFamily
+}
+
+// PrometheusOptions choose the optional metrics.
+type PrometheusOptions struct {
+	// TimeLag writes the time lag families of groups whose time lag was
+	// measured; PartitionTimeLag adds one series per source partition
+	// (cardinality: one per partition of every group).
+	TimeLag, PartitionTimeLag bool
 }
 
 func newGroupMetrics(fs *promFamilies) *groupMetrics {
@@ -133,6 +160,12 @@ func newGroupMetrics(fs *promFamilies) *groupMetrics {
 		taskLag:       fs.family("kstreams_task_lag", "The lag of one task (sub-topology S, partition P): end offset minus committed offset at partition P of each source topic."),
 		missingTopics: fs.family("kstreams_group_missing_source_topics", "Source topics of the streams group that do not exist: their lag is unknown, not counted."),
 		ahead:         fs.family("kstreams_group_partitions_ahead", "Source partitions whose committed offset is past the log end (a truncated or re-created topic): their lag counts as 0."),
+		lagSeconds: fs.family("kstreams_group_lag_seconds",
+			"The streams group's time lag: the age of the oldest record it has not processed (the largest of its partitions'); 0 when caught up."),
+		subLagSeconds: fs.family("kstreams_subtopology_lag_seconds",
+			"A sub-topology's time lag: the age of the oldest record it has not processed (the largest of its partitions')."),
+		partLagSeconds: fs.family("kstreams_partition_lag_seconds",
+			"A source partition's time lag: now minus the timestamp of the first record after the committed offset that a read_committed consumer sees; 0 when there is none."),
 	}
 }
 
@@ -185,12 +218,40 @@ func (m *groupMetrics) add(g *overview.Group) {
 	m.moving.add(g.MovingTasks(), "group", g.Group)
 	m.missingTopics.add(int64(len(g.MissingTopics())), "group", g.Group)
 	m.ahead.add(int64(len(g.AheadPartitions())), "group", g.Group)
+	if !m.opts.TimeLag || !g.Time.Measured {
+		return
+	}
+	// A time lag not known has no sample: a guess would alert or hide.
+	if g.Time.Known {
+		m.lagSeconds.addSeconds(g.Time.Lag, "group", g.Group)
+	}
+	for _, st := range g.Subtopologies {
+		if st.Time.Known {
+			m.subLagSeconds.addSeconds(st.Time.Lag, "group", g.Group, "subtopology", st.ID)
+		}
+		if !m.opts.PartitionTimeLag {
+			continue
+		}
+		for _, t := range st.Tasks {
+			for _, o := range t.Offsets {
+				if o.Time.Known {
+					m.partLagSeconds.addSeconds(o.Time.Lag, "group", g.Group, "subtopology", st.ID, "topic", o.Topic, "partition", strconv.Itoa(int(o.Partition)))
+				}
+			}
+		}
+	}
 }
 
 // OverviewPrometheus writes the metrics of an overview.
 func OverviewPrometheus(w io.Writer, res *overview.Result) error {
+	return OverviewPrometheusWith(w, res, PrometheusOptions{TimeLag: true})
+}
+
+// OverviewPrometheusWith is OverviewPrometheus with options.
+func OverviewPrometheusWith(w io.Writer, res *overview.Result, po PrometheusOptions) error {
 	var fs promFamilies
 	m := newGroupMetrics(&fs)
+	m.opts = po
 	seen := map[string]bool{}
 	for _, g := range res.Groups {
 		if !seen[g.Group] {
@@ -214,8 +275,16 @@ func ListPrometheus(w io.Writer, res *list.Result) error {
 // CheckPrometheus writes the metrics of a check: each group's, its check
 // status, and the status of the whole check.
 func CheckPrometheus(w io.Writer, res *check.Result) error {
+	return CheckPrometheusWith(w, res, PrometheusOptions{})
+}
+
+// CheckPrometheusWith is CheckPrometheus with options; the time lag is
+// written when the check was asked for it (check.Options.ShowsTimeLag).
+func CheckPrometheusWith(w io.Writer, res *check.Result, po PrometheusOptions) error {
 	var fs promFamilies
 	m := newGroupMetrics(&fs)
+	po.TimeLag = res.Options.ShowsTimeLag()
+	m.opts = po
 	groupStatus := fs.family("kstreams_check_group_status", "The check of the streams group, as a Monitoring Plugins state: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.")
 	status := fs.family("kstreams_check_status", "The whole check, as a Monitoring Plugins state (its exit code): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.")
 	seen := map[string]bool{}

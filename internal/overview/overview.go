@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -30,6 +31,14 @@ type Options struct {
 	// coordinator answers): the status is NOT_REQUESTED and no
 	// subtopology has nodes.
 	WithoutDescription bool
+	// TimeLag reads, besides the offsets, the first unprocessed record of
+	// every partition (timelag.go): time lag and record lag. Now is the
+	// clock it is measured against (time.Now when nil).
+	TimeLag bool
+	Now     func() time.Time
+	// PartitionMetrics asks -o prometheus for a time-lag series per
+	// source partition (the command line's; Run does not read it).
+	PartitionMetrics bool
 }
 
 // Validate checks the options before any I/O. --group with --all-groups is
@@ -57,6 +66,8 @@ type Result struct {
 	Groups []*Group
 	// Store is the store of the store view; "" for the overview.
 	Store string
+	// Fetches counts the Fetch requests the time lag took (0 without it).
+	Fetches int
 }
 
 // Failures lists the groups whose overview could not be made, in request
@@ -98,6 +109,8 @@ type Group struct {
 	// when the group has no task.
 	Lag     int64
 	Largest *Task
+	// Time is the group's time lag: the largest of its tasks' (timelag.go).
+	Time TimeLag
 	// Store is the store view of Result.Store; nil otherwise.
 	Store *StoreView
 	Err   error
@@ -127,6 +140,8 @@ type Subtopology struct {
 	// of them.
 	Lag        int64
 	MaxTaskLag int64
+	// Time is the largest time lag of its tasks.
+	Time TimeLag
 }
 
 // Source is a topic a subtopology reads.
@@ -168,6 +183,8 @@ type Task struct {
 	// Lag is the sum over the subtopology's source topics of Offsets' lag
 	// (AddLag).
 	Lag int64
+	// Time is the largest time lag of its partitions.
+	Time TimeLag
 	// Offsets are the task's partition P of each source topic that has one,
 	// in the order of Subtopology.Sources.
 	Offsets []PartitionLag
@@ -209,6 +226,8 @@ type PartitionLag struct {
 	// Ahead is the committed offset minus the log end when the committed
 	// offset is past the log end; 0 otherwise.
 	Ahead int64
+	// Time is the partition's time lag and record lag (timelag.go).
+	Time TimeLag
 }
 
 // AddLag adds a lag to a sum of lags: a negative lag counts as 0, and the
@@ -317,7 +336,7 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 	for _, d := range client.DescribeStreamsGroups(ctx, ids, !opts.WithoutDescription) {
 		res.Groups = append(res.Groups, build(d))
 	}
-	fillLag(ctx, client, res.Groups)
+	fillAll(ctx, client, res, opts)
 	for _, g := range res.Groups {
 		if g.Err == nil && opts.StoreGiven {
 			g.Store, g.Err = storeView(g, opts.Store)
@@ -584,6 +603,19 @@ func fillLag(ctx context.Context, client Client, groups []*Group) {
 			continue
 		}
 		g.Err = computeLag(g, committed[g.Group], latest, earliest)
+	}
+}
+
+// fillAll computes the lag of groups and, with opts.TimeLag, their time
+// lag.
+func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
+	fillLag(ctx, client, res.Groups)
+	if opts.TimeLag {
+		now := time.Now
+		if opts.Now != nil {
+			now = opts.Now
+		}
+		res.Fetches = fillTimeLag(ctx, client, res.Groups, now)
 	}
 }
 

@@ -70,6 +70,12 @@ type offsetBook struct {
 	// times holds record timestamps (ms): times[topic][p][i] is the
 	// timestamp of offset start+i of partition p.
 	times map[string][][]int64
+	// layout is how Fetch cuts each topic's records into batches
+	// (fetch.go); a topic missing here has the defaults.
+	layout map[string]topicLog
+	// cache holds the batches Fetch encoded (fetch.go); nil until the
+	// first Fetch, and dropped when a log changes.
+	cache *batchCache
 }
 
 type logRange struct{ start, end int64 }
@@ -89,6 +95,7 @@ func (c *Cluster) SetLogOffsets(topicName string, partition int32, start, end in
 }
 
 func (b *offsetBook) setLog(topicName string, partition int32, start, end int64) {
+	b.cache = nil
 	if b.logs == nil {
 		b.logs = map[string][]logRange{}
 	}
@@ -118,6 +125,7 @@ func (c *Cluster) SetRecordTimestamps(topicName string, partition int32, ts []in
 }
 
 func (b *offsetBook) setTimes(topicName string, partition int32, ts []int64) {
+	b.cache = nil
 	if b.times == nil {
 		b.times = map[string][][]int64{}
 	}
@@ -438,6 +446,7 @@ func validateOffsets(s *State, p *problems) {
 				p.add("%s: partition %d starts at %d, after its end %d", where, j, t.StartOffsets[j], t.EndOffsets[j])
 			}
 		}
+		validateLayout(where, t, p)
 		if len(t.Timestamps) > 0 && int32(len(t.Timestamps)) != t.Partitions {
 			p.add("%s: timestamps has %d entries, want one list per partition (%d)", where, len(t.Timestamps), t.Partitions)
 		}
@@ -503,6 +512,10 @@ func stateOffsets(s *State) offsetBook {
 				b.setTimes(t.Name, j, t.Timestamps[j])
 			}
 		}
+		if b.layout == nil {
+			b.layout = map[string]topicLog{}
+		}
+		b.layout[t.Name] = t.topicLog()
 	}
 	for _, g := range s.StreamsGroups {
 		for _, o := range g.CommittedOffsets {

@@ -40,6 +40,12 @@ type StateTopic struct {
 	// Timestamps are the record timestamps (ms) of each partition, from
 	// its start offset on, for ListOffsets by timestamp (offsets.go).
 	Timestamps [][]int64 `yaml:"timestamps"`
+	// TimestampType, Compression, BatchRecords and Transactions lay the
+	// records out in batches for Fetch (fetch.go).
+	TimestampType string        `yaml:"timestamp_type"`
+	Compression   string        `yaml:"compression"`
+	BatchRecords  int64         `yaml:"batch_records"`
+	Transactions  []Transaction `yaml:"transactions"`
 }
 
 // StateStreamsGroup is a StreamsGroup plus its coordinator placement.
@@ -463,6 +469,7 @@ var sectionNames = map[string]string{
 	"Member":                 "a member",
 	"Endpoint":               "user_endpoint",
 	"TaskOffset":             "a task offset",
+	"Transaction":            "a transaction",
 	"Assignment":             "an assignment",
 	"Description":            "description",
 	"DescriptionSubtopology": "a description subtopology",

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/check"
 	"github.com/kstreams-groups/kstreams-groups/internal/describe"
@@ -16,6 +17,8 @@ import (
 // Snapshot is one sample's groups, in request order.
 type Snapshot struct {
 	Groups []Group
+	// At is when the sample was taken (for Rates); set by the caller.
+	At time.Time
 }
 
 // Group is what a sample tells about one group.
@@ -42,6 +45,9 @@ type Group struct {
 	Description topology.Status
 	// Status is the check's status of the group; "" outside check.
 	Status string
+	// Progress is where each sub-topology stands, for Rates; nil unless
+	// the sample read the records (overview --time-lag).
+	Progress []Progress
 }
 
 // Member is a member of a group.
@@ -66,7 +72,7 @@ func fromOverviewGroup(g *overview.Group) Group {
 	}
 	lag := g.Lag
 	out := Group{ID: g.Group, State: g.State, GroupEpoch: g.GroupEpoch, AssignmentEpoch: g.AssignmentEpoch,
-		TopologyEpoch: g.TopologyEpoch, Description: g.DescriptionStatus, Lag: &lag}
+		TopologyEpoch: g.TopologyEpoch, Description: g.DescriptionStatus, Lag: &lag, Progress: progress(g)}
 	var tasks []*overview.Task
 	for _, st := range g.Subtopologies {
 		tasks = append(tasks, st.Tasks...)
@@ -82,6 +88,11 @@ func FromCheck(res *check.Result) Snapshot {
 	for _, g := range res.Groups {
 		sg := fromOverviewGroup(g.Overview)
 		sg.Status = g.Status.String()
+		if !res.Options.ShowsTimeLag() {
+			// A lag threshold reads the records too; the pace is shown
+			// only when the time lag was asked for.
+			sg.Progress = nil
+		}
 		s.Groups = append(s.Groups, sg)
 	}
 	return s

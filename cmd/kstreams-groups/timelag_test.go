@@ -1,0 +1,275 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin/admintest"
+	"github.com/kstreams-groups/kstreams-groups/internal/format/promtest"
+	"github.com/kstreams-groups/kstreams-groups/internal/golden"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
+)
+
+// timeLagCluster is the playground seeded with seed/timelag.yaml, whose
+// record timestamps are relative to the fake clock's 2026-12-01T10:00Z.
+func timeLagCluster(t *testing.T) *playground.Cluster {
+	t.Helper()
+	data, err := os.ReadFile("../../internal/playground/seed/timelag.yaml")
+	require.NoError(t, err)
+	s, err := playground.ParseState(data)
+	require.NoError(t, err)
+	c, err := playground.StartState(s)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func TestOverviewTimeLag(t *testing.T) {
+	isolate(t)
+	c := timeLagCluster(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"text", []string{"--group", "shop"}},
+		{"idle eos", []string{"--group", "idle-eos"}},
+		{"snappy", []string{"--group", "snappy-app"}},
+		{"json", []string{"--group", "shop", "-o", "json"}},
+		{"yaml idle eos", []string{"--group", "idle-eos", "-o", "yaml"}},
+		{"shop.mmd", []string{"--group", "shop", "-o", "mermaid"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLIWith(t, deps{clock: newFakeClock(nil)}, append([]string{"--bootstrap-server", bootstrap(c), "overview", "--time-lag"}, tc.args...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Empty(t, r.stderr)
+			golden.Assert(t, stableOverview(c, r.stdout))
+		})
+	}
+}
+
+// The figures of the seed, read from the document: the time lag is now
+// minus the first unprocessed record's time, the largest per task,
+// sub-topology and group; records are counted without the aborted
+// transaction and its marker.
+func TestOverviewTimeLag_figures(t *testing.T) {
+	isolate(t)
+	c := timeLagCluster(t)
+	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", bootstrap(c), "overview", "--time-lag", "--group", "shop", "--group", "idle-eos", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var doc struct {
+		Groups []struct {
+			Group         string `json:"group"`
+			TimeLag       tlDoc  `json:"time_lag"`
+			Subtopologies []struct {
+				ID      string `json:"id"`
+				TimeLag tlDoc  `json:"time_lag"`
+				Tasks   []struct {
+					ID      string `json:"id"`
+					TimeLag tlDoc  `json:"time_lag"`
+					Offsets []struct {
+						Topic     string `json:"topic"`
+						Partition int32  `json:"partition"`
+						Lag       int64  `json:"lag"`
+						TimeLag   tlDoc  `json:"time_lag"`
+					} `json:"offsets"`
+				} `json:"tasks"`
+			} `json:"subtopologies"`
+		} `json:"groups"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &doc))
+	type fig struct {
+		offsetLag, ms, records int64
+		exact                  bool
+		tsType                 string
+	}
+	got := map[string]fig{}
+	for _, g := range doc.Groups {
+		for _, st := range g.Subtopologies {
+			for _, task := range st.Tasks {
+				for _, o := range task.Offsets {
+					got[g.Group+"/"+o.Topic+"-"+itoa(int(o.Partition))] = fig{o.Lag, ms(o.TimeLag), o.TimeLag.Records, o.TimeLag.RecordsExact, o.TimeLag.TimestampType}
+				}
+			}
+		}
+	}
+	assert.Equal(t, map[string]fig{
+		"shop/orders-0":     {8, 240_000, 8, true, "CreateTime"},
+		"shop/orders-1":     {4, 3_600_000, 4, true, "CreateTime"}, // never committed: from the log start
+		"shop/orders-2":     {0, 0, 0, true, ""},                   // caught up: nothing read
+		"shop/events-0":     {6, 60_000, 6, true, "LogAppendTime"}, // offset 2 (70s old) shares a batch appended with offset 3, 60s ago
+		"shop/events-1":     {4, 0, 0, true, "LogAppendTime"},      // an aborted transaction and its marker
+		"shop/clicks-0":     {9900, 7_200_500, 9900, false, "CreateTime"},
+		"idle-eos/events-0": {0, 0, 0, true, ""},
+		"idle-eos/events-1": {4, 0, 0, true, "LogAppendTime"},
+	}, got)
+	assert.Equal(t, int64(7_200_500), ms(doc.Groups[0].TimeLag), "the group's is its largest")
+	assert.Equal(t, int64(3_600_000), ms(doc.Groups[0].Subtopologies[0].TimeLag))
+	assert.Equal(t, int64(0), ms(doc.Groups[1].TimeLag))
+	assert.Equal(t, int64(0), doc.Groups[1].TimeLag.Records)
+	// One Fetch per leader (two nodes).
+	assert.LessOrEqual(t, len(requestsWithKey(c, 1)), 2)
+}
+
+type tlDoc struct {
+	Milliseconds  *int64 `json:"milliseconds"`
+	Records       int64  `json:"records"`
+	RecordsExact  bool   `json:"records_exact"`
+	TimestampType string `json:"timestamp_type"`
+}
+
+func ms(d tlDoc) int64 {
+	if d.Milliseconds == nil {
+		return -1
+	}
+	return *d.Milliseconds
+}
+
+func requestsWithKey(c *playground.Cluster, key int16) []playground.Request {
+	var out []playground.Request
+	for _, r := range c.Requests() {
+		if r.Key == key {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func TestCheckTimeLag(t *testing.T) {
+	isolate(t)
+	c := timeLagCluster(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		// Offset lag 4 (an aborted transaction and its marker), nothing
+		// to process: OK.
+		{"idle eos lag-critical 0", []string{"--group", "idle-eos", "--expect-state", "Empty", "--lag-critical", "0", "-v"}, 0},
+		{"time lag warning", []string{"--group", "shop", "--time-lag-warning", "30m", "--time-lag-critical", "3h"}, 1},
+		{"time lag critical", []string{"--group", "shop", "--time-lag-critical", "1h", "-v"}, 2},
+		{"equal is not above", []string{"--group", "snappy-app", "--expect-state", "Empty", "--time-lag-critical", "1s"}, 0},
+		{"seconds", []string{"--group", "shop", "--group", "idle-eos", "--expect-state", "Stable,Empty", "--time-lag-warning", "7200", "--time-lag-critical", "7201"}, 1},
+		{"time lag without thresholds json", []string{"--group", "idle-eos", "--expect-state", "Empty", "--time-lag", "-o", "json"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLIWith(t, deps{clock: newFakeClock(nil)}, append([]string{"--bootstrap-server", bootstrap(c), "check"}, tc.args...)...)
+			assert.Equal(t, tc.code, r.code, r.stderr)
+			golden.Assert(t, stableOverview(c, r.stdout))
+		})
+	}
+}
+
+func TestCheckTimeLag_usage(t *testing.T) {
+	isolate(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--time-lag-warning", "5m", "--time-lag-critical", "1m"}, "--time-lag-warning 5m0s is above --time-lag-critical 1m0s"},
+		{[]string{"--time-lag-critical", "soon"}, `--time-lag-critical: want a duration such as 90s, 5m or 1h30m (or whole seconds), 0 or more, got "soon"`},
+		{[]string{"--time-lag-warning", "-5s"}, `--time-lag-warning: want a duration`},
+	} {
+		r := runCLI(t, append([]string{"--bootstrap-server", "127.0.0.1:9", "check", "--group", "g"}, tc.args...)...)
+		assert.Equal(t, 3, r.code, "a usage error is UNKNOWN")
+		assert.Contains(t, r.stderr, tc.want)
+	}
+}
+
+// The time lag in -o prometheus: seconds, the group's and each
+// sub-topology's, per partition only with --partition-metrics; the
+// exposition parses (expfmt) and, where promtool is installed, passes
+// promtool check metrics.
+func TestPrometheusTimeLag(t *testing.T) {
+	isolate(t)
+	c := timeLagCluster(t)
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		partitions bool
+	}{
+		{"overview", []string{"overview", "--time-lag", "--group", "shop", "--group", "idle-eos"}, false},
+		{"overview partitions", []string{"overview", "--time-lag", "--partition-metrics", "--group", "shop"}, true},
+		{"check", []string{"check", "--group", "shop", "--time-lag-critical", "3h"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLIWith(t, deps{clock: newFakeClock(nil)}, append([]string{"--bootstrap-server", bootstrap(c), "-o", "prometheus"}, tc.args...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			golden.Assert(t, []byte(r.stdout))
+			fams := promtest.Parse(t, r.stdout)
+			assert.InDelta(t, 7200.5, promtest.Value(t, fams, "kstreams_group_lag_seconds", "group", "shop"), 1e-9)
+			assert.InDelta(t, 3600, promtest.Value(t, fams, "kstreams_subtopology_lag_seconds", "group", "shop", "subtopology", "0"), 1e-9)
+			assert.Equal(t, tc.partitions, promtest.Has(fams, "kstreams_partition_lag_seconds", "group", "shop", "subtopology", "0", "topic", "orders", "partition", "0"))
+			if tc.partitions {
+				assert.InDelta(t, 240, promtest.Value(t, fams, "kstreams_partition_lag_seconds", "group", "shop", "subtopology", "0", "topic", "orders", "partition", "0"), 1e-9)
+			}
+			promtool(t, r.stdout)
+		})
+	}
+	// Without the time lag asked, no family.
+	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", bootstrap(c), "-o", "prometheus", "check", "--group", "shop", "--lag-critical", "100000")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.False(t, promtest.Has(promtest.Parse(t, r.stdout), "kstreams_group_lag_seconds", "group", "shop"))
+}
+
+// promtool runs promtool check metrics on text when it is installed.
+func promtool(t *testing.T, text string) {
+	t.Helper()
+	path, err := exec.LookPath("promtool")
+	if err != nil {
+		t.Log("promtool is not installed: the expfmt parse stands alone")
+		return
+	}
+	cmd := exec.Command(path, "check", "metrics")
+	cmd.Stdin = strings.NewReader(text)
+	out, err := cmd.CombinedOutput()
+	assert.NoError(t, err, "promtool check metrics: %s", out)
+	assert.Empty(t, strings.TrimSpace(string(out)), "promtool check metrics has remarks")
+}
+
+// A broker that never answers Fetch: the overview keeps its offsets and
+// says in one line why the records were not read; check's time-lag
+// threshold is UNKNOWN, with the reason.
+func TestTimeLag_fetchNeverAnswered(t *testing.T) {
+	isolate(t)
+	c := timeLagCluster(t)
+	h := admintest.Start(t, c, admintest.Rule{Key: 1, Action: admintest.Hang})
+	start := time.Now()
+	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", h.Bootstrap(), "--timeout", "1500", "overview", "--time-lag", "--group", "idle-eos")
+	assert.Less(t, time.Since(start), 15*time.Second)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "  Lag:           4 (largest task 0_1: 4)\n")
+	assert.Contains(t, r.stdout, "  Time lag:      -, at most 4 records to process (offset lag, an upper bound) (records not read: Fetch: timed out)\n")
+
+	r = runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", h.Bootstrap(), "--timeout", "1500", "check", "--group", "idle-eos", "--expect-state", "Empty", "--time-lag-critical", "1m")
+	assert.Equal(t, 3, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "STREAMS UNKNOWN - idle-eos UNKNOWN: time lag cannot be measured: Fetch: timed out |")
+}
+
+// overview --watch --time-lag: from the second sample on, each
+// sub-topology's pace since the last one and the time to catch up.
+func TestWatchTimeLagRates(t *testing.T) {
+	isolate(t)
+	c := timeLagCluster(t)
+	clk := newFakeClock(func(n int) {
+		if n == 1 {
+			// In 2s: orders-0 grows by 10 (20 -> 30), shop commits 16 more
+			// (12 -> 28); 2 left at 8/s gained.
+			c.SetLogOffsets("orders", 0, 0, 30)
+			c.Commit("shop", playground.Committed{Topic: "orders", Partition: 0, Offset: 28, LeaderEpoch: -1})
+		}
+	})
+	r := runCLIWith(t, deps{clock: clk}, "--bootstrap-server", bootstrap(c), "overview", "--group", "shop", "--time-lag", "--watch", "--interval", "2s", "--count", "2")
+	require.Equal(t, 0, r.code, r.stderr)
+	first, second, ok := strings.Cut(r.stdout, "sample 2\n")
+	require.True(t, ok, r.stdout)
+	assert.NotContains(t, first, "rate:")
+	assert.Contains(t, second, "rate: shop: sub-topology 0 consumes 8.0/s, input 5.0/s, catches up in about 2s\n")
+	assert.Contains(t, second, "rate: shop: sub-topology 1 consumes 0.0/s, input 0.0/s, falling behind\n")
+}

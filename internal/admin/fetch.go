@@ -1,0 +1,423 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+)
+
+// Time lag and record lag read records: a Fetch (key 1) per partition
+// leader, read_committed, from each partition's committed offset, for the
+// timestamp of the first record a consumer would process next and, when
+// few offsets separate the committed offset from the end, the number of
+// records (transaction markers and aborted records left out) in between.
+// It is an admin read: no group, no member, no fetch session, no commit.
+// franz-go decodes the batches (kgo.ProcessFetchPartition: every
+// compression codec, control batches, the aborted-transaction filter of
+// read_committed); the decompressor is ours, bounded.
+
+// fetchAPI names Fetch in messages.
+const fetchAPI = "Fetch"
+
+// fetchVersion is the Fetch version sent: v12 is the last that names topics
+// (v13 names them by id, which would cost a Metadata round trip for the
+// ids); v4+ has read_committed and the aborted transactions.
+const fetchVersion = 12
+
+// RecordCountBound is the largest offset difference (end minus committed)
+// for which the records in between are counted. Above it the offset
+// difference stands as an upper bound: counting would read the whole gap.
+const RecordCountBound = 4096
+
+// Bytes asked per partition and per response. A broker returns at least
+// the first batch of the first partition whatever the limit (KIP-74), so a
+// partition whose first batch is larger gets it in a later round, asked
+// first and with twice the room.
+const (
+	fetchPartitionBytes      = 64 << 10 // time lag only: one batch is enough
+	fetchCountPartitionBytes = 1 << 20  // counting: the gap, in as few rounds as possible
+	fetchPartitionBytesMax   = 16 << 20
+	fetchResponseBytes       = 32 << 20 // below maxResponse, the cut of every answer
+	// maxDecompressedBatch bounds what one batch may decompress to.
+	maxDecompressedBatch = 32 << 20
+	// fetchRounds bounds the Fetch rounds of one call: each round is one
+	// Fetch per leader that still has partitions to read.
+	fetchRounds = 16
+)
+
+// Timestamp types of a record batch (the batch attributes' bit 3).
+const (
+	CreateTime    = "CreateTime"
+	LogAppendTime = "LogAppendTime"
+)
+
+// FirstRecordQuery asks for the first record of a partition at or after
+// From, below End (the log end offset the offsets view used). Count asks
+// for the number of records between From and End as well; the caller sets
+// it when End-From is at most RecordCountBound.
+type FirstRecordQuery struct {
+	kafka.TopicPartition
+	From, End int64
+	Count     bool
+}
+
+// FirstRecord is the answer for one partition.
+type FirstRecord struct {
+	kafka.TopicPartition
+	// Found tells that a record was read: the first record at or after
+	// From that a read_committed consumer sees (no marker, no aborted
+	// record), at Offset with Timestamp (ms; -1 when it has none).
+	Found     bool
+	Offset    int64
+	Timestamp int64
+	// TimestampType is CreateTime or LogAppendTime, from the batch that
+	// held the record (or any batch read); "" when no batch was read.
+	TimestampType string
+	// Records is the number of records in [From, End) a read_committed
+	// consumer sees, when Counted; Counted is false when the query did not
+	// ask for a count or the last stable offset is below End (an open
+	// transaction: what it holds is not decided yet).
+	Records int64
+	Counted bool
+	// Pending tells that the partition's last stable offset stopped the
+	// read before a record was found: an open transaction holds the next
+	// records.
+	Pending bool
+	Err     error
+}
+
+// FetchStats counts what FetchFirstRecords sent.
+type FetchStats struct {
+	// Requests is the number of Fetch requests sent; Rounds the rounds.
+	Requests, Rounds int
+}
+
+// partRead is the state of one partition's read.
+type partRead struct {
+	q        FirstRecordQuery
+	pos      int64
+	maxBytes int32
+	stuck    bool
+	done     bool
+	out      FirstRecord
+}
+
+// FetchFirstRecords reads, for each query, the first record at or after
+// From (see FirstRecordQuery): one Metadata request for the leaders, then
+// rounds of one Fetch per leader (read_committed, no wait, a few bytes per
+// partition) until every partition is answered or fetchRounds is reached.
+// The result is in query order; a partition that failed carries its error.
+// The error is for a failure of the whole call (the leaders unknown).
+func (c *Client) FetchFirstRecords(ctx context.Context, qs []FirstRecordQuery) ([]FirstRecord, FetchStats, error) {
+	var stats FetchStats
+	reads := make([]*partRead, len(qs))
+	var topics []string
+	for i, q := range qs {
+		r := &partRead{q: q, pos: q.From, maxBytes: fetchPartitionBytes, out: FirstRecord{TopicPartition: q.TopicPartition, Timestamp: -1, Offset: -1}}
+		if q.Count {
+			r.maxBytes = fetchCountPartitionBytes
+		}
+		if q.From >= q.End {
+			// Caught up: nothing to read, nothing to count.
+			r.done, r.out.Counted = true, q.Count
+		}
+		reads[i] = r
+		if !r.done {
+			topics = append(topics, q.Topic)
+		}
+	}
+	if len(topics) == 0 {
+		return collect(reads), stats, nil
+	}
+	tis, err := c.DescribeTopics(ctx, topics)
+	if err != nil {
+		return nil, stats, err
+	}
+	leaders := map[kafka.TopicPartition]int32{}
+	topicErr := map[string]error{}
+	for _, ti := range tis {
+		topicErr[ti.Topic] = ti.Err
+		for _, p := range ti.Partitions {
+			leaders[kafka.TopicPartition{Topic: ti.Topic, Partition: p.Partition}] = p.Leader
+		}
+	}
+	for _, r := range reads {
+		if r.done {
+			continue
+		}
+		if err := topicErr[r.q.Topic]; err != nil {
+			r.fail(err)
+		} else if l, ok := leaders[r.q.TopicPartition]; !ok {
+			r.fail(NewKafkaError(kerr.UnknownTopicOrPartition.Code, nil))
+		} else if l < 0 {
+			r.fail(NewKafkaError(kerr.LeaderNotAvailable.Code, nil))
+		}
+	}
+	dec := newBoundedDecompressor(maxDecompressedBatch)
+	for round := 0; round < fetchRounds; round++ {
+		byLeader := map[int32][]*partRead{}
+		for _, r := range reads {
+			if !r.done {
+				l := leaders[r.q.TopicPartition]
+				byLeader[l] = append(byLeader[l], r)
+			}
+		}
+		if len(byLeader) == 0 {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			for _, rs := range byLeader {
+				for _, r := range rs {
+					r.fail(&kafka.UnavailableError{Op: fetchAPI, Err: err})
+				}
+			}
+			break
+		}
+		stats.Rounds++
+		// The leaders are asked at once; each read belongs to one leader,
+		// so the rounds share nothing but the decompressor, which is
+		// safe for concurrent use.
+		var wg sync.WaitGroup
+		for _, l := range slices.Sorted(mapKeys(byLeader)) {
+			stats.Requests++
+			wg.Go(func() { c.fetchRound(ctx, l, byLeader[l], dec) })
+		}
+		wg.Wait()
+	}
+	for _, r := range reads {
+		if !r.done {
+			r.fail(&kafka.UnavailableError{Op: fetchAPI, Err: fmt.Errorf("no record read within %d Fetch rounds", fetchRounds)})
+		}
+	}
+	return collect(reads), stats, nil
+}
+
+func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
+	return func(yield func(K) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func collect(reads []*partRead) []FirstRecord {
+	out := make([]FirstRecord, len(reads))
+	for i, r := range reads {
+		out[i] = r.out
+		if !out[i].Counted {
+			out[i].Records = 0
+		}
+	}
+	return out
+}
+
+func (r *partRead) fail(err error) { r.done, r.out.Err, r.out.Counted = true, err, false }
+
+// fetchRound sends one Fetch to leader for rs: partitions that made no
+// progress last round go first, where the broker's one-batch minimum
+// applies.
+func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, dec kgo.Decompressor) {
+	slices.SortStableFunc(rs, func(a, b *partRead) int {
+		if a.stuck != b.stuck {
+			if a.stuck {
+				return -1
+			}
+			return 1
+		}
+		return kafka.CompareTopicPartitions(a.q.TopicPartition, b.q.TopicPartition)
+	})
+	req := kmsg.NewPtrFetchRequest()
+	req.ReplicaID = -1
+	req.MaxWaitMillis = 0 // answer at once: what is there is all we want
+	req.MinBytes = 0
+	req.MaxBytes = fetchResponseBytes
+	req.IsolationLevel = 1 // read_committed
+	req.SessionID = 0
+	req.SessionEpoch = -1 // no fetch session
+	// Several reads of one partition (groups at different offsets) share
+	// one entry, from the lowest position, with the most room any asks.
+	byTP := map[kafka.TopicPartition][]*partRead{}
+	var order []*partRead
+	for _, r := range rs {
+		if byTP[r.q.TopicPartition] == nil {
+			order = append(order, r)
+		}
+		byTP[r.q.TopicPartition] = append(byTP[r.q.TopicPartition], r)
+	}
+	topicRuns(len(order), func(i int) string { return order[i].q.Topic }, func(topic string, from, to int) {
+		rt := kmsg.NewFetchRequestTopic()
+		rt.Topic = topic
+		for _, r := range order[from:to] {
+			rp := kmsg.NewFetchRequestTopicPartition()
+			rp.Partition = r.q.Partition
+			rp.CurrentLeaderEpoch = -1
+			rp.FetchOffset = r.pos
+			rp.PartitionMaxBytes = r.maxBytes
+			for _, o := range byTP[r.q.TopicPartition] {
+				rp.FetchOffset = min(rp.FetchOffset, o.pos)
+				rp.PartitionMaxBytes = max(rp.PartitionMaxBytes, o.maxBytes)
+			}
+			rp.LastFetchedEpoch = -1
+			rp.LogStartOffset = -1
+			rt.Partitions = append(rt.Partitions, rp)
+		}
+		req.Topics = append(req.Topics, rt)
+	})
+	addr := ""
+	kr, err := c.cl.Broker(int(leader)).RetriableRequest(ctx, fetchV12{req})
+	if err != nil {
+		var ferr error
+		var ke *kerr.Error
+		if errors.As(err, &ke) {
+			ferr = NewKafkaError(ke.Code, nil)
+		} else if fe, permanent := c.failure(err, addr, fetchAPI); permanent {
+			ferr = fe
+		} else {
+			ferr = &kafka.UnavailableError{Op: fetchAPI, Err: fe}
+		}
+		for _, r := range rs {
+			r.fail(ferr)
+		}
+		return
+	}
+	resp, ok := kr.(*kmsg.FetchResponse)
+	if !ok {
+		for _, r := range rs {
+			r.fail(&kafka.MalformedError{Reason: fmt.Sprintf("Fetch answered with %T", kr)})
+		}
+		return
+	}
+	if resp.ErrorCode != 0 {
+		for _, r := range rs {
+			r.fail(NewKafkaError(resp.ErrorCode, nil))
+		}
+		return
+	}
+	answered := map[*partRead]bool{}
+	for i := range resp.Topics {
+		t := &resp.Topics[i]
+		for j := range t.Partitions {
+			p := &t.Partitions[j]
+			for _, r := range byTP[kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}] {
+				if !answered[r] { // asked once, answered twice: the first counts
+					answered[r] = true
+					r.take(p, dec)
+				}
+			}
+		}
+	}
+	for _, r := range rs {
+		if !answered[r] {
+			// Left out of the answer (a response limit): next round.
+			r.stuck = true
+		}
+	}
+}
+
+// fetchV12 caps Fetch at v12 for this request (topic names).
+type fetchV12 struct{ *kmsg.FetchRequest }
+
+func (fetchV12) MaxVersion() int16 { return fetchVersion }
+
+// take reads one partition's answer.
+func (r *partRead) take(p *kmsg.FetchResponseTopicPartition, dec kgo.Decompressor) {
+	if p.ErrorCode != 0 {
+		r.fail(NewKafkaError(p.ErrorCode, nil))
+		return
+	}
+	fp, next := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
+		Offset:         r.pos,
+		IsolationLevel: kgo.ReadCommitted(),
+		Topic:          r.q.Topic,
+		Partition:      r.q.Partition,
+	}, p, dec, nil)
+	if fp.Err != nil && len(fp.Records) == 0 && next <= r.pos {
+		r.fail(&kafka.MalformedError{Reason: fmt.Sprintf("Fetch of %s-%d: %v", r.q.Topic, r.q.Partition, fp.Err)})
+		return
+	}
+	if typ, ok := batchTimestampType(p.RecordBatches); ok && r.out.TimestampType == "" {
+		r.out.TimestampType = typ
+	}
+	for _, rec := range fp.Records {
+		if rec.Offset < r.pos || rec.Offset >= r.q.End {
+			continue
+		}
+		if !r.out.Found {
+			r.out.Found, r.out.Offset = true, rec.Offset
+			r.out.Timestamp = -1
+			if !rec.Timestamp.IsZero() && rec.Timestamp.UnixMilli() >= 0 {
+				r.out.Timestamp = rec.Timestamp.UnixMilli()
+			}
+			if rec.Attrs.TimestampType() == 1 {
+				r.out.TimestampType = LogAppendTime
+			} else if rec.Attrs.TimestampType() == 0 {
+				r.out.TimestampType = CreateTime
+			}
+		}
+		r.out.Records++
+	}
+	// The read stops at the last stable offset: beyond it, an open
+	// transaction's records are not decided.
+	stable := r.q.End
+	if p.LastStableOffset >= 0 && p.LastStableOffset < stable {
+		stable = p.LastStableOffset
+	}
+	if p.HighWatermark >= 0 && p.HighWatermark < stable {
+		stable = p.HighWatermark
+	}
+	progressed := next > r.pos
+	if progressed {
+		r.pos = next
+	}
+	switch {
+	case r.out.Found && !r.q.Count:
+		r.done = true
+	case r.pos >= r.q.End:
+		r.done, r.out.Counted = true, r.q.Count
+	case r.pos >= stable:
+		// Everything readable is read; the rest waits on a transaction.
+		r.done = true
+		r.out.Pending = !r.out.Found
+		r.out.Counted = false
+	case !progressed:
+		r.stuck = true
+		r.maxBytes = min(r.maxBytes*2, fetchPartitionBytesMax)
+	default:
+		r.stuck = false
+	}
+}
+
+// batchTimestampType reads the timestamp type of the first record batch of
+// a partition's records (attributes bit 3; magic 2 only).
+func batchTimestampType(b []byte) (string, bool) {
+	// baseOffset 8, length 4, leaderEpoch 4, magic 1, crc 4, attributes 2
+	if len(b) < 23 || b[16] != 2 {
+		return "", false
+	}
+	if b[22]&0b1000 != 0 {
+		return LogAppendTime, true
+	}
+	return CreateTime, true
+}
+
+// TimeLag is now minus the record's timestamp, never negative (a producer
+// clock ahead of ours is no lag); ok is false when the record has no
+// timestamp.
+func TimeLag(now time.Time, timestampMs int64) (time.Duration, bool) {
+	if timestampMs < 0 {
+		return 0, false
+	}
+	d := now.Sub(time.UnixMilli(timestampMs))
+	return max(d, 0), true
+}

@@ -1,0 +1,134 @@
+package admin
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
+)
+
+// timeLagState: topic t, partition 0 holds offsets 5..34 (timestamps
+// 1000+offset), a committed transaction of 3 records at 10 (marker 13) and
+// an aborted one of 4 at 20 (marker 24); partition 1 is empty; topic u has
+// 3 partitions on other leaders.
+func timeLagState(t *testing.T, codec, tsType string) (*playground.Cluster, *Client) {
+	t.Helper()
+	var ts []string
+	for o := 5; o < 35; o++ {
+		ts = append(ts, fmt.Sprint(1000+o))
+	}
+	s, err := playground.ParseState(fmt.Appendf(nil, `nodes: 3
+topics:
+  - name: t
+    partitions: 2
+    start_offsets: [5, 0]
+    end_offsets: [35, 0]
+    timestamps: [[%s], []]
+    compression: %s
+    timestamp_type: %s
+    batch_records: 4
+    transactions:
+      - {partition: 0, offset: 10, records: 3}
+      - {partition: 0, offset: 20, records: 4, aborted: true}
+  - name: u
+    partitions: 3
+    end_offsets: [3, 3, 3]
+    timestamps: [[7, 8, 9], [7, 8, 9], []]
+`, strings.Join(ts, ","), codec, tsType))
+	require.NoError(t, err)
+	c, err := playground.StartState(s)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	cl, err := New(Config{Bootstrap: c.Addrs()})
+	require.NoError(t, err)
+	t.Cleanup(cl.Close)
+	return c, cl
+}
+
+func TestFetchFirstRecords(t *testing.T) {
+	tp := func(topic string, p int32) kafka.TopicPartition {
+		return kafka.TopicPartition{Topic: topic, Partition: p}
+	}
+	for _, codec := range []string{"none", "gzip", "snappy", "lz4", "zstd"} {
+		for _, tsType := range []string{CreateTime, LogAppendTime} {
+			t.Run(codec+"/"+tsType, func(t *testing.T) {
+				c, cl := timeLagState(t, codec, tsType)
+				qs := []FirstRecordQuery{
+					{TopicPartition: tp("t", 0), From: 5, End: 35, Count: true},  // everything
+					{TopicPartition: tp("t", 0), From: 20, End: 35, Count: true}, // aborted, marker, then 25
+					{TopicPartition: tp("t", 0), From: 24, End: 25, Count: true}, // only the abort marker
+					{TopicPartition: tp("t", 0), From: 13, End: 14, Count: true}, // only the commit marker
+					{TopicPartition: tp("t", 0), From: 35, End: 35, Count: true}, // caught up
+					{TopicPartition: tp("t", 0), From: 11, End: 35},              // time only
+					{TopicPartition: tp("u", 0), From: 1, End: 3, Count: true},
+					{TopicPartition: tp("u", 1), From: 0, End: 3},
+					{TopicPartition: tp("u", 2), From: 0, End: 3, Count: true}, // records without timestamps
+				}
+				got, stats, err := cl.FetchFirstRecords(viewsCtx(t), qs)
+				require.NoError(t, err)
+				require.Len(t, got, len(qs))
+				for _, g := range got {
+					require.NoError(t, g.Err, g.TopicPartition)
+				}
+				type row struct {
+					found     bool
+					offset    int64
+					records   int64
+					counted   bool
+					timestamp int64
+				}
+				rows := make([]row, len(got))
+				for i, g := range got {
+					rows[i] = row{g.Found, g.Offset, g.Records, g.Counted, g.Timestamp}
+				}
+				// LogAppendTime: a record's time is its batch's largest
+				// (batches of 4 from the log start, cut at transactions).
+				ts := func(create, appendT int64) int64 {
+					if tsType == LogAppendTime {
+						return appendT
+					}
+					return create
+				}
+				assert.Equal(t, []row{
+					{true, 5, 24, true, ts(1005, 1008)},
+					{true, 25, 10, true, ts(1025, 1028)},
+					{false, -1, 0, true, -1},
+					{false, -1, 0, true, -1},
+					{false, -1, 0, true, -1},
+					{true, 11, 0, false, ts(1011, 1012)},
+					{true, 1, 2, true, 8},
+					{true, 0, 0, false, 7},
+					{true, 0, 3, true, -1},
+				}, rows)
+				assert.Equal(t, tsType, got[0].TimestampType)
+				// One Fetch per leader: t-0, u-0, u-1 and u-2 are led by
+				// the three nodes.
+				assert.Equal(t, 1, stats.Rounds)
+				leaders := map[int32]bool{}
+				for _, r := range logged(c, 1) {
+					leaders[r.Node] = true
+				}
+				assert.Equal(t, len(leaders), stats.Requests)
+				assert.Len(t, logged(c, 1), stats.Requests)
+			})
+		}
+	}
+}
+
+func TestTimeLag(t *testing.T) {
+	now := time.UnixMilli(10_000)
+	d, ok := TimeLag(now, 7_500)
+	assert.True(t, ok)
+	assert.Equal(t, 2500*time.Millisecond, d)
+	d, ok = TimeLag(now, 12_000) // a producer clock ahead of ours
+	assert.True(t, ok)
+	assert.Zero(t, d)
+	_, ok = TimeLag(now, -1)
+	assert.False(t, ok)
+}

@@ -1,0 +1,168 @@
+package overview
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+)
+
+// Time lag and record lag. The offset lag (end minus committed) counts
+// every offset, transaction markers and aborted records included, and says
+// nothing of time. For each partition a task reads, from where the
+// application resumes (its committed offset, else the log start):
+//
+//   - the time lag is now minus the timestamp of the first record a
+//     read_committed consumer would process next (no marker, no aborted
+//     record); 0 when there is none, that is, caught up;
+//   - the record lag is the number of such records up to the log end,
+//     counted when the offset lag is at most admin.RecordCountBound; above
+//     it, the offset lag stands as an upper bound (Exact false).
+//
+// A task's, a subtopology's and a group's time lag is the largest of
+// theirs (never a sum: two partitions four minutes behind are four
+// minutes behind); their record lag is a sum, saturating.
+
+// TimeLag is a time lag and a record lag.
+type TimeLag struct {
+	// Measured tells that the records were read (Options.TimeLag); the
+	// other fields are zero otherwise.
+	Measured bool
+	// Known tells that Lag is a time (at the partition: a record with a
+	// timestamp was read, or there is none to process; above it: every
+	// partition's is known). Lag is never negative.
+	Known bool
+	Lag   time.Duration
+	// Timestamp is the time (ms since the epoch) of the first unprocessed
+	// record, -1 when there is none or it has none; TimestampType is its
+	// topic's, CreateTime or LogAppendTime ("" unknown). Partition only.
+	Timestamp     int64
+	TimestampType string
+	// Records is the record lag; Exact tells it was counted, else it is
+	// the offset lag, an upper bound.
+	Records int64
+	Exact   bool
+	// Err is why a partition's time lag is not known, when it is an
+	// error (Known false without Err: the record has no timestamp, or an
+	// open transaction holds the next records); above the partition, the
+	// first of its partitions' errors.
+	Err error
+}
+
+// RecordReader is what the time lag needs from the client, besides
+// Client; a client without it gets no time lag.
+type RecordReader interface {
+	FetchFirstRecords(ctx context.Context, qs []admin.FirstRecordQuery) ([]admin.FirstRecord, admin.FetchStats, error)
+}
+
+// fillTimeLag reads the first unprocessed record of every partition of the
+// groups that have offsets (one Fetch per leader, see
+// admin.FetchFirstRecords) and fills their time lag; it returns the Fetch
+// requests sent. A partition that cannot be read has an unknown time lag
+// and its error; the group keeps its offsets.
+func fillTimeLag(ctx context.Context, client Client, groups []*Group, now func() time.Time) int {
+	rr, ok := client.(RecordReader)
+	if !ok {
+		return 0
+	}
+	var qs []admin.FirstRecordQuery
+	var rows []*PartitionLag
+	for _, g := range groups {
+		if g.Err != nil {
+			continue
+		}
+		for _, st := range g.Subtopologies {
+			for _, t := range st.Tasks {
+				for i := range t.Offsets {
+					row := &t.Offsets[i]
+					from := row.LogStart
+					if row.Committed != nil {
+						from = max(*row.Committed, row.LogStart)
+					}
+					qs = append(qs, admin.FirstRecordQuery{TopicPartition: row.TopicPartition, From: from, End: row.LogEnd, Count: row.LogEnd-from <= admin.RecordCountBound})
+					rows = append(rows, row)
+				}
+			}
+		}
+	}
+	var got []admin.FirstRecord
+	var stats admin.FetchStats
+	var err error
+	if len(qs) > 0 {
+		got, stats, err = rr.FetchFirstRecords(ctx, qs)
+	}
+	at := now()
+	for i, row := range rows {
+		var fr admin.FirstRecord
+		if err != nil || i >= len(got) {
+			fr = admin.FirstRecord{Err: err}
+		} else {
+			fr = got[i]
+		}
+		row.Time = partitionTimeLag(at, *row, fr)
+	}
+	for _, g := range groups {
+		if g.Err == nil {
+			aggregate(g)
+		}
+	}
+	return stats.Requests
+}
+
+// partitionTimeLag is one partition's figures from its read.
+func partitionTimeLag(now time.Time, row PartitionLag, fr admin.FirstRecord) TimeLag {
+	tl := TimeLag{Measured: true, Timestamp: -1, TimestampType: fr.TimestampType, Records: max(row.Lag, 0)}
+	switch {
+	case fr.Err != nil:
+		tl.Err = fr.Err
+		return tl
+	case fr.Found:
+		tl.Timestamp = fr.Timestamp
+		tl.Lag, tl.Known = admin.TimeLag(now, fr.Timestamp)
+	case !fr.Pending:
+		// Nothing to process: caught up, or only markers and aborted
+		// records follow.
+		tl.Known = true
+	}
+	if fr.Counted {
+		tl.Records, tl.Exact = fr.Records, true
+	}
+	return tl
+}
+
+// aggregate fills the tasks', subtopologies' and group's time lag: the
+// largest, known when every part is; records summed.
+func aggregate(g *Group) {
+	g.Time = TimeLag{Measured: true, Known: true, Exact: true, Timestamp: -1}
+	for _, st := range g.Subtopologies {
+		st.Time = TimeLag{Measured: true, Known: true, Exact: true, Timestamp: -1}
+		for _, t := range st.Tasks {
+			t.Time = TimeLag{Measured: true, Known: true, Exact: true, Timestamp: -1}
+			for _, row := range t.Offsets {
+				t.Time = merge(t.Time, row.Time)
+			}
+			st.Time = merge(st.Time, t.Time)
+		}
+		g.Time = merge(g.Time, st.Time)
+	}
+}
+
+func merge(a, b TimeLag) TimeLag {
+	a.Lag = max(a.Lag, b.Lag)
+	a.Known = a.Known && b.Known
+	a.Exact = a.Exact && b.Exact
+	a.Records = addSat(a.Records, max(b.Records, 0))
+	if a.Err == nil {
+		a.Err = b.Err // the first partition's, to say why
+	}
+	return a
+}
+
+// addSat adds two non-negative counts, stopping at the largest int64.
+func addSat(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}

@@ -1,0 +1,468 @@
+package playground
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// Fetch (key 1) answers real record batches made from a partition's
+// offsets: every offset from the log start to the log end is a record
+// (value "r<offset>", no key) whose timestamp is the partition's
+// timestamps entry, or -1 (none) past the list; records are cut into
+// batches of the topic's batch_records, in its compression and timestamp
+// type; a transaction's records are one transactional producer's batches
+// followed by its control batch (COMMIT or ABORT) at the marker offset;
+// read_committed answers list the aborted transactions. The partition
+// leader answers (others: NOT_LEADER_OR_FOLLOWER); an offset outside the
+// log is OFFSET_OUT_OF_RANGE. Each partition gets at least one batch, then
+// batches while its PartitionMaxBytes and the request's MaxBytes allow.
+// v12 and below name topics, v13+ give their ids. The answer never waits.
+
+// Transaction is a transaction written to a partition: Records records
+// from Offset, then its marker at Offset+Records.
+type Transaction struct {
+	Partition int32 `yaml:"partition"`
+	Offset    int64 `yaml:"offset"`
+	Records   int64 `yaml:"records"`
+	Aborted   bool  `yaml:"aborted"`
+}
+
+// topicLog is how a topic's records are laid out in batches.
+type topicLog struct {
+	logAppendTime bool
+	codec         string // none, gzip, snappy, lz4, zstd
+	batchRecords  int64
+	txns          []Transaction // sorted by partition, offset
+}
+
+// Limits of one answer per partition, so that a large log answers
+// quickly.
+const (
+	defaultBatchRecords = 10
+	maxFetchRecords     = 5000
+)
+
+// control record types.
+const (
+	controlAbort  = 0
+	controlCommit = 1
+)
+
+var codecs = map[string]kgo.CompressionCodec{
+	"gzip": kgo.GzipCompression(), "snappy": kgo.SnappyCompression(), "lz4": kgo.Lz4Compression(), "zstd": kgo.ZstdCompression(),
+}
+
+// compressors are built once per codec: a zstd encoder is costly to make,
+// and kgo's compressors are safe for concurrent use.
+var (
+	compressorsMu sync.Mutex
+	compressors   = map[string]kgo.Compressor{}
+)
+
+func compressor(codec string) (kgo.Compressor, error) {
+	compressorsMu.Lock()
+	defer compressorsMu.Unlock()
+	if c, ok := compressors[codec]; ok {
+		return c, nil
+	}
+	c, err := kgo.DefaultCompressor(codecs[codec])
+	if err != nil {
+		return nil, err
+	}
+	compressors[codec] = c
+	return c, nil
+}
+
+var codecBits = map[string]int16{"none": 0, "gzip": 1, "snappy": 2, "lz4": 3, "zstd": 4}
+
+func (c *Cluster) handleFetch(n *node, req kmsg.Request) (kmsg.Response, error) {
+	r := req.(*kmsg.FetchRequest)
+	resp := r.ResponseKind().(*kmsg.FetchResponse)
+	// What the answer needs is read under the lock; the batches are
+	// encoded after it, so that a large Fetch does not stall other
+	// requests (a partition's timestamps and layout are replaced, never
+	// changed in place).
+	type job struct {
+		p     *kmsg.FetchResponseTopicPartition
+		log   logRange
+		tl    topicLog
+		times []int64
+		from  int64
+		max   int64
+		key   batchKey
+	}
+	var jobs []job
+	c.mu.Lock()
+	if c.offsets.cache == nil {
+		c.offsets.cache = &batchCache{m: map[batchKey][]byte{}}
+	}
+	cache := c.offsets.cache
+	nodes := int32(len(c.nodes))
+	for _, rt := range r.Topics {
+		name := rt.Topic
+		if r.Version >= 13 {
+			name = ""
+			for _, t := range c.topics {
+				if t.id == rt.TopicID {
+					name = t.name
+				}
+			}
+		}
+		t := kmsg.NewFetchResponseTopic()
+		t.Topic, t.TopicID = rt.Topic, rt.TopicID
+		known, ok := c.topics[name]
+		for _, rp := range rt.Partitions {
+			p := kmsg.NewFetchResponseTopicPartition()
+			p.Partition = rp.Partition
+			p.HighWatermark, p.LastStableOffset, p.LogStartOffset = -1, -1, -1
+			switch {
+			case !ok || rp.Partition < 0 || rp.Partition >= known.partitions:
+				p.ErrorCode = kerr.UnknownTopicOrPartition.Code
+				if r.Version >= 13 {
+					p.ErrorCode = kerr.UnknownTopicID.Code
+				}
+			case leaderOf(name, rp.Partition, nodes) != n.id:
+				p.ErrorCode = kerr.NotLeaderForPartition.Code
+			default:
+				l := c.offsets.log(name, rp.Partition)
+				p.HighWatermark, p.LastStableOffset, p.LogStartOffset = l.end, l.end, l.start
+				if rp.FetchOffset < l.start || rp.FetchOffset > l.end {
+					p.ErrorCode = kerr.OffsetOutOfRange.Code
+					break
+				}
+				tl := c.offsets.topicLog(name)
+				tl.txns = slices.DeleteFunc(slices.Clone(tl.txns), func(x Transaction) bool { return x.Partition != rp.Partition })
+				jobs = append(jobs, job{log: l, tl: tl, times: c.offsets.partitionTimes(name, rp.Partition), from: rp.FetchOffset, max: int64(rp.PartitionMaxBytes),
+					key: batchKey{topic: name, partition: rp.Partition}})
+			}
+			t.Partitions = append(t.Partitions, p)
+		}
+		resp.Topics = append(resp.Topics, t)
+	}
+	c.mu.Unlock()
+	// The jobs are in answer order: point each at its partition.
+	i := 0
+	for ti := range resp.Topics {
+		for pi := range resp.Topics[ti].Partitions {
+			p := &resp.Topics[ti].Partitions[pi]
+			if p.ErrorCode == 0 && i < len(jobs) {
+				jobs[i].p = p
+				i++
+			}
+		}
+	}
+	budget := max(int64(r.MaxBytes), 1)
+	first := true
+	for _, j := range jobs {
+		batches, aborted, err := encodeBatches(j.log, j.tl, j.times, j.from, min(j.max, budget), first, cache, j.key)
+		if err != nil {
+			return nil, err
+		}
+		if len(batches) > 0 {
+			first = false
+		}
+		budget -= int64(len(batches))
+		j.p.RecordBatches = batches
+		if r.IsolationLevel == 1 {
+			j.p.AbortedTransactions = aborted
+		}
+	}
+	return resp, nil
+}
+
+func (b *offsetBook) topicLog(topic string) topicLog {
+	tl, ok := b.layout[topic]
+	if !ok {
+		return topicLog{codec: "none", batchRecords: defaultBatchRecords}
+	}
+	return tl
+}
+
+// encodeBatches encodes the batches of a partition (log l, layout tl with
+// the partition's transactions only, record timestamps times) from the
+// one holding from, within limit bytes (the first batch always when
+// minOne), and the aborted transactions they overlap.
+func encodeBatches(l logRange, tl topicLog, times []int64, from, limit int64, minOne bool, cache *batchCache, key batchKey) ([]byte, []kmsg.FetchResponseTopicPartitionAbortedTransaction, error) {
+	txns := tl.txns
+	ts := func(o int64) int64 {
+		if i := o - l.start; i >= 0 && i < int64(len(times)) {
+			return times[i]
+		}
+		return -1
+	}
+	var out []byte
+	var aborted []kmsg.FetchResponseTopicPartitionAbortedTransaction
+	at := batchStart(from, l.start, tl.batchRecords, txns)
+	records := int64(0)
+	for at < l.end && records < maxFetchRecords {
+		kind, txi, end := regionAt(at, l.end, tl.batchRecords, txns)
+		var batch []byte
+		var err error
+		switch kind {
+		case regionControl:
+			t := txns[txi]
+			typ := int16(controlCommit)
+			if t.Aborted {
+				typ = controlAbort
+			}
+			key.start = at
+			batch, err = cache.get(key, func() ([]byte, error) { return encodeBatch(tl, at, at+1, ts, producerID(txi), true, true, typ) })
+		default:
+			key.start = at
+			batch, err = cache.get(key, func() ([]byte, error) {
+				return encodeBatch(tl, at, end, ts, producerID(txi), kind == regionTxn, false, 0)
+			})
+			if kind == regionTxn && txns[txi].Aborted && !slices.ContainsFunc(aborted, func(a kmsg.FetchResponseTopicPartitionAbortedTransaction) bool {
+				return a.ProducerID == producerID(txi)
+			}) {
+				a := kmsg.NewFetchResponseTopicPartitionAbortedTransaction()
+				a.ProducerID, a.FirstOffset = producerID(txi), txns[txi].Offset
+				aborted = append(aborted, a)
+			}
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if int64(len(out)+len(batch)) > limit && !(minOne && len(out) == 0) {
+			break
+		}
+		out = append(out, batch...)
+		records += end - at
+		if kind == regionControl {
+			end = at + 1
+		}
+		at = end
+	}
+	return out, aborted, nil
+}
+
+// batchKey names an encoded batch: its partition and first offset.
+type batchKey struct {
+	topic     string
+	partition int32
+	start     int64
+}
+
+// batchCache keeps the batches encoded so far: a partition's records never
+// change until its offsets or timestamps do, which clears the cache
+// (offsetBook.setLog, setTimes; Load starts a new book).
+type batchCache struct {
+	mu sync.Mutex
+	m  map[batchKey][]byte
+}
+
+func (bc *batchCache) get(k batchKey, encode func() ([]byte, error)) ([]byte, error) {
+	bc.mu.Lock()
+	b, ok := bc.m[k]
+	bc.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := encode()
+	if err != nil {
+		return nil, err
+	}
+	bc.mu.Lock()
+	bc.m[k] = b
+	bc.mu.Unlock()
+	return b, nil
+}
+
+// producerID is the producer of transaction i (non-transactional batches:
+// -1).
+func producerID(i int) int64 {
+	if i < 0 {
+		return -1
+	}
+	return 1000 + int64(i)
+}
+
+const (
+	regionPlain = iota
+	regionTxn
+	regionControl
+)
+
+// regionAt says what the offset at, a batch start, begins: a plain batch, a
+// transaction's batch (txi its transaction) or a marker, and where the
+// batch ends.
+func regionAt(at, logEnd, batchRecords int64, txns []Transaction) (kind, txi int, end int64) {
+	end = min(at+batchRecords, logEnd)
+	for i, t := range txns {
+		marker := t.Offset + t.Records
+		switch {
+		case at == marker:
+			return regionControl, i, at + 1
+		case at >= t.Offset && at < marker:
+			return regionTxn, i, min(end, marker)
+		case at < t.Offset:
+			end = min(end, t.Offset)
+		}
+	}
+	return regionPlain, -1, end
+}
+
+// batchStart is the start of the batch holding offset o: batches start at
+// the log start, after each marker and at each transaction, every
+// batchRecords offsets.
+func batchStart(o, logStart, batchRecords int64, txns []Transaction) int64 {
+	base := logStart
+	for _, t := range txns {
+		marker := t.Offset + t.Records
+		switch {
+		case o >= marker+1 && marker+1 > base:
+			base = marker + 1
+		case o == marker:
+			return marker
+		case o >= t.Offset && t.Offset > base:
+			base = t.Offset
+		}
+	}
+	return base + (o-base)/batchRecords*batchRecords
+}
+
+// encodeBatch encodes offsets [from, to) as one v2 record batch; a control
+// batch holds one marker of type typ.
+func encodeBatch(tl topicLog, from, to int64, ts func(int64) int64, pid int64, txn, control bool, typ int16) ([]byte, error) {
+	var recs []byte
+	first, maxTS := int64(-1), int64(-1)
+	for o := from; o < to; o++ {
+		if t := ts(o); t >= 0 {
+			if first < 0 {
+				first = t
+			}
+			maxTS = max(maxTS, t)
+		}
+	}
+	for o := from; o < to; o++ {
+		var key, val []byte
+		if control {
+			key = binary.BigEndian.AppendUint16(binary.BigEndian.AppendUint16(nil, 0), uint16(typ))
+			val = binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint16(nil, 0), 0)
+		} else {
+			val = []byte(fmt.Sprintf("r%d", o))
+		}
+		delta := int64(0)
+		if t := ts(o); t >= 0 && first >= 0 {
+			delta = t - first
+		}
+		var body []byte
+		body = append(body, 0) // attributes
+		body = binary.AppendVarint(body, delta)
+		body = binary.AppendVarint(body, o-from)
+		if key == nil {
+			body = binary.AppendVarint(body, -1)
+		} else {
+			body = binary.AppendVarint(body, int64(len(key)))
+			body = append(body, key...)
+		}
+		body = binary.AppendVarint(body, int64(len(val)))
+		body = append(body, val...)
+		body = binary.AppendVarint(body, 0) // headers
+		recs = binary.AppendVarint(recs, int64(len(body)))
+		recs = append(recs, body...)
+	}
+	attrs := int16(0)
+	if tl.logAppendTime {
+		attrs |= 0b1000
+		first = maxTS
+	}
+	if txn {
+		attrs |= 0b1_0000
+	}
+	if control {
+		attrs |= 0b10_0000
+	}
+	if tl.codec != "none" && tl.codec != "" && !control { // a control batch is never compressed
+		comp, err := compressor(tl.codec)
+		if err != nil {
+			return nil, err
+		}
+		var buf bytes.Buffer
+		z, _ := comp.Compress(&buf, recs)
+		recs = slices.Clone(z)
+		attrs |= codecBits[tl.codec]
+	}
+	b := kmsg.RecordBatch{
+		FirstOffset: from, PartitionLeaderEpoch: 0, Magic: 2, Attributes: attrs,
+		LastOffsetDelta: int32(to - from - 1), FirstTimestamp: first, MaxTimestamp: maxTS,
+		ProducerID: pid, ProducerEpoch: -1, FirstSequence: -1, NumRecords: int32(to - from), Records: recs,
+	}
+	if pid >= 0 {
+		b.ProducerEpoch = 0
+		b.FirstSequence = 0
+	}
+	out := b.AppendTo(nil)
+	binary.BigEndian.PutUint32(out[8:], uint32(len(out)-12))
+	binary.BigEndian.PutUint32(out[17:], crc32.Checksum(out[21:], crc32.MakeTable(crc32.Castagnoli)))
+	return out, nil
+}
+
+// parseCodec reads a state file's compression.
+func parseCodec(s string) (string, bool) {
+	s = strings.ToLower(s)
+	if s == "" {
+		return "none", true
+	}
+	_, ok := codecBits[s]
+	return s, ok
+}
+
+// topicLog is the batch layout a state file's topic gives.
+func (t StateTopic) topicLog() topicLog {
+	codec, _ := parseCodec(t.Compression)
+	tl := topicLog{logAppendTime: strings.EqualFold(t.TimestampType, "LogAppendTime"), codec: codec, batchRecords: t.BatchRecords}
+	if tl.batchRecords <= 0 {
+		tl.batchRecords = defaultBatchRecords
+	}
+	tl.txns = slices.Clone(t.Transactions)
+	slices.SortFunc(tl.txns, func(a, b Transaction) int {
+		if a.Partition != b.Partition {
+			return int(a.Partition) - int(b.Partition)
+		}
+		return int(a.Offset - b.Offset)
+	})
+	return tl
+}
+
+// validateLayout checks a topic's Fetch keys.
+func validateLayout(where string, t StateTopic, p *problems) {
+	if _, ok := parseCodec(t.Compression); !ok {
+		p.add("%s: unknown compression %q (want none, gzip, snappy, lz4 or zstd)", where, t.Compression)
+	}
+	if t.TimestampType != "" && !strings.EqualFold(t.TimestampType, "CreateTime") && !strings.EqualFold(t.TimestampType, "LogAppendTime") {
+		p.add("%s: unknown timestamp_type %q (want CreateTime or LogAppendTime)", where, t.TimestampType)
+	}
+	if t.BatchRecords < 0 || t.BatchRecords > maxFetchRecords {
+		p.add("%s: batch_records must be 1..%d, got %d", where, maxFetchRecords, t.BatchRecords)
+	}
+	tl := t.topicLog()
+	for i, x := range tl.txns {
+		var start, end int64
+		if int(x.Partition) < len(t.StartOffsets) && x.Partition >= 0 {
+			start = t.StartOffsets[x.Partition]
+		}
+		if int(x.Partition) < len(t.EndOffsets) && x.Partition >= 0 {
+			end = t.EndOffsets[x.Partition]
+		}
+		switch {
+		case x.Partition < 0 || x.Partition >= t.Partitions:
+			p.add("%s: a transaction names partition %d (the topic has %d)", where, x.Partition, t.Partitions)
+		case x.Records < 0:
+			p.add("%s: a transaction at %d of partition %d has %d records", where, x.Offset, x.Partition, x.Records)
+		case x.Offset < start || x.Offset+x.Records >= end:
+			p.add("%s: the transaction at %d of partition %d (%d records and its marker) is not inside offsets %d to %d", where, x.Offset, x.Partition, x.Records, start, end)
+		case i > 0 && tl.txns[i-1].Partition == x.Partition && tl.txns[i-1].Offset+tl.txns[i-1].Records >= x.Offset:
+			p.add("%s: the transactions at %d and %d of partition %d overlap", where, tl.txns[i-1].Offset, x.Offset, x.Partition)
+		}
+	}
+}
