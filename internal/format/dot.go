@@ -23,13 +23,19 @@ func TopologyDot(w io.Writer, name string, d *topology.Description) error {
 }
 
 // writeDot writes a laid-out graph.
-func writeDot(w io.Writer, name string, g *graph) error {
+func writeDot(w io.Writer, name string, g *graph) error { return writeDotParts(w, name, g, nil, 0, 0) }
+
+// writeDotParts writes parts from to to-1 of g's parts, without the title
+// (a picture of parts has the title as a part of its own); all of g when
+// parts is nil.
+func writeDotParts(w io.Writer, name string, g *graph, parts *graphParts, from, to int) error {
+	out := func(k int) bool { return k < from || k >= to }
 	bw := newGraphWriter(w)
 	bw.WriteString("digraph ")
 	writeDotQuoted(bw, name)
 	bw.WriteString(" {\n")
 	bw.WriteString("  rankdir=" + g.direction() + ";\n")
-	if g.notes != nil && g.notes.title != "" {
+	if g.notes != nil && g.notes.title != "" && parts == nil {
 		bw.WriteString("  label=")
 		writeDotQuoted(bw, g.notes.title)
 		bw.WriteString(";\n  labelloc=t;\n  fontname=\"Helvetica\";\n")
@@ -37,6 +43,9 @@ func writeDot(w io.Writer, name string, g *graph) error {
 	bw.WriteString("  node [fontname=\"Helvetica\", fontsize=11];\n")
 	bw.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
 	for ci, c := range g.clusters {
+		if parts != nil && out(parts.cluster[ci]) {
+			continue
+		}
 		note := g.clusterNote(c)
 		bw.WriteString("  subgraph cluster_")
 		bw.clusterID(ci)
@@ -69,6 +78,9 @@ func writeDot(w io.Writer, name string, g *graph) error {
 		}
 	}
 	for i, t := range g.topics {
+		if parts != nil && out(parts.topic[i]) {
+			continue
+		}
 		note := g.topicNote(t)
 		fill := "#e8f0fe"
 		if note.color != "" {
@@ -81,6 +93,9 @@ func writeDot(w io.Writer, name string, g *graph) error {
 		bw.WriteString(", shape=cds, style=filled, fillcolor=\"" + fill + "\"];\n")
 	}
 	for i, s := range g.stores {
+		if parts != nil && out(parts.store[i]) {
+			continue
+		}
 		bw.WriteString("  ")
 		bw.id(vertex{'s', 0, i})
 		bw.WriteString(" [label=")
@@ -88,6 +103,14 @@ func writeDot(w io.Writer, name string, g *graph) error {
 		bw.WriteString(", shape=cylinder, style=filled, fillcolor=\"#fef7e0\"];\n")
 	}
 	err := g.eachEdge(func(from, to vertex, kind edgeKind) error {
+		if node := from; parts != nil {
+			if node.kind != 'n' {
+				node = to // every edge has a node
+			}
+			if out(parts.cluster[node.c]) {
+				return nil
+			}
+		}
 		bw.WriteString("  ")
 		bw.id(from)
 		bw.WriteString(" -> ")
