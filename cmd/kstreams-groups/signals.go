@@ -26,6 +26,10 @@ import (
 // signalGrace is how long a command may take to unwind after a signal.
 const signalGrace = time.Second
 
+// onSignalFallback is called when a command did not unwind within
+// signalGrace; the signal tests make it leave a mark on stderr.
+var onSignalFallback = func() {}
+
 // signalError is the end of a command by a signal. planned marks an end
 // the command was waiting for (a --watch runs until Ctrl-C): the exit code
 // is the signal's all the same, but no error line is printed.
@@ -119,6 +123,7 @@ func mainCode(args []string, ios IOStreams) int {
 	case code := <-done:
 		return code
 	case <-grace.C:
+		onSignalFallback()
 	case <-w.sigs: // a second signal
 	}
 	se := w.cause()

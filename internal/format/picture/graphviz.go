@@ -137,8 +137,17 @@ func graphvizAll(ctx context.Context, dots [][]byte, name string) (outs [][]byte
 		size += len(d)
 	}
 	e := engineForSize(size)
-	if err := e.load(); err != nil {
-		return nil, err
+	// Compiling graphviz.wasm takes a second of CPU and cannot be
+	// interrupted: a signal does not wait for it.
+	loaded := make(chan error, 1)
+	go func() { loaded <- e.load() }()
+	select {
+	case err := <-loaded:
+		if err != nil {
+			return nil, err
+		}
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
 	}
 	renderMu.Lock()
 	defer renderMu.Unlock()
