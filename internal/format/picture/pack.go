@@ -137,25 +137,34 @@ func packSVG(svgs [][]byte, titled bool, w io.Writer) error {
 }
 
 func packPNG(js [][]byte, titled bool, w io.Writer) error {
-	graphs := make([]gvJSON, len(js))
+	// Only the bounding boxes first; each part's drawing is decoded when
+	// it is painted, so that a thousand parts are never held decoded.
 	boxes := make([][4]float64, len(js))
 	sizes := make([][2]float64, len(js))
 	for i, j := range js {
-		if err := json.Unmarshal(j, &graphs[i]); err != nil {
+		var head struct {
+			BB string `json:"bb"`
+		}
+		if err := json.Unmarshal(j, &head); err != nil {
 			return fmt.Errorf("graphviz -Tjson: %w", err)
 		}
-		bb, err := parseBB(graphs[i].BB)
+		bb, err := parseBB(head.BB)
 		if err != nil {
 			return err
 		}
 		boxes[i], sizes[i] = bb, [2]float64{bb[2] - bb[0], bb[3] - bb[1]}
 	}
 	places, width, height := shelves(sizes, titled)
-	p, err := newPainter(width+2*margin, height+2*margin)
+	p, err := newPainter(width+2*margin, height+2*margin, maxPackedPixels)
 	if err != nil {
 		return err
 	}
-	for i, g := range graphs {
+	for i, j := range js {
+		var g gvJSON
+		if err := json.Unmarshal(j, &g); err != nil {
+			return fmt.Errorf("graphviz -Tjson: %w", err)
+		}
+		js[i] = nil
 		// Graph coordinates of the part to the canvas: its left edge at
 		// its place's x, its top at its place's y (y grows upwards).
 		p.x0 = boxes[i][0] - places[i].x - margin
@@ -164,3 +173,8 @@ func packPNG(js [][]byte, titled bool, w io.Writer) error {
 	}
 	return p.dc.EncodePNG(w)
 }
+
+// maxPackedPixels bounds the canvas of a packed drawing: hundreds of
+// parts are a map to find one's way in (the SVG is the one to read), and
+// the canvas is most of the memory a PNG takes.
+const maxPackedPixels = 16 << 20

@@ -101,7 +101,7 @@ func paintPNG(js []byte, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	p, err := newPainter(bb[2]-bb[0]+2*margin, bb[3]-bb[1]+2*margin)
+	p, err := newPainter(bb[2]-bb[0]+2*margin, bb[3]-bb[1]+2*margin, maxPixels)
 	if err != nil {
 		return err
 	}
@@ -111,11 +111,11 @@ func paintPNG(js []byte, w io.Writer) error {
 }
 
 // newPainter is a white canvas of wPt by hPt points, at pixelsPerPoint or
-// less where that would pass maxPixels.
-func newPainter(wPt, hPt float64) (*painter, error) {
+// less where that would pass limit pixels.
+func newPainter(wPt, hPt float64, limit float64) (*painter, error) {
 	scale := pixelsPerPoint
-	if px := wPt * hPt * scale * scale; px > maxPixels {
-		scale *= math.Sqrt(maxPixels / px)
+	if px := wPt * hPt * scale * scale; px > limit {
+		scale *= math.Sqrt(limit / px)
 	}
 	width, height := int(math.Ceil(wPt*scale)), int(math.Ceil(hPt*scale))
 	if width < 1 || height < 1 {
