@@ -10,6 +10,7 @@ package format
 // says so and suggests -o dot, which has no limit.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -148,13 +149,18 @@ func drawPicture(ctx context.Context, w io.Writer, o Output, name string, g *gra
 		docs = append(docs, dot.Bytes())
 	}
 	// One layout per part: putting a few small parts in one document
-	// saves nothing (measured), and a part is what the limit bounds.
-	for k := range p.size {
-		var dot bytes.Buffer
-		if err := writeDotParts(&dot, name, g, p, k, k+1); err != nil {
-			return err
-		}
-		docs = append(docs, dot.Bytes())
+	// saves nothing (measured), and a part is what the limit bounds. All
+	// parts are written in one pass over the graph.
+	bufs := make([]bytes.Buffer, len(p.size))
+	ws := make([]*graphWriter, len(p.size))
+	for k := range ws {
+		ws[k] = &graphWriter{Writer: bufio.NewWriterSize(&bufs[k], 4<<10)}
+	}
+	if err := writeDotParts(ws, name, g, p); err != nil {
+		return err
+	}
+	for k := range bufs {
+		docs = append(docs, bufs[k].Bytes())
 	}
 	return picture.RenderParts(ctx, docs, titled, f, w)
 }

@@ -42,9 +42,13 @@ func TestGraphParts(t *testing.T) {
 	var whole bytes.Buffer
 	require.NoError(t, writeDot(&whole, "g", g))
 	var lines []string
-	for k := range p.size {
-		var b bytes.Buffer
-		require.NoError(t, writeDotParts(&b, "g", g, p, k, k+1))
+	bufs := make([]bytes.Buffer, len(p.size))
+	ws := make([]*graphWriter, len(p.size))
+	for k := range ws {
+		ws[k] = newGraphWriter(&bufs[k])
+	}
+	require.NoError(t, writeDotParts(ws, "g", g, p))
+	for _, b := range bufs {
 		for _, l := range strings.Split(b.String(), "\n") {
 			if strings.HasPrefix(l, "  ") && !strings.Contains(l, "rankdir") && !strings.HasPrefix(l, "  node [") && !strings.HasPrefix(l, "  edge [") {
 				lines = append(lines, l)
