@@ -147,8 +147,8 @@ func (a *app) describeGraphs(res *describe.Result) error {
 	}
 	for _, g := range res.Groups {
 		if g.Err == nil && g.TopologyStatus == topology.Available {
-			if err := format.TopologyGraph(a.io.Out, a.cfg.Output, g.Group, g.Topology); err != nil {
-				return err
+			if err := format.TopologyGraphContext(a.deps.signals.context(), a.io.Out, a.cfg.Output, g.Group, g.Topology); err != nil {
+				return pictureError(err)
 			}
 		}
 	}

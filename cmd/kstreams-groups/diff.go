@@ -148,8 +148,9 @@ func (a *app) diff(ctx context.Context, opts diff.Options, newBootstrap, newConf
 		return noPrometheus("diff prints text, json or yaml")
 	}
 	// A file side is read outside --timeout, which bounds the fetching of
-	// the group sides.
-	src := diff.Sources{Read: a.topologyReader(ctx)}
+	// the group sides; the comparison ends only with a signal.
+	src := diff.Sources{Read: a.topologyReader(ctx), Timeout: a.cfg.Timeout}
+	runCtx := ctx
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
 	defer cancel()
 	oldSide, newSide := opts.Sides()
@@ -192,7 +193,7 @@ func (a *app) diff(ctx context.Context, opts diff.Options, newBootstrap, newConf
 			src.New = c
 		}
 	}
-	res, err := diff.Run(ctx, src, opts)
+	res, err := diff.Run(runCtx, src, opts)
 	if err != nil {
 		return &verbExit{code: diffUnreadable, err: err}
 	}

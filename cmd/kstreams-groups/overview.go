@@ -103,8 +103,8 @@ func (a *app) overview(ctx context.Context, opts overview.Options, w watchOption
 			}
 			for _, g := range res.Groups {
 				if g.Err == nil {
-					if err := format.OverviewGraph(a.io.Out, o, g); err != nil {
-						return err
+					if err := format.OverviewGraphContext(a.deps.signals.context(), a.io.Out, o, g); err != nil {
+						return pictureError(err)
 					}
 				}
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -69,7 +70,7 @@ Exit status:
 			case err != nil:
 				return fmt.Errorf("cannot read the topology description: %w", err)
 			}
-			return renderTopology(a.io.Out, a.cfg.Output, name, data)
+			return pictureError(renderTopology(a.deps.signals.context(), a.io.Out, a.cfg.Output, name, data))
 		},
 	}
 	return cmd
@@ -77,7 +78,7 @@ Exit status:
 
 // renderTopology parses data, the input called name, and writes it in
 // format o.
-func renderTopology(w io.Writer, o format.Output, name, data string) error {
+func renderTopology(ctx context.Context, w io.Writer, o format.Output, name, data string) error {
 	d, err := topoparse.ParseString(data)
 	if err != nil {
 		var pe *topoparse.Error
@@ -94,7 +95,7 @@ func renderTopology(w io.Writer, o format.Output, name, data string) error {
 		_, err = io.WriteString(w, "\n")
 		return err
 	case o.Graph():
-		return format.TopologyGraph(w, o, "topology", d)
+		return format.TopologyGraphContext(ctx, w, o, "topology", d)
 	default:
 		return format.Encode(w, o, format.NewTopologyDoc(d))
 	}

@@ -28,7 +28,7 @@ func renderChild(spec string) int {
 	unlimited := localInput{kind: renderInput.kind, limit: 1 << 40}
 	data, err := unlimited.readFile(context.Background(), file, file)
 	if err == nil {
-		err = renderTopology(io.Discard, format.Output(o), file, data)
+		err = renderTopology(context.Background(), io.Discard, format.Output(o), file, data)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -59,7 +59,7 @@ func BenchmarkRender(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("%s/%d", o, nodes), func(b *testing.B) {
 				for b.Loop() {
-					if err := renderTopology(io.Discard, o, file, data); err != nil {
+					if err := renderTopology(context.Background(), io.Discard, o, file, data); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -19,10 +19,16 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 )
 
 // signalGrace is how long a command may take to unwind after a signal.
 const signalGrace = time.Second
+
+// onSignalFallback is called when a command did not unwind within
+// signalGrace; the signal tests make it leave a mark on stderr.
+var onSignalFallback = func() {}
 
 // signalError is the end of a command by a signal. planned marks an end
 // the command was waiting for (a --watch runs until Ctrl-C): the exit code
@@ -117,6 +123,7 @@ func mainCode(args []string, ios IOStreams) int {
 	case code := <-done:
 		return code
 	case <-grace.C:
+		onSignalFallback()
 	case <-w.sigs: // a second signal
 	}
 	se := w.cause()
@@ -136,4 +143,23 @@ func (c ctxWriter) Write(p []byte) (int, error) {
 		return 0, context.Cause(c.ctx)
 	}
 	return c.w.Write(p)
+}
+
+// context is the command's context: cancelled by a signal; Background in
+// tests that run commands in-process without signals.
+func (w *signalWatch) context() context.Context {
+	if w == nil {
+		return context.Background()
+	}
+	return w.ctx
+}
+
+// pictureError turns a topology too large for a picture into a usage
+// error (exit 2): the message names the limit and suggests -o dot.
+func pictureError(err error) error {
+	var pe *format.PictureTooLargeError
+	if errors.As(err, &pe) {
+		return &usageError{err: err}
+	}
+	return err
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -27,6 +28,7 @@ const runAsCLIEnv = "KSTREAMS_GROUPS_TEST_RUN_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(runAsCLIEnv) == "1" {
+		onSignalFallback = func() { fmt.Fprintln(os.Stderr, signalFallbackMark) }
 		main() // exits
 	}
 	if spec := os.Getenv(renderChildEnv); spec != "" {
@@ -34,6 +36,10 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// signalFallbackMark is what a child writes on stderr when a signal ended
+// it through mainCode's fallback instead of the command unwinding.
+const signalFallbackMark = "(the command did not unwind: ended by the fallback)"
 
 // sgrEscapes matches the color sequences; anyEscape any ESC at all.
 var (

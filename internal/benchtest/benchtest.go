@@ -25,6 +25,9 @@ const hwmFileEnv = "KSTREAMS_GROUPS_BENCHTEST_PEAK_FILE"
 // Usage is what one child process cost.
 type Usage struct {
 	Wall time.Duration
+	// CPU is the user plus system time of the child: on a shared, loaded
+	// machine the figure that does not depend on the other processes.
+	CPU time.Duration
 	// Peak is the peak resident set size of the child in bytes.
 	Peak int64
 }
@@ -51,6 +54,9 @@ func Measure(cmd *exec.Cmd) (Usage, error) {
 	start := time.Now()
 	err = cmd.Run()
 	u := Usage{Wall: time.Since(start)}
+	if cmd.ProcessState != nil {
+		u.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
 	if err != nil {
 		return u, fmt.Errorf("%v: %v: %s", cmd.Args, err, errOut.String())
 	}
@@ -91,6 +97,23 @@ func peakRSS() int64 {
 		return 0
 	}
 	return int64(ru.Maxrss) // bytes on macOS
+}
+
+// CPUTime is the user plus system time this process has used so far; a
+// benchmark reports the difference over its loop (ReportCPU).
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// ReportCPU reports on b the CPU time per operation since start (a
+// CPUTime), in seconds: wall time on a loaded machine says little.
+func ReportCPU(b *testing.B, start time.Duration) {
+	b.Helper()
+	b.ReportMetric((CPUTime()-start).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 // Report runs cmd once (see Measure) and reports its peak memory on b: in

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"strings"
 
@@ -107,19 +108,37 @@ func (c *Comparison) Count(s Severity) int {
 // Compare compares NEW with OLD: normalises both, pairs sub-topologies,
 // nodes and global stores, and derives the findings.
 func Compare(oldIn, newIn Input) *Comparison {
-	o, n := normalize(oldIn), normalize(newIn)
+	c, _ := CompareContext(context.Background(), oldIn, newIn)
+	return c
+}
+
+// CompareContext is Compare that stops soon after ctx is done (a signal),
+// with ctx's cause as the error and no comparison.
+func CompareContext(ctx context.Context, oldIn, newIn Input) (c *Comparison, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, ok := r.(stopped)
+			if !ok {
+				panic(r)
+			}
+			c, err = nil, s.cause
+		}
+	}()
+	return compare(&stopper{ctx: ctx}, oldIn, newIn), nil
+}
+
+func compare(stop *stopper, oldIn, newIn Input) *Comparison {
+	o, n := normalize(oldIn, stop), normalize(newIn, stop)
 	c := &Comparison{Old: o.desc, New: n.desc}
 	x := &comparer{c: c, old: o, new: n, o2n: map[*topology.Node]*topology.Node{}, n2o: map[*topology.Node]*topology.Node{},
-		oldSub: map[*topology.Node]string{}, newSub: map[*topology.Node]string{}}
+		oldSub: map[*topology.Node]string{}, newSub: map[*topology.Node]string{}, stop: stop}
 	x.subtopologies()
 	x.globalStores()
 	x.stores()
 	x.topics()
 	x.nodes()
 	x.broker()
-	slices.SortStableFunc(c.Findings, func(a, b Finding) int {
-		return cmp.Or(cmp.Compare(b.Severity(), a.Severity()), cmp.Compare(a.Kind.order(), b.Kind.order()))
-	})
+	c.Findings = bySeverity(c.Findings)
 	c.Findings = slices.Compact(c.Findings)
 	return c
 }
@@ -136,6 +155,7 @@ type comparer struct {
 	o2nSub, n2oSub map[string]string
 	// renamedStores maps an OLD store to the NEW store it became.
 	renamedStores map[string]string
+	stop          *stopper
 }
 
 func (x *comparer) add(f Finding) { x.c.Findings = append(x.c.Findings, f) }
@@ -169,12 +189,13 @@ func (x *comparer) subtopologies() {
 			x.newSub[nd] = s.ID
 		}
 	}
-	pairs, removed, added := matchSubtopologies(x.old.desc.Subtopologies, x.new.desc.Subtopologies)
+	pairs, removed, added := matchSubtopologies(x.old.desc.Subtopologies, x.new.desc.Subtopologies, x.stop)
 	for _, p := range pairs {
 		x.o2nSub[p.old.ID], x.n2oSub[p.new.ID] = p.new.ID, p.old.ID
 	}
 	for _, p := range pairs {
-		m := matchNodes(p.old.Nodes, p.new.Nodes)
+		x.stop.tick()
+		m := matchNodes(p.old.Nodes, p.new.Nodes, x.stop)
 		for o, n := range m.o2n {
 			x.o2n[o], x.n2o[n] = n, o
 		}
@@ -194,9 +215,11 @@ func (x *comparer) subtopologies() {
 	for _, s := range removed {
 		x.c.Subtopologies = append(x.c.Subtopologies, SubtopologyChange{Old: s, Removed: s.Nodes})
 	}
-	slices.SortStableFunc(x.c.Subtopologies, func(a, b SubtopologyChange) int {
-		return cmp.Compare(slices.Index(x.old.desc.Subtopologies, a.Old), slices.Index(x.old.desc.Subtopologies, b.Old))
-	})
+	at := make(map[*topology.Subtopology]int, len(x.old.desc.Subtopologies))
+	for i, s := range x.old.desc.Subtopologies {
+		at[s] = i
+	}
+	slices.SortStableFunc(x.c.Subtopologies, func(a, b SubtopologyChange) int { return cmp.Compare(at[a.Old], at[b.Old]) })
 	for _, s := range added {
 		x.c.Subtopologies = append(x.c.Subtopologies, SubtopologyChange{New: s, Added: s.Nodes})
 	}
@@ -281,7 +304,7 @@ func (x *comparer) globalStores() {
 			x.add(Finding{Kind: GlobalStoreRemoved, GlobalStore: name, Subject: "store", Old: name})
 			continue
 		}
-		m := matchNodes([]*topology.Node{o.Source, o.Processor}, []*topology.Node{n.Source, n.Processor})
+		m := matchNodes([]*topology.Node{o.Source, o.Processor}, []*topology.Node{n.Source, n.Processor}, x.stop)
 		g := GlobalStoreChange{Old: o, New: n}
 		oldBy := byName([]*topology.Node{o.Source, o.Processor})
 		for _, pr := range m.pairs {
@@ -636,4 +659,27 @@ func (x *comparer) nodes() {
 			}
 		}
 	}
+}
+
+// bySeverity is findings most severe first, then in the order of Kinds,
+// each kind's findings in the order they were found: a stable sort on a
+// key of a few values, done by kind in one pass (a comparison sort of
+// hundreds of thousands of findings moves them around for a second).
+func bySeverity(findings []Finding) []Finding {
+	byKind := map[Kind][]Finding{}
+	var order []Kind
+	for _, f := range findings {
+		if _, ok := byKind[f.Kind]; !ok {
+			order = append(order, f.Kind)
+		}
+		byKind[f.Kind] = append(byKind[f.Kind], f)
+	}
+	slices.SortFunc(order, func(a, b Kind) int {
+		return cmp.Or(cmp.Compare(b.Severity(), a.Severity()), cmp.Compare(a.order(), b.order()))
+	})
+	out := make([]Finding, 0, len(findings))
+	for _, k := range order {
+		out = append(out, byKind[k]...)
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -109,6 +110,9 @@ type Sources struct {
 	// Read reads a file side (Stdin for standard input) into a
 	// description; errors name what failed, not the side.
 	Read func(file string) (*topology.Description, error)
+	// Timeout bounds the fetching of the group sides (0: only ctx does);
+	// the comparison after it ends only with ctx.
+	Timeout time.Duration
 }
 
 // SideResult is a side as it was read or fetched.
@@ -183,18 +187,24 @@ func (r *Result) Outcome() Outcome {
 // Run reads or fetches both sides (each group with its own client), then
 // compares them. Side failures are in the result (Failures); the error is
 // for failures of the whole command: a ctx cancelled (a signal) is no
-// side's failure, and Run returns its cause.
+// side's failure, and Run returns its cause, also when it ends the
+// comparison.
 func Run(ctx context.Context, src Sources, opts Options) (*Result, error) {
 	old, new := opts.Sides()
 	res := &Result{Old: SideResult{Side: old}, New: SideResult{Side: new}, FailOn: opts.FailLevel()}
 	var inputs [2]Input
+	fetch, cancel := ctx, context.CancelFunc(func() {})
+	if src.Timeout > 0 {
+		fetch, cancel = context.WithTimeout(ctx, src.Timeout)
+	}
 	for i, s := range []*SideResult{&res.Old, &res.New} {
 		client := src.Old
 		if i == 1 {
 			client = src.New
 		}
-		inputs[i], s.Err = load(ctx, s.Side, client, src.Read)
+		inputs[i], s.Err = load(fetch, s.Side, client, src.Read)
 	}
+	cancel()
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return nil, context.Cause(ctx)
 	}
@@ -216,7 +226,11 @@ func Run(ctx context.Context, src Sources, opts Options) (*Result, error) {
 		}
 		inputs[i].ApplicationID = s.ApplicationID
 	}
-	res.Comparison = Compare(inputs[0], inputs[1])
+	c, err := CompareContext(ctx, inputs[0], inputs[1])
+	if err != nil {
+		return nil, err
+	}
+	res.Comparison = c
 	return res, nil
 }
 

@@ -103,7 +103,7 @@ func Kinds() []KindInfo {
 
 // Severity is the kind's severity.
 func (k Kind) Severity() Severity {
-	for _, i := range Kinds() {
+	for _, i := range kinds {
 		if i.Kind == k {
 			return i.Severity
 		}
@@ -112,13 +112,17 @@ func (k Kind) Severity() Severity {
 }
 
 func (k Kind) order() int {
-	for i, info := range Kinds() {
+	for i, info := range kinds {
 		if info.Kind == k {
 			return i
 		}
 	}
-	return len(Kinds())
+	return len(kinds)
 }
+
+// kinds is Kinds, built once: a large comparison asks for a severity
+// millions of times.
+var kinds = Kinds()
 
 // Finding is one consequence of deploying NEW over OLD.
 type Finding struct {

@@ -31,68 +31,215 @@ import (
 // subPair is a sub-topology of OLD and the one of NEW it became.
 type subPair struct{ old, new *topology.Subtopology }
 
-func matchSubtopologies(old, new []*topology.Subtopology) (pairs []subPair, removed, added []*topology.Subtopology) {
-	taken := map[*topology.Subtopology]bool{}
-	paired := map[*topology.Subtopology]bool{}
-	pair := func(o, n *topology.Subtopology) {
-		pairs = append(pairs, subPair{o, n})
-		paired[o], taken[n] = true, true
+// subMatcher pairs sub-topologies in the steps named above: by signature
+// (names as they are, then as families), then by similarity.
+type subMatcher struct {
+	old, new []*topology.Subtopology
+	// paired and taken are the sub-topologies of OLD and NEW paired so
+	// far, by index.
+	paired, taken []bool
+	// pairIdx are the pairs found, by index.
+	pairIdx [][2]int
+	// examined counts the similarities computed.
+	examined int
+	stop     *stopper
+}
+
+func matchSubtopologies(old, new []*topology.Subtopology, stop *stopper) (pairs []subPair, removed, added []*topology.Subtopology) {
+	return newSubMatcher(old, new, stop).match()
+}
+
+func newSubMatcher(old, new []*topology.Subtopology, stop *stopper) *subMatcher {
+	return &subMatcher{old: old, new: new, paired: make([]bool, len(old)), taken: make([]bool, len(new)), stop: stop}
+}
+
+func (m *subMatcher) match() (pairs []subPair, removed, added []*topology.Subtopology) {
+	m.bySignature(identity)
+	m.bySignature(family)
+	m.bySimilarity()
+	return m.result()
+}
+
+func (m *subMatcher) pair(i, j int) {
+	m.pairIdx = append(m.pairIdx, [2]int{i, j})
+	m.paired[i], m.taken[j] = true, true
+}
+
+// bySignature pairs the sub-topologies whose nodes are the same with every
+// name passed through name; a tie goes to the one with the same id.
+func (m *subMatcher) bySignature(name func(string) string) {
+	bySig := map[string][]int{}
+	for j, n := range m.new {
+		if !m.taken[j] {
+			m.stop.tick()
+			sig := signature(n, name)
+			bySig[sig] = append(bySig[sig], j)
+		}
 	}
-	for _, name := range []func(string) string{identity, family} {
-		bySig := map[string][]*topology.Subtopology{}
-		for _, n := range new {
-			if !taken[n] {
-				sig := signature(n, name)
-				bySig[sig] = append(bySig[sig], n)
+	for i, o := range m.old {
+		if m.paired[i] {
+			continue
+		}
+		m.stop.tick()
+		best := -1
+		for _, j := range bySig[signature(o, name)] {
+			if !m.taken[j] && (best < 0 || m.new[j].ID == o.ID && m.new[best].ID != o.ID) {
+				best = j
 			}
 		}
-		for _, o := range old {
-			if paired[o] {
-				continue
-			}
-			var best *topology.Subtopology
-			for _, n := range bySig[signature(o, name)] {
-				if !taken[n] && (best == nil || n.ID == o.ID && best.ID != o.ID) {
-					best = n
-				}
-			}
-			if best != nil {
-				pair(o, best)
+		if best >= 0 {
+			m.pair(i, best)
+		}
+	}
+}
+
+// Similarity is computed only for pairs that share a feature, and it
+// would be for every pair when all of them share one (the node family
+// KSTREAM-FILTER-#, say): tens of thousands of sub-topologies would take
+// minutes. So when the pairs to look at exceed exhaustiveWork, a feature
+// that more than commonAbove unpaired sub-topologies of NEW have no longer
+// proposes pairs (it still counts in the similarity of the pairs that rarer
+// features propose); the sub-topologies left after that are compared with
+// every feature again when they are few enough. A topology of ordinary
+// size is compared exhaustively, as before.
+const (
+	exhaustiveWork = 1 << 20
+	commonAbove    = 16
+)
+
+// featureTable interns the features of the unpaired sub-topologies.
+type featureTable struct {
+	ids    map[string]int32
+	weight []int
+}
+
+// featureSet is a sub-topology's features, sorted, with their total weight.
+type featureSet struct {
+	ids   []int32
+	total int
+}
+
+func (t *featureTable) set(s *topology.Subtopology) featureSet {
+	var fs featureSet
+	for k, w := range features(s) {
+		id, ok := t.ids[k]
+		if !ok {
+			id = int32(len(t.weight))
+			t.ids[k] = id
+			t.weight = append(t.weight, int(w))
+		}
+		fs.ids = append(fs.ids, id)
+		fs.total += int(w)
+	}
+	slices.Sort(fs.ids)
+	return fs
+}
+
+// similarity is the weighted overlap of two feature sets, from 0 (nothing
+// shared) to 1.
+func (t *featureTable) similarity(a, b featureSet) float64 {
+	both := 0
+	for i, j := 0, 0; i < len(a.ids) && j < len(b.ids); {
+		switch {
+		case a.ids[i] < b.ids[j]:
+			i++
+		case a.ids[i] > b.ids[j]:
+			j++
+		default:
+			both += t.weight[a.ids[i]]
+			i, j = i+1, j+1
+		}
+	}
+	all := a.total + b.total - both
+	if all == 0 {
+		return 0
+	}
+	return float64(both) / float64(all)
+}
+
+// bySimilarity pairs the rest, the most similar pair first, by what they
+// read, write, keep and run; ties go to the pair with the same id.
+func (m *subMatcher) bySimilarity() {
+	t := &featureTable{ids: map[string]int32{}}
+	oldF, newF := make([]featureSet, len(m.old)), make([]featureSet, len(m.new))
+	for i, o := range m.old {
+		if !m.paired[i] {
+			m.stop.tick()
+			oldF[i] = t.set(o)
+		}
+	}
+	for j, n := range m.new {
+		if !m.taken[j] {
+			m.stop.tick()
+			newF[j] = t.set(n)
+		}
+	}
+	all := len(m.new) + 1
+	if m.work(t, oldF, newF) > exhaustiveWork {
+		m.greedy(t, oldF, newF, commonAbove)
+		if m.work(t, oldF, newF) > exhaustiveWork {
+			return
+		}
+	}
+	m.greedy(t, oldF, newF, all)
+}
+
+// having lists, for each feature, the unpaired sub-topologies of NEW that
+// have it.
+func (m *subMatcher) having(t *featureTable, newF []featureSet) [][]int {
+	having := make([][]int, len(t.weight))
+	for j := range m.new {
+		if !m.taken[j] {
+			for _, k := range newF[j].ids {
+				having[k] = append(having[k], j)
 			}
 		}
 	}
-	// The rest by similarity, computed only for pairs that share a feature.
+	return having
+}
+
+// work is the number of pairs an exhaustive pass would look at.
+func (m *subMatcher) work(t *featureTable, oldF, newF []featureSet) int {
+	having := m.having(t, newF)
+	work := 0
+	for i := range m.old {
+		if !m.paired[i] {
+			for _, k := range oldF[i].ids {
+				work += len(having[k])
+			}
+		}
+	}
+	return work
+}
+
+// greedy pairs the unpaired sub-topologies that share a feature held by at
+// most limit of NEW's, the most similar pair first.
+func (m *subMatcher) greedy(t *featureTable, oldF, newF []featureSet, limit int) {
+	having := m.having(t, newF)
 	type candidate struct {
 		o, n   int
 		score  float64
 		sameID bool
 	}
-	newFeatures := make([]map[string]float64, len(new))
-	having := map[string][]int{}
-	for j, n := range new {
-		if taken[n] {
-			continue
-		}
-		newFeatures[j] = features(n)
-		for k := range newFeatures[j] {
-			having[k] = append(having[k], j)
-		}
-	}
 	var cands []candidate
-	for i, o := range old {
-		if paired[o] {
+	seen := make([]int, len(m.new)) // 1 + the OLD index that last proposed it
+	for i, o := range m.old {
+		if m.paired[i] {
 			continue
 		}
-		fo := features(o)
-		seen := map[int]bool{}
-		for k := range fo {
+		for _, k := range oldF[i].ids {
+			if len(having[k]) > limit {
+				continue
+			}
 			for _, j := range having[k] {
-				if seen[j] {
+				m.stop.tick()
+				if seen[j] == i+1 {
 					continue
 				}
-				seen[j] = true
-				if s := similarity(fo, newFeatures[j]); s > 0 {
-					cands = append(cands, candidate{i, j, s, o.ID == new[j].ID})
+				seen[j] = i + 1
+				m.examined++
+				if s := t.similarity(oldF[i], newF[j]); s > 0 {
+					cands = append(cands, candidate{i, j, s, o.ID == m.new[j].ID})
 				}
 			}
 		}
@@ -110,22 +257,26 @@ func matchSubtopologies(old, new []*topology.Subtopology) (pairs []subPair, remo
 		return cmp.Or(cmp.Compare(a.o, b.o), cmp.Compare(a.n, b.n))
 	})
 	for _, c := range cands {
-		if o, n := old[c.o], new[c.n]; !paired[o] && !taken[n] {
-			pair(o, n)
+		if !m.paired[c.o] && !m.taken[c.n] {
+			m.pair(c.o, c.n)
 		}
 	}
-	index := make(map[*topology.Subtopology]int, len(old))
-	for i, o := range old {
-		index[o] = i
+}
+
+// result is the pairs in OLD's order, then what is only in OLD and only in
+// NEW.
+func (m *subMatcher) result() (pairs []subPair, removed, added []*topology.Subtopology) {
+	slices.SortStableFunc(m.pairIdx, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	for _, p := range m.pairIdx {
+		pairs = append(pairs, subPair{m.old[p[0]], m.new[p[1]]})
 	}
-	slices.SortStableFunc(pairs, func(a, b subPair) int { return cmp.Compare(index[a.old], index[b.old]) })
-	for _, o := range old {
-		if !paired[o] {
+	for i, o := range m.old {
+		if !m.paired[i] {
 			removed = append(removed, o)
 		}
 	}
-	for _, n := range new {
-		if !taken[n] {
+	for j, n := range m.new {
+		if !m.taken[j] {
 			added = append(added, n)
 		}
 	}
@@ -192,27 +343,6 @@ func features(s *topology.Subtopology) map[string]float64 {
 	return f
 }
 
-// similarity is the weighted overlap of two feature sets, from 0 (nothing
-// shared) to 1.
-func similarity(a, b map[string]float64) float64 {
-	var both, all float64
-	for k, w := range a {
-		all += w
-		if _, ok := b[k]; ok {
-			both += w
-		}
-	}
-	for k, w := range b {
-		if _, ok := a[k]; !ok {
-			all += w
-		}
-	}
-	if all == 0 {
-		return 0
-	}
-	return both / all
-}
-
 // nodeMatch pairs the nodes of two sub-topologies (or of two global
 // stores).
 type nodeMatch struct {
@@ -231,7 +361,7 @@ func (m *nodeMatch) newName(oldNodes map[string]*topology.Node, name string) str
 	return name
 }
 
-func matchNodes(oldNodes, newNodes []*topology.Node) *nodeMatch {
+func matchNodes(oldNodes, newNodes []*topology.Node, stop *stopper) *nodeMatch {
 	m := &nodeMatch{o2n: map[*topology.Node]*topology.Node{}, n2o: map[*topology.Node]*topology.Node{}}
 	oldBy, newBy := byName(oldNodes), byName(newNodes)
 	var order [][2]*topology.Node
@@ -272,6 +402,7 @@ func matchNodes(oldNodes, newNodes []*topology.Node) *nodeMatch {
 	}
 
 	for _, o := range oldNodes {
+		stop.tick()
 		if n := newBy[o.Name]; n != nil && m.n2o[n] == nil {
 			pair(o, n)
 		}
@@ -290,6 +421,7 @@ func matchNodes(oldNodes, newNodes []*topology.Node) *nodeMatch {
 	propagate := func(loose bool) bool {
 		grew := false
 		for i := 0; i < len(order); i++ {
+			stop.tick()
 			o, n := order[i][0], order[i][1]
 			for _, e := range edges {
 				os, ns := free(lookup(oldBy, e(o)), m.o2n), free(lookup(newBy, e(n)), m.n2o)

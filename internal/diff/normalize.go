@@ -46,7 +46,7 @@ type side struct {
 //     topics and stores, numbered after the sub-topologies as the CLI does
 //     (describe() numbers them in the order they were added);
 //   - predecessors are rebuilt from successors.
-func normalize(in Input) *side {
+func normalize(in Input, stop *stopper) *side {
 	known := map[string]bool{}
 	for _, s := range in.Subtopologies {
 		for _, t := range slices.Concat(s.RepartitionSourceTopics, s.RepartitionSinkTopics, s.StateChangelogTopics) {
@@ -82,6 +82,7 @@ func normalize(in Input) *side {
 	for _, s := range d.Subtopologies {
 		ns := &topology.Subtopology{ID: s.ID, Nodes: make([]*topology.Node, 0, len(s.Nodes))}
 		for _, n := range s.Nodes {
+			stop.tick()
 			ns.Nodes = append(ns.Nodes, copyNode(n, strip))
 		}
 		slices.SortStableFunc(ns.Nodes, func(a, b *topology.Node) int { return strings.Compare(a.Name, b.Name) })

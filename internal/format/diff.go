@@ -33,12 +33,23 @@ import (
 )
 
 // DiffText writes the text report of a diff whose sides were both read.
+// It is written as it is made, in pieces of about 64 KB: a report of two
+// large topologies (tens of MB) is never held whole, and a writer that
+// fails (the command's, after a signal) ends it at the next piece.
 func DiffText(w io.Writer, res *diff.Result, st *Styles) error {
 	c := res.Comparison
 	if c == nil {
 		return nil // the failures are reported on stderr
 	}
 	var b strings.Builder
+	flush := func(all bool) error {
+		if b.Len() < 64<<10 && !all {
+			return nil
+		}
+		_, err := io.WriteString(w, b.String())
+		b.Reset()
+		return err
+	}
 	for _, s := range []diff.SideResult{res.Old, res.New} {
 		fmt.Fprintf(&b, "%s %s (%s)\n", st.Paint(st.header(), s.Label+":"), Escape(s.Spec), prefixNote(s))
 	}
@@ -46,21 +57,32 @@ func DiffText(w io.Writer, res *diff.Result, st *Styles) error {
 	b.WriteString(st.Paint(st.header(), "Upgrade safety:") + " " + summary(c) + "\n")
 	for _, f := range c.Findings {
 		fmt.Fprintf(&b, "  %s  %s: %s\n", st.Paint(severityColor(st, f.Severity()), fmt.Sprintf("%-8s", f.Severity())), FindingLocation(f), FindingMessage(f))
+		if err := flush(false); err != nil {
+			return err
+		}
 	}
 	if line := brokerVerdict(res); line != "" {
 		b.WriteString("\n" + st.Paint(st.header(), "Broker:") + " " + line + "\n")
 	}
 	if c.Identical() {
 		b.WriteString("\nNo differences: the topologies are the same after normalisation.\n")
-		_, err := io.WriteString(w, b.String())
-		return err
+		return flush(true)
 	}
 	b.WriteString("\n" + st.Paint(st.header(), "Changes:") + "\n")
 	for _, s := range c.Subtopologies {
 		writeSubtopologyChange(&b, s, st)
+		if err := flush(false); err != nil {
+			return err
+		}
 	}
 	for _, g := range c.GlobalStores {
 		writeGlobalStoreChange(&b, g, st)
+		if err := flush(false); err != nil {
+			return err
+		}
+	}
+	if err := flush(true); err != nil {
+		return err
 	}
 	u, err := unifiedDiff(res)
 	if err != nil {
@@ -68,12 +90,14 @@ func DiffText(w io.Writer, res *diff.Result, st *Styles) error {
 	}
 	if u != "" {
 		b.WriteString("\n")
-		for _, line := range strings.SplitAfter(strings.TrimSuffix(u, "\n"), "\n") {
+		for line := range strings.Lines(u) {
 			b.WriteString(paintDiffLine(st, strings.TrimSuffix(line, "\n")) + "\n")
+			if err := flush(false); err != nil {
+				return err
+			}
 		}
 	}
-	_, err = io.WriteString(w, b.String())
-	return err
+	return flush(true)
 }
 
 // brokerVerdict says, when OLD is a group, whether its broker accepts

@@ -24,19 +24,38 @@ func TopologyDot(w io.Writer, name string, d *topology.Description) error {
 
 // writeDot writes a laid-out graph.
 func writeDot(w io.Writer, name string, g *graph) error {
-	bw := newGraphWriter(w)
-	bw.WriteString("digraph ")
-	writeDotQuoted(bw, name)
-	bw.WriteString(" {\n")
-	bw.WriteString("  rankdir=" + g.direction() + ";\n")
-	if g.notes != nil && g.notes.title != "" {
-		bw.WriteString("  label=")
-		writeDotQuoted(bw, g.notes.title)
-		bw.WriteString(";\n  labelloc=t;\n  fontname=\"Helvetica\";\n")
+	return writeDotParts([]*graphWriter{newGraphWriter(w)}, name, g, nil)
+}
+
+// writeDotParts writes each part of g's parts to its writer, in one pass
+// over g, without the title (a picture of parts has the title as a part
+// of its own); all of g to ws[0] when parts is nil.
+func writeDotParts(ws []*graphWriter, name string, g *graph, parts *graphParts) error {
+	pick := func(of []int, i int) *graphWriter {
+		if parts == nil {
+			return ws[0]
+		}
+		return ws[of[i]]
 	}
-	bw.WriteString("  node [fontname=\"Helvetica\", fontsize=11];\n")
-	bw.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
+	for _, bw := range ws {
+		bw.WriteString("digraph ")
+		writeDotQuoted(bw, name)
+		bw.WriteString(" {\n")
+		bw.WriteString("  rankdir=" + g.direction() + ";\n")
+		if g.notes != nil && g.notes.title != "" && parts == nil {
+			bw.WriteString("  label=")
+			writeDotQuoted(bw, g.notes.title)
+			bw.WriteString(";\n  labelloc=t;\n  fontname=\"Helvetica\";\n")
+		}
+		bw.WriteString("  node [fontname=\"Helvetica\", fontsize=11];\n")
+		bw.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
+	}
 	for ci, c := range g.clusters {
+		var clusterOf []int
+		if parts != nil {
+			clusterOf = parts.cluster
+		}
+		bw := pick(clusterOf, ci)
 		note := g.clusterNote(c)
 		bw.WriteString("  subgraph cluster_")
 		bw.clusterID(ci)
@@ -69,6 +88,11 @@ func writeDot(w io.Writer, name string, g *graph) error {
 		}
 	}
 	for i, t := range g.topics {
+		var topicOf []int
+		if parts != nil {
+			topicOf = parts.topic
+		}
+		bw := pick(topicOf, i)
 		note := g.topicNote(t)
 		fill := "#e8f0fe"
 		if note.color != "" {
@@ -81,6 +105,11 @@ func writeDot(w io.Writer, name string, g *graph) error {
 		bw.WriteString(", shape=cds, style=filled, fillcolor=\"" + fill + "\"];\n")
 	}
 	for i, s := range g.stores {
+		var storeOf []int
+		if parts != nil {
+			storeOf = parts.store
+		}
+		bw := pick(storeOf, i)
 		bw.WriteString("  ")
 		bw.id(vertex{'s', 0, i})
 		bw.WriteString(" [label=")
@@ -88,6 +117,13 @@ func writeDot(w io.Writer, name string, g *graph) error {
 		bw.WriteString(", shape=cylinder, style=filled, fillcolor=\"#fef7e0\"];\n")
 	}
 	err := g.eachEdge(func(from, to vertex, kind edgeKind) error {
+		bw := ws[0]
+		if node := from; parts != nil {
+			if node.kind != 'n' {
+				node = to // every edge has a node
+			}
+			bw = ws[parts.cluster[node.c]]
+		}
 		bw.WriteString("  ")
 		bw.id(from)
 		bw.WriteString(" -> ")
@@ -101,8 +137,13 @@ func writeDot(w io.Writer, name string, g *graph) error {
 	if err != nil {
 		return err
 	}
-	bw.WriteString("}\n")
-	return bw.Flush()
+	for _, bw := range ws {
+		bw.WriteString("}\n")
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func dotShape(k topology.Kind) string {

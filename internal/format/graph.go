@@ -16,7 +16,6 @@ package format
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -253,11 +252,7 @@ func TopologyGraph(w io.Writer, o Output, name string, d *topology.Description) 
 	case Mermaid:
 		return TopologyMermaid(w, d)
 	case SVG, PNG:
-		var dot bytes.Buffer
-		if err := TopologyDot(&dot, name, d); err != nil {
-			return err
-		}
-		return RenderPicture(w, o, dot.Bytes())
+		return drawPicture(context.Background(), w, o, name, buildGraph(d))
 	}
 	return fmt.Errorf("format %q does not draw a topology", o)
 }

@@ -15,7 +15,7 @@ package format
 // topic, so that topics still link the subtopologies.
 
 import (
-	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -27,6 +27,13 @@ import (
 // OverviewGraph draws one group's overview in a graph format (dot,
 // mermaid, svg, png).
 func OverviewGraph(w io.Writer, o Output, g *overview.Group) error {
+	return OverviewGraphContext(context.Background(), w, o, g)
+}
+
+// OverviewGraphContext is OverviewGraph whose picture layout ends with
+// ctx; a topology past the limits is a PictureTooLargeError before any
+// layout.
+func OverviewGraphContext(ctx context.Context, w io.Writer, o Output, g *overview.Group) error {
 	gr := buildGraph(overviewDescription(g))
 	gr.notes = overviewNotes(g)
 	switch o {
@@ -35,11 +42,7 @@ func OverviewGraph(w io.Writer, o Output, g *overview.Group) error {
 	case Mermaid:
 		return writeMermaid(w, gr)
 	case SVG, PNG:
-		var dot bytes.Buffer
-		if err := writeDot(&dot, g.Group, gr); err != nil {
-			return err
-		}
-		return RenderPicture(w, o, dot.Bytes())
+		return drawPicture(ctx, w, o, g.Group, gr)
 	}
 	return fmt.Errorf("format %q does not draw a topology", o)
 }

@@ -34,7 +34,7 @@ const pixelsPerPoint = 2.0
 
 // maxPixels bounds the canvas (4 bytes each): a larger drawing is scaled
 // down to fit.
-const maxPixels = 64 << 20
+const maxPixels = 32 << 20
 
 // margin is the white border around the drawing, in points.
 const margin = 4.0
@@ -101,23 +101,38 @@ func paintPNG(js []byte, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	wPt, hPt := bb[2]-bb[0]+2*margin, bb[3]-bb[1]+2*margin
+	p, err := newPainter(bb[2]-bb[0]+2*margin, bb[3]-bb[1]+2*margin, maxPixels)
+	if err != nil {
+		return err
+	}
+	p.x0, p.top = bb[0]-margin, bb[3]+margin
+	p.paint(g)
+	return p.dc.EncodePNG(w)
+}
+
+// newPainter is a white canvas of wPt by hPt points, at pixelsPerPoint or
+// less where that would pass limit pixels.
+func newPainter(wPt, hPt float64, limit float64) (*painter, error) {
 	scale := pixelsPerPoint
-	if px := wPt * hPt * scale * scale; px > maxPixels {
-		scale *= math.Sqrt(maxPixels / px)
+	if px := wPt * hPt * scale * scale; px > limit {
+		scale *= math.Sqrt(limit / px)
 	}
 	width, height := int(math.Ceil(wPt*scale)), int(math.Ceil(hPt*scale))
 	if width < 1 || height < 1 {
-		return errors.New("graphviz -Tjson: an empty drawing")
+		return nil, errors.New("graphviz -Tjson: an empty drawing")
 	}
-	p := &painter{dc: gg.NewContext(width, height), scale: scale, x0: bb[0] - margin, top: bb[3] + margin,
+	p := &painter{dc: gg.NewContext(width, height), scale: scale,
 		pen: color.Black, fill: color.Black, fontSize: 14, lineWidth: 1, faces: map[string]font.Face{}}
 	if err := p.loadFonts(); err != nil {
-		return err
+		return nil, err
 	}
 	p.dc.SetColor(color.White)
 	p.dc.Clear()
+	return p, nil
+}
 
+// paint paints one laid-out graph at the painter's x0 and top.
+func (p *painter) paint(g gvJSON) {
 	p.run(g.Draw)
 	p.run(g.LDraw)
 	for i, o := range g.Objects {
@@ -133,7 +148,6 @@ func paintPNG(js []byte, w io.Writer) error {
 			p.object(o)
 		}
 	}
-	return p.dc.EncodePNG(w)
 }
 
 func parseBB(s string) ([4]float64, error) {
