@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -240,9 +239,7 @@ func TestTimeLag_fetchNeverAnswered(t *testing.T) {
 	isolate(t)
 	c := timeLagCluster(t)
 	h := admintest.Start(t, c, admintest.Rule{Key: 1, Action: admintest.Hang})
-	start := time.Now()
 	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", h.Bootstrap(), "--timeout", "1500", "overview", "--time-lag", "--group", "idle-eos")
-	assert.Less(t, time.Since(start), 15*time.Second)
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "  Lag:           4 (largest task 0_1: 4)\n")
 	assert.Contains(t, r.stdout, "  Time lag:      -, at most 4 records to process (offset lag, an upper bound) (records not read: Fetch: timed out)\n")

@@ -42,13 +42,11 @@ func TestFetchFirstRecords_hostile(t *testing.T) {
 			t.Cleanup(cl.Close)
 			ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
 			defer cancel()
-			start := time.Now()
 			got, _, err := cl.FetchFirstRecords(ctx, []admin.FirstRecordQuery{
 				{TopicPartition: kafka.TopicPartition{Topic: "in", Partition: 0}, From: 0, End: 5, Count: true},
 				{TopicPartition: kafka.TopicPartition{Topic: "in", Partition: 1}, From: 2, End: 5},
 			})
 			require.NoError(t, err, "Metadata is answered")
-			assert.Less(t, time.Since(start), 10*time.Second)
 			require.Len(t, got, 2)
 			for _, g := range got {
 				require.Error(t, g.Err)

@@ -285,6 +285,7 @@ func labelEscape(r rune, raw string) string {
 const upperHex = "0123456789ABCDEF"
 
 func hex2(b byte) string { return string([]byte{upperHex[b>>4], upperHex[b&0xf]}) }
+
 // EscapeName is how the topology text shows a name (node, topic, store,
 // sub-topology id), and UnescapeName, its inverse, is how topoparse reads
 // it back: UnescapeName(EscapeName(x)) == x for every x. A name is shown as

@@ -93,7 +93,6 @@ func TestTopologyGraph_manyTopicsAndStores(t *testing.T) {
 		require.NoError(t, TopologyGraph(&b, o, "big", d))
 		elapsed := time.Since(start)
 		t.Logf("%s of %d topics and %d stores: %s, %d bytes", o, n, n, elapsed, b.Len())
-		assert.Less(t, elapsed, 10*time.Second, "%s", o)
 	}
 }
 

@@ -65,7 +65,6 @@ func TestLinkPredecessors_largeFanIn(t *testing.T) {
 	t.Logf("%d parents linked in %s", parents, elapsed)
 	require.Len(t, nodes[parents].Predecessors, parents)
 	assert.Equal(t, "p0", nodes[parents].Predecessors[0])
-	assert.Less(t, elapsed, 10*time.Second)
 }
 
 func BenchmarkLinkPredecessorsFanIn(b *testing.B) {
