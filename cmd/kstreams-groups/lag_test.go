@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -152,19 +150,7 @@ func TestLag_collidingNames(t *testing.T) {
 	for _, v := range []string{"a'b", "a_b", "a=b", `c\x0Dx`, `c\\x0Dx`} {
 		assert.True(t, promtest.Has(fams, "kstreams_group_lag", "group", v), "series for %q:\n%s", v, r.stdout)
 	}
-	if bin, err := exec.LookPath("promtool"); err == nil {
-		f := filepath.Join(t.TempDir(), "kstreams.prom")
-		require.NoError(t, os.WriteFile(f, []byte(r.stdout), 0o600))
-		in, err := os.Open(f)
-		require.NoError(t, err)
-		defer in.Close()
-		cmd := exec.Command(bin, "check", "metrics")
-		cmd.Stdin = in
-		out, err := cmd.CombinedOutput()
-		assert.NoError(t, err, "promtool check metrics:\n%s", out)
-	} else {
-		t.Log("promtool is not installed: the expfmt parse is the check")
-	}
+	promtest.Promtool(t, r.stdout)
 }
 
 // check and doctor cut a broker's error message as every verb does

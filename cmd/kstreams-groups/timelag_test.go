@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -208,28 +207,13 @@ func TestPrometheusTimeLag(t *testing.T) {
 			if tc.partitions {
 				assert.InDelta(t, 240, promtest.Value(t, fams, "kstreams_partition_lag_seconds", "group", "shop", "subtopology", "0", "topic", "orders", "partition", "0"), 1e-9)
 			}
-			promtool(t, r.stdout)
+			promtest.Promtool(t, r.stdout)
 		})
 	}
 	// Without the time lag asked, no family.
 	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", bootstrap(c), "-o", "prometheus", "check", "--group", "shop", "--lag-critical", "100000")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.False(t, promtest.Has(promtest.Parse(t, r.stdout), "kstreams_group_lag_seconds", "group", "shop"))
-}
-
-// promtool runs promtool check metrics on text when it is installed.
-func promtool(t *testing.T, text string) {
-	t.Helper()
-	path, err := exec.LookPath("promtool")
-	if err != nil {
-		t.Log("promtool is not installed: the expfmt parse stands alone")
-		return
-	}
-	cmd := exec.Command(path, "check", "metrics")
-	cmd.Stdin = strings.NewReader(text)
-	out, err := cmd.CombinedOutput()
-	assert.NoError(t, err, "promtool check metrics: %s", out)
-	assert.Empty(t, strings.TrimSpace(string(out)), "promtool check metrics has remarks")
 }
 
 // A broker that never answers Fetch: the overview keeps its offsets and

@@ -3,9 +3,6 @@ package format
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -112,35 +109,7 @@ func TestLabels_collidingNames(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, collidingNames[int(m.GetGauge().GetValue())], name, "label value %q reads back", v)
 	}
-	promtool(t, b.String())
-}
-
-// promtool runs `promtool check metrics` on text when promtool is
-// installed (Debian: apt-get install prometheus); node_exporter's
-// textfile collector refuses what it refuses, duplicate series included.
-func promtool(t *testing.T, text string) {
-	t.Helper()
-	bin, err := exec.LookPath("promtool")
-	if err != nil {
-		t.Log("promtool is not installed: the expfmt parse above is the check")
-		return
-	}
-	f := filepath.Join(t.TempDir(), "m.prom")
-	require.NoError(t, os.WriteFile(f, []byte(text), 0o600))
-	in, err := os.Open(f)
-	require.NoError(t, err)
-	defer in.Close()
-	cmd := exec.Command(bin, "check", "metrics")
-	cmd.Stdin = in
-	out, err := cmd.CombinedOutput()
-	// promtool exits 3 for lint problems only (its naming advice), 1 for
-	// an exposition it cannot read.
-	if err != nil {
-		var ee *exec.ExitError
-		require.ErrorAs(t, err, &ee, "%s", out)
-		require.NotEqual(t, 1, ee.ExitCode(), "promtool cannot read the exposition:\n%s\n%s", out, text)
-	}
-	assert.NotContains(t, string(out), "error", "%s", out)
+	promtest.Promtool(t, b.String())
 }
 
 // Distinct names give distinct labels: the perfdata label and the

@@ -5,6 +5,8 @@
 package promtest
 
 import (
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -79,4 +81,26 @@ func find(fams map[string]*dto.MetricFamily, name string, labels []string) *dto.
 		}
 	}
 	return nil
+}
+
+// Promtool runs `promtool check metrics` (Debian: apt-get install
+// prometheus) on text: it must read the exposition and have no remark,
+// which is what node_exporter's textfile collector accepts (duplicate
+// series included). Without promtool the test logs it and goes on, except
+// under CI (CI set), where .ci/run installs it and its absence fails.
+func Promtool(t testing.TB, text string) {
+	t.Helper()
+	bin, err := exec.LookPath("promtool")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("promtool is not installed: .ci/run installs Debian's prometheus package")
+		}
+		t.Log("promtool is not installed: the expfmt parse stands alone")
+		return
+	}
+	cmd := exec.Command(bin, "check", "metrics")
+	cmd.Stdin = strings.NewReader(text)
+	out, err := cmd.CombinedOutput()
+	assert.NoError(t, err, "promtool check metrics:\n%s\n%s", out, text)
+	assert.Empty(t, strings.TrimSpace(string(out)), "promtool check metrics has remarks")
 }
