@@ -151,15 +151,9 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 	case cf != nil && strings.HasPrefix(a.cfg.BootstrapOrigin, "config file "):
 		a.cfg.BootstrapOrigin += ": bootstrap-server"
 	}
-	ms, err := toInt64(v.Get("timeout"))
-	switch {
-	case err != nil || ms <= 0:
-		return usageErrorf("%sinvalid timeout %v: want a positive number of milliseconds", at("timeout"), v.Get("timeout"))
-	case ms > maxTimeout:
-		// time.Duration(ms) * time.Millisecond would wrap around.
-		return usageErrorf("%sinvalid timeout %d: want at most %d ms (the largest duration)", at("timeout"), ms, maxTimeout)
+	if a.cfg.Timeout, err = toTimeout(v.Get("timeout")); err != nil {
+		return usageErrorf("%sinvalid timeout %v: %v", at("timeout"), v.Get("timeout"), err)
 	}
-	a.cfg.Timeout = time.Duration(ms) * time.Millisecond
 	if a.cfg.DetailedExitCodes, err = toBool(v.Get("detailed-exit-codes")); err != nil {
 		return usageErrorf("%sinvalid detailed-exit-codes %v: want true or false", at("detailed-exit-codes"), v.Get("detailed-exit-codes"))
 	}
@@ -222,6 +216,35 @@ func toInt64(v any) (int64, error) {
 		}
 	}
 	return cast.ToInt64E(v)
+}
+
+// toTimeout reads a timeout: Kafka's whole number of milliseconds, or a Go
+// duration (10s, 500ms, 1m); at least a millisecond. Its errors say what is
+// wanted, never the parser's internals.
+func toTimeout(v any) (time.Duration, error) {
+	const want = "want a positive number of milliseconds or a duration such as 10s, 500ms or 1m"
+	if s, ok := v.(string); ok {
+		s = strings.TrimSpace(s)
+		if s != "" && strings.Trim(s, "0123456789") == "" {
+			v = s // milliseconds, as Kafka's tools take them
+		} else {
+			d, err := time.ParseDuration(s)
+			if err != nil || d < time.Millisecond {
+				return 0, errors.New(want)
+			}
+			return d, nil
+		}
+	}
+	ms, err := toInt64(v)
+	var ne *strconv.NumError
+	switch {
+	case errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange), err == nil && ms > maxTimeout:
+		// time.Duration(ms) * time.Millisecond would wrap around.
+		return 0, fmt.Errorf("want at most %d ms (the largest duration)", maxTimeout)
+	case err != nil || ms <= 0:
+		return 0, errors.New(want)
+	}
+	return time.Duration(ms) * time.Millisecond, nil
 }
 
 // toBool reads true or false, spelled as strconv.ParseBool takes them.

@@ -134,7 +134,7 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 
 	pf := root.PersistentFlags()
 	pf.String("bootstrap-server", "", "REQUIRED: The server(s) to connect to (host:port, comma-separated). Also KSTREAMS_GROUPS_BOOTSTRAP_SERVER or the config file.")
-	pf.Int64("timeout", 30000, "The timeout in milliseconds for the whole command.")
+	pf.String("timeout", "30000", "The timeout `T` for the whole command: milliseconds, as Kafka's tools take it, or a duration such as 10s, 500ms or 1m.")
 	pf.Bool("detailed-exit-codes", false, "Exit with a distinct code per outcome (see Exit status).")
 	pf.StringP("output", "o", "text", outputFlagUsage())
 	pf.String("config", "", "Config file (default $XDG_CONFIG_HOME/kstreams-groups/config.yaml).")
