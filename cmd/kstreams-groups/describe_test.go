@@ -448,7 +448,7 @@ func TestDescribeTopology_unreachableCluster(t *testing.T) {
 		r := runCLI(t, args...)
 		assert.Equal(t, want, r.code)
 		assert.Empty(t, r.stdout)
-		assert.Regexp(t, `^Error: streams group 'g': StreamsGroupDescribe: timed out \(last error: FindCoordinator: .*connection refused.*\) \(--timeout 500 ms\)\n$`, r.stderr)
+		assert.Regexp(t, `^Error: streams group 'g': StreamsGroupDescribe: timed out (connecting to \S+ \(TCP\) )?\(last error: FindCoordinator: .*connection refused.*\) \(--timeout 500 ms\)\n$`, r.stderr)
 	}
 }
 

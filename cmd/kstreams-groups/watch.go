@@ -183,7 +183,9 @@ func (a *app) watchLoop(ctx context.Context, w watchOptions, take func(ctx conte
 	for n := 1; ; n++ {
 		started := clk.Now()
 		sctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
+		stop := a.showWaiting(c)
 		s := take(sctx, c, d.st)
+		stop()
 		cancel()
 		if ctx.Err() != nil {
 			return plannedEnd(ctx)

@@ -57,7 +57,7 @@ func (c *Client) versionGate(key, need int16, api, feature string) func(ctx cont
 			return err
 		}
 		if err != nil {
-			return &kafka.UnavailableError{Op: "ApiVersions", Err: err}
+			return c.unavailable("ApiVersions", err, nil)
 		}
 		if have < need {
 			return &kafka.BrokerTooOldError{NodeID: t.co.ID, API: api, Need: need, Have: have, Feature: feature}
@@ -85,7 +85,7 @@ func route[T any](ctx context.Context, c *Client, groups []string, call groupCal
 	}
 	finish := func(gs []string, cause error) {
 		for _, g := range gs {
-			out[g].err = &kafka.UnavailableError{Op: call.api, Err: cause, Last: last[g]}
+			out[g].err = c.unavailable(call.api, cause, last[g])
 		}
 	}
 	for attempt := 0; len(pending) > 0; attempt++ {
@@ -222,7 +222,7 @@ func (c *Client) findCoordinators(ctx context.Context, groups []string) (map[str
 	for _, shard := range c.cl.RequestSharded(ctx, req) {
 		if shard.Err != nil {
 			err, _ := c.failure(shard.Err, brokerAddr(shard.Meta), "FindCoordinator")
-			return nil, &kafka.UnavailableError{Op: "FindCoordinator", Err: err}
+			return nil, c.unavailable("FindCoordinator", err, nil)
 		}
 		resp, ok := shard.Resp.(*kmsg.FindCoordinatorResponse)
 		if !ok {
