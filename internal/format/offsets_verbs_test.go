@@ -115,3 +115,22 @@ func TestDeleteOffsetsText_order(t *testing.T) {
 	assert.Equal(t, "\nError: Encountered some unknown error: UNAVAILABLE\n", deleteOffsetsFirstLine(&deleteoffsets.Result{GroupErr: &kafka.UnavailableError{Op: "OffsetDelete", Err: kafka.ErrUnavailable}}))
 	assert.Equal(t, "Error: OFFSET_METADATA_TOO_LARGE: The metadata field of the offset request was too large.", "Error: "+javaStatus(admin.NewKafkaError(12, nil)), "a code the table lacks keeps Kafka's name")
 }
+
+// A dry run whose plan has no partition, and a delete-offsets with no
+// partition to delete, say why on stderr; Kafka's stdout (a header) stays.
+func TestEmptyPlanNotes(t *testing.T) {
+	res := &resetoffsets.Result{Groups: []*resetoffsets.Group{
+		{Group: "empty-plan", Described: true},
+		{Group: "planned", Described: true, Partitions: []resetoffsets.Partition{{TopicPartition: kafka.TopicPartition{Topic: "t"}, New: 1}}},
+		{Group: "refused", Described: true, Err: &kafka.RefusedError{Reason: kafka.RefusedNoPlan, Group: "refused", FromFile: true}},
+		{Group: "not-described"},
+	}}
+	assert.Equal(t, []string{"The plan of streams group 'empty-plan' is empty: it has no committed offset on the partitions selected."}, ResetNotes(res))
+	res.Execute = true
+	assert.NotContains(t, strings.Join(ResetNotes(res), "\n"), "The plan of", "--execute says what it committed instead")
+
+	assert.Equal(t, []string{"Nothing to delete for streams group 'g': it has no committed offset on the partitions selected."},
+		DeleteOffsetsNotes(&deleteoffsets.Result{Group: "g"}))
+	assert.Nil(t, DeleteOffsetsNotes(&deleteoffsets.Result{Group: "g", Rows: []deleteoffsets.Row{{TopicPartition: kafka.TopicPartition{Topic: "t"}}}}))
+	assert.Nil(t, DeleteOffsetsNotes(&deleteoffsets.Result{Group: "g", Err: kafka.ErrUnavailable}))
+}

@@ -342,3 +342,29 @@ func TestViewsDocuments_errorGroupHoldsOnlyTheError(t *testing.T) {
 		}
 	}
 }
+
+// Where Kafka's tool prints nothing (or only a header), one stderr line
+// says why: an Empty group's offsets and members, a NotReady group whose
+// member has no active task; not for a group that shows rows or failed.
+func TestDescribeNotes(t *testing.T) {
+	tests := map[describe.View][]string{
+		describe.ViewOffsets: {
+			"Streams group 'em-app' has no members: the offsets view shows only the partitions of members' active tasks (its committed offsets: reset-offsets --all-input-topics --to-current --dry-run).",
+			"Streams group 'nr-app': no member has an active task, so the offsets view has no rows.",
+		},
+		describe.ViewMembers:  {"Streams group 'em-app' has no members: the members view has nothing to show."},
+		describe.ViewState:    nil,
+		describe.ViewTopology: nil,
+	}
+	for view, want := range tests {
+		assert.Equal(t, want, DescribeNotes(viewResult(view)), "view %v", view)
+	}
+	dead := &describe.Result{View: describe.ViewOffsets, Groups: []*describe.Group{{Group: "d\x1b", StreamsGroup: kafka.StreamsGroup{State: "Dead"}}}}
+	assert.Equal(t, []string{"Streams group 'd^[' is Dead: the offsets view has nothing to show."}, DescribeNotes(dead))
+}
+
+func TestListNotes(t *testing.T) {
+	assert.Nil(t, ListNotes(listResult(true), nil))
+	assert.Equal(t, []string{"The cluster has no streams group."}, ListNotes(&list.Result{}, nil))
+	assert.Equal(t, []string{"No streams group is in state Empty or Dead."}, ListNotes(&list.Result{WithState: true}, []string{"Empty", "Dead"}))
+}
