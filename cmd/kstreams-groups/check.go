@@ -110,8 +110,10 @@ ListOffsets, as overview.` + "\n\n" + checkExitHelp(),
   # Every group Stable, each with its topology description stored
   kstreams-groups check --all-groups --require-topology -v
 
-  # Metrics for node_exporter's textfile collector
-  kstreams-groups check --all-groups -o prometheus > /var/lib/node_exporter/kstreams.prom.$$ && mv /var/lib/node_exporter/kstreams.prom.$$ /var/lib/node_exporter/kstreams.prom`,
+  # Metrics for node_exporter's textfile collector, written whatever the status
+  # (check exits 1 or 2 on WARNING or CRITICAL), then renamed into place
+  kstreams-groups check --all-groups -o prometheus > /var/lib/node_exporter/kstreams.prom.$$
+  mv /var/lib/node_exporter/kstreams.prom.$$ /var/lib/node_exporter/kstreams.prom`,
 		parse: func(v flagValues) job {
 			opts, perr := a.checkOptions(v)
 			verbose := v.bool("verbose")
@@ -205,7 +207,9 @@ func (a *app) check(ctx context.Context, opts check.Options, verbose bool, w wat
 		res = check.Failed(err, opts)
 	default:
 		defer done()
+		stop := a.showWaiting(c)
 		res = run(ctx, c)
+		stop()
 	}
 	if err := a.writeCheck(a.io.Out, res, verbose); err != nil {
 		return err

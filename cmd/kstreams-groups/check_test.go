@@ -120,7 +120,7 @@ func TestCheck_unknown(t *testing.T) {
 		{"bad state", "STREAMS UNKNOWN - --expect-state: unknown state \"Running\" (want a comma-separated list of Empty, NotReady, Stable, Assigning, Reconciling, Dead)\n", "", []string{"--bootstrap-server", bs, "check", "--all-groups", "--expect-state", "Running"}},
 		{"group and all groups", "STREAMS UNKNOWN - Option \"[group]\" can't be used with option \"[all-groups]\"\n", "", []string{"--bootstrap-server", bs, "check", "--all-groups", "--group", "g"}},
 		{"no bootstrap server", "STREAMS UNKNOWN - Missing required argument \"[bootstrap-server]\"\n", "", []string{"check", "--all-groups"}},
-		{"bad timeout", "STREAMS UNKNOWN - invalid timeout 0: want a positive number of milliseconds\n", "", []string{"--bootstrap-server", bs, "--timeout", "0", "check", "--all-groups"}},
+		{"bad timeout", "STREAMS UNKNOWN - invalid timeout 0: want a positive number of milliseconds or a duration such as 10s, 500ms or 1m\n", "", []string{"--bootstrap-server", bs, "--timeout", "0", "check", "--all-groups"}},
 		{"a drawing", "STREAMS UNKNOWN - -o dot: check prints text, json, yaml or prometheus\n", "", []string{"--bootstrap-server", bs, "-o", "dot", "check", "--all-groups"}},
 		{"watch in json", "{\n  \"status\": \"UNKNOWN\",\n  \"exit_code\": 3,\n  \"groups\": [],\n  \"error\": {\n    \"name\": \"ERROR\",\n    \"message\": \"--watch prints text, not -o json\"\n  }\n}\n", "", []string{"--bootstrap-server", bs, "-o", "json", "check", "--all-groups", "--watch"}},
 		{"interval without watch", "STREAMS UNKNOWN - --interval needs --watch\n", "", []string{"--bootstrap-server", bs, "check", "--all-groups", "--interval", "1s"}},

@@ -116,15 +116,9 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 	case fromFile, fromProfile:
 		a.cfg.BootstrapOrigin += ": bootstrap-server"
 	}
-	ms, from, err := r.wholeNumber("timeout")
-	switch {
-	case err != nil || ms <= 0:
-		return usageErrorf("%sinvalid timeout %v: want a positive number of milliseconds", from.prefix(), r.v.Get("timeout"))
-	case ms > maxTimeout:
-		// time.Duration(ms) * time.Millisecond would wrap around.
-		return usageErrorf("%sinvalid timeout %d: want at most %d ms (the largest duration)", from.prefix(), ms, maxTimeout)
+	if a.cfg.Timeout, from, err = r.timeout("timeout"); err != nil {
+		return usageErrorf("%sinvalid timeout %v: %v", from.prefix(), r.v.Get("timeout"), err)
 	}
-	a.cfg.Timeout = time.Duration(ms) * time.Millisecond
 	if a.cfg.DetailedExitCodes, from, err = r.boolean("detailed-exit-codes"); err != nil {
 		return usageErrorf("%sinvalid detailed-exit-codes %v: want true or false", from.prefix(), r.v.Get("detailed-exit-codes"))
 	}
@@ -282,6 +276,33 @@ func (r *resolver) wholeNumber(key string) (n int64, from origin, err error) {
 		err = fmt.Errorf("not a number: %v", x)
 	}
 	return n, from, err
+}
+
+// timeout reads key as a timeout: Kafka's whole number of milliseconds,
+// or a Go duration (10s, 500ms, 1m); at least a millisecond. Its errors say
+// what is wanted, never the parser's internals.
+func (r *resolver) timeout(key string) (time.Duration, origin, error) {
+	const want = "want a positive number of milliseconds or a duration such as 10s, 500ms or 1m"
+	v, from := r.get(key)
+	if s, ok := v.(string); ok {
+		if s = strings.TrimSpace(s); s == "" || strings.Trim(s, "0123456789") != "" {
+			d, err := time.ParseDuration(s)
+			if err != nil || d < time.Millisecond {
+				return 0, from, errors.New(want)
+			}
+			return d, from, nil
+		}
+	}
+	ms, _, err := r.wholeNumber(key)
+	var ne *strconv.NumError
+	switch {
+	case errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange), err == nil && ms > maxTimeout:
+		// time.Duration(ms) * time.Millisecond would wrap around.
+		return 0, from, fmt.Errorf("want at most %d ms (the largest duration)", maxTimeout)
+	case err != nil || ms <= 0:
+		return 0, from, errors.New(want)
+	}
+	return time.Duration(ms) * time.Millisecond, from, nil
 }
 
 // boolean reads key as true or false, spelled as strconv.ParseBool takes

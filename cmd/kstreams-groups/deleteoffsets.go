@@ -63,6 +63,7 @@ func (a *app) deleteOffsets(ctx context.Context, req deleteoffsets.Request) erro
 			}
 			return a.groupErrorLine(f.Group, f.Err)
 		},
+		notes: format.DeleteOffsetsNotes,
 	}
 	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*deleteoffsets.Result, error) {
 		return deleteoffsets.Run(ctx, c, req)

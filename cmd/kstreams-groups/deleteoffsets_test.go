@@ -60,6 +60,7 @@ func TestDeleteOffsets(t *testing.T) {
 				assert.Equal(t, 0, r.code, r.stderr)
 			},
 			wantStdout: "Request succeeded for deleting offsets from group wc.\n" + deleteOffsetsHeader + "\n",
+			wantStderr: "Nothing to delete for streams group 'wc': it has no committed offset on the partitions selected.\n",
 			check: func(t *testing.T, c *playground.Cluster) {
 				assert.Zero(t, keysSent(c, keyOffsetDelete), "nothing to send")
 			}},

@@ -110,6 +110,7 @@ func (a *app) describe(ctx context.Context, opts describe.Options, w watchOption
 			return nil
 		},
 		doc:     func(res *describe.Result) any { return format.NewDescribeDoc(res) },
+		notes:   format.DescribeNotes,
 		noGraph: "-o %s draws a topology: use it with --describe --topology or render",
 		line: func(_ *describe.Result, f kafka.Failure, o format.Output) string {
 			var se *kafka.StatusError

@@ -448,7 +448,7 @@ func TestDescribeTopology_unreachableCluster(t *testing.T) {
 		r := runCLI(t, args...)
 		assert.Equal(t, want, r.code)
 		assert.Empty(t, r.stdout)
-		assert.Regexp(t, `^Error: streams group 'g': StreamsGroupDescribe: timed out \(last error: FindCoordinator: .*connection refused.*\) \(--timeout 500 ms\)\n$`, r.stderr)
+		assert.Regexp(t, `^Error: streams group 'g': StreamsGroupDescribe: timed out (connecting to \S+ \(TCP\) )?\(last error: FindCoordinator: .*connection refused.*\) \(--timeout 500 ms\)\n$`, r.stderr)
 	}
 }
 
@@ -516,7 +516,7 @@ func TestUsageErrors(t *testing.T) {
 		{name: "unknown output format", args: []string{"--bootstrap-server", "x:1", "--describe", "--topology", "--group", "g", "-o", "xml"}, wantStderr: "unknown output format \"xml\" (want text, json, yaml, dot, mermaid, svg, png, prometheus)\n"},
 		{name: "unknown flag", args: []string{"--bootstrap-server", "x:1", "--frivolous-nonsense"}, wantStderr: "unknown flag: --frivolous-nonsense\n"},
 		{name: "stray argument", args: []string{"--bootstrap-server", "x:1", "--describe", "oops"}, wantStderr: "unexpected argument \"oops\"\n"},
-		{name: "bad timeout", args: []string{"--bootstrap-server", "x:1", "--timeout", "0", "--describe", "--topology", "--group", "g"}, wantStderr: "invalid timeout 0: want a positive number of milliseconds\n"},
+		{name: "bad timeout", args: []string{"--bootstrap-server", "x:1", "--timeout", "0", "--describe", "--topology", "--group", "g"}, wantStderr: "invalid timeout 0: want a positive number of milliseconds or a duration such as 10s, 500ms or 1m\n"},
 		{name: "timeout from environment not a number", args: []string{"--bootstrap-server", "x:1", "--describe", "--topology", "--group", "g"}, env: map[string]string{"KSTREAMS_GROUPS_TIMEOUT": "soon"}, wantStderr: "invalid timeout soon"},
 		{name: "unknown config key", args: []string{"--describe", "--topology", "--group", "g"}, config: "bootstrap-servers: x:1\n", wantStderr: "line 1: unknown key \"bootstrap-servers\""},
 		{name: "config file not yaml", args: []string{"--describe", "--topology", "--group", "g"}, config: "bootstrap-server: [\n", wantStderr: "config file "},

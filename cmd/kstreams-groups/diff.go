@@ -193,7 +193,13 @@ func (a *app) diff(ctx context.Context, opts diff.Options, newBootstrap, newConf
 			src.New = c
 		}
 	}
+	waiting := make([]any, len(clients))
+	for i, c := range clients {
+		waiting[i] = c
+	}
+	stop := a.showWaiting(waiting...)
 	res, err := diff.Run(runCtx, src, opts)
+	stop()
 	if err != nil {
 		return &verbExit{code: diffUnreadable, err: err}
 	}

@@ -77,7 +77,9 @@ func (a *app) doctor(ctx context.Context, opts doctor.Options) error {
 		return err
 	}
 	defer done()
+	stop := a.showWaiting(c)
 	res, err := doctor.Run(ctx, c, opts)
+	stop()
 	if err != nil {
 		return &verbExit{code: doctorUndiagnose, err: err}
 	}

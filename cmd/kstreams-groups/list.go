@@ -78,6 +78,7 @@ func (a *app) list(ctx context.Context, opts list.Options) error {
 		doc:     func(res *list.Result) any { return format.NewListDoc(res) },
 		noGraph: "-o %s draws a topology: use it with --describe --topology or render",
 		noProm:  "list has them with --state (list --state -o prometheus)",
+		notes:   func(res *list.Result) []string { return format.ListNotes(res, opts.States) },
 	}
 	if opts.WithState {
 		p.prom = func(w io.Writer, res *list.Result) error { return format.ListPrometheus(w, res) }

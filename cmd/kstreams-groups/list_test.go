@@ -32,6 +32,7 @@ func TestList(t *testing.T) {
 		name       string
 		args       []string
 		wantStdout string // exact; golden when empty
+		wantStderr string // exact: why a listing shows no group
 	}{
 		{name: "ids sorted, streams groups only", args: []string{"--list"},
 			wantStdout: "a-very-long-application-id-for-widths\nas-app\nem-app\nnr-app\nre-app\nwc-app\n"},
@@ -46,7 +47,7 @@ func TestList(t *testing.T) {
 		{name: "NotReady matches", args: []string{"--list", "--state", "NotReady"},
 			wantStdout: "GROUP           STATE\nnr-app          NotReady\n"},
 		{name: "no group in the state prints the header", args: []string{"--list", "--state", "Dead"},
-			wantStdout: "GROUP           STATE\n"},
+			wantStdout: "GROUP           STATE\n", wantStderr: "No streams group is in state Dead.\n"},
 		{name: "only commas means every state", args: []string{"--list", "--state", ","}},
 		{name: "json", args: []string{"list", "-o", "json"}},
 		{name: "yaml with a filter", args: []string{"--list", "--state", "notready,reconciling", "-o", "yaml"}},
@@ -57,7 +58,7 @@ func TestList(t *testing.T) {
 			c := listCluster(t)
 			r := runCLI(t, append([]string{"--bootstrap-server", bootstrap(c)}, tc.args...)...)
 			require.Equal(t, 0, r.code, r.stderr)
-			assert.Empty(t, r.stderr)
+			assert.Equal(t, tc.wantStderr, r.stderr)
 			if tc.wantStdout != "" {
 				assert.Equal(t, tc.wantStdout, r.stdout)
 			} else {

@@ -30,6 +30,7 @@ interrupted, and SIGINT or SIGTERM end it with exit 0 (130 or 143 while the
 seed is still being read).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage, exitSIGINT, exitSIGTERM),
 		Example: `  # Serve the playground and write its bootstrap address to a file
   kstreams-groups playground --addr-file /tmp/playground.addr &
+  until [ -s /tmp/playground.addr ]; do sleep 0.1; done
   kstreams-groups --bootstrap-server "$(cat /tmp/playground.addr)" --describe --topology --group word-count`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

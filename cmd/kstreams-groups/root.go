@@ -18,6 +18,9 @@ type app struct {
 	deps deps
 	cfg  Config
 	term terminal
+	// args is the command line as given, for the root's flag errors
+	// (rootFlagError).
+	args []string
 }
 
 // run executes one command line and returns the process exit code. With
@@ -28,7 +31,7 @@ func run(args []string, ios IOStreams, d deps) int {
 	if d.signals != nil {
 		ctx = d.signals.ctx
 	}
-	a := &app{io: ios, deps: d}
+	a := &app{io: ios, deps: d, args: args}
 	a.io.Out = ctxWriter{ctx: ctx, w: ios.Out}
 	root := a.newRootCmd()
 	root.SetArgs(joinOptionalArgs(args))
@@ -126,12 +129,12 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 			return a.runKafkaForm(cmd)
 		},
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return a.rootFlagError(err) })
 	root.SetVersionTemplate("{{.Version}}\n")
 
 	pf := root.PersistentFlags()
 	pf.String("bootstrap-server", "", "REQUIRED: The server(s) to connect to (host:port, comma-separated). Also KSTREAMS_GROUPS_BOOTSTRAP_SERVER or the config file.")
-	pf.Int64("timeout", 30000, "The timeout in milliseconds for the whole command.")
+	pf.String("timeout", "30000", "The timeout `T` for the whole command: milliseconds, as Kafka's tools take it, or a duration such as 10s, 500ms or 1m.")
 	pf.Bool("detailed-exit-codes", false, "Exit with a distinct code per outcome (see Exit status).")
 	pf.StringP("output", "o", "text", outputFlagUsage())
 	pf.String("config", "", "Config file (default $XDG_CONFIG_HOME/kstreams-groups/config.yaml).")
@@ -141,6 +144,9 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 	pf.Bool("debug", false, "Log every Kafka request and response (API, version, broker) on stderr; credentials are never logged.")
 
 	a.registerKafkaForm(root)
+	// Declared here so that cobra adds no -v: "-v check …" printed the
+	// version and exited 0, and a monitoring line written so read OK forever.
+	root.Flags().Bool("version", false, "Print the version and exit (there is no -v).")
 	for _, vb := range a.verbs() {
 		root.AddCommand(a.newVerbCmd(vb))
 	}
@@ -148,6 +154,28 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 	a.registerCompletions(root)
 	documentHelpCommand(root)
 	return root
+}
+
+// rootFlagError is a usage error for a flag the root command does not know.
+// cobra reads a flag before the subcommand's name as the root's: "-v check"
+// is such a line, so the subcommand named after it (check) gives the error
+// its own convention (UNKNOWN, 3), and -v is explained.
+func (a *app) rootFlagError(err error) error {
+	if strings.Contains(err.Error(), "'v' in -v") {
+		err = fmt.Errorf("%w (the version is --version; a subcommand's -v, check's --verbose, goes after its name)", err)
+	}
+	ue := &usageError{err: err}
+	for _, arg := range a.args {
+		if arg == "--" {
+			break
+		}
+		for _, vb := range a.verbs() {
+			if arg == vb.name {
+				return vb.usage(ue)
+			}
+		}
+	}
+	return ue
 }
 
 func noArgs(_ *cobra.Command, args []string) error {

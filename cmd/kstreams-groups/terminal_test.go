@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/admin/admintest"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	tt "github.com/kstreams-groups/kstreams-groups/internal/topology/topologytest"
@@ -215,4 +216,33 @@ func Test_colorOn(t *testing.T) {
 			assert.Equal(t, tc.want, a.colorOn(tc.out))
 		})
 	}
+}
+
+// A broker that never answers: on a terminal, after about two seconds, one
+// line on stderr says what the client is waiting for, and it is erased
+// before the error is printed; in a pipe there is no such line. The error
+// names the stuck step (ApiVersions), not the request the command made.
+func TestTerminal_waitingLine(t *testing.T) {
+	addr := admintest.Silent(t)
+	args := []string{"--bootstrap-server", addr, "describe", "--group", "g", "--timeout", "3300ms"}
+	stuck := "StreamsGroupDescribe: timed out waiting for " + addr + " to answer ApiVersions v4, the first request of a connection (is it a Kafka listener?)"
+
+	out, code := onTerminal(t, nil, args...)
+	assert.Equal(t, 1, code, out)
+	line := "\rwaiting 2s for " + addr + ": ApiVersions v4 (connection handshake)" + clearLine
+	i := strings.Index(out, line)
+	require.GreaterOrEqual(t, i, 0, "no waiting line in %q", out)
+	erase := strings.LastIndex(out, "\r"+clearLine)
+	e := strings.Index(out, "Error:")
+	require.GreaterOrEqual(t, e, 0, out)
+	assert.True(t, i < erase && erase < e, "the line is erased before the error: %q", out)
+	assert.NotContains(t, out[erase:], "\rwaiting", "no line shown again after the erase")
+	assert.Contains(t, out, stuck)
+
+	stdout, stderr, code := inPipe(t, nil, args...)
+	assert.Equal(t, 1, code)
+	assert.Empty(t, stdout)
+	assert.NotContains(t, stderr, "\r")
+	assert.NotRegexp(t, anyEscape, stderr)
+	assert.Contains(t, stderr, stuck)
 }

@@ -66,7 +66,7 @@ func TestValidation_bothForms(t *testing.T) {
 		{"list drawing", []string{"--bootstrap-server", bs, "--list", "-o", "mermaid"}, []string{"--bootstrap-server", bs, "list", "-o", "mermaid"}, "-o mermaid draws a topology: use it with --describe --topology or render"},
 		{"delete drawing", []string{"--bootstrap-server", bs, "--delete", "--group", "g", "-o", "dot"}, []string{"--bootstrap-server", bs, "delete", "--group", "g", "-o", "dot"}, "-o dot draws a topology: delete prints text, json or yaml"},
 		{"unknown output", []string{"--bootstrap-server", bs, "--list", "-o", "xml"}, []string{"--bootstrap-server", bs, "list", "-o", "xml"}, `unknown output format "xml" (want text, json, yaml, dot, mermaid, svg, png, prometheus)`},
-		{"bad timeout", []string{"--bootstrap-server", bs, "--list", "--timeout", "0"}, []string{"--bootstrap-server", bs, "list", "--timeout", "0"}, "invalid timeout 0: want a positive number of milliseconds"},
+		{"bad timeout", []string{"--bootstrap-server", bs, "--list", "--timeout", "0"}, []string{"--bootstrap-server", bs, "list", "--timeout", "0"}, "invalid timeout 0: want a positive number of milliseconds or a duration such as 10s, 500ms or 1m"},
 	}
 	tests = append(tests, offsetValidationCases(t, bs)...)
 	for _, tc := range tests {

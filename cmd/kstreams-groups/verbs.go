@@ -309,7 +309,9 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 		return err
 	}
 	defer done()
+	stop := a.showWaiting(c)
 	res, err := run(ctx, c)
+	stop()
 	if err != nil {
 		return err
 	}

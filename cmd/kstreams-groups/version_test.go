@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -99,4 +100,32 @@ func TestVersion_ignoresABrokenConfigFile(t *testing.T) {
 	t.Setenv("KSTREAMS_GROUPS_CONFIG", "/nonexistent/config.yaml")
 	assert.Equal(t, 0, runCLI(t, "version").code)
 	assert.Equal(t, 0, runCLI(t, "--version").code)
+}
+
+// -v never means --version: "-v check …" printed the version and exited 0,
+// so a monitoring line written that way read OK forever. Before a subcommand
+// it is the root's unknown flag, a usage error in that subcommand's
+// convention (check: UNKNOWN, 3, with its status line).
+func TestVersion_dashVIsNotVersion(t *testing.T) {
+	isolate(t)
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+	}{
+		{"alone", []string{"-v"}, 2, ""},
+		{"before check", []string{"-v", "check", "--group", "G", "--bootstrap-server", "localhost:1"}, 3, "STREAMS UNKNOWN - unknown shorthand flag: 'v' in -v"},
+		{"before describe", []string{"-v", "describe", "--group", "G", "--bootstrap-server", "localhost:1"}, 2, ""},
+		{"Kafka form", []string{"--bootstrap-server", "localhost:1", "--describe", "--group", "G", "-v"}, 2, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, tc.args...)
+			assert.Equal(t, tc.code, r.code)
+			assert.NotContains(t, r.stdout, "kstreams-groups version")
+			assert.True(t, strings.HasPrefix(r.stdout, tc.stdout), r.stdout)
+			assert.Contains(t, r.stderr, "unknown shorthand flag: 'v' in -v (the version is --version")
+		})
+	}
 }

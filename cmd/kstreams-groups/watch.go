@@ -183,7 +183,9 @@ func (a *app) watchLoop(ctx context.Context, w watchOptions, take func(ctx conte
 	for n := 1; ; n++ {
 		started := clk.Now()
 		sctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
+		stop := a.showWaiting(c)
 		s := take(sctx, c, d.st)
+		stop()
 		cancel()
 		if ctx.Err() != nil {
 			return plannedEnd(ctx)
@@ -257,12 +259,14 @@ func (d *drawer) end() {
 
 func (d *drawer) frame(at time.Time, n int, changes []watch.Change, rates []watch.Rate, s sample) error {
 	var lines []string
-	// Whole seconds for an interval of whole seconds, else milliseconds.
-	step := time.Millisecond
+	// Whole seconds for an interval of whole seconds, else milliseconds,
+	// always three digits: the timestamp keeps its width from one sample
+	// to the next (RFC3339Nano trimmed trailing zeros).
+	step, layout := time.Millisecond, "2006-01-02T15:04:05.000Z07:00"
 	if d.interval%time.Second == 0 {
-		step = time.Second
+		step, layout = time.Second, time.RFC3339
 	}
-	header := fmt.Sprintf("Every %s: %s, sample %d", d.interval, at.Truncate(step).Format(time.RFC3339Nano), n)
+	header := fmt.Sprintf("Every %s: %s, sample %d", d.interval, at.Truncate(step).Format(layout), n)
 	if d.term {
 		header += " (Ctrl-C to stop)"
 	}

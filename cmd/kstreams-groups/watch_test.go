@@ -116,7 +116,7 @@ func TestWatch_pipe(t *testing.T) {
 		r := runCLIWith(t, deps{clock: clk}, "--bootstrap-server", bs, "overview", "--group", "steady", "--watch", "--interval", "500ms", "--count", "2")
 		assert.Equal(t, 0, r.code, r.stderr)
 		assert.NotRegexp(t, anyEscape, r.stdout)
-		assert.Contains(t, r.stdout, "Every 500ms: 2026-12-01T10:00:00.5Z, sample 2\nchanged: steady: lag 40 -> 90 (+50)\n")
+		assert.Contains(t, r.stdout, "Every 500ms: 2026-12-01T10:00:00.500Z, sample 2\nchanged: steady: lag 40 -> 90 (+50)\n")
 		c.SetLogOffsets("in", 2, 0, 100)
 	})
 
@@ -202,5 +202,27 @@ func TestDrawer(t *testing.T) {
 	b.Reset()
 	p := &drawer{w: &b, st: format.NewStyles(false), interval: 500 * time.Millisecond}
 	require.NoError(t, p.frame(at.Add(1500*time.Millisecond), 4, changes, nil, sample{body: []byte("GROUP STATE\ng Stable\n")}))
-	assert.Equal(t, "Every 500ms: 2026-12-01T10:00:01.5Z, sample 4\nchanged: g^[: state Stable -> Reconciling\nGROUP STATE\ng Stable\n\n", b.String())
+	assert.Equal(t, "Every 500ms: 2026-12-01T10:00:01.500Z, sample 4\nchanged: g^[: state Stable -> Reconciling\nGROUP STATE\ng Stable\n\n", b.String())
+}
+
+// The timestamp keeps its width from sample to sample: RFC3339Nano trimmed
+// trailing zeros (10:00:00.5Z, then 10:00:00.25Z, then 10:00:01Z).
+func TestWatchFrame_timestampFixedWidth(t *testing.T) {
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	for _, interval := range []time.Duration{250 * time.Millisecond, 100 * time.Millisecond, 2 * time.Second} {
+		t.Run(interval.String(), func(t *testing.T) {
+			var b bytes.Buffer
+			p := &drawer{w: &b, st: format.NewStyles(false), interval: interval}
+			width := -1
+			for n := range 12 {
+				b.Reset()
+				require.NoError(t, p.frame(at.Add(time.Duration(n)*interval+time.Duration(n)*time.Microsecond), n+1, nil, nil, sample{}))
+				stamp, _, _ := strings.Cut(strings.TrimPrefix(b.String(), "Every "+interval.String()+": "), ",")
+				if width < 0 {
+					width = len(stamp)
+				}
+				assert.Len(t, stamp, width, "sample %d: %q", n+1, stamp)
+			}
+		})
+	}
 }

@@ -89,7 +89,7 @@ func (c *Client) retry(ctx context.Context, api string, do func() (addr string, 
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
 			if err := sleep(ctx, backoff(attempt-1)); err != nil {
-				return &kafka.UnavailableError{Op: api, Err: err, Last: last}
+				return c.unavailable(api, err, last)
 			}
 		}
 		addr, err := do()
@@ -110,7 +110,7 @@ func (c *Client) retry(ctx context.Context, api string, do func() (addr string, 
 			return NewKafkaError(kerrErr.Code, nil)
 		}
 		if ctx.Err() != nil {
-			return &kafka.UnavailableError{Op: api, Err: ctx.Err(), Last: last}
+			return c.unavailable(api, ctx.Err(), last)
 		}
 		last = fe
 	}

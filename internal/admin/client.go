@@ -55,6 +55,8 @@ type Client struct {
 	// answered tells that a broker of the cluster has answered a request
 	// other than the connection set-up (see wire.go).
 	answered atomic.Bool
+	// waits are the connection steps and requests under way (progress.go).
+	waits waits
 
 	mu sync.Mutex
 	// tables are the ApiVersions answers by broker address (wire.go).

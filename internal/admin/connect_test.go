@@ -197,6 +197,12 @@ func TestConnect_failures(t *testing.T) {
 		{name: "plaintext against a Java TLS listener", addr: javaTLS, props: "",
 			failure: kafka.TLSFailed, category: kafka.ErrUnavailable,
 			text: "TLS connection failed: invalid large response size 352518912 > limit 104857600; the first three bytes received appear to be a tls alert record for TLS v1.2; is this a plaintext connection speaking to a tls endpoint? (check security.protocol in --command-config)"},
+		// A real 4.4.0 PLAINTEXT listener answers SaslHandshake with
+		// ILLEGAL_SASL_STATE (e2e/FINDINGS.md F350), as the playground does.
+		{name: "SASL against a plaintext listener", addr: plainAddr,
+			props:   "security.protocol=SASL_PLAINTEXT\n" + sasl("PLAIN", "u", secret),
+			failure: kafka.AuthFailed, category: kafka.ErrNotAuthorized,
+			text: "authentication failed: ILLEGAL_SASL_STATE: Request is not valid given the current SASL state. (the listener does not take SASL: check security.protocol in --command-config and the listener's port)"},
 		{name: "TLS against a plaintext listener", addr: plainAddr,
 			props:   "security.protocol=SSL\n" + trustProps("PEM", trust),
 			failure: kafka.TLSFailed, category: kafka.ErrUnavailable,

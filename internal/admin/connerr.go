@@ -71,8 +71,13 @@ func (c *Client) connectFailure(err error) *kafka.ConnectError {
 		return ce
 	}
 	err = cause(err)
-	if errors.Is(err, kerr.SaslAuthenticationFailed) || errors.Is(err, kerr.UnsupportedSaslMechanism) ||
-		errors.Is(err, kerr.IllegalSaslState) {
+	if errors.Is(err, kerr.IllegalSaslState) {
+		// A PLAINTEXT (or SSL) listener's answer to SaslHandshake: the
+		// client speaks SASL to a listener that does not (F350).
+		return &kafka.ConnectError{Failure: kafka.AuthFailed, Err: brokerMessage(err),
+			Hint: " (the listener does not take SASL: check security.protocol in --command-config and the listener's port)"}
+	}
+	if errors.Is(err, kerr.SaslAuthenticationFailed) || errors.Is(err, kerr.UnsupportedSaslMechanism) {
 		return &kafka.ConnectError{Failure: kafka.AuthFailed, Err: brokerMessage(err)}
 	}
 	var (

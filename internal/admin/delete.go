@@ -129,7 +129,7 @@ func (c *Client) DeleteTopics(ctx context.Context, topics []string) []DeletedTop
 		if attempt > 0 {
 			if err := sleep(ctx, backoff(attempt-1)); err != nil {
 				for _, t := range pending {
-					errs[t] = &kafka.UnavailableError{Op: deleteTopicsAPI, Err: err, Last: last[t]}
+					errs[t] = c.unavailable(deleteTopicsAPI, err, last[t])
 				}
 				break
 			}

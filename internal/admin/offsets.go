@@ -250,7 +250,7 @@ func (c *Client) listOffsetsShardError(err error, addr string) error {
 	if permanent {
 		return fe
 	}
-	return &kafka.UnavailableError{Op: "ListOffsets", Err: fe}
+	return c.unavailable("ListOffsets", fe, nil)
 }
 
 // IndexListedOffsets indexes a ListOffsets answer by partition, passing

@@ -59,7 +59,7 @@ func (c *Client) versionGate(key, need int16, api, feature string) func(ctx cont
 			return err
 		}
 		if err != nil {
-			return &kafka.UnavailableError{Op: "ApiVersions", Err: err}
+			return c.unavailable("ApiVersions", err, nil)
 		}
 		if have < need {
 			return &kafka.BrokerTooOldError{NodeID: t.co.ID, API: api, Need: need, Have: have, Feature: feature}
@@ -125,7 +125,7 @@ type nodeGroups struct {
 // finish fails gs with cause, the error that ended the route.
 func (r *router[T]) finish(gs []string, cause error) {
 	for _, g := range gs {
-		r.out[g].err = &kafka.UnavailableError{Op: r.call.api, Err: cause, Last: r.last[g]}
+		r.out[g].err = r.c.unavailable(r.call.api, cause, r.last[g])
 	}
 }
 
@@ -287,7 +287,7 @@ func (c *Client) findCoordinators(ctx context.Context, groups []string) (map[str
 	for _, shard := range c.cl.RequestSharded(ctx, req) {
 		if shard.Err != nil {
 			err, _ := c.failure(shard.Err, brokerAddr(shard.Meta), "FindCoordinator")
-			return nil, &kafka.UnavailableError{Op: "FindCoordinator", Err: err}
+			return nil, c.unavailable("FindCoordinator", err, nil)
 		}
 		resp, ok := shard.Resp.(*kmsg.FindCoordinatorResponse)
 		if !ok {

@@ -36,7 +36,7 @@ func (c *Client) securityOpts(s *clientconfig.Settings, debug io.Writer) []kgo.O
 		opts = append(opts, kgo.SASL(m))
 	}
 	if debug != nil {
-		return append(opts, wirelog.Opts(wirelog.Config{W: debug, Redact: s.Redact, Dial: dial(s.TLS), Wrap: c.guard})...)
+		return append(opts, wirelog.Opts(wirelog.Config{W: debug, Redact: s.Redact, Dial: c.dial(s.TLS), Wrap: c.guard})...)
 	}
 	return append(opts, kgo.Dialer(c.dialer(s.TLS)))
 }

@@ -54,7 +54,7 @@ func (c *Client) DescribeTopics(ctx context.Context, topics []string) ([]TopicIn
 		if permanent {
 			return nil, fe
 		}
-		return nil, &kafka.UnavailableError{Op: "Metadata", Err: fe}
+		return nil, c.unavailable("Metadata", fe, nil)
 	}
 	resp, ok := shard.Resp.(*kmsg.MetadataResponse)
 	if !ok {

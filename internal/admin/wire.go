@@ -51,28 +51,42 @@ const (
 
 // dial dials like franz-go's default dialer: TCP, then TLS with the host
 // as server name unless the config names one, the two within dialTimeout.
-// It is the one dialer of the client, with --debug (wirelog) or without.
-func dial(tlsCfg *tls.Config) func(context.Context, string, string) (net.Conn, error) {
+// It is the one dialer of the client, with --debug (wirelog) or without,
+// and notes each step as under way (progress.go).
+func (c *Client) dial(tlsCfg *tls.Config) func(context.Context, string, string) (net.Conn, error) {
 	return func(ctx context.Context, network, host string) (net.Conn, error) {
-		d := &net.Dialer{Timeout: dialTimeout}
-		if tlsCfg == nil {
-			return d.DialContext(ctx, network, host)
+		ctx, cancel := context.WithTimeout(ctx, dialTimeout)
+		defer cancel()
+		id := c.waits.begin(Wait{Step: StepConnect, Broker: host})
+		conn, err := (&net.Dialer{}).DialContext(ctx, network, host)
+		c.waits.end(id, err != nil)
+		if err != nil || tlsCfg == nil {
+			return conn, err
 		}
 		cfg := tlsCfg.Clone()
 		if cfg.ServerName == "" {
 			server, _, err := net.SplitHostPort(host)
 			if err != nil {
+				conn.Close()
 				return nil, fmt.Errorf("unable to split host:port for dialing: %w", err)
 			}
 			cfg.ServerName = server
 		}
-		return (&tls.Dialer{NetDialer: d, Config: cfg}).DialContext(ctx, network, host)
+		id = c.waits.begin(Wait{Step: StepTLS, Broker: host})
+		tc := tls.Client(conn, cfg)
+		err = tc.HandshakeContext(ctx)
+		c.waits.end(id, err != nil)
+		if err != nil {
+			conn.Close()
+			return nil, err
+		}
+		return tc, nil
 	}
 }
 
 // dialer is dial with the connection under its guard.
 func (c *Client) dialer(tlsCfg *tls.Config) func(context.Context, string, string) (net.Conn, error) {
-	dial := dial(tlsCfg)
+	dial := c.dial(tlsCfg)
 	return func(ctx context.Context, network, host string) (net.Conn, error) {
 		conn, err := dial(ctx, network, host)
 		if err != nil {
@@ -93,6 +107,8 @@ type sentReq struct {
 	corr         int32
 	// handshake: written before any request but ApiVersions.
 	handshake bool
+	// wait is its step in the client's waits (progress.go).
+	wait uint64
 }
 
 func (r sentReq) api() string {
@@ -156,6 +172,14 @@ func (g *guardConn) noteWrites(p []byte) {
 			corr: int32(binary.BigEndian.Uint32(h[8:]))}
 		g.handshake = g.handshake && r.key == keyApiVersions
 		r.handshake = g.handshake
+		step := StepRequest
+		switch r.key {
+		case keyApiVersions:
+			step = StepApiVersions
+		case keySaslHandshake, keySaslAuthenticate:
+			step = StepSASL
+		}
+		r.wait = g.c.waits.begin(Wait{Step: step, Broker: g.addr, API: r.api()})
 		g.sent = append(g.sent, r)
 	})
 }
@@ -278,6 +302,7 @@ func (g *guardConn) checkCorrelation() error {
 
 // answered is called when the whole answer to g.cur has been read.
 func (g *guardConn) answered() {
+	g.c.waits.end(g.cur.wait, false)
 	switch g.cur.key {
 	case keyApiVersions:
 		if g.collecting {
@@ -291,6 +316,18 @@ func (g *guardConn) answered() {
 	default:
 		g.c.answered.Store(true)
 	}
+}
+
+// Close ends the steps of the requests still awaiting an answer: failed,
+// so that a timeout can still name the one that was stuck.
+func (g *guardConn) Close() error {
+	g.mu.Lock()
+	for _, r := range append(g.sent, g.cur) {
+		g.c.waits.end(r.wait, true) // g.cur's ended already once answered
+	}
+	g.sent = nil
+	g.mu.Unlock()
+	return g.Conn.Close()
 }
 
 func (g *guardConn) violation(api, reason string) error {

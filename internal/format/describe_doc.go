@@ -20,12 +20,14 @@ type DescribeDoc struct {
 
 // GroupDoc is one described group.
 type GroupDoc struct {
-	Group                     string       `json:"group" yaml:"group"`
-	Coordinator               *BrokerDoc   `json:"coordinator,omitempty" yaml:"coordinator,omitempty"`
-	State                     string       `json:"state,omitempty" yaml:"state,omitempty"`
-	GroupEpoch                int32        `json:"group_epoch" yaml:"group_epoch"`
-	AssignmentEpoch           int32        `json:"assignment_epoch" yaml:"assignment_epoch"`
-	TopologyEpoch             int32        `json:"topology_epoch" yaml:"topology_epoch"`
+	Group       string     `json:"group" yaml:"group"`
+	Coordinator *BrokerDoc `json:"coordinator,omitempty" yaml:"coordinator,omitempty"`
+	State       string     `json:"state,omitempty" yaml:"state,omitempty"`
+	// The epochs are pointers so that a group that could not be described
+	// holds its error and nothing else, not zeroed epochs beside it.
+	GroupEpoch                *int32       `json:"group_epoch,omitempty" yaml:"group_epoch,omitempty"`
+	AssignmentEpoch           *int32       `json:"assignment_epoch,omitempty" yaml:"assignment_epoch,omitempty"`
+	TopologyEpoch             *int32       `json:"topology_epoch,omitempty" yaml:"topology_epoch,omitempty"`
 	AssignorName              *string      `json:"assignor_name,omitempty" yaml:"assignor_name,omitempty"`
 	TopologyDescriptionStatus string       `json:"topology_description_status,omitempty" yaml:"topology_description_status,omitempty"`
 	TopologyDescription       *TopologyDoc `json:"topology_description,omitempty" yaml:"topology_description,omitempty"`
@@ -83,7 +85,7 @@ func NewDescribeDoc(res *describe.Result) DescribeDoc {
 		if g.Err != nil {
 			d.Error = NewErrorDoc(g.Err)
 		} else {
-			d.State, d.GroupEpoch, d.AssignmentEpoch, d.TopologyEpoch, d.AssignorName = g.State, g.GroupEpoch, g.AssignmentEpoch, g.TopologyEpoch, g.AssignorName
+			d.State, d.GroupEpoch, d.AssignmentEpoch, d.TopologyEpoch, d.AssignorName = g.State, &g.GroupEpoch, &g.AssignmentEpoch, &g.TopologyEpoch, g.AssignorName
 			d.TopologyDescriptionStatus = g.TopologyStatus.String()
 			d.TopologyDescription = NewTopologyDoc(g.Topology)
 			addViewFields(&d, g, res.View)

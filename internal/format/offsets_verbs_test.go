@@ -182,3 +182,22 @@ func TestResetExportNotes(t *testing.T) {
 	require.NoError(t, ResetOffsetsCSV(&b, res))
 	assert.Equal(t, "\"g\x1b\",\"t\n\",1,9\n\"g\x1b\",t,2,3\n\n", b.String())
 }
+
+// A dry run whose plan has no partition, and a delete-offsets with no
+// partition to delete, say why on stderr; Kafka's stdout (a header) stays.
+func TestEmptyPlanNotes(t *testing.T) {
+	res := &resetoffsets.Result{Groups: []*resetoffsets.Group{
+		{Group: "empty-plan", Described: true},
+		{Group: "planned", Described: true, Partitions: []resetoffsets.Partition{{TopicPartition: kafka.TopicPartition{Topic: "t"}, New: 1}}},
+		{Group: "refused", Described: true, Err: &kafka.RefusedError{Reason: kafka.RefusedNoPlan, Group: "refused", FromFile: true}},
+		{Group: "not-described"},
+	}}
+	assert.Equal(t, []string{"The plan of streams group 'empty-plan' is empty: it has no committed offset on the partitions selected."}, ResetNotes(res))
+	res.Execute = true
+	assert.NotContains(t, strings.Join(ResetNotes(res), "\n"), "The plan of", "--execute says what it committed instead")
+
+	assert.Equal(t, []string{"Nothing to delete for streams group 'g': it has no committed offset on the partitions selected."},
+		DeleteOffsetsNotes(&deleteoffsets.Result{Group: "g"}))
+	assert.Nil(t, DeleteOffsetsNotes(&deleteoffsets.Result{Group: "g", Rows: []deleteoffsets.Row{{TopicPartition: kafka.TopicPartition{Topic: "t"}}}}))
+	assert.Nil(t, DeleteOffsetsNotes(&deleteoffsets.Result{Group: "g", Err: kafka.ErrUnavailable}))
+}

@@ -191,9 +191,10 @@ func printError(b *strings.Builder, format string, args ...any) {
 
 // ResetNotes are the stderr lines of a reset, after the output: one
 // warning per clamped partition (the Java tool logs them through log4j on
-// stderr), and with --execute what was committed and deleted.
+// stderr), a dry run's empty plan (empty.go), and with --execute what was
+// committed and deleted.
 func ResetNotes(res *resetoffsets.Result) []string {
-	var out []string
+	out := resetEmptyNotes(res)
 	for _, g := range res.Groups {
 		for _, p := range g.Partitions {
 			tp := Escape(p.Topic) + "-" + strconv.Itoa(int(p.Partition))

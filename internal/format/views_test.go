@@ -308,3 +308,63 @@ func TestPadCountsUTF16(t *testing.T) {
 	assert.Equal(t, "😀 |", pad("😀", 3)+"|", "a supplementary character is two Java chars")
 	assert.Equal(t, "toolong", pad("toolong", 3), "never truncated")
 }
+
+// A group that could not be described holds its name, its coordinator when
+// known, and its error: nothing else (zeroed epochs were written beside the
+// error), in every view and both formats.
+func TestViewsDocuments_errorGroupHoldsOnlyTheError(t *testing.T) {
+	failed := &describe.Group{Group: "gone", Coordinator: &kafka.Broker{ID: 1, Host: "h", Port: 9092},
+		Err: &kafka.Error{Code: 69, Name: "GROUP_ID_NOT_FOUND", Message: "Group gone not found."}}
+	views := map[string]describe.View{"topology": describe.ViewTopology}
+	for name, view := range viewNames {
+		views[name] = view
+	}
+	for name, view := range views {
+		for _, o := range []Output{JSON, YAML} {
+			t.Run(name+" "+string(o), func(t *testing.T) {
+				var b bytes.Buffer
+				require.NoError(t, Encode(&b, o, NewDescribeDoc(&describe.Result{Groups: []*describe.Group{failed}, View: view})))
+				var doc struct {
+					Groups []map[string]any `json:"groups" yaml:"groups"`
+				}
+				if o == JSON {
+					require.NoError(t, json.Unmarshal(b.Bytes(), &doc))
+				} else {
+					require.NoError(t, yaml.Unmarshal(b.Bytes(), &doc))
+				}
+				require.Len(t, doc.Groups, 1)
+				keys := make([]string, 0, len(doc.Groups[0]))
+				for k := range doc.Groups[0] {
+					keys = append(keys, k)
+				}
+				assert.ElementsMatch(t, []string{"group", "coordinator", "error"}, keys, b.String())
+			})
+		}
+	}
+}
+
+// Where Kafka's tool prints nothing (or only a header), one stderr line
+// says why: an Empty group's offsets and members, a NotReady group whose
+// member has no active task; not for a group that shows rows or failed.
+func TestDescribeNotes(t *testing.T) {
+	tests := map[describe.View][]string{
+		describe.ViewOffsets: {
+			"Streams group 'em-app' has no members: the offsets view shows only the partitions of members' active tasks (its committed offsets: reset-offsets --all-input-topics --to-current --dry-run).",
+			"Streams group 'nr-app': no member has an active task, so the offsets view has no rows.",
+		},
+		describe.ViewMembers:  {"Streams group 'em-app' has no members: the members view has nothing to show."},
+		describe.ViewState:    nil,
+		describe.ViewTopology: nil,
+	}
+	for view, want := range tests {
+		assert.Equal(t, want, DescribeNotes(viewResult(view)), "view %v", view)
+	}
+	dead := &describe.Result{View: describe.ViewOffsets, Groups: []*describe.Group{{Group: "d\x1b", StreamsGroup: kafka.StreamsGroup{State: "Dead"}}}}
+	assert.Equal(t, []string{"Streams group 'd^[' is Dead: the offsets view has nothing to show."}, DescribeNotes(dead))
+}
+
+func TestListNotes(t *testing.T) {
+	assert.Nil(t, ListNotes(listResult(true), nil))
+	assert.Equal(t, []string{"The cluster has no streams group."}, ListNotes(&list.Result{}, nil))
+	assert.Equal(t, []string{"No streams group is in state Empty or Dead."}, ListNotes(&list.Result{WithState: true}, []string{"Empty", "Dead"}))
+}

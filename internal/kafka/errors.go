@@ -245,12 +245,19 @@ type UnavailableError struct {
 	Err error
 	// Last is the last retriable error seen before Err ended the retries.
 	Last error
+	// Stuck says, when the deadline ended it, the step that was stuck
+	// ("connecting to h:p (TCP…)", "waiting for h:p to answer ApiVersions
+	// v4…"): often not Op itself but the connection under it.
+	Stuck string
 }
 
 func (e *UnavailableError) Error() string {
 	s := e.Op + ": " + e.Err.Error()
 	if errors.Is(e.Err, context.DeadlineExceeded) {
 		s = e.Op + ": timed out"
+		if e.Stuck != "" {
+			s += " " + e.Stuck
+		}
 	}
 	if e.Last != nil {
 		s += " (last error: " + e.Last.Error() + ")"
@@ -361,7 +368,7 @@ type ConnectError struct {
 
 func (e *ConnectError) Error() string {
 	if e.Failure == AuthFailed {
-		return "authentication failed: " + e.Err.Error()
+		return "authentication failed: " + e.Err.Error() + e.Hint
 	}
 	return "TLS connection failed: " + e.Err.Error() + e.Hint
 }

@@ -36,6 +36,7 @@ var rpcs = map[int16]rpc{
 	9:  {name: "OffsetFetch", handle: (*Cluster).handleOffsetFetch, stateFaults: true},
 	10: {name: "FindCoordinator", handle: (*Cluster).handleFindCoordinator, groups: findCoordinatorGroups, stateFaults: true},
 	16: {name: "ListGroups", handle: (*Cluster).handleListGroups, stateFaults: true},
+	17: {name: "SASLHandshake", handle: (*Cluster).handleSaslHandshake},
 	18: {name: "ApiVersions", handle: (*Cluster).handleApiVersions},
 	20: {name: "DeleteTopics", handle: (*Cluster).handleDeleteTopics},
 	32: {name: "DescribeConfigs", handle: (*Cluster).handleDescribeConfigs, stateFaults: true},
