@@ -15,8 +15,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/twmb/franz-go/pkg/kerr"
-	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // TestDiff runs `kstreams-groups diff` against running Kafka Streams 4.4.0 applications on one real
@@ -412,32 +410,9 @@ func TestDiff(t *testing.T) {
 // dfStore is the store name diff-base generates.
 const dfStore = "KSTREAM-AGGREGATE-STATE-STORE-0000000003"
 
-// dfCommitted is a group's committed offsets of df-input (OffsetFetch v9, as an admin client), as
-// "topic-partition" -> offset.
+// dfCommitted is a group's committed offsets of df-input, as "topic-partition" -> offset.
 func dfCommitted(ctx context.Context, b *Broker, group string) (map[string]int64, error) {
-	req := kmsg.NewPtrOffsetFetchRequest()
-	rg := kmsg.NewOffsetFetchRequestGroup()
-	rg.Group, rg.MemberEpoch = group, -1
-	req.Groups = []kmsg.OffsetFetchRequestGroup{rg}
-	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	defer cancel()
-	kr, err := b.Client().Broker(1).Request(ctx, ooV9{req})
-	if err != nil {
-		return nil, err
-	}
-	g := kr.(*kmsg.OffsetFetchResponse).Groups[0]
-	if err := kerr.ErrorForCode(g.ErrorCode); err != nil {
-		return nil, err
-	}
-	out := map[string]int64{}
-	for _, tp := range g.Topics {
-		for _, p := range tp.Partitions {
-			if p.Offset >= 0 && tp.Topic == "df-input" {
-				out[fmt.Sprintf("%s-%d", tp.Topic, p.Partition)] = p.Offset
-			}
-		}
-	}
-	return out, nil
+	return committedOffsets(ctx, b, group, func(topic string) bool { return topic == "df-input" })
 }
 
 // dfWaitCommitted waits until the app's group committed offset n on df-input-0.

@@ -261,3 +261,31 @@ func exited(procs []*Process) error {
 	}
 	return nil
 }
+
+// committedOffsets is a group's committed offsets (OffsetFetch v9, as an admin client, to the
+// single broker) on the topics keep accepts, as "topic-partition" -> offset.
+func committedOffsets(ctx context.Context, b *Broker, group string, keep func(topic string) bool) (map[string]int64, error) {
+	req := kmsg.NewPtrOffsetFetchRequest()
+	rg := kmsg.NewOffsetFetchRequestGroup()
+	rg.Group, rg.MemberEpoch = group, -1
+	req.Groups = []kmsg.OffsetFetchRequestGroup{rg}
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	kr, err := b.Client().Broker(1).Request(ctx, ooV9{req})
+	if err != nil {
+		return nil, err
+	}
+	g := kr.(*kmsg.OffsetFetchResponse).Groups[0]
+	if err := kerr.ErrorForCode(g.ErrorCode); err != nil {
+		return nil, err
+	}
+	out := map[string]int64{}
+	for _, tp := range g.Topics {
+		for _, p := range tp.Partitions {
+			if p.Offset >= 0 && keep(tp.Topic) {
+				out[fmt.Sprintf("%s-%d", tp.Topic, p.Partition)] = p.Offset
+			}
+		}
+	}
+	return out, nil
+}

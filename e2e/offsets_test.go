@@ -530,29 +530,9 @@ func ooFetch(t *testing.T, b *Broker, group string) map[string]int64 {
 }
 
 func ooFetchErr(ctx context.Context, b *Broker, group string) (map[string]int64, error) {
-	req := kmsg.NewPtrOffsetFetchRequest()
-	rg := kmsg.NewOffsetFetchRequestGroup()
-	rg.Group, rg.MemberEpoch = group, -1
-	req.Groups = []kmsg.OffsetFetchRequestGroup{rg}
-	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	defer cancel()
-	kr, err := b.Client().Broker(1).Request(ctx, ooV9{req})
-	if err != nil {
-		return nil, err
-	}
-	g := kr.(*kmsg.OffsetFetchResponse).Groups[0]
-	if err := kerr.ErrorForCode(g.ErrorCode); err != nil {
-		return nil, err
-	}
-	out := map[string]int64{}
-	for _, tp := range g.Topics {
-		for _, p := range tp.Partitions {
-			if p.Offset >= 0 && (strings.HasPrefix(tp.Topic, "wc-input") || strings.HasPrefix(tp.Topic, "pt-input")) {
-				out[fmt.Sprintf("%s-%d", tp.Topic, p.Partition)] = p.Offset
-			}
-		}
-	}
-	return out, nil
+	return committedOffsets(ctx, b, group, func(topic string) bool {
+		return strings.HasPrefix(topic, "wc-input") || strings.HasPrefix(topic, "pt-input")
+	})
 }
 
 // ooWaitCommitted waits until the app's group committed want (its input topics only).

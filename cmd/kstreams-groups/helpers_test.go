@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -135,4 +136,18 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // nodes.
 func formatTopology(w io.Writer, nodes int) error {
 	return format.Topology(w, topologytest.Large(nodes))
+}
+
+// seededCluster is a playground serving the state file at path, closed
+// when the test ends.
+func seededCluster(t *testing.T, path string) *playground.Cluster {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	s, err := playground.ParseState(data)
+	require.NoError(t, err)
+	c, err := playground.StartState(s)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,15 +17,7 @@ import (
 // lagCluster serves testdata/lag.yaml: lag that sums used to hide, a
 // missing source topic, names that used to collide.
 func lagCluster(t *testing.T) *playground.Cluster {
-	t.Helper()
-	data, err := os.ReadFile("testdata/lag.yaml")
-	require.NoError(t, err)
-	s, err := playground.ParseState(data)
-	require.NoError(t, err)
-	c, err := playground.StartState(s)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = c.Close() })
-	return c
+	return seededCluster(t, "testdata/lag.yaml")
 }
 
 // Lag must not lie (issue 19): a committed offset past the log end does not

@@ -33,15 +33,7 @@ const (
 // wc-input p0 committed at 12 of 10..20, p1 at 7 of 0..10, p2 empty and
 // never committed) and running (wc-live, Stable), and the stateless ds.
 func offsetsCluster(t *testing.T) *playground.Cluster {
-	t.Helper()
-	data, err := os.ReadFile("../../internal/playground/seed/offsets.yaml")
-	require.NoError(t, err)
-	s, err := playground.ParseState(data)
-	require.NoError(t, err)
-	c, err := playground.StartState(s)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = c.Close() })
-	return c
+	return seededCluster(t, "../../internal/playground/seed/offsets.yaml")
 }
 
 // row is one row of Kafka's plan table.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -18,15 +17,7 @@ import (
 // timeLagCluster is the playground seeded with seed/timelag.yaml, whose
 // record timestamps are relative to the fake clock's 2026-12-01T10:00Z.
 func timeLagCluster(t *testing.T) *playground.Cluster {
-	t.Helper()
-	data, err := os.ReadFile("../../internal/playground/seed/timelag.yaml")
-	require.NoError(t, err)
-	s, err := playground.ParseState(data)
-	require.NoError(t, err)
-	c, err := playground.StartState(s)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = c.Close() })
-	return c
+	return seededCluster(t, "../../internal/playground/seed/timelag.yaml")
 }
 
 func TestOverviewTimeLag(t *testing.T) {
