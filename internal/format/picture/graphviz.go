@@ -9,7 +9,8 @@ package picture
 //
 // wasm32 pointers are 32 bits; the module is instantiated afresh for each
 // picture, so nothing leaks from one picture into the next (the parts of
-// one picture share it, each freed after its layout).
+// one picture share an instance per CPU, each part freed after its
+// layout).
 
 import (
 	"bytes"
@@ -17,8 +18,12 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -51,14 +56,43 @@ type engine struct {
 // needs about 0.5 s first (e2e/FINDINGS.md F183). A topology-sized DOT
 // document (up to about 35 nodes) is laid out sooner by the interpreter;
 // a larger one by the compiler (where wazero has none for the platform,
-// NewRuntimeConfig is the interpreter too). Nothing is cached on disk.
+// NewRuntimeConfig is the interpreter too). The compiler's machine code is
+// kept in the user's cache directory (compilationCache), so that only the
+// first large picture on a machine pays for it.
 var (
 	interpreted = &engine{config: wazero.NewRuntimeConfigInterpreter}
-	compiled    = &engine{config: wazero.NewRuntimeConfig}
+	compiled    = &engine{config: func() wazero.RuntimeConfig {
+		c := wazero.NewRuntimeConfig()
+		if cache := compilationCache(); cache != nil {
+			c = c.WithCompilationCache(cache)
+		}
+		return c
+	}}
 	// renderMu makes one rendering at a time: a picture is one command's
 	// output, and two instances at once would only double the memory.
 	renderMu sync.Mutex
 )
+
+// compilationCache is wazero's cache of compiled modules under
+// os.UserCacheDir()/kstreams-groups/wazero (keyed by the module's hash
+// and wazero's version; written atomically, so concurrent processes are
+// safe), or nil where there is no such directory or it cannot be made:
+// then every process compiles, as before.
+func compilationCache() wazero.CompilationCache {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return nil
+	}
+	dir = filepath.Join(dir, "kstreams-groups", "wazero")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil
+	}
+	cache, err := wazero.NewCompilationCacheWithDir(dir)
+	if err != nil {
+		return nil
+	}
+	return cache
+}
 
 // compileAbove is the DOT size from which the compiler is used.
 const compileAbove = 4 << 10
@@ -127,11 +161,14 @@ func graphviz(ctx context.Context, dot []byte, name string) ([]byte, error) {
 	return outs[0], nil
 }
 
-// graphvizAll renders each document as graphviz does, on one instance
-// and one Graphviz context: the parts of a large drawing (pack.go) pay
-// for neither again. It stops at the next Graphviz call once ctx is done,
-// with ctx's cause.
-func graphvizAll(ctx context.Context, dots [][]byte, name string) (outs [][]byte, err error) {
+// graphvizAll renders each document as graphviz does. The documents are
+// shared out among up to one instance per CPU (each with one Graphviz
+// context), each instance taking the next document when it is done with
+// one: the parts of a large drawing (pack.go) pay for neither again, and
+// a picture of hundreds of parts takes the machine's cores. A part's
+// layout does not depend on the instance that made it. It stops at the
+// next Graphviz call once ctx is done, with ctx's cause.
+func graphvizAll(ctx context.Context, dots [][]byte, name string) ([][]byte, error) {
 	size := 0
 	for _, d := range dots {
 		size += len(d)
@@ -154,11 +191,60 @@ func graphvizAll(ctx context.Context, dots [][]byte, name string) (outs [][]byte
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}
+	// One instance unless there are parts enough to share: an instance
+	// costs its start and memory.
+	workers := 1
+	if len(dots) >= 2*minPerInstance {
+		workers = min(runtime.GOMAXPROCS(0), maxInstances, len(dots)/minPerInstance)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	outs := make([][]byte, len(dots))
+	errs := make([]error, workers)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for i := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = e.renderEach(ctx, dots, outs, &next, name)
+			if errs[i] != nil {
+				cancel(errs[i])
+			}
+		}()
+	}
+	wg.Wait()
+	// The first failure, not the others' "canceled" that it caused.
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return outs, nil
+}
+
+const (
+	// maxInstances bounds the instances of one picture (each holds its
+	// own memory, tens of MB for a large part).
+	maxInstances = 4
+	// minPerInstance is the fewest documents that make another instance
+	// worth its start.
+	minPerInstance = 8
+)
+
+// renderEach instantiates graphviz.wasm and renders documents on it,
+// taking their indexes from next, until none is left.
+func (e *engine) renderEach(ctx context.Context, dots, outs [][]byte, next *atomic.Int64, name string) (err error) {
 	var stderr bytes.Buffer
 	mod, err := e.runtime.InstantiateModule(ctx, e.compiled,
 		wazero.NewModuleConfig().WithName("").WithStderr(&stderr))
 	if err != nil {
-		return nil, stoppedOr(ctx, fmt.Errorf("graphviz.wasm: %w", err))
+		return stoppedOr(ctx, fmt.Errorf("graphviz.wasm: %w", err))
 	}
 	defer mod.Close(context.Background())
 	in := &instance{ctx: ctx, mod: mod, stderr: &stderr}
@@ -170,19 +256,21 @@ func graphvizAll(ctx context.Context, dots [][]byte, name string) (outs [][]byte
 	}()
 	gvc, err := in.context()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer in.call("gvFreeContext", gvc) //nolint:errcheck // best effort on a module that is closed next
-	outs = make([][]byte, 0, len(dots))
-	for _, dot := range dots {
-		stderr.Reset()
-		out, err := in.render(gvc, dot, name)
-		if err != nil {
-			return nil, err
+	for {
+		k := int(next.Add(1) - 1)
+		if k >= len(dots) {
+			return nil
 		}
-		outs = append(outs, out)
+		stderr.Reset()
+		out, err := in.render(gvc, dots[k], name)
+		if err != nil {
+			return err
+		}
+		outs[k] = out
 	}
-	return outs, nil
 }
 
 // stoppedOr is ctx's cause once ctx is done (the error of a call that the

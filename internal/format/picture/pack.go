@@ -77,10 +77,31 @@ func RenderParts(ctx context.Context, parts [][]byte, titled bool, f Format, w i
 	return fmt.Errorf("unknown picture format %d", f)
 }
 
-var (
-	svgViewBox = regexp.MustCompile(`viewBox="([-0-9.]+) ([-0-9.]+) ([0-9.]+) ([0-9.]+)"`)
-	svgID      = regexp.MustCompile(`\bid="`)
-)
+var svgViewBox = regexp.MustCompile(`viewBox="([-0-9.]+) ([-0-9.]+) ([0-9.]+) ([0-9.]+)"`)
+
+// writePrefixedIDs writes body to b with prefix put in front of the value
+// of every id attribute (an `id="` not preceded by a word character, as
+// the regexp \bid=" finds it; a scan, because the regexp took a tenth of
+// the CPU time of a 10,000-node SVG).
+func writePrefixedIDs(b *bytes.Buffer, body []byte, prefix string) {
+	attr := []byte(`id="`)
+	for {
+		i := bytes.Index(body, attr)
+		if i < 0 {
+			b.Write(body)
+			return
+		}
+		b.Write(body[:i+len(attr)])
+		if i == 0 || !isWordByte(body[i-1]) {
+			b.WriteString(prefix)
+		}
+		body = body[i+len(attr):]
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
 
 // svgPart is a part's SVG: its size in points and what its <svg> element
 // holds.
@@ -128,7 +149,7 @@ func packSVG(svgs [][]byte, titled bool, w io.Writer) error {
 	fmt.Fprintf(&b, "<rect x=\"0\" y=\"0\" width=\"%.2f\" height=\"%.2f\" fill=\"white\" stroke=\"none\"/>\n", width, height)
 	for i, p := range parts {
 		fmt.Fprintf(&b, "<g id=\"p%d\" transform=\"translate(%.2f %.2f)\">", i, places[i].x, places[i].y)
-		b.Write(svgID.ReplaceAll(p.body, []byte(`id="p`+strconv.Itoa(i)+`_`)))
+		writePrefixedIDs(&b, p.body, "p"+strconv.Itoa(i)+"_")
 		b.WriteString("</g>\n")
 	}
 	b.WriteString("</svg>\n")
