@@ -154,7 +154,8 @@ func TestOverview(t *testing.T) {
 }
 
 // startOverviewInstance starts one e2e.OverviewApp instance with its own state directory.
-func startOverviewInstance(t *testing.T, b *Broker, appID, instance, server, pause string) *Process {
+// extra are more key=value arguments for e2e.OverviewApp (processing-guarantee=...).
+func startOverviewInstance(t *testing.T, b *Broker, appID, instance, server, pause string, extra ...string) *Process {
 	t.Helper()
 	cp, err := Classpath(Kafka44)
 	require.NoError(t, err)
@@ -164,7 +165,7 @@ func startOverviewInstance(t *testing.T, b *Broker, appID, instance, server, pau
 	jvm := []string{"-Xmx200m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
 		"-Dlog4j2.configurationFile=" + filepath.Join(HarnessDir(), "config", "app-log4j2.properties")}
 	p, err := StartJava("app-"+name, filepath.Join(b.Dir, "app-"+name+".log"), cp, jvm, "e2e.OverviewApp",
-		"bootstrap="+b.Addr, "app-id="+appID, "state-dir="+stateDir, "application-server="+server, "pause-file="+pause)
+		append([]string{"bootstrap=" + b.Addr, "app-id=" + appID, "state-dir=" + stateDir, "application-server=" + server, "pause-file=" + pause}, extra...)...)
 	require.NoError(t, err)
 	t.Cleanup(func() {
 		_ = os.Remove(pause) // a paused instance would hold its close up

@@ -1,9 +1,13 @@
 package admin
 
 import (
+	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -21,9 +25,12 @@ import (
 // few offsets separate the committed offset from the end, the number of
 // records (transaction markers and aborted records left out) in between.
 // It is an admin read: no group, no member, no fetch session, no commit.
-// franz-go decodes the batches (kgo.ProcessFetchPartition: every
-// compression codec, control batches, the aborted-transaction filter of
-// read_committed); the decompressor is ours, bounded.
+// The batch headers tell markers, aborted batches and record counts apart
+// (as a read_committed consumer does), so a batch is decompressed only when
+// its records are needed: the one holding the first record, one cut by the
+// committed offset or the end. franz-go decodes those
+// (kgo.ProcessFetchPartition: every compression codec), and every answer
+// the headers do not read plainly; the decompressor is ours, bounded.
 
 // fetchAPI names Fetch in messages.
 const fetchAPI = "Fetch"
@@ -330,12 +337,29 @@ type fetchV12 struct{ *kmsg.FetchRequest }
 
 func (fetchV12) MaxVersion() int16 { return fetchVersion }
 
-// take reads one partition's answer.
+// take reads one partition's answer: from the batch headers where they
+// are enough (takeHeaders), else every record decoded by franz-go.
 func (r *partRead) take(p *kmsg.FetchResponseTopicPartition, dec kgo.Decompressor) {
 	if p.ErrorCode != 0 {
 		r.fail(NewKafkaError(p.ErrorCode, nil))
 		return
 	}
+	if typ, ok := batchTimestampType(p.RecordBatches); ok && r.out.TimestampType == "" {
+		r.out.TimestampType = typ
+	}
+	next, ok := r.takeHeaders(p, dec)
+	if !ok {
+		var failed bool
+		if next, failed = r.takeRecords(p, dec); failed {
+			return
+		}
+	}
+	r.advance(p, next)
+}
+
+// takeRecords reads the answer with every record decoded; failed tells
+// that the read failed (r is done).
+func (r *partRead) takeRecords(p *kmsg.FetchResponseTopicPartition, dec kgo.Decompressor) (next int64, failed bool) {
 	fp, next := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
 		Offset:         r.pos,
 		IsolationLevel: kgo.ReadCommitted(),
@@ -344,29 +368,148 @@ func (r *partRead) take(p *kmsg.FetchResponseTopicPartition, dec kgo.Decompresso
 	}, p, dec, nil)
 	if fp.Err != nil && len(fp.Records) == 0 && next <= r.pos {
 		r.fail(&kafka.MalformedError{Reason: fmt.Sprintf("Fetch of %s-%d: %v", r.q.Topic, r.q.Partition, fp.Err)})
-		return
+		return 0, true
 	}
-	if typ, ok := batchTimestampType(p.RecordBatches); ok && r.out.TimestampType == "" {
-		r.out.TimestampType = typ
-	}
-	for _, rec := range fp.Records {
-		if rec.Offset < r.pos || rec.Offset >= r.q.End {
+	r.out = r.records(r.out, r.pos, fp.Records)
+	return next, false
+}
+
+// records adds recs (read_committed, in offset order) to out: the first at
+// or after from and below End is the first record, all of them count.
+func (r *partRead) records(out FirstRecord, from int64, recs []*kgo.Record) FirstRecord {
+	for _, rec := range recs {
+		if rec.Offset < from || rec.Offset >= r.q.End {
 			continue
 		}
-		if !r.out.Found {
-			r.out.Found, r.out.Offset = true, rec.Offset
-			r.out.Timestamp = -1
+		if !out.Found {
+			out.Found, out.Offset = true, rec.Offset
+			out.Timestamp = -1
 			if !rec.Timestamp.IsZero() && rec.Timestamp.UnixMilli() >= 0 {
-				r.out.Timestamp = rec.Timestamp.UnixMilli()
+				out.Timestamp = rec.Timestamp.UnixMilli()
 			}
 			if rec.Attrs.TimestampType() == 1 {
-				r.out.TimestampType = LogAppendTime
+				out.TimestampType = LogAppendTime
 			} else if rec.Attrs.TimestampType() == 0 {
-				r.out.TimestampType = CreateTime
+				out.TimestampType = CreateTime
 			}
 		}
-		r.out.Records++
+		out.Records++
 	}
+	return out
+}
+
+// Record batch header (magic 2): the offsets of its fields.
+const (
+	batchLengthAt    = 8  // int32: the bytes after this field
+	batchMagicAt     = 16 // int8
+	batchCRCAt       = 17 // uint32, CRC-32C of the bytes from attributes on
+	batchAttrsAt     = 21 // int16
+	batchLastDeltaAt = 23 // int32
+	batchProducerAt  = 43 // int64
+	batchCountAt     = 57 // int32
+	batchHeaderLen   = 61
+)
+
+var crc32c = crc32.MakeTable(crc32.Castagnoli)
+
+// takeHeaders reads the answer from the batch headers, decoding only the
+// batches whose records it needs (the one holding the first record, one
+// cut by the position or End): a batch wholly in [position, End) counts
+// its header's record count, uncompressed, and markers and aborted
+// batches are told from their headers and the aborted transactions as a
+// read_committed consumer tells them. ok is false, with r unchanged, for
+// anything it does not read plainly (another magic, a bad CRC, a count
+// that does not fit): takeRecords reads those and says what is wrong.
+func (r *partRead) takeHeaders(p *kmsg.FetchResponseTopicPartition, dec kgo.Decompressor) (next int64, ok bool) {
+	out, next := r.out, r.pos
+	aborted := slices.Clone(p.AbortedTransactions)
+	slices.SortStableFunc(aborted, func(a, b kmsg.FetchResponseTopicPartitionAbortedTransaction) int {
+		return cmp.Compare(a.FirstOffset, b.FirstOffset)
+	})
+	open := map[int64]bool{} // producers inside an aborted transaction
+	b := p.RecordBatches
+	for len(b) >= batchLengthAt+4 {
+		size := int64(int32(binary.BigEndian.Uint32(b[batchLengthAt:]))) + batchLengthAt + 4
+		if size > int64(len(b)) {
+			break // cut by the response limit: the next round reads it
+		}
+		if size < batchHeaderLen || b[batchMagicAt] != 2 ||
+			crc32.Checksum(b[batchAttrsAt:size], crc32c) != binary.BigEndian.Uint32(b[batchCRCAt:]) {
+			return 0, false
+		}
+		raw := b[:size]
+		b = b[size:]
+		base := int64(binary.BigEndian.Uint64(raw))
+		delta := int32(binary.BigEndian.Uint32(raw[batchLastDeltaAt:]))
+		count := int32(binary.BigEndian.Uint32(raw[batchCountAt:]))
+		if delta < 0 || count < 0 || int64(count) > int64(delta)+1 || base < 0 || base > math.MaxInt64-int64(delta)-1 {
+			return 0, false
+		}
+		last := base + int64(delta)
+		attrs := binary.BigEndian.Uint16(raw[batchAttrsAt:])
+		producer := int64(binary.BigEndian.Uint64(raw[batchProducerAt:]))
+		for len(aborted) > 0 && aborted[0].FirstOffset <= last {
+			open[aborted[0].ProducerID] = true
+			aborted = aborted[1:]
+		}
+		switch {
+		case attrs&0b10_0000 != 0: // control batch: a marker
+			if isAbortMarker(raw[batchHeaderLen:]) {
+				delete(open, producer)
+			}
+		case last < next: // before the position (a batch the broker sent whole)
+			continue
+		case attrs&0b1_0000 != 0 && open[producer]: // aborted
+		case base >= next && last < r.q.End && out.Found:
+			out.Records += int64(count)
+		default:
+			// The first record, or a batch cut by the position or End:
+			// its records decoded (already known as committed).
+			fp, _ := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
+				Offset:         next,
+				IsolationLevel: kgo.ReadUncommitted(),
+				Topic:          r.q.Topic,
+				Partition:      r.q.Partition,
+			}, &kmsg.FetchResponseTopicPartition{Partition: p.Partition, HighWatermark: p.HighWatermark, LastStableOffset: p.LastStableOffset,
+				LogStartOffset: p.LogStartOffset, RecordBatches: raw}, dec, nil)
+			if fp.Err != nil {
+				return 0, false
+			}
+			out = r.records(out, next, fp.Records)
+		}
+		next = max(next, last+1)
+		if out.Found && !r.q.Count {
+			break // the first record is all that is asked
+		}
+	}
+	r.out = out
+	return next, true
+}
+
+// isAbortMarker tells whether a control batch's records (its first
+// record's key: version int16, type int16) are an abort marker (type 0).
+func isAbortMarker(recs []byte) bool {
+	// length, attributes int8, timestamp delta, offset delta, key length
+	_, n := binary.Varint(recs)
+	if n <= 0 || len(recs) < n+1 {
+		return false
+	}
+	recs = recs[n+1:]
+	for range 2 {
+		if _, n = binary.Varint(recs); n <= 0 {
+			return false
+		}
+		recs = recs[n:]
+	}
+	klen, n := binary.Varint(recs)
+	if n <= 0 || klen < 4 || int64(len(recs)-n) < klen {
+		return false
+	}
+	return binary.BigEndian.Uint16(recs[n+2:]) == 0
+}
+
+// advance moves the read on to next and says whether it is done.
+func (r *partRead) advance(p *kmsg.FetchResponseTopicPartition, next int64) {
 	// The read stops at the last stable offset: beyond it, an open
 	// transaction's records are not decided.
 	stable := r.q.End

@@ -1,6 +1,8 @@
 package admin
 
 import (
+	"cmp"
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
@@ -131,4 +134,78 @@ func TestTimeLag(t *testing.T) {
 	assert.Zero(t, d)
 	_, ok = TimeLag(now, -1)
 	assert.False(t, ok)
+}
+
+// The batch headers read a partition as decoding every record does: the
+// same first record, count and next position for every position and end,
+// whole answers and answers cut inside a batch, every codec.
+func TestTakeHeadersAgreesWithRecords(t *testing.T) {
+	for _, codec := range []string{"none", "gzip", "snappy", "lz4", "zstd"} {
+		for _, tsType := range []string{CreateTime, LogAppendTime} {
+			t.Run(codec+"/"+tsType, func(t *testing.T) {
+				_, cl := timeLagState(t, codec, tsType)
+				tis, err := cl.DescribeTopics(viewsCtx(t), []string{"t"})
+				require.NoError(t, err)
+				leader := tis[0].Partitions[0].Leader
+				req := kmsg.NewPtrFetchRequest()
+				req.ReplicaID, req.MaxBytes, req.IsolationLevel, req.SessionEpoch = -1, 1<<20, 1, -1
+				rt := kmsg.NewFetchRequestTopic()
+				rt.Topic = "t"
+				rp := kmsg.NewFetchRequestTopicPartition()
+				rp.FetchOffset, rp.PartitionMaxBytes, rp.CurrentLeaderEpoch, rp.LastFetchedEpoch, rp.LogStartOffset = 5, 1<<20, -1, -1, -1
+				rt.Partitions = append(rt.Partitions, rp)
+				req.Topics = append(req.Topics, rt)
+				kr, err := cl.cl.Broker(int(leader)).Request(viewsCtx(t), fetchV12{req})
+				require.NoError(t, err)
+				whole := kr.(*kmsg.FetchResponse).Topics[0].Partitions[0]
+				require.NotEmpty(t, whole.RecordBatches)
+				require.NotEmpty(t, whole.AbortedTransactions)
+				// The markers: a commit at 13, an abort at 24.
+				markers := map[int64]bool{}
+				for b := whole.RecordBatches; len(b) > batchHeaderLen; {
+					size := int(binary.BigEndian.Uint32(b[batchLengthAt:])) + batchLengthAt + 4
+					if binary.BigEndian.Uint16(b[batchAttrsAt:])&0b10_0000 != 0 {
+						markers[int64(binary.BigEndian.Uint64(b))] = isAbortMarker(b[batchHeaderLen:size])
+					}
+					b = b[size:]
+				}
+				require.Equal(t, map[int64]bool{13: false, 24: true}, markers)
+				dec := newBoundedDecompressor(maxDecompressedBatch)
+				n := len(whole.RecordBatches)
+				for _, cut := range []int{n, n - 1, n / 2, n / 3, 30} {
+					p := whole
+					p.RecordBatches = whole.RecordBatches[:cut]
+					for from := int64(5); from <= 35; from++ {
+						for end := from + 1; end <= 35; end++ {
+							for _, count := range []bool{true, false} {
+								q := FirstRecordQuery{TopicPartition: kafka.TopicPartition{Topic: "t"}, From: from, End: end, Count: count}
+								mk := func() *partRead {
+									return &partRead{q: q, pos: from, maxBytes: fetchPartitionBytes, out: FirstRecord{Timestamp: -1, Offset: -1}}
+								}
+								byHeaders, byRecords := mk(), mk()
+								byHeaders.take(&p, dec)
+								next, failed := byRecords.takeRecords(&p, dec)
+								require.False(t, failed)
+								if typ, ok := batchTimestampType(p.RecordBatches); ok {
+									byRecords.out.TimestampType = cmp.Or(byRecords.out.TimestampType, typ)
+								}
+								byRecords.advance(&p, next)
+								what := fmt.Sprintf("cut %d/%d, [%d, %d), count %v", cut, n, from, end, count)
+								if !count && byRecords.out.Found {
+									// Only the first record is asked: the
+									// headers stop reading after it.
+									byRecords.out.Records, byHeaders.out.Records = 0, 0
+								}
+								require.Equal(t, byRecords.out, byHeaders.out, what)
+								if count || !byRecords.out.Found {
+									require.Equal(t, byRecords.pos, byHeaders.pos, what)
+								}
+								require.Equal(t, byRecords.done, byHeaders.done, what)
+							}
+						}
+					}
+				}
+			})
+		}
+	}
 }

@@ -199,7 +199,10 @@ func encodeBatches(l logRange, tl topicLog, times []int64, from, limit int64, mi
 		}
 		return -1
 	}
-	var out []byte
+	// The cached batches are gathered first and copied once: most answers
+	// are several small batches.
+	var parts [][]byte
+	size := int64(0)
 	var aborted []kmsg.FetchResponseTopicPartitionAbortedTransaction
 	at := batchStart(from, l.start, tl.batchRecords, txns)
 	records := int64(0)
@@ -232,15 +235,23 @@ func encodeBatches(l logRange, tl topicLog, times []int64, from, limit int64, mi
 		if err != nil {
 			return nil, nil, err
 		}
-		if int64(len(out)+len(batch)) > limit && !(minOne && len(out) == 0) {
+		if size+int64(len(batch)) > limit && !(minOne && size == 0) {
 			break
 		}
-		out = append(out, batch...)
+		parts = append(parts, batch)
+		size += int64(len(batch))
 		records += end - at
 		if kind == regionControl {
 			end = at + 1
 		}
 		at = end
+	}
+	if len(parts) == 0 {
+		return nil, aborted, nil
+	}
+	out := make([]byte, 0, size)
+	for _, b := range parts {
+		out = append(out, b...)
 	}
 	return out, aborted, nil
 }

@@ -35,7 +35,8 @@ import org.apache.kafka.streams.state.Stores;
  * per stateful task, and can be paused so that lag builds up and holds still.
  *
  * <p>Arguments are {@code key=value} pairs: {@code bootstrap=}, {@code app-id=}, {@code state-dir=},
- * {@code application-server=HOST:PORT}, {@code pause-file=FILE}. While the pause file exists, the
+ * {@code application-server=HOST:PORT}, {@code pause-file=FILE}, and optionally
+ * {@code processing-guarantee=} (e.g. {@code exactly_once_v2}; default at_least_once). While the pause file exists, the
  * first record that reaches the gate (right after the source) waits, so the instance consumes
  * nothing further and commits nothing: end minus committed offset stays put. Heartbeats go on
  * from the consumer's background thread, so the member stays in the group.
@@ -114,6 +115,9 @@ public final class OverviewApp {
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "200");
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "1");
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "0");
+        if (a.containsKey("processing-guarantee")) {
+            props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, a.get("processing-guarantee"));
+        }
 
         KafkaStreams streams = new KafkaStreams(build(pauseFile), props);
         CountDownLatch closed = new CountDownLatch(1);
