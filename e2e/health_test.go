@@ -37,14 +37,7 @@ func TestHealth(t *testing.T) {
 	start := time.Now()
 	defer func() { logf("TestHealth total %s", time.Since(start).Round(time.Millisecond)) }()
 	ctx := context.Background()
-	run := func(t *testing.T, b *Broker, args ...string) ToolResult {
-		t.Helper()
-		rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-		defer cancel()
-		r := RunOurs(rctx, bin, append([]string{"--bootstrap-server", b.Addr}, args...)...)
-		logf("TestHealth: %s: exit %d in %s", strings.Join(args, " "), r.ExitCode, r.Duration.Round(time.Millisecond))
-		return r
-	}
+	run := func(t *testing.T, b *Broker, args ...string) ToolResult { return RunOursOn(t, bin, b, args...) }
 
 	// Broker A and its two applications; B and C start while the applications come up.
 	a := StartBroker(t, BrokerOptions{})

@@ -27,14 +27,7 @@ func TestLagEdges(t *testing.T) {
 	start := time.Now()
 	defer func() { logf("TestLagEdges total %s", time.Since(start).Round(time.Millisecond)) }()
 	ctx := context.Background()
-	run := func(t *testing.T, b *Broker, args ...string) ToolResult {
-		t.Helper()
-		rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-		defer cancel()
-		r := RunOurs(rctx, bin, append([]string{"--bootstrap-server", b.Addr}, args...)...)
-		logf("TestLagEdges: %s: exit %d in %s", strings.Join(args, " "), r.ExitCode, r.Duration.Round(time.Millisecond))
-		return r
-	}
+	run := func(t *testing.T, b *Broker, args ...string) ToolResult { return RunOursOn(t, bin, b, args...) }
 
 	b := StartBroker(t, BrokerOptions{})
 	require.NoError(t, createTopic(ctx, b, "le-input", 2))

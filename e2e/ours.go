@@ -76,6 +76,17 @@ func RunOurs(ctx context.Context, bin string, args ...string) ToolResult {
 	return RunOursEnv(ctx, bin, nil, args...)
 }
 
+// RunOursOn runs ours against broker b (its address as --bootstrap-server, before args) within
+// 60 s, and logs the call, its exit code and its time under the test's name.
+func RunOursOn(t testing.TB, bin string, b *Broker, args ...string) ToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	r := RunOurs(ctx, bin, append([]string{"--bootstrap-server", b.Addr}, args...)...)
+	logf("%s: %s: exit %d in %s", t.Name(), strings.Join(args, " "), r.ExitCode, r.Duration.Round(time.Millisecond))
+	return r
+}
+
 // RunOursEnv is RunOurs with extra "KEY=value" environment entries (applied last, so they win).
 func RunOursEnv(ctx context.Context, bin string, env []string, args ...string) ToolResult {
 	return runOurs(ctx, bin, env, nil, args...)

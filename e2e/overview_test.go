@@ -295,17 +295,25 @@ func overviewJSON(t *testing.T, bin string, b *Broker, group string) overviewDoc
 // waitOverview polls our overview until notYet returns "", for at most 90 s.
 func waitOverview(t *testing.T, bin string, b *Broker, group string, notYet func(overviewDoc) string) overviewDoc {
 	t.Helper()
+	return pollDoc(t, group, 500*time.Millisecond, func() overviewDoc { return overviewJSON(t, bin, b, group) }, notYet)
+}
+
+// pollDoc reads a group's document with get every interval until notYet says "" of it, for at
+// most 90 s, and fails the test with notYet's last word after that.
+func pollDoc[D any](t *testing.T, group string, interval time.Duration, get func() D, notYet func(D) string) D {
+	t.Helper()
 	deadline := time.Now().Add(90 * time.Second)
 	last := ""
 	for time.Now().Before(deadline) {
-		d := overviewJSON(t, bin, b, group)
+		d := get()
 		if last = notYet(d); last == "" {
 			return d
 		}
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(interval)
 	}
 	t.Fatalf("group %s: still %s after 90 s", group, last)
-	return overviewDoc{}
+	var zero D
+	return zero
 }
 
 // javaTasks are one member's tasks by kind, as "S_P".

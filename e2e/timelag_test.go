@@ -328,17 +328,7 @@ func timeLagJSON(t *testing.T, bin string, b *Broker, group string) tlDoc {
 // waitTimeLag polls overview --time-lag until notYet says "" (90 s at most).
 func waitTimeLag(t *testing.T, bin string, b *Broker, group string, notYet func(tlDoc) string) tlDoc {
 	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	last := ""
-	for time.Now().Before(deadline) {
-		d := timeLagJSON(t, bin, b, group)
-		if last = notYet(d); last == "" {
-			return d
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
-	t.Fatalf("group %s: still %s after 90 s", group, last)
-	return tlDoc{}
+	return pollDoc(t, group, 300*time.Millisecond, func() tlDoc { return timeLagJSON(t, bin, b, group) }, notYet)
 }
 
 // abortTransaction writes n records to topic's partition in a transaction
