@@ -194,6 +194,7 @@ var mayImport = map[string][]string{
 	"internal/format/picture": nil,
 	"internal/topoparse":      {"internal/format", "internal/topology"},
 	"internal/playground":     nil,
+	"internal/serve/snapshot": {"internal/check", "internal/list", "internal/overview", "internal/kafka", "internal/topology"},
 	"internal/architecture":   nil,
 }
 
