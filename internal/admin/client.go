@@ -81,6 +81,7 @@ var pinned = map[int16]int16{
 	32: 4,  // DescribeConfigs (doctor: the coordinator's plugin config; group configs)
 	36: 2,  // SaslAuthenticate
 	42: 3,  // DeleteGroups (v3: per-group ErrorMessage, KIP-1331)
+	44: 1,  // IncrementalAlterConfigs (config --set/--delete-config, delete --delete-configs)
 	47: 0,  // OffsetDelete (--delete-offsets)
 	89: 1,  // StreamsGroupDescribe (v1: topology description, KIP-1331)
 }

@@ -105,3 +105,97 @@ func dedup(xs []string) []string {
 	}
 	return out
 }
+
+// ConfigOp is one change of a group config: Value set, or the key deleted
+// from the group (nil Value), so that the broker's default applies again.
+type ConfigOp struct {
+	Name  string
+	Value *string
+}
+
+// GroupConfigAlter is the changes asked for one group.
+type GroupConfigAlter struct {
+	Group string
+	Ops   []ConfigOp
+}
+
+// AlteredGroupConfig is one group's IncrementalAlterConfigs outcome.
+type AlteredGroupConfig struct {
+	Group string
+	// Err is nil when the broker accepted the changes (applied them, or
+	// with validateOnly found them valid); else a *kafka.Error with the
+	// broker's message (INVALID_CONFIG: its bounds, FINDINGS F403), or the
+	// request's error when it got no answer.
+	Err error
+}
+
+const alterConfigsAPI = "IncrementalAlterConfigs"
+
+// AlterGroupConfigs sends every group's changes in one
+// IncrementalAlterConfigs v1 (to any broker: group configs are metadata),
+// validateOnly asking the broker to check them without applying them. It
+// returns one outcome per alter, in order. Resending after a lost answer
+// is safe: setting a value, or deleting a key, twice ends the same.
+func (c *Client) AlterGroupConfigs(ctx context.Context, alters []GroupConfigAlter, validateOnly bool) []AlteredGroupConfig {
+	out := make([]AlteredGroupConfig, len(alters))
+	for i, a := range alters {
+		out[i].Group = a.Group
+	}
+	if len(alters) == 0 {
+		return out
+	}
+	var resp *kmsg.IncrementalAlterConfigsResponse
+	err := c.retry(ctx, alterConfigsAPI, func() (string, error) {
+		req := kmsg.NewPtrIncrementalAlterConfigsRequest()
+		req.ValidateOnly = validateOnly
+		for _, a := range alters {
+			r := kmsg.NewIncrementalAlterConfigsRequestResource()
+			r.ResourceType, r.ResourceName = kmsg.ConfigResourceTypeGroupConfig, a.Group
+			for _, op := range a.Ops {
+				e := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
+				e.Name, e.Value, e.Op = op.Name, clonePtr(op.Value), kmsg.IncrementalAlterConfigOpSet
+				if op.Value == nil {
+					e.Op = kmsg.IncrementalAlterConfigOpDelete
+				}
+				r.Configs = append(r.Configs, e)
+			}
+			req.Resources = append(req.Resources, r)
+		}
+		shard := c.cl.RequestSharded(ctx, req)[0] // GROUP resources: one broker answers
+		if shard.Err != nil {
+			return brokerAddr(shard.Meta), shard.Err
+		}
+		r, ok := shard.Resp.(*kmsg.IncrementalAlterConfigsResponse)
+		if !ok {
+			return brokerAddr(shard.Meta), &kafka.MalformedError{Reason: fmt.Sprintf("IncrementalAlterConfigs answered with %T", shard.Resp)}
+		}
+		resp = r
+		return brokerAddr(shard.Meta), nil
+	})
+	if err != nil {
+		for i := range out {
+			out[i].Err = err
+		}
+		return out
+	}
+	got := map[string]error{}
+	answered := map[string]bool{}
+	for _, r := range resp.Resources {
+		if r.ResourceType != kmsg.ConfigResourceTypeGroupConfig || answered[r.ResourceName] {
+			continue
+		}
+		answered[r.ResourceName] = true
+		if r.ErrorCode != 0 {
+			got[r.ResourceName] = NewKafkaError(r.ErrorCode, r.ErrorMessage)
+		}
+	}
+	for i, a := range alters {
+		switch {
+		case !answered[a.Group]:
+			out[i].Err = &kafka.MalformedError{Reason: fmt.Sprintf("IncrementalAlterConfigs did not answer for group %q", a.Group)}
+		default:
+			out[i].Err = got[a.Group]
+		}
+	}
+	return out
+}

@@ -71,3 +71,43 @@ func TestDescribeGroupConfigs(t *testing.T) {
 }
 
 func strp(s string) *string { return &s }
+
+func TestAlterGroupConfigs(t *testing.T) {
+	c, cl := testCluster(t, 3, playground.Kafka44)
+	ctx := testContext(t, 10*time.Second)
+	one := "1"
+	c.SetGroupConfig("b", kafka.StreamsNumWarmupReplicas, &one)
+
+	alters := []GroupConfigAlter{
+		{Group: "a", Ops: []ConfigOp{{Name: kafka.StreamsNumStandbyReplicas, Value: strp("2")}}},
+		{Group: "b", Ops: []ConfigOp{{Name: kafka.StreamsNumStandbyReplicas, Value: strp("5")}}},
+		{Group: "c", Ops: []ConfigOp{{Name: kafka.StreamsNumWarmupReplicas}}},
+	}
+	got := cl.AlterGroupConfigs(ctx, alters, true)
+	require.Len(t, got, 3)
+	assert.NoError(t, got[0].Err)
+	var ke *kafka.Error
+	require.ErrorAs(t, got[1].Err, &ke)
+	assert.Equal(t, "INVALID_CONFIG", ke.Name)
+	assert.Equal(t, "streams.num.standby.replicas must be less than or equal to 2", ke.Message)
+	assert.ErrorIs(t, got[1].Err, kafka.ErrConfigRefused)
+	assert.NoError(t, got[2].Err)
+	assert.Empty(t, c.GroupConfigs("a"), "validateOnly changes nothing")
+
+	alters[1].Ops = []ConfigOp{{Name: kafka.StreamsNumWarmupReplicas}}
+	got = cl.AlterGroupConfigs(ctx, alters, false)
+	for _, g := range got {
+		assert.NoError(t, g.Err, g.Group)
+	}
+	assert.Equal(t, map[string]string{kafka.StreamsNumStandbyReplicas: "2"}, c.GroupConfigs("a"))
+	assert.Empty(t, c.GroupConfigs("b"), "deleted")
+
+	var sent []int16
+	for _, r := range c.Requests() {
+		if r.Key == 44 {
+			sent = append(sent, r.Version)
+		}
+	}
+	assert.Equal(t, []int16{1, 1}, sent, "one request per call, v1")
+	assert.Empty(t, cl.AlterGroupConfigs(ctx, nil, false))
+}

@@ -209,3 +209,176 @@ func (c *Cluster) describeGroupConfigLocked(r *kmsg.DescribeConfigsRequest, res 
 		rr.Configs = append(rr.Configs, e)
 	}
 }
+
+// handleIncrementalAlterConfigs answers key 44 for GROUP resources as
+// 4.4.0 does (FINDINGS F403): the changes are applied to the group's
+// dynamic configs and the result checked as GroupConfig.validate checks
+// it, the first problem refusing the resource with INVALID_CONFIG and
+// Kafka's text; validateOnly checks without applying. An empty group id is
+// INVALID_REQUEST, other resource types too. A fault of key 44 spoils
+// each resource's answer.
+func (c *Cluster) handleIncrementalAlterConfigs(n *node, req kmsg.Request) (kmsg.Response, error) {
+	r := req.(*kmsg.IncrementalAlterConfigsRequest)
+	resp := r.ResponseKind().(*kmsg.IncrementalAlterConfigsResponse)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, res := range r.Resources {
+		rr := kmsg.NewIncrementalAlterConfigsResponseResource()
+		rr.ResourceType, rr.ResourceName = res.ResourceType, res.ResourceName
+		if f, ok := c.takeTopLevelFaultLocked(r.Key(), n.id); ok {
+			rr.ErrorCode, rr.ErrorMessage = f.ErrorCode, clonePtr(f.ErrorMessage)
+			resp.Resources = append(resp.Resources, rr)
+			continue
+		}
+		switch {
+		case res.ResourceType != kmsg.ConfigResourceTypeGroupConfig:
+			rr.ErrorCode, rr.ErrorMessage = kerr.InvalidRequest.Code, strPtr("The playground alters group configs only.")
+		case res.ResourceName == "":
+			rr.ErrorCode, rr.ErrorMessage = kerr.InvalidRequest.Code, strPtr("Default group resources are not allowed.")
+		default:
+			merged := maps.Clone(c.groupConfigs[res.ResourceName])
+			if merged == nil {
+				merged = map[string]string{}
+			}
+			var unknown string
+			for _, e := range res.Configs {
+				switch e.Op {
+				case kmsg.IncrementalAlterConfigOpSet:
+					if _, ok := lookupGroupConfigDef(e.Name); !ok && unknown == "" {
+						unknown = e.Name
+					}
+					v := ""
+					if e.Value != nil {
+						v = *e.Value
+					}
+					merged[e.Name] = v
+				case kmsg.IncrementalAlterConfigOpDelete:
+					delete(merged, e.Name)
+				default:
+					rr.ErrorCode, rr.ErrorMessage = kerr.InvalidRequest.Code, strPtr(fmt.Sprintf("The playground does not %s group configs.", e.Op))
+				}
+			}
+			if rr.ErrorCode != 0 {
+				break
+			}
+			msg := ""
+			if unknown != "" {
+				msg = "Unknown group config name: " + unknown
+			} else {
+				msg = c.validateGroupConfigLocked(merged)
+			}
+			if msg != "" {
+				rr.ErrorCode, rr.ErrorMessage = kerr.InvalidConfig.Code, strPtr(msg)
+				break
+			}
+			if !r.ValidateOnly {
+				if len(merged) == 0 {
+					delete(c.groupConfigs, res.ResourceName)
+				} else {
+					if c.groupConfigs == nil {
+						c.groupConfigs = map[string]map[string]string{}
+					}
+					c.groupConfigs[res.ResourceName] = merged
+				}
+			}
+		}
+		resp.Resources = append(resp.Resources, rr)
+	}
+	return resp, nil
+}
+
+// validateGroupConfigLocked checks a group's configs as 4.4.0's
+// GroupConfig.validate does, in its order, returning the first problem in
+// Kafka's words ("" when valid): duplicate rack tags, then each value's
+// type and ConfigDef minimum in GroupConfig's key order, then the broker's
+// bounds (validateValues' order: the heartbeat before the session of each
+// protocol), the assignor, then that a session exceeds its heartbeat.
+// The share protocol's broker bounds are not modelled.
+func (c *Cluster) validateGroupConfigLocked(props map[string]string) string {
+	if v, ok := props["streams.rack.aware.assignment.tags"]; ok {
+		seen := map[string]bool{}
+		for _, t := range strings.Split(v, ",") {
+			t = strings.TrimSpace(t)
+			if t != "" && seen[t] {
+				return "streams.rack.aware.assignment.tags must not contain duplicate tag keys."
+			}
+			seen[t] = true
+		}
+	}
+	parsed := map[string]int64{}
+	for _, d := range groupConfigDefs {
+		v, ok := props[d.name]
+		if !ok {
+			continue
+		}
+		invalid := func(why string) string {
+			return fmt.Sprintf("Invalid value %s for configuration %s: %s", v, d.name, why)
+		}
+		switch d.typ {
+		case kmsg.ConfigTypeInt, kmsg.ConfigTypeLong:
+			bits, typ := 32, "INT"
+			if d.typ == kmsg.ConfigTypeLong {
+				bits, typ = 64, "LONG"
+			}
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, bits)
+			if err != nil {
+				return invalid("Not a number of type " + typ)
+			}
+			if d.min >= 0 && n < d.min {
+				return invalid(fmt.Sprintf("Value must be at least %d", d.min))
+			}
+			parsed[d.name] = n
+		case kmsg.ConfigTypeBoolean:
+			if t := strings.ToLower(strings.TrimSpace(v)); t != "true" && t != "false" {
+				return invalid("Expected value to be either true or false")
+			}
+		}
+	}
+	for _, name := range []string{
+		"consumer.heartbeat.interval.ms", "consumer.session.timeout.ms", "consumer.assignment.interval.ms",
+		"streams.heartbeat.interval.ms", "streams.session.timeout.ms", "streams.num.standby.replicas",
+		"streams.assignment.interval.ms", "streams.task.offset.interval.ms", "streams.num.warmup.replicas",
+	} {
+		d, _ := lookupGroupConfigDef(name)
+		if n, ok := parsed[name]; ok && d.bound != nil {
+			if msg := d.bound(c, n); msg != "" {
+				return msg
+			}
+		}
+	}
+	if v, ok := props["streams.assignor.name"]; ok {
+		assignors := []string{"sticky"}
+		if b, ok := c.brokerConfigs["group.streams.assignors"]; ok && b != nil {
+			assignors = nil
+			for _, a := range strings.Split(*b, ",") {
+				assignors = append(assignors, strings.TrimSpace(a))
+			}
+		}
+		if !slices.Contains(assignors, v) {
+			return fmt.Sprintf("streams.assignor.name '%s' is not a registered task assignor. Registered assignors are: [%s].", v, strings.Join(assignors, ", "))
+		}
+	}
+	for _, p := range []string{"consumer", "share", "streams"} {
+		session, heartbeat := p+".session.timeout.ms", p+".heartbeat.interval.ms"
+		_, s := parsed[session]
+		_, h := parsed[heartbeat]
+		if !s && !h {
+			continue
+		}
+		if c.effectiveInt(parsed, session) <= c.effectiveInt(parsed, heartbeat) {
+			return fmt.Sprintf("%s must be greater than %s", session, heartbeat)
+		}
+	}
+	return ""
+}
+
+// effectiveInt is an int key's value among parsed, else its broker
+// config's, else its default.
+func (c *Cluster) effectiveInt(parsed map[string]int64, name string) int64 {
+	if n, ok := parsed[name]; ok {
+		return n
+	}
+	d, _ := lookupGroupConfigDef(name)
+	def, _ := strconv.ParseInt(d.def, 10, 64)
+	return c.brokerInt(d.broker, def)
+}
