@@ -24,6 +24,9 @@ func (a *app) deleteVerb() *verb {
 			dryRunFlag.withHelp("Run the pre-checks and print what would be deleted, without deleting."),
 			deleteAllInternalTopicsFlag.withHelp("Also delete the internal topics inferred from each deleted group's topology."),
 			deleteInternalTopicFlag.withHelp("Also delete this internal topic of a deleted group (repeatable); a topic that is not an internal topic of a group to delete is refused and nothing is deleted."),
+			{name: "delete-configs", kind: boolFlag, availableIf: []string{"delete"},
+				kafkaHelp: "Also delete the dynamic group configs (streams.num.standby.replicas, ...) of each deleted group, which deleting a group leaves on the broker. Supported operation: delete.",
+				help:      "Also delete each deleted group's dynamic configs (streams.num.standby.replicas, ...), which deleting a group leaves on the broker for a new group of the same id."},
 		},
 		short: "Delete Kafka Streams groups",
 		long: `Delete Kafka Streams groups, as kafka-streams-groups.sh --delete does: a group
@@ -31,6 +34,9 @@ must exist, be a streams group and be Empty, or it is not sent to the broker.
 Each failed group is reported with Kafka's error name and the broker's message,
 e.g. GROUP_DELETION_FAILED when the broker's topology description plugin could
 not delete the stored description (KIP-1331); the group then still exists.
+Deleting a group leaves its dynamic group configs on the broker (a new group
+of the same id inherits them): they are named on stderr, and
+--delete-configs deletes them once the group is gone.
 --delete-all-internal-topics also deletes each deleted group's inferred
 internal topics; --delete-internal-topic T (which the Kafka 4.4 docs promise
 and its tool refuses) deletes only T, which must be one of them, or nothing is
@@ -47,7 +53,7 @@ requested group was deleted.` + "\n\n" + exitStatusHelp(),
 		parse: func(v flagValues) job {
 			opts := groupdelete.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"),
 				DryRun: v.bool("dry-run"), DeleteInternalTopics: v.bool("delete-all-internal-topics"),
-				InternalTopics: v.strings("delete-internal-topic")}
+				InternalTopics: v.strings("delete-internal-topic"), DeleteConfigs: v.bool("delete-configs")}
 			validate := func() error {
 				if err := opts.Validate(); err != nil {
 					return err
@@ -82,7 +88,9 @@ func (a *app) deleteGroups(ctx context.Context, opts groupdelete.Options) error 
 			}
 			return fmt.Sprintf("streams group '%s' could not be deleted: %s", format.Escape(f.Group), a.errorText(f.Err))
 		},
-		notes: format.DeleteHints,
+		notes: func(res *groupdelete.Result) []string {
+			return append(format.DeleteHints(res), format.DeleteConfigNotes(res)...)
+		},
 	}
 	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*groupdelete.Result, error) {
 		return groupdelete.Run(ctx, c, opts)

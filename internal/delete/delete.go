@@ -26,6 +26,9 @@ type Options struct {
 	// kafka-streams-groups.sh). Each must be an inferred internal topic of
 	// a group that passes the pre-checks, or nothing is deleted.
 	InternalTopics []string
+	// DeleteConfigs also removes each deleted group's dynamic configs,
+	// which deleting a group leaves on the broker (configs.go).
+	DeleteConfigs bool
 }
 
 // Validate checks the options before any I/O, with
@@ -44,6 +47,8 @@ type Client interface {
 	DescribeStreamsGroups(ctx context.Context, groups []string, includeTopology bool) []admin.DescribedGroup
 	DeleteGroups(ctx context.Context, groups []string) []admin.DeletedGroup
 	DeleteTopics(ctx context.Context, topics []string) []admin.DeletedTopic
+	DescribeGroupConfigs(ctx context.Context, groups []string) []kafka.GroupConfigs
+	AlterGroupConfigs(ctx context.Context, alters []admin.GroupConfigAlter, validateOnly bool) []admin.AlteredGroupConfig
 }
 
 // Stage names the step at which a group failed.
@@ -61,7 +66,9 @@ const (
 // Result holds one Group per requested group, in request order.
 type Result struct {
 	DryRun bool
-	Groups []*Group
+	// DeleteConfigs: the groups' dynamic configs are deleted with them.
+	DeleteConfigs bool
+	Groups        []*Group
 }
 
 // Failures lists, in request order, the groups that were not deleted (in a
@@ -74,6 +81,8 @@ func (r *Result) Failures() []kafka.Failure {
 			out = append(out, kafka.Failure{Group: g.Group, Err: err})
 		} else if err := g.InternalTopics.FirstErr(); err != nil {
 			out = append(out, kafka.Failure{Group: g.Group, Err: err})
+		} else if r.DeleteConfigs && g.Configs != nil && g.Configs.Err != nil {
+			out = append(out, kafka.Failure{Group: g.Group, Err: g.Configs.Err})
 		}
 	}
 	return out
@@ -110,6 +119,9 @@ type Group struct {
 	// InternalTopics is set with Options.DeleteInternalTopics for every
 	// group that passed the pre-checks.
 	InternalTopics *InternalTopics
+	// Configs are the group's dynamic configs, for every group that
+	// passed the pre-checks (configs.go).
+	Configs *Configs
 }
 
 // MayBePluginFailure tells whether the group's UNKNOWN_SERVER_ERROR came
@@ -165,7 +177,7 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		}
 	}
 
-	res := &Result{DryRun: opts.DryRun, Groups: make([]*Group, 0, len(ids))}
+	res := &Result{DryRun: opts.DryRun, DeleteConfigs: opts.DeleteConfigs, Groups: make([]*Group, 0, len(ids))}
 	var passing []string
 	byGroup := map[string]*Group{}
 	for _, id := range ids {
@@ -198,6 +210,11 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 			}
 		}
 	}
+	var checked []*Group
+	for _, id := range passing {
+		checked = append(checked, byGroup[id])
+	}
+	readConfigs(ctx, client, checked)
 	if opts.DryRun {
 		return res, nil
 	}
@@ -224,6 +241,9 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 				g.InternalTopics.Delete(ctx, client)
 			}
 		}
+	}
+	if opts.DeleteConfigs {
+		deleteConfigs(ctx, client, res.Groups)
 	}
 	return res, nil
 }

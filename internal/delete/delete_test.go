@@ -24,6 +24,13 @@ type fakeClient struct {
 	describeCalls [][]string
 	deleteCalls   [][]string
 	topicCalls    [][]string
+
+	// configs are the groups' configs (configs_test.go).
+	configs     map[string][]kafka.GroupConfigEntry
+	configsErr  map[string]error
+	alterErr    map[string]error
+	configCalls [][]string
+	alterCalls  [][]admin.GroupConfigAlter
 }
 
 func (f *fakeClient) ListStreamsGroups(context.Context) ([]admin.ListedGroup, error) {

@@ -32,7 +32,14 @@ package format
 // --dry-run has no Java counterpart; it prints the pre-check failures in the
 // same block shape under "Deletion of some streams groups would fail:" and
 // ends with one "Dry run: nothing was deleted. ..." line, plus one line per
-// group naming the internal topics that would be deleted with it.
+// group naming the internal topics that would be deleted with it, and one
+// per group with dynamic configs (which deleting a group leaves on the
+// broker, FINDINGS F402) saying whether they would remain or, with
+// --delete-configs, be deleted.
+//
+// --delete-configs has no Java counterpart either: its summary follows the
+// internal topics'. Without it, the dynamic configs a deleted group leaves
+// are named on stderr (DeleteConfigNotes), stdout keeping Kafka's bytes.
 //
 // Group and topic names and broker messages are escaped (escape.go).
 
@@ -43,6 +50,7 @@ import (
 	"strings"
 
 	groupdelete "github.com/kstreams-groups/kstreams-groups/internal/delete"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // DeleteText writes a delete result as kafka-streams-groups.sh lays it out.
@@ -119,6 +127,9 @@ func DeleteText(w io.Writer, res *groupdelete.Result) error {
 			fmt.Fprintf(&b, "Deletion of associated internal topics of the streams groups (%s) was successful.\n", quotedGroups(done))
 		}
 	}
+	if res.DeleteConfigs {
+		writeDeletedConfigs(&b, res)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -147,6 +158,68 @@ func writeDryRun(b *strings.Builder, res *groupdelete.Result, failed []*groupdel
 			fmt.Fprintf(b, "Dry run: these internal topics would be deleted with the streams group '%s': %s.\n", Escape(g.Group), quoted(it.Inferred))
 		}
 	}
+	for _, g := range passing {
+		if g.Configs == nil || len(g.Configs.Dynamic) == 0 {
+			continue
+		}
+		if res.DeleteConfigs {
+			fmt.Fprintf(b, "Dry run: these dynamic configs would be deleted with the streams group '%s': %s.\n", Escape(g.Group), dynamicList(g.Configs.Dynamic))
+		} else {
+			fmt.Fprintf(b, "Dry run: these dynamic configs would remain on the broker after the streams group '%s' is deleted: %s (--delete-configs deletes them).\n", Escape(g.Group), dynamicList(g.Configs.Dynamic))
+		}
+	}
+}
+
+// writeDeletedConfigs is the summary of --delete-configs, in the shape of
+// the internal topics summary, for the deleted groups that had dynamic
+// configs.
+func writeDeletedConfigs(b *strings.Builder, res *groupdelete.Result) {
+	var done, failed []*groupdelete.Group
+	for _, g := range res.Groups {
+		c := g.Configs
+		switch {
+		case !g.Deleted || c == nil:
+		case c.Err != nil:
+			failed = append(failed, g)
+		case c.Deleted:
+			done = append(done, g)
+		}
+	}
+	if len(failed) > 0 {
+		b.WriteString("Deletion of some dynamic group configs failed:\n")
+		for _, g := range failed {
+			fmt.Fprintf(b, "* Dynamic configs of the streams group '%s' could not be deleted due to: %s\n", Escape(g.Group), errorLine(g.Configs.Err))
+		}
+	}
+	if len(done) > 0 {
+		fmt.Fprintf(b, "Deletion of the dynamic configs of the streams groups (%s) was successful.\n", quotedGroups(done))
+	}
+}
+
+// dynamicList is configs as KEY=VALUE, comma-separated.
+func dynamicList(entries []kafka.GroupConfigEntry) string {
+	parts := make([]string, len(entries))
+	for i, e := range entries {
+		parts[i] = Escape(e.Name) + "=" + configValue(e.Value)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// DeleteConfigNotes returns one stderr line per deleted group whose
+// dynamic configs remain on the broker (FINDINGS F402), and the
+// failures of reading them: a new group of the same id inherits them.
+func DeleteConfigNotes(res *groupdelete.Result) []string {
+	var out []string
+	for _, g := range res.Groups {
+		if !g.Deleted || g.Configs == nil || res.DeleteConfigs {
+			continue
+		}
+		if rem := g.Configs.Remaining(); len(rem) > 0 {
+			out = append(out, fmt.Sprintf("note: the dynamic configs of the deleted streams group '%s' remain on the broker (%s), and a new group '%s' would inherit them: delete --delete-configs also deletes them",
+				Escape(g.Group), dynamicList(rem), Escape(g.Group)))
+		}
+	}
+	return out
 }
 
 // quotedGroups joins group ids as the Java tool does: 'a', 'b'.
@@ -213,6 +286,21 @@ type DeleteGroupDoc struct {
 	// Hint explains an error that may hide another (see DeleteHints).
 	Hint           string             `json:"hint,omitempty" yaml:"hint,omitempty"`
 	InternalTopics *InternalTopicsDoc `json:"internal_topics,omitempty" yaml:"internal_topics,omitempty"`
+	// DynamicConfigs are the group's dynamic configs, for a group that
+	// passed the pre-checks and has some (or whose configs could not be
+	// read).
+	DynamicConfigs *DeleteConfigsDoc `json:"dynamic_configs,omitempty" yaml:"dynamic_configs,omitempty"`
+}
+
+// DeleteConfigsDoc is what became of a group's dynamic configs, which
+// deleting a group leaves on the broker.
+type DeleteConfigsDoc struct {
+	// Configs are the configs set on the group (name, value).
+	Configs []ConfigSynonymDoc `json:"configs" yaml:"configs"`
+	// Deleted tells that --delete-configs deleted them; false: they remain
+	// on the broker (or, in a dry run, would).
+	Deleted bool      `json:"deleted" yaml:"deleted"`
+	Error   *ErrorDoc `json:"error,omitempty" yaml:"error,omitempty"`
 }
 
 // InternalTopicsDoc is a group's internal topics with
@@ -265,6 +353,16 @@ func NewDeleteDoc(res *groupdelete.Result) DeleteDoc {
 		}
 		if it := g.InternalTopics; it != nil {
 			d.InternalTopics = newInternalTopicsDoc(it)
+		}
+		if c := g.Configs; c != nil && (len(c.Dynamic) > 0 || c.Err != nil) {
+			cd := &DeleteConfigsDoc{Configs: []ConfigSynonymDoc{}, Deleted: c.Deleted}
+			for _, e := range c.Dynamic {
+				cd.Configs = append(cd.Configs, ConfigSynonymDoc{Name: e.Name, Value: e.Value, Source: string(e.Source)})
+			}
+			if c.Err != nil {
+				cd.Error = NewErrorDoc(c.Err)
+			}
+			d.DynamicConfigs = cd
 		}
 		doc.Groups = append(doc.Groups, d)
 	}
