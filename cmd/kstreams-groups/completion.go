@@ -112,6 +112,8 @@ func (a *app) registerCompletions(root *cobra.Command) {
 					fn = completeSeedFiles
 				case f.Name == "state", f.Name == "expect-state":
 					fn = completeStates
+				case c.Name() == "config" && (f.Name == "set" || f.Name == "delete-config"):
+					fn = completeGroupConfigKeys(f.Name == "set") // groupconfig.go
 				default:
 					return
 				}

@@ -10,6 +10,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/groupconfig"
@@ -79,7 +82,9 @@ delete --delete-configs.` + "\n\n" + exitStatusHelp(),
 // groupConfig runs the config verb.
 func (a *app) groupConfig(ctx context.Context, opts groupconfig.Options) error {
 	p := printer[*groupconfig.Result]{
-		text:    func(w io.Writer, res *groupconfig.Result, _ *format.Styles) error { return format.GroupConfigText(w, res) },
+		text: func(w io.Writer, res *groupconfig.Result, _ *format.Styles) error {
+			return format.GroupConfigText(w, res)
+		},
 		doc:     func(res *groupconfig.Result) any { return format.NewGroupConfigDoc(res) },
 		noGraph: "-o %s draws a topology: config prints text, json or yaml",
 		line: func(res *groupconfig.Result, f kafka.Failure, o format.Output) string {
@@ -92,4 +97,23 @@ func (a *app) groupConfig(ctx context.Context, opts groupconfig.Options) error {
 	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*groupconfig.Result, error) {
 		return groupconfig.Run(ctx, c, opts)
 	})
+}
+
+// completeGroupConfigKeys offers the group config keys, streams keys
+// first, with their documentation: for --set (set) as KEY=, with no space
+// after it since the value follows, for --delete-config as KEY.
+func completeGroupConfigKeys(set bool) cobra.CompletionFunc {
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		directive, suffix := cobra.ShellCompDirectiveNoFileComp, ""
+		if set {
+			directive, suffix = directive|cobra.ShellCompDirectiveNoSpace, "="
+		}
+		var out []cobra.Completion
+		for _, k := range kafka.GroupConfigKeys {
+			if strings.HasPrefix(k.Name, toComplete) {
+				out = append(out, cobra.CompletionWithDesc(k.Name+suffix, k.Doc))
+			}
+		}
+		return out, directive
+	}
 }

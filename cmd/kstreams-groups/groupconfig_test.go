@@ -172,3 +172,13 @@ func TestGroupConfig_usage(t *testing.T) {
 		})
 	}
 }
+
+func TestGroupConfig_complete(t *testing.T) {
+	isolate(t)
+	got, directive := complete(t, "config", "--group", "g", "--set", "streams.num.s")
+	assert.Equal(t, []string{"streams.num.standby.replicas=\tThe number of standby replicas for each task."}, got)
+	assert.Equal(t, ":6", directive, "no space after KEY=, no files")
+	got, directive = complete(t, "config", "--group", "g", "--delete-config", "streams.num.w")
+	assert.Equal(t, []string{"streams.num.warmup.replicas\tThe maximum number of warmup task replicas."}, got)
+	assert.Equal(t, noFiles, directive)
+}
