@@ -182,3 +182,16 @@ func TestGroupConfig_complete(t *testing.T) {
 	assert.Equal(t, []string{"streams.num.warmup.replicas\tThe maximum number of warmup task replicas."}, got)
 	assert.Equal(t, noFiles, directive)
 }
+
+// Broker strings are escaped before a terminal sees them.
+func TestGroupConfig_escapes(t *testing.T) {
+	isolate(t)
+	c := startCluster(t, 1, playground.Kafka44)
+	evil, tags := "evil\x1b[2J", "zone\x1b]0;x\x07"
+	c.SetGroupConfig(evil, "streams.rack.aware.assignment.tags", &tags)
+	r := runCLI(t, "--bootstrap-server", bootstrap(c), "config", "--group", evil, "--dynamic")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, "\x1b")
+	assert.NotContains(t, r.stdout, "\x07")
+	assert.Contains(t, r.stdout, "Dynamic configs for group evil^[[2J are:\n  streams.rack.aware.assignment.tags=zone^[]0;x^G ")
+}
