@@ -1,11 +1,14 @@
 package overview
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
@@ -25,8 +28,9 @@ import (
 //
 // When fewer count than are configured, the reason is the first that
 // applies: fewer processes than copies (active plus standbys), fewer
-// hosts, fewer racks (distinct client-tag values, when the members report
-// client tags for rack-aware assignment), a warm-up of the task still
+// hosts, fewer racks (distinct values of the client tags the broker's
+// group.streams.rack.aware.assignment.tags names, when it names some), a
+// warm-up of the task still
 // running (or a standby still being added), else the assignor did not
 // place them.
 
@@ -55,7 +59,15 @@ type Setting struct {
 type Settings struct {
 	Values map[string]Setting
 	Err    error
+	// RackTags are the coordinator's group.streams.rack.aware.assignment.tags,
+	// the client tag keys rack-aware assignment spreads copies over; nil
+	// when none are configured or they were not read.
+	RackTags []string
 }
+
+// BrokerRackTags is the broker config naming the client tags of
+// rack-aware standby assignment.
+const BrokerRackTags = "group.streams.rack.aware.assignment.tags"
 
 // Int reads a setting as a whole number; ok is false when it is missing
 // or not a number.
@@ -88,11 +100,11 @@ type Colocation string
 
 // The colocations of a standby with its active (or an earlier standby).
 const (
-	NotColocated      Colocation = ""
-	SameProcess       Colocation = "process"
-	SameHost          Colocation = "host"
-	SameStandbyProc   Colocation = "standby-process"
-	SameStandbyHost   Colocation = "standby-host"
+	NotColocated    Colocation = ""
+	SameProcess     Colocation = "process"
+	SameHost        Colocation = "host"
+	SameStandbyProc Colocation = "standby-process"
+	SameStandbyHost Colocation = "standby-host"
 )
 
 // Describe says what a colocation means, for messages.
@@ -154,7 +166,8 @@ type Coverage struct {
 	// partition order.
 	Tasks []*TaskCoverage
 	// Processes, Hosts and Racks count the group's distinct processes,
-	// hosts and client-tag sets (Racks 0 when no member reports tags).
+	// hosts and values of the rack-aware tags (Racks 0 when the broker
+	// configures no rack-aware assignment tags).
 	Processes, Hosts, Racks int
 	// ProgressReported tells that some member reported task offsets
 	// (TaskOffsets or TaskEndOffsets); a 4.4.0 broker reports none.
@@ -226,11 +239,17 @@ func HostOf(m *kafka.Member) string {
 	return strings.ToLower(strings.TrimPrefix(m.ClientHost, "/"))
 }
 
-// rackOf is a member's client tags as one value; "" without tags.
-func rackOf(m *kafka.Member) string {
+// rackOf is a member's values of the rack-aware tag keys, as one value.
+func rackOf(m *kafka.Member, keys []string) string {
 	var parts []string
-	for _, t := range m.ClientTags {
-		parts = append(parts, t.Key+"="+t.Value)
+	for _, k := range keys {
+		v := ""
+		for _, t := range m.ClientTags {
+			if t.Key == k {
+				v = t.Value
+			}
+		}
+		parts = append(parts, k+"="+v)
 	}
 	return strings.Join(parts, ",")
 }
@@ -246,8 +265,8 @@ func computeCoverage(g *Group, s *Settings) *Coverage {
 		m := &g.Members[i]
 		procs[m.ProcessID] = true
 		hosts[HostOf(m)] = true
-		if r := rackOf(m); r != "" {
-			racks[r] = true
+		if s != nil && len(s.RackTags) > 0 {
+			racks[rackOf(m, s.RackTags)] = true
 		}
 		if len(m.TaskOffsets) > 0 || len(m.TaskEndOffsets) > 0 {
 			c.ProgressReported = true
@@ -331,7 +350,11 @@ func (c *Coverage) ReasonText(reason string) string {
 	copies := c.Configured + 1
 	switch reason {
 	case ReasonProcesses:
-		return fmt.Sprintf("%s for %d copies (active and %d standby)", countOf(c.Processes, "process", "processes"), copies, c.Configured)
+		standbys := "standbys"
+		if c.Configured == 1 {
+			standbys = "standby"
+		}
+		return fmt.Sprintf("%s for %d copies: the active and %d %s", countOf(c.Processes, "process", "processes"), copies, c.Configured, standbys)
 	case ReasonHosts:
 		return fmt.Sprintf("%s for %d copies: standbys on the active's host do not count", countOf(c.Hosts, "host", "hosts"), copies)
 	case ReasonRacks:
@@ -354,28 +377,137 @@ func countOf(n int, one, many string) string {
 // SettingsReader is what the group configs need from the client, besides
 // Client; a client without it gets no settings.
 type SettingsReader interface {
-	GroupSettings(ctx context.Context, groups []string) map[string]*Settings
+	DescribeGroupConfigs(ctx context.Context, groups []string) []kafka.GroupConfigs
+}
+
+// BrokerConfigReader reads a broker's configs: the group.streams.*
+// defaults a GROUP resource does not answer (FINDINGS F401) and the
+// rack-aware assignment tags. A client without it leaves them unknown.
+type BrokerConfigReader interface {
+	DescribeBrokerConfigs(ctx context.Context, b kafka.Broker, names []string) ([]kafka.BrokerConfig, error)
+}
+
+// brokerDefaults are the broker configs whose group keys a 4.4.0 GROUP
+// resource answers only when the group sets them.
+var brokerDefaults = map[string]string{
+	ConfigWarmups:               "group.streams.num.warmup.replicas",
+	ConfigAcceptableRecoveryLag: "group.streams.acceptable.recovery.lag",
+}
+
+// SettingsFrom reads a group's DescribeConfigs answer: each key's
+// effective value, "group" when set on the group, else "default".
+func SettingsFrom(gc kafka.GroupConfigs) *Settings {
+	s := &Settings{Values: map[string]Setting{}, Err: gc.Err}
+	if gc.Err != nil {
+		return s
+	}
+	for _, e := range gc.Entries {
+		if e.Value == nil {
+			continue
+		}
+		src := "default"
+		if e.Dynamic() {
+			src = "group"
+		}
+		s.Values[e.Name] = Setting{Value: *e.Value, Source: src}
+	}
+	return s
+}
+
+// ReadSettings reads the settings of groups: their group configs, and,
+// when a client can and coord is set, the broker's defaults of the keys
+// the groups do not answer and its rack-aware tags (one DescribeConfigs
+// each). A client without SettingsReader gets nil.
+func ReadSettings(ctx context.Context, client any, groups []string, coord *kafka.Broker) map[string]*Settings {
+	r, ok := client.(SettingsReader)
+	if !ok || len(groups) == 0 {
+		return nil
+	}
+	out := map[string]*Settings{}
+	for _, gc := range r.DescribeGroupConfigs(ctx, groups) {
+		out[gc.Group] = SettingsFrom(gc)
+	}
+	br, ok := client.(BrokerConfigReader)
+	if !ok || coord == nil {
+		return out
+	}
+	names := []string{BrokerRackTags}
+	for _, k := range slices.Sorted(maps.Keys(brokerDefaults)) {
+		names = append(names, brokerDefaults[k])
+	}
+	configs, err := br.DescribeBrokerConfigs(ctx, *coord, names)
+	if err != nil {
+		return out // the defaults stay unknown
+	}
+	values := map[string]string{}
+	for _, c := range configs {
+		if c.Value != nil {
+			values[c.Name] = *c.Value
+		}
+	}
+	for _, s := range out {
+		if s.Err != nil {
+			continue
+		}
+		for key, broker := range brokerDefaults {
+			if _, set := s.Values[key]; !set {
+				if v, ok := values[broker]; ok {
+					s.Values[key] = Setting{Value: v, Source: "default"}
+				}
+			}
+		}
+		s.RackTags = SplitList(values[BrokerRackTags])
+	}
+	return out
 }
 
 // fillSettings reads the settings of the groups described without error.
 func fillSettings(ctx context.Context, client Client, groups []*Group) {
-	r, ok := client.(SettingsReader)
-	if !ok {
-		return
-	}
 	var ids []string
+	var coord *kafka.Broker
 	for _, g := range groups {
 		if g.Err == nil {
 			ids = append(ids, g.Group)
+			if coord == nil {
+				coord = g.Coordinator
+			}
 		}
 	}
-	if len(ids) == 0 {
+	got := ReadSettings(ctx, client, ids, coord)
+	if got == nil {
 		return
 	}
-	got := r.GroupSettings(ctx, ids)
 	for _, g := range groups {
 		if g.Err == nil {
 			g.Settings = got[g.Group]
 		}
 	}
+}
+
+// Join is a described group's overview without offsets (no lag): its
+// sub-topologies, tasks (in partition order) and standby coverage under
+// settings (nil: not read). doctor diagnoses with it.
+func Join(d admin.DescribedGroup, s *Settings) *Group {
+	g := build(d)
+	if g.Err != nil {
+		return g
+	}
+	for _, st := range g.Subtopologies {
+		slices.SortFunc(st.Tasks, func(a, b *Task) int { return cmp.Compare(a.Partition, b.Partition) })
+	}
+	g.Settings = s
+	g.Coverage = computeCoverage(g, s)
+	return g
+}
+
+// SplitList reads a broker's list config: comma-separated, blanks left
+// out.
+func SplitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
 }

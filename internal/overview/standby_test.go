@@ -14,13 +14,17 @@ import (
 // sub-topology "1" (stateful) by kind.
 type tm struct {
 	id, proc, host, endpoint string
-	tags                      []kafka.ClientTag
-	active, standby, warmup   []int32
-	targetStandby             []int32
-	offsets, ends             []kafka.TaskOffset
+	tags                     []kafka.ClientTag
+	active, standby, warmup  []int32
+	targetStandby            []int32
+	offsets, ends            []kafka.TaskOffset
 }
 
 func coverageGroup(t *testing.T, standbys string, members ...tm) *Group {
+	return coverageGroupTags(t, standbys, nil, members...)
+}
+
+func coverageGroupTags(t *testing.T, standbys string, rackTags []string, members ...tm) *Group {
 	t.Helper()
 	var ms []kafka.Member
 	for _, m := range members {
@@ -49,7 +53,7 @@ func coverageGroup(t *testing.T, standbys string, members ...tm) *Group {
 	require.NoError(t, g.Err)
 	var s *Settings
 	if standbys != "" {
-		s = &Settings{Values: map[string]Setting{ConfigStandbys: {Value: standbys, Source: "group"}, ConfigAcceptableRecoveryLag: {Value: "100", Source: "default"}}}
+		s = &Settings{Values: map[string]Setting{ConfigStandbys: {Value: standbys, Source: "group"}, ConfigAcceptableRecoveryLag: {Value: "100", Source: "default"}}, RackTags: rackTags}
 	}
 	g.Settings = s
 	g.Coverage = computeCoverage(g, s)
@@ -81,7 +85,7 @@ func TestCoverage(t *testing.T) {
 		c := g.Coverage
 		require.Len(t, c.Short(), 2)
 		assert.Equal(t, ReasonProcesses, c.Tasks[0].Reason)
-		assert.Equal(t, "only 1 process for 2 copies (active and 1 standby)", c.ReasonText(c.Tasks[0].Reason))
+		assert.Equal(t, "only 1 process for 2 copies: the active and 1 standby", c.ReasonText(c.Tasks[0].Reason))
 		assert.Equal(t, 2, c.WithoutStandby())
 	})
 	t.Run("missing: two threads of one process count once", func(t *testing.T) {
@@ -132,12 +136,18 @@ func TestCoverage(t *testing.T) {
 		assert.Equal(t, "warm-ups still running: the standby is being placed", g.Coverage.ReasonText(tc.Reason))
 	})
 	t.Run("racks: client tags on fewer racks than copies", func(t *testing.T) {
-		zone := []kafka.ClientTag{{Key: "zone", Value: "a"}}
-		g := coverageGroup(t, "1",
+		zone := []kafka.ClientTag{{Key: "zone", Value: "a"}, {Key: "host", Value: "x"}}
+		zone2 := []kafka.ClientTag{{Key: "zone", Value: "a"}, {Key: "host", Value: "y"}}
+		g := coverageGroupTags(t, "1", []string{"zone"},
 			tm{id: "a", proc: "p1", host: "h1", tags: zone, active: []int32{0}},
-			tm{id: "b", proc: "p2", host: "h2", tags: zone})
+			tm{id: "b", proc: "p2", host: "h2", tags: zone2})
 		assert.Equal(t, ReasonRacks, g.Coverage.Tasks[0].Reason)
 		assert.Equal(t, 1, g.Coverage.Racks)
+		g = coverageGroup(t, "1",
+			tm{id: "a", proc: "p1", host: "h1", tags: zone, active: []int32{0}},
+			tm{id: "b", proc: "p2", host: "h2", tags: zone2})
+		assert.Equal(t, ReasonAssignor, g.Coverage.Tasks[0].Reason, "tags the broker does not use for rack awareness are no racks")
+		assert.Equal(t, 0, g.Coverage.Racks)
 	})
 	t.Run("two standbys on one host count once", func(t *testing.T) {
 		g := coverageGroup(t, "2",
@@ -176,7 +186,9 @@ func TestRestorationProgress(t *testing.T) {
 		}
 	})
 	t.Run("reported: restoring active, standby behind, warm-up catching up", func(t *testing.T) {
-		to := func(p int32, off int64) kafka.TaskOffset { return kafka.TaskOffset{SubtopologyID: "1", Partition: p, Offset: off} }
+		to := func(p int32, off int64) kafka.TaskOffset {
+			return kafka.TaskOffset{SubtopologyID: "1", Partition: p, Offset: off}
+		}
 		g := coverageGroup(t, "1",
 			tm{id: "a", proc: "p1", host: "h1", active: []int32{0, 1}, offsets: []kafka.TaskOffset{to(0, 900), to(1, latestOffset)}, ends: []kafka.TaskOffset{to(0, 1000), to(1, 500)}},
 			tm{id: "b", proc: "p2", host: "h2", standby: []int32{0}, warmup: []int32{1}, offsets: []kafka.TaskOffset{to(0, 960), to(1, 100)}},
