@@ -162,11 +162,11 @@ func colocated(g *Group, ov *overview.Group, configured bool) {
 	}
 	if len(procs) > 0 {
 		g.add(CheckStandbys, procSev, "A process holding a task's active and standby loses both at once; check the members' process ids (several threads of one instance share one).",
-			"%s on the same process as the task's active (or another standby of it), which does not count: %s", plural(len(procs), "standby"), list(procs))
+			"%s on the same process as the task's active (or another standby of it), not counted: %s", plural(len(procs), "standby"), list(procs))
 	}
 	if len(hosts) > 0 {
 		g.add(CheckStandbys, hostSev, "Run the instances on different hosts (or set application.server to each instance's own host): a standby on its active's host is lost with it.",
-			"%s on the same host as the task's active (or another standby of it), which does not count: %s", plural(len(hosts), "standby"), list(hosts))
+			"%s on the same host as the task's active (or another standby of it), not counted: %s", plural(len(hosts), "standby"), list(hosts))
 	}
 }
 

@@ -123,11 +123,11 @@ func TestRun_standbys(t *testing.T) {
 		{name: "co-located by process", group: stateful(member("a", "p1", "h1", []int32{0, 1}, nil), member("b", "p1", "h1", nil, []int32{0, 1}), member("c", "p2", "h2", nil, nil)),
 			settings: settings(overview.ConfigStandbys, "1"),
 			want: []string{"warning: 2 of 2 stateful tasks have fewer than the 1 standby configured: 1_0, 1_1 (the assignor did not place them)",
-				"problem: 2 standbys on the same process as the task's active (or another standby of it), which does not count: 1_0 on member b, 1_1 on member b"}},
+				"problem: 2 standbys on the same process as the task's active (or another standby of it), not counted: 1_0 on member b, 1_1 on member b"}},
 		{name: "co-located by host", group: stateful(member("a", "p1", "h1", []int32{0}, []int32{1}), member("b", "p2", "h1", []int32{1}, []int32{0})),
 			settings: settings(overview.ConfigStandbys, "1"),
 			want: []string{"warning: 2 of 2 stateful tasks have fewer than the 1 standby configured: 1_0, 1_1 (only 1 host for 2 copies: standbys on the active's host do not count)",
-				"warning: 2 standbys on the same host as the task's active (or another standby of it), which does not count: 1_0 on member b (h1), 1_1 on member a (h1)"}},
+				"warning: 2 standbys on the same host as the task's active (or another standby of it), not counted: 1_0 on member b (h1), 1_1 on member a (h1)"}},
 		{name: "racks", group: stateful(
 			withTags(member("a", "p1", "h1", []int32{0, 1}, nil), "zone", "z1"), withTags(member("b", "p2", "h2", nil, nil), "zone", "z1")),
 			settings: settings(overview.ConfigStandbys, "1"), bounds: map[string]string{overview.BrokerRackTags: "zone"},

@@ -316,6 +316,9 @@ type CheckValuesDoc struct {
 	// TopologyDescriptionStatus is NOT_REQUESTED unless the check was
 	// asked --require-topology.
 	TopologyDescriptionStatus string `json:"topology_description_status" yaml:"topology_description_status"`
+	// StandbyCoverage is present with a standby condition
+	// (--min-standbys, --require-configured-standbys).
+	StandbyCoverage *StandbyCoverageDoc `json:"standby_coverage,omitempty" yaml:"standby_coverage,omitempty"`
 }
 
 // CheckProblemDoc is a condition a group crossed.
@@ -342,6 +345,9 @@ func NewCheckDoc(res *check.Result) CheckDoc {
 		} else {
 			d.CheckValuesDoc = &CheckValuesDoc{State: o.State, MemberCount: len(o.Members), Lag: g.Lag, MaxTaskLag: g.MaxTaskLag, MovingTasks: g.MovingTasks, TimeLag: checkTimeLag(res.Options, o.Time),
 				GroupEpoch: o.GroupEpoch, AssignmentEpoch: o.AssignmentEpoch, TopologyEpoch: o.TopologyEpoch, TopologyDescriptionStatus: o.DescriptionStatus.String()}
+			if res.Options.ChecksStandbys() {
+				d.StandbyCoverage = newStandbyCoverageDoc(o)
+			}
 		}
 		doc.Groups = append(doc.Groups, d)
 	}

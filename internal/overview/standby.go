@@ -265,8 +265,8 @@ func computeCoverage(g *Group, s *Settings) *Coverage {
 		m := &g.Members[i]
 		procs[m.ProcessID] = true
 		hosts[HostOf(m)] = true
-		if s != nil && len(s.RackTags) > 0 {
-			racks[rackOf(m, s.RackTags)] = true
+		if s != nil && slices.ContainsFunc(m.ClientTags, func(t kafka.ClientTag) bool { return slices.Contains(s.RackTags, t.Key) }) {
+			racks[rackOf(m, s.RackTags)] = true // a member without the tags is in no rack
 		}
 		if len(m.TaskOffsets) > 0 || len(m.TaskEndOffsets) > 0 {
 			c.ProgressReported = true
