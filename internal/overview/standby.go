@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
@@ -79,11 +80,8 @@ func (s *Settings) Int(name string) (int64, bool) {
 	if !found {
 		return 0, false
 	}
-	var n int64
-	if _, err := fmt.Sscan(strings.TrimSpace(v.Value), &n); err != nil {
-		return 0, false
-	}
-	return n, true
+	n, err := strconv.ParseInt(strings.TrimSpace(v.Value), 10, 64)
+	return n, err == nil
 }
 
 // Get is a setting; ok is false when it is missing.

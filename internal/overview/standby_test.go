@@ -207,3 +207,19 @@ func TestRestorationProgress(t *testing.T) {
 		}, c.Tasks[1].Copies, "a copy whose member reported nothing is unknown, not 0")
 	})
 }
+
+// A setting that is not a whole number is not a count: the configured
+// number is unknown rather than misread.
+func TestSettingsInt(t *testing.T) {
+	s := &Settings{Values: map[string]Setting{"a": {Value: " 3 "}, "b": {Value: "1abc"}, "c": {Value: ""}}}
+	n, ok := s.Int("a")
+	assert.True(t, ok)
+	assert.EqualValues(t, 3, n)
+	for _, k := range []string{"b", "c", "missing"} {
+		_, ok := s.Int(k)
+		assert.False(t, ok, k)
+	}
+	var none *Settings
+	_, ok = none.Int("a")
+	assert.False(t, ok, "nil settings: not read")
+}
