@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -157,4 +158,45 @@ func TestStandbys_prometheus(t *testing.T) {
 		}
 	}
 	golden.Assert(t, []byte(strings.Join(lines, "\n")+"\n"))
+}
+
+// --watch names the standby changes: one instance of sb-full stops, and
+// check --min-standbys 1 goes from OK to WARNING with each task's standbys
+// 1 -> 0.
+func TestStandbys_watch(t *testing.T) {
+	isolate(t)
+	c := standbyCluster(t)
+	var full playground.StreamsGroup
+	for _, g := range playgroundSeed(t).StreamsGroups {
+		if g.ID == "sb-full" {
+			full = g.StreamsGroup
+		}
+	}
+	require.Equal(t, "sb-full", full.ID)
+	clk := newFakeClock(func(n int) {
+		if n != 1 {
+			return
+		}
+		g := full
+		a := g.Members[0]
+		a.Assignment = playground.Assignment{Active: map[string][]int32{"0": {0, 1}}}
+		a.TargetAssignment = a.Assignment
+		g.Members = []playground.Member{a}
+		c.PutStreamsGroup(g)
+	})
+	r := runCLIWith(t, deps{clock: clk}, "--bootstrap-server", bootstrap(c), "check", "--group", "sb-full", "--min-standbys", "1", "--watch", "--count", "2")
+	assert.Equal(t, 1, r.code, r.stdout)
+	assert.Contains(t, r.stdout, "sample 1\nSTREAMS OK - sb-full: ")
+	assert.Contains(t, r.stdout, "sample 2\nchanged: sb-full: check OK -> WARNING\nchanged: sb-full: member full-b left (no client id)\n"+
+		"changed: sb-full: task 0_1 moved from full-b to full-a\nchanged: sb-full: task 0_0 standbys 1 -> 0\nchanged: sb-full: task 0_1 standbys 1 -> 0\n")
+}
+
+// playgroundSeed reads the standby seed.
+func playgroundSeed(t *testing.T) *playground.State {
+	t.Helper()
+	data, err := os.ReadFile("../../internal/playground/seed/standbys.yaml")
+	require.NoError(t, err)
+	s, err := playground.ParseState(data)
+	require.NoError(t, err)
+	return s
 }
