@@ -24,9 +24,9 @@ import (
 // checkExitStatuses are check's exit codes, the plugin states.
 var checkExitStatuses = []exitStatus{
 	{int(check.OK), false, "OK: every group passed every condition given (with --all-groups, also when there is no streams group)."},
-	{int(check.Warning), false, "WARNING: a group is in a state not expected (but not Dead), above --lag-warning, --task-lag-warning or --time-lag-warning, has more tasks moving than --max-moving-tasks, or has a committed offset past its partition's log end."},
-	{int(check.Critical), false, "CRITICAL: a group does not exist or is not a streams group, is Dead, reads a source topic that does not exist, has fewer members than --min-members, is above --lag-critical, --task-lag-critical or --time-lag-critical, or (--require-topology) has no AVAILABLE topology description."},
-	{int(check.Unknown), false, "UNKNOWN: usage error, cluster unreachable or timed out, not authorized, a time lag that cannot be measured against a --time-lag-* threshold, or a broker too old for a condition asked (--require-topology needs Apache Kafka 4.4)."},
+	{int(check.Warning), false, "WARNING: a group is in a state not expected (but not Dead), above --lag-warning, --task-lag-warning or --time-lag-warning, has more tasks moving than --max-moving-tasks, has a committed offset past its partition's log end, or has a stateful task with fewer standbys than --min-standbys or (--require-configured-standbys) than configured."},
+	{int(check.Critical), false, "CRITICAL: a group does not exist or is not a streams group, is Dead, reads a source topic that does not exist, has fewer members than --min-members, is above --lag-critical, --task-lag-critical or --time-lag-critical, (--require-topology) has no AVAILABLE topology description, or (--standbys-critical) has a stateful task with fewer standbys than --min-standbys."},
+	{int(check.Unknown), false, "UNKNOWN: usage error, cluster unreachable or timed out, not authorized, a time lag that cannot be measured against a --time-lag-* threshold, a broker too old for a condition asked (--require-topology needs Apache Kafka 4.4), or group configs that cannot be read for --require-configured-standbys."},
 }
 
 // ownExitHelp is the "Exit status:" block of a verb with codes of its own.
@@ -64,6 +64,10 @@ func (a *app) checkVerb() *verb {
 		count("time-lag-critical", "CRITICAL when the group's time lag is above `D`."),
 		{name: "time-lag", kind: boolFlag,
 			help: "Read the records (one Fetch per leader) for the time lag in the performance data, without a time-lag threshold."},
+		count("min-standbys", "WARNING when a stateful task has fewer than `N` standbys that count (not on its active's process or host)."),
+		{name: "standbys-critical", kind: boolFlag, help: "Make --min-standbys CRITICAL instead of WARNING."},
+		{name: "require-configured-standbys", kind: boolFlag,
+			help: "WARNING when a stateful task has fewer standbys that count than the group's streams.num.standby.replicas."},
 		partitionMetricsFlag,
 		{name: "verbose", short: "v", kind: boolFlag, help: "After the status line, one line per group."},
 	}
@@ -97,13 +101,22 @@ the group's time lag, the age of its oldest unprocessed record (overview
 --time-lag), and add 'G time_lag' in seconds to the performance data
 (--time-lag alone adds it without a threshold).
 
+--min-standbys N judges the standby coverage of every stateful task (a
+sub-topology with a changelog): a standby on the same process or host as
+its active does not count (docs/standbys.md); --standbys-critical makes it
+CRITICAL. --require-configured-standbys compares it with the group's
+effective streams.num.standby.replicas. Either adds the coverage to the
+performance data (stateful_tasks, min_task_standbys, standbys_configured,
+tasks_below_configured_standbys, colocated_standbys).
+
 -o json|yaml prints the same as a document, -o prometheus as metrics for
 node_exporter's textfile collector or a Pushgateway (the exit code is the
 check's either way). --watch repeats the check every --interval.
 
 Requests: StreamsGroupDescribe (v1 with the description only for
 --require-topology, so a Kafka 4.3 cluster can be checked), OffsetFetch and
-ListOffsets, as overview.` + "\n\n" + checkExitHelp(),
+ListOffsets, as overview; DescribeConfigs of the GROUP resources for the
+standby settings.` + "\n\n" + checkExitHelp(),
 		example: `  # Nagios/Icinga: CRITICAL above 10000 records behind, WARNING above 1000
   kstreams-groups check --group orders-app --lag-warning 1000 --lag-critical 10000 --min-members 2
 
@@ -150,6 +163,7 @@ func (a *app) checkOptions(v flagValues) (check.Options, error) {
 	}{
 		{"min-members", &opts.MinMembers}, {"lag-warning", &opts.LagWarning}, {"lag-critical", &opts.LagCritical},
 		{"task-lag-warning", &opts.TaskLagWarning}, {"task-lag-critical", &opts.TaskLagCritical}, {"max-moving-tasks", &opts.MaxMovingTasks},
+		{"min-standbys", &opts.MinStandbys},
 	} {
 		if v.set(c.name) {
 			n, err := check.ParseCount(c.name, v.string(c.name))
@@ -167,6 +181,7 @@ func (a *app) checkOptions(v flagValues) (check.Options, error) {
 			*c.to = d
 		}
 	}
+	opts.StandbysCritical, opts.RequireConfiguredStandbys = v.bool("standbys-critical"), v.bool("require-configured-standbys")
 	opts.TimeLag = v.bool("time-lag")
 	opts.PartitionMetrics = v.bool("partition-metrics")
 	return opts, first

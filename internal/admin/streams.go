@@ -62,6 +62,8 @@ func membersFromWire(in []kmsg.StreamsGroupDescribeResponseGroupMember) []kafka.
 			ClientID: w.ClientID, ClientHost: w.ClientHost,
 			TopologyEpoch: w.TopologyEpoch, ProcessID: w.ProcessID,
 			ClientTags:       []kafka.ClientTag{},
+			TaskOffsets:      taskOffsetsFromWire(w.TaskOffsets),
+			TaskEndOffsets:   taskOffsetsFromWire(w.TaskEndOffsets),
 			Assignment:       assignmentFromWire(w.Assignment),
 			TargetAssignment: assignmentFromWire(w.TargetAssignment),
 			IsClassic:        w.IsClassic,
@@ -81,6 +83,16 @@ func membersFromWire(in []kmsg.StreamsGroupDescribeResponseGroupMember) []kafka.
 		out = append(out, m)
 	}
 	slices.SortStableFunc(out, func(a, b kafka.Member) int { return strings.Compare(a.MemberID, b.MemberID) })
+	return out
+}
+
+// taskOffsetsFromWire keeps the reported offsets in wire order; nil when
+// the member reported none.
+func taskOffsetsFromWire(in []kmsg.TaskOffset) []kafka.TaskOffset {
+	var out []kafka.TaskOffset
+	for _, o := range in {
+		out = append(out, kafka.TaskOffset{SubtopologyID: o.SubtopologyID, Partition: o.Partition, Offset: o.Offset})
+	}
 	return out
 }
 

@@ -101,7 +101,19 @@ type Options struct {
 	// PartitionMetrics asks -o prometheus for a time-lag series per
 	// source partition (the command line's; Run does not read it).
 	PartitionMetrics bool
+	// MinStandbys: a stateful task with fewer standbys that count (not on
+	// its active's process or host, overview's coverage) is WARNING, or
+	// CRITICAL with StandbysCritical.
+	MinStandbys      *int64
+	StandbysCritical bool
+	// RequireConfiguredStandbys: a stateful task with fewer standbys that
+	// count than the group's streams.num.standby.replicas is WARNING.
+	RequireConfiguredStandbys bool
 }
+
+// ChecksStandbys tells whether a standby condition was given: the
+// performance data then shows the coverage.
+func (o Options) ChecksStandbys() bool { return o.MinStandbys != nil || o.RequireConfiguredStandbys }
 
 // ShowsTimeLag tells whether the time lag was asked for (a time-lag
 // threshold or TimeLag): the performance data and documents show it then.
@@ -139,6 +151,10 @@ const (
 	CondTimeLagCritical = "time-lag-critical"
 	// CondTimeLag is a time-lag threshold that could not be judged.
 	CondTimeLag = "time-lag"
+	// CondMinStandbys and CondConfiguredStandbys are the standby
+	// conditions.
+	CondMinStandbys        = "min-standbys"
+	CondConfiguredStandbys = "require-configured-standbys"
 )
 
 // maxNamed is how many partitions a problem names before "and N more".
@@ -207,6 +223,9 @@ func (o Options) Validate() error {
 	}
 	if w, c := o.TimeLagWarning, o.TimeLagCritical; w != nil && c != nil && *w > *c {
 		return fmt.Errorf("--time-lag-warning %s is above --time-lag-critical %s: the warning threshold must not exceed the critical one", w, c)
+	}
+	if o.StandbysCritical && o.MinStandbys == nil {
+		return errors.New("--standbys-critical needs --min-standbys N")
 	}
 	return nil
 }
@@ -403,6 +422,75 @@ func Evaluate(g *overview.Group, opts Options) *Group {
 	}
 	if above(out.MovingTasks, opts.MaxMovingTasks) {
 		add(CondMaxMovingTasks, Warning, "%s moving > %d", plural(out.MovingTasks, "task"), *opts.MaxMovingTasks)
+	}
+	evaluateStandbys(g, opts, add)
+	return out
+}
+
+// evaluateStandbys holds the group's standby coverage against
+// --min-standbys and --require-configured-standbys.
+func evaluateStandbys(g *overview.Group, opts Options, add func(cond string, s Status, format string, args ...any)) {
+	c := g.Coverage
+	if c == nil || len(c.Tasks) == 0 {
+		return // no stateful task: nothing to fail over
+	}
+	if n := opts.MinStandbys; n != nil {
+		var below []*overview.TaskCoverage
+		for _, tc := range c.Tasks {
+			if int64(tc.Counted) < *n {
+				below = append(below, tc)
+			}
+		}
+		if len(below) > 0 {
+			s := Warning
+			if opts.StandbysCritical {
+				s = Critical
+			}
+			add(CondMinStandbys, s, "%d of %s with fewer than %s: %s", len(below), plural(int64(len(c.Tasks)), "stateful task"),
+				plural(*n, "standby"), shortTasks(c, below))
+		}
+	}
+	if opts.RequireConfiguredStandbys {
+		switch {
+		case !c.ConfiguredKnown:
+			why := "the group configs were not read"
+			if g.Settings != nil && g.Settings.Err != nil {
+				why = g.Settings.Err.Error()
+			} else if g.Settings != nil {
+				why = "the broker does not report " + overview.ConfigStandbys
+			}
+			add(CondConfiguredStandbys, Unknown, "--require-configured-standbys cannot be checked: %s", why)
+		case len(c.Short()) > 0:
+			short := c.Short()
+			add(CondConfiguredStandbys, Warning, "%d of %s with fewer than the %s configured: %s", len(short), plural(int64(len(c.Tasks)), "stateful task"),
+				plural(c.Configured, "standby"), shortTasks(c, short))
+		}
+	}
+}
+
+// shortTasks names up to maxNamed tasks with their counted standbys, and
+// why they have fewer than configured, when known.
+func shortTasks(c *overview.Coverage, tasks []*overview.TaskCoverage) string {
+	var named []string
+	for _, tc := range tasks[:min(len(tasks), maxNamed)] {
+		s := fmt.Sprintf("%s has %d", tc.Task, tc.Counted)
+		if n := tc.Colocated(); n > 0 {
+			s += fmt.Sprintf(" (%d co-located)", n)
+		}
+		named = append(named, s)
+	}
+	out := strings.Join(named, ", ")
+	if len(tasks) > maxNamed {
+		out += fmt.Sprintf(" and %d more", len(tasks)-maxNamed)
+	}
+	var reasons []string
+	for _, tc := range tasks {
+		if tc.Reason != "" && !slices.Contains(reasons, c.ReasonText(tc.Reason)) {
+			reasons = append(reasons, c.ReasonText(tc.Reason))
+		}
+	}
+	if len(reasons) > 0 {
+		out += " (" + strings.Join(reasons, "; ") + ")"
 	}
 	return out
 }

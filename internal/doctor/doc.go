@@ -7,6 +7,10 @@
 // (DescribeConfigs), and derives: an old broker, no plugin, no members,
 // members on the classic protocol or on another topology epoch (a rolling
 // upgrade), a plugin that fails (ERROR), and NOT_STORED with everything
-// else healthy (push disabled, or not yet happened). It never prints,
-// never formats and never exits.
+// else healthy (push disabled, or not yet happened). With the groups'
+// streams configs and the broker's group.streams.* bounds it also judges
+// the standby coverage (none configured, not placed and why, co-located),
+// the session timeout and heartbeat interval, and warm-ups a 4.4 broker
+// never places (standbys.go). It never prints, never formats and never
+// exits.
 package doctor

@@ -152,6 +152,18 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		}
 	}
 	res := &Result{}
+	var ids []string
+	var coord *kafka.Broker
+	for _, d := range described {
+		if d.Err == nil && d.Streams != nil {
+			ids = append(ids, d.Group)
+			if coord == nil && d.Coordinator != (kafka.Broker{}) {
+				c := d.Coordinator
+				coord = &c
+			}
+		}
+	}
+	settings := readSettings(ctx, client, ids, coord)
 	brokers := map[int32]*brokerFacts{}
 	for _, d := range described {
 		g := &Group{Group: d.Group, Streams: d.Streams}
@@ -179,6 +191,7 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		}
 		if d.Streams != nil {
 			diagnose(g, d.Streams, facts)
+			standbys(ctx, client, g, d, settings[d.Group], facts)
 		}
 	}
 	return res, nil
@@ -195,6 +208,9 @@ type brokerFacts struct {
 	pluginKnown bool
 	pluginErr   string
 	source      string
+	// bounds are the broker's group.streams.* bounds that it reported
+	// (boundConfigs), by name.
+	bounds map[string]string
 }
 
 func readBroker(ctx context.Context, client Client, b kafka.Broker) *brokerFacts {
@@ -203,10 +219,16 @@ func readBroker(ctx context.Context, client Client, b kafka.Broker) *brokerFacts
 	if !f.kip1331() {
 		return f // a broker without KIP-1331 has no plugin to ask about
 	}
-	configs, err := client.DescribeBrokerConfigs(ctx, b, []string{PluginConfig})
+	configs, err := client.DescribeBrokerConfigs(ctx, b, append([]string{PluginConfig}, boundConfigs...))
 	if err != nil {
 		f.pluginErr = err.Error()
 		return f
+	}
+	f.bounds = map[string]string{}
+	for _, c := range configs {
+		if c.Value != nil && slices.Contains(boundConfigs, c.Name) {
+			f.bounds[c.Name] = *c.Value
+		}
 	}
 	i := slices.IndexFunc(configs, func(c kafka.BrokerConfig) bool { return c.Name == PluginConfig })
 	switch {

@@ -186,8 +186,51 @@ func Perfdata(res *check.Result) string {
 			fields := []string{v, durThreshold(o.TimeLagWarning), durThreshold(o.TimeLagCritical), "0"}
 			out = append(out, perfLabel(g.ID()+" time_lag")+"="+strings.Join(fields, ";"))
 		}
+		if o.ChecksStandbys() {
+			out = append(out, standbyPerfdata(g.ID(), ov.Coverage, o)...)
+		}
 	}
 	return strings.Join(out, " ")
+}
+
+// standbyPerfdata is a group's standby coverage as performance data:
+// stateful_tasks, min_task_standbys (the fewest standbys that count of a
+// stateful task, with --min-standbys as "N:" in the warn or crit field;
+// left out without stateful tasks), standbys_configured and
+// tasks_below_configured_standbys (U when the configured number is not
+// known) and colocated_standbys.
+func standbyPerfdata(group string, c *overview.Coverage, o check.Options) []string {
+	if c == nil {
+		return nil
+	}
+	perf := func(name, value string, fields ...string) string {
+		all := append([]string{value}, fields...)
+		for len(all) > 1 && all[len(all)-1] == "" {
+			all = all[:len(all)-1]
+		}
+		return perfLabel(group+" "+name) + "=" + strings.Join(all, ";")
+	}
+	n := func(v int) string { return strconv.Itoa(v) }
+	out := []string{perf("stateful_tasks", n(len(c.Tasks)), "", "", "0")}
+	if least, ok := c.MinCounted(); ok {
+		warn, crit := "", ""
+		if o.MinStandbys != nil {
+			t := strconv.FormatInt(*o.MinStandbys, 10) + ":"
+			if o.StandbysCritical {
+				crit = t
+			} else {
+				warn = t
+			}
+		}
+		out = append(out, perf("min_task_standbys", n(least), warn, crit, "0"))
+	}
+	configured, below := "U", "U"
+	if c.ConfiguredKnown {
+		configured, below = strconv.FormatInt(c.Configured, 10), n(len(c.Short()))
+	}
+	out = append(out, perf("standbys_configured", configured, "", "", "0"), perf("tasks_below_configured_standbys", below, "", "", "0"),
+		perf("colocated_standbys", n(c.Colocated()), "", "", "0"))
+	return out
 }
 
 // seconds writes d in seconds to the millisecond, without trailing zeros.
@@ -273,6 +316,9 @@ type CheckValuesDoc struct {
 	// TopologyDescriptionStatus is NOT_REQUESTED unless the check was
 	// asked --require-topology.
 	TopologyDescriptionStatus string `json:"topology_description_status" yaml:"topology_description_status"`
+	// StandbyCoverage is present with a standby condition
+	// (--min-standbys, --require-configured-standbys).
+	StandbyCoverage *StandbyCoverageDoc `json:"standby_coverage,omitempty" yaml:"standby_coverage,omitempty"`
 }
 
 // CheckProblemDoc is a condition a group crossed.
@@ -299,6 +345,9 @@ func NewCheckDoc(res *check.Result) CheckDoc {
 		} else {
 			d.CheckValuesDoc = &CheckValuesDoc{State: o.State, MemberCount: len(o.Members), Lag: g.Lag, MaxTaskLag: g.MaxTaskLag, MovingTasks: g.MovingTasks, TimeLag: checkTimeLag(res.Options, o.Time),
 				GroupEpoch: o.GroupEpoch, AssignmentEpoch: o.AssignmentEpoch, TopologyEpoch: o.TopologyEpoch, TopologyDescriptionStatus: o.DescriptionStatus.String()}
+			if res.Options.ChecksStandbys() {
+				d.StandbyCoverage = newStandbyCoverageDoc(o)
+			}
 		}
 		doc.Groups = append(doc.Groups, d)
 	}

@@ -24,6 +24,8 @@ package format
 //     end counts as 0 and is named: in the head ("Ahead:", one partition a
 //     line) and in its task's row ("ahead: T-P"); a source topic that does
 //     not exist is named in the head ("Missing:") and in the sources;
+//   - standby coverage, the group's streams settings and restoration
+//     progress: standby.go;
 //   - --store: one row per partition of the store's sub-topology, with the
 //     host (user endpoint, else client host) of the active, standby and
 //     warm-up copies;
@@ -113,6 +115,7 @@ func writeOverview(t *tableWriter, g *overview.Group) {
 		status = st.Paint(st.warning(), status) + " (nodes unknown: no description is stored)"
 	}
 	t.write(label("Description") + status + "\n")
+	writeStandbyHead(t, g, label)
 	lag := st.paintLag(g.Lag, false)
 	if g.Largest != nil && g.Largest.Lag > 0 {
 		lag += " (largest task " + Escape(g.Largest.String()) + ": " + st.paintLag(g.Largest.Lag, g.Largest.Lag > 0) + ")"
@@ -241,8 +244,10 @@ func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology
 		if len(ahead) > 0 {
 			row += "  " + st.Paint(st.warning(), "ahead: "+strings.Join(ahead, ","))
 		}
+		row += coverageNote(g, task, st)
 		t.write(row + "\n")
 	}
+	writeRestoration(t, g, s)
 }
 
 // partitionName is a source partition as T-P, escaped.

@@ -46,6 +46,8 @@ type OverviewBodyDoc struct {
 	GlobalStores  []GlobalStoreDoc         `json:"global_stores" yaml:"global_stores"`
 	// Store is the store view (--store); absent otherwise.
 	Store *StoreViewDoc `json:"store,omitempty" yaml:"store,omitempty"`
+	// StandbyCoverage is the standby coverage (docs/standbys.md).
+	StandbyCoverage *StandbyCoverageDoc `json:"standby_coverage" yaml:"standby_coverage"`
 }
 
 // MemberRefDoc is a member as a task holder.
@@ -251,6 +253,7 @@ func NewOverviewDoc(res *overview.Result) OverviewDoc {
 			}
 			d.Store = sv
 		}
+		d.StandbyCoverage = newStandbyCoverageDoc(g)
 		doc.Groups = append(doc.Groups, d)
 	}
 	return doc

@@ -28,6 +28,11 @@ package format
 //	    the time lag (overview --time-lag, check with a time-lag threshold or --time-lag), in seconds
 //	    to the millisecond; no sample when it is not known
 //	kstreams_partition_lag_seconds{group,subtopology,topic,partition}   only with --partition-metrics
+//	kstreams_group_stateful_tasks{group}, kstreams_group_tasks_without_standby{group},
+//	kstreams_group_standbys_colocated{group}, kstreams_group_min_task_standbys{group}
+//	    standby coverage (docs/standbys.md): standbys on the active's process or host do not count
+//	kstreams_group_standbys_configured{group}, kstreams_group_tasks_below_configured_standbys{group}
+//	    no sample when the group configs could not be read
 //
 // list --state has kstreams_group_state only; check adds
 // kstreams_check_group_status{group} and kstreams_check_status, the
@@ -131,6 +136,8 @@ var (
 type groupMetrics struct {
 	up, state, members, epoch, targetEpoch, topologyEpoch, description, lag, maxTaskLag, moving, subLag, taskLag *promFamily
 	missingTopics, ahead                                                                                         *promFamily
+	// Standby coverage.
+	statefulTasks, withoutStandby, colocated, minStandbys, configured, belowConfigured *promFamily
 	// The time lag, when measured and asked for (PrometheusOptions).
 	opts                                      PrometheusOptions
 	lagSeconds, subLagSeconds, partLagSeconds *promFamily
@@ -160,6 +167,15 @@ func newGroupMetrics(fs *promFamilies) *groupMetrics {
 		taskLag:       fs.family("kstreams_task_lag", "The lag of one task (sub-topology S, partition P): end offset minus committed offset at partition P of each source topic."),
 		missingTopics: fs.family("kstreams_group_missing_source_topics", "Source topics of the streams group that do not exist: their lag is unknown, not counted."),
 		ahead:         fs.family("kstreams_group_partitions_ahead", "Source partitions whose committed offset is past the log end (a truncated or re-created topic): their lag counts as 0."),
+		statefulTasks: fs.family("kstreams_group_stateful_tasks", "Tasks of the streams group's sub-topologies with a changelog, which the broker gives standbys."),
+		withoutStandby: fs.family("kstreams_group_tasks_without_standby",
+			"Stateful tasks with no standby that counts (a standby on the active's process or host does not): a failover restores them from the changelog."),
+		colocated: fs.family("kstreams_group_standbys_colocated",
+			"Standbys on the same process or host as their task's active (or another standby of it): they do not count."),
+		minStandbys: fs.family("kstreams_group_min_task_standbys", "The fewest standbys that count of one stateful task of the streams group."),
+		configured:  fs.family("kstreams_group_standbys_configured", "The streams group's effective streams.num.standby.replicas (set on the group, or the broker's default)."),
+		belowConfigured: fs.family("kstreams_group_tasks_below_configured_standbys",
+			"Stateful tasks with fewer standbys that count than streams.num.standby.replicas."),
 		lagSeconds: fs.family("kstreams_group_lag_seconds",
 			"The streams group's time lag: the age of the oldest record it has not processed (the largest of its partitions'); 0 when caught up."),
 		subLagSeconds: fs.family("kstreams_subtopology_lag_seconds",
@@ -218,6 +234,7 @@ func (m *groupMetrics) add(g *overview.Group) {
 	m.moving.add(g.MovingTasks(), "group", g.Group)
 	m.missingTopics.add(int64(len(g.MissingTopics())), "group", g.Group)
 	m.ahead.add(int64(len(g.AheadPartitions())), "group", g.Group)
+	m.addCoverage(g)
 	if !m.opts.TimeLag || !g.Time.Measured {
 		return
 	}
@@ -239,6 +256,24 @@ func (m *groupMetrics) add(g *overview.Group) {
 				}
 			}
 		}
+	}
+}
+
+// addCoverage adds the group's standby coverage.
+func (m *groupMetrics) addCoverage(g *overview.Group) {
+	c := g.Coverage
+	if c == nil {
+		return
+	}
+	m.statefulTasks.add(int64(len(c.Tasks)), "group", g.Group)
+	m.withoutStandby.add(int64(c.WithoutStandby()), "group", g.Group)
+	m.colocated.add(int64(c.Colocated()), "group", g.Group)
+	if least, ok := c.MinCounted(); ok {
+		m.minStandbys.add(int64(least), "group", g.Group)
+	}
+	if c.ConfiguredKnown {
+		m.configured.add(c.Configured, "group", g.Group)
+		m.belowConfigured.add(int64(len(c.Short())), "group", g.Group)
 	}
 }
 

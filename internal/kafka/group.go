@@ -85,7 +85,13 @@ type Member struct {
 	// UserEndpoint is the interactive-query endpoint, if any.
 	UserEndpoint *Endpoint
 	// ClientTags are sorted by key.
-	ClientTags       []ClientTag
+	ClientTags []ClientTag
+	// TaskOffsets and TaskEndOffsets are the cumulative changelog offsets
+	// the member reported for its tasks (the sum over a task's changelog
+	// partitions) and their end offsets, in wire order. A 4.4.0 broker
+	// sends both empty (FINDINGS F420): empty means not reported, never 0.
+	TaskOffsets      []TaskOffset
+	TaskEndOffsets   []TaskOffset
 	Assignment       Assignment
 	TargetAssignment Assignment
 	// IsClassic is true for a member still on the classic protocol.
@@ -110,6 +116,15 @@ type Endpoint struct {
 type ClientTag struct {
 	Key   string
 	Value string
+}
+
+// TaskOffset is one task's cumulative changelog offset as a member
+// reported it. Kafka Streams reports -2 (Task.LATEST_OFFSET) for a running
+// active task that is caught up.
+type TaskOffset struct {
+	SubtopologyID string
+	Partition     int32
+	Offset        int64
 }
 
 // Assignment is a member's tasks by kind.

@@ -8,5 +8,9 @@
 // ListOffsets per partition leader. Every lag sum goes through AddLag: a
 // committed offset past the log end counts as 0 (and is kept as Ahead), a
 // sum stops at MaxInt64; a source topic that does not exist is Missing,
-// not 0. It never prints, never formats and never decides exit codes.
+// not 0. It also reads the groups' streams configs (DescribeConfigs of the
+// GROUP resources, standby.go) and computes each stateful task's standby
+// coverage and, from the members' reported task offsets, each copy's
+// changelog lag (restore.go). It never prints, never formats and never
+// decides exit codes.
 package overview

@@ -39,6 +39,9 @@ type Options struct {
 	// PartitionMetrics asks -o prometheus for a time-lag series per
 	// source partition (the command line's; Run does not read it).
 	PartitionMetrics bool
+	// WithoutSettings leaves the group configs unread (one
+	// DescribeConfigs): the coverage then has no configured number.
+	WithoutSettings bool
 }
 
 // Validate checks the options before any I/O. --group with --all-groups is
@@ -113,7 +116,11 @@ type Group struct {
 	Time TimeLag
 	// Store is the store view of Result.Store; nil otherwise.
 	Store *StoreView
-	Err   error
+	// Settings are the group's effective streams configs (nil when not
+	// read); Coverage its standby coverage (standby.go), nil with Err.
+	Settings *Settings
+	Coverage *Coverage
+	Err      error
 }
 
 // Subtopology is one subtopology: what it reads and writes and its tasks.
@@ -337,7 +344,13 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		res.Groups = append(res.Groups, build(d))
 	}
 	fillAll(ctx, client, res, opts)
+	if !opts.WithoutSettings {
+		fillSettings(ctx, client, res.Groups)
+	}
 	for _, g := range res.Groups {
+		if g.Err == nil {
+			g.Coverage = computeCoverage(g, g.Settings)
+		}
 		if g.Err == nil && opts.StoreGiven {
 			g.Store, g.Err = storeView(g, opts.Store)
 		}

@@ -48,6 +48,11 @@ type Group struct {
 	// Progress is where each sub-topology stands, for Rates; nil unless
 	// the sample read the records (overview --time-lag).
 	Progress []Progress
+	// Standbys maps each stateful task (S_P) to its standbys that count
+	// (overview's coverage); nil when the view has no coverage.
+	// Configured is streams.num.standby.replicas, nil when not known.
+	Standbys   map[string]int
+	Configured *int64
 }
 
 // Member is a member of a group.
@@ -78,6 +83,16 @@ func fromOverviewGroup(g *overview.Group) Group {
 		tasks = append(tasks, st.Tasks...)
 	}
 	out.addTasks(g.Members, tasks)
+	if c := g.Coverage; c != nil {
+		out.Standbys = map[string]int{}
+		for _, tc := range c.Tasks {
+			out.Standbys[tc.Task.String()] = tc.Counted
+		}
+		if c.ConfiguredKnown {
+			n := c.Configured
+			out.Configured = &n
+		}
+	}
 	return out
 }
 
@@ -159,7 +174,8 @@ func (c Change) String() string { return c.Group + ": " + c.Text }
 // order: a group that appeared, failed or recovered; the state, the
 // epochs, the description status and the check's status; members that
 // joined or left; tasks whose active owner changed; the tasks moving when
-// that set changed; the lag when it rose.
+// that set changed; the standbys configured and each stateful task's
+// standbys that count, when they changed; the lag when it rose.
 func Changes(prev, cur Snapshot) []Change {
 	before := map[string]Group{}
 	for _, g := range prev.Groups {
@@ -235,6 +251,7 @@ func Changes(prev, cur Snapshot) []Change {
 				add("%s moving: %s", plural(len(g.Moving), "task"), strings.Join(g.Moving, ", "))
 			}
 		}
+		standbyChanges(p, g, add)
 		if p.Lag != nil && g.Lag != nil && *g.Lag > *p.Lag {
 			add("lag %d -> %d (+%d)", *p.Lag, *g.Lag, *g.Lag-*p.Lag)
 		}
@@ -247,6 +264,39 @@ func Changes(prev, cur Snapshot) []Change {
 	}
 	return out
 }
+
+// standbyChanges adds the changes of the standby coverage: the configured
+// number, and the stateful tasks whose standbys that count changed (up to
+// maxTasksNamed named, then how many more).
+func standbyChanges(p, g Group, add func(format string, args ...any)) {
+	if p.Configured != nil && g.Configured != nil && *p.Configured != *g.Configured {
+		add("standbys configured %d -> %d", *p.Configured, *g.Configured)
+	}
+	if p.Standbys == nil || g.Standbys == nil {
+		return
+	}
+	var changed []string
+	tasks := make([]string, 0, len(g.Standbys))
+	for t := range g.Standbys {
+		tasks = append(tasks, t)
+	}
+	slices.SortFunc(tasks, compareTasks)
+	for _, t := range tasks {
+		if was, ok := p.Standbys[t]; ok && was != g.Standbys[t] {
+			changed = append(changed, fmt.Sprintf("task %s standbys %d -> %d", t, was, g.Standbys[t]))
+		}
+	}
+	for i, c := range changed {
+		if i == maxTasksNamed {
+			add("standbys of %d more tasks changed", len(changed)-maxTasksNamed)
+			break
+		}
+		add("%s", c)
+	}
+}
+
+// maxTasksNamed is how many tasks' standby changes are named one by one.
+const maxTasksNamed = 3
 
 func clientID(m Member) string {
 	if m.ClientID == "" {
