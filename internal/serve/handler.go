@@ -57,6 +57,12 @@ func Handler(cs Collectors, opts HandlerOptions) http.Handler {
 		// The names are the operator's profiles, never a broker's.
 		plain(w, http.StatusServiceUnavailable, "waiting for the first successful cycle of:"+waiting+"\n")
 	})
+	for _, p := range []string{"/metrics", "/healthz", "/readyz"} {
+		mux.HandleFunc(p, func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Allow", "GET, HEAD")
+			plain(w, http.StatusMethodNotAllowed, "read-only: GET only\n")
+		})
+	}
 	web := opts.Web
 	if web == nil {
 		web = http.HandlerFunc(placeholder)
