@@ -302,6 +302,25 @@ func OverviewPromFamilies(res *overview.Result, po PrometheusOptions) []*PromFam
 	return fs.kept()
 }
 
+// The families of check only.
+const (
+	checkGroupStatusMetric = "kstreams_check_group_status"
+	checkStatusMetric      = "kstreams_check_status"
+)
+
+// PromFamilyNames are the names of every family -o prometheus may write
+// (overview's, check's, list's), for the dashboards and rules that use
+// them.
+func PromFamilyNames() []string {
+	var fs promFamilies
+	newGroupMetrics(&fs)
+	names := []string{checkGroupStatusMetric, checkStatusMetric}
+	for _, f := range fs {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
 // ListPrometheus writes the state of each listed group (list --state).
 func ListPrometheus(w io.Writer, res *list.Result) error {
 	return WritePrometheus(w, ListPromFamilies(res))
@@ -337,8 +356,8 @@ func CheckPromFamilies(res *check.Result, po PrometheusOptions) []*PromFamily {
 	m := newGroupMetrics(&fs)
 	po.TimeLag = res.Options.ShowsTimeLag()
 	m.opts = po
-	groupStatus := fs.family("kstreams_check_group_status", "The check of the streams group, as a Monitoring Plugins state: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.")
-	status := fs.family("kstreams_check_status", "The whole check, as a Monitoring Plugins state (its exit code): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.")
+	groupStatus := fs.family(checkGroupStatusMetric, "The check of the streams group, as a Monitoring Plugins state: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.")
+	status := fs.family(checkStatusMetric, "The whole check, as a Monitoring Plugins state (its exit code): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.")
 	seen := map[string]bool{}
 	for _, g := range res.Groups {
 		if !seen[g.ID()] {

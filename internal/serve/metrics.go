@@ -3,6 +3,7 @@ package serve
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
@@ -88,6 +89,22 @@ func (g gatherer) Gather() ([]*dto.MetricFamily, error) {
 	out = append(out, own...)
 	slices.SortFunc(out, func(a, b *dto.MetricFamily) int { return cmp.Compare(a.GetName(), b.GetName()) })
 	return out, nil
+}
+
+// MetricNames are the names of every family /metrics may export but the
+// Go and process metrics: the -o prometheus families and serve's own.
+func MetricNames() []string {
+	names := format.PromFamilyNames()
+	ch := make(chan *prometheus.Desc, 16)
+	newSelfCollector(nil).Describe(ch)
+	close(ch)
+	for d := range ch {
+		// The Desc's name is only in its String form: fqName: "name".
+		s := d.String()
+		s = s[strings.Index(s, `fqName: "`)+len(`fqName: "`):]
+		names = append(names, s[:strings.IndexByte(s, '"')])
+	}
+	return names
 }
 
 // selfCollector exports the collectors' own metrics from what they

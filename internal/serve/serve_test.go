@@ -147,6 +147,11 @@ func TestMetricsEqualCheck(t *testing.T) {
 	gotFams := withoutCluster(t, promtest.Parse(t, kstreamsOnly(body)), "prod")
 	assert.Equal(t, promtest.Canonical(wantFams), promtest.Canonical(gotFams))
 	promtest.Promtool(t, body)
+	for _, line := range strings.Split(body, "\n") {
+		if name, ok := strings.CutPrefix(line, "# TYPE "); ok && strings.HasPrefix(name, "kstreams_") {
+			assert.Contains(t, serve.MetricNames(), strings.Fields(name)[0], "MetricNames lists every family")
+		}
+	}
 	assert.Equal(t, 1.0, promtest.Value(t, gotFams, "kstreams_group_up", "group", "word-count"))
 }
 
