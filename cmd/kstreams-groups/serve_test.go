@@ -34,10 +34,15 @@ type serveChild struct {
 
 // startServe starts serve with args on a free port and waits until it
 // listens.
-func startServe(t *testing.T, args ...string) *serveChild {
+func startServe(t testing.TB, args ...string) *serveChild {
 	t.Helper()
 	addrFile := filepath.Join(t.TempDir(), "addr")
-	cmd := cliProcess(t, nil, append([]string{"serve", "--listen", "127.0.0.1:0", "--addr-file", addrFile}, args...)...)
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	// As cliProcess: this test binary as the CLI, in an empty home.
+	cmd := exec.Command(exe, append([]string{"serve", "--listen", "127.0.0.1:0", "--addr-file", addrFile}, args...)...)
+	home := t.TempDir()
+	cmd.Env = []string{runAsCLIEnv + "=1", "HOME=" + home, "XDG_CONFIG_HOME=" + home, "PATH=" + os.Getenv("PATH")}
 	c := &serveChild{cmd: cmd, stderr: &buftest.Buffer{}, exited: make(chan struct{})}
 	cmd.Stderr = c.stderr
 	require.NoError(t, cmd.Start())
@@ -62,7 +67,7 @@ func startServe(t *testing.T, args ...string) *serveChild {
 	}
 }
 
-func (c *serveChild) get(t *testing.T, path string) (int, string) {
+func (c *serveChild) get(t testing.TB, path string) (int, string) {
 	t.Helper()
 	resp, err := http.Get("http://" + c.addr + path)
 	require.NoError(t, err)
