@@ -70,7 +70,9 @@ func procMemory(tb testing.TB, pid int) (rss, hwm float64) {
 // process), cycles back to back (--interval 1s), and reports its resident
 // memory after the 10th and the 40th cycle and its peak: the memory must
 // not grow with the cycles (beyond the history, 2,000 groups times 96
-// bytes a cycle, bounded at an hour of samples).
+// bytes a cycle, bounded at an hour of samples). GOMEMLIMIT and GOGC, when
+// set, reach the serve process (and this one: the playground's collections
+// then slow the cycles).
 func BenchmarkServeRSS(b *testing.B) {
 	b.Setenv("XDG_CONFIG_HOME", b.TempDir())
 	b.Setenv("HOME", b.TempDir())
