@@ -251,3 +251,35 @@ func TestServeCycleFailureLogged(t *testing.T) {
 	var ee *exec.ExitError
 	assert.False(t, errors.As(s.err, &ee), "exit 0: %v", s.err)
 }
+
+// TestServeNoSecret: the client properties' password reaches no log line
+// and no answer, while the cycles fail on the SASL handshake.
+func TestServeNoSecret(t *testing.T) {
+	isolate(t)
+	pg, err := playground.StartState(playground.DefaultState())
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = pg.Close() })
+	const secret = "K7QW9ZP4XM2V"
+	dir := t.TempDir()
+	writeFile(t, dir, "client.properties", "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"+
+		"sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"alice\" password=\""+secret+"\";\n")
+	s := startServe(t, "--bootstrap-server", bootstrap(pg), "--command-config", filepath.Join(dir, "client.properties"),
+		"--interval", "1s", "--timeout", "1s", "--log-level", "debug")
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(s.stderr.String(), `msg="cycle failed"`) {
+		require.True(t, time.Now().Before(deadline), "no failure logged\n%s", s.stderr.String())
+		time.Sleep(20 * time.Millisecond)
+	}
+	var answers strings.Builder
+	for _, p := range []string{"/metrics", "/readyz", "/healthz", "/"} {
+		_, body := s.get(t, p)
+		answers.WriteString(body)
+	}
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	<-s.exited
+	for what, text := range map[string]string{"the log": s.stderr.String(), "the answers": answers.String()} {
+		assert.NotContains(t, text, secret, what)
+		assert.NotContains(t, text, secret[:4], what)
+	}
+	assert.Contains(t, answers.String(), `kstreams_serve_stale{cluster="default"} 1`)
+}
