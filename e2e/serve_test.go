@@ -34,7 +34,7 @@ const serveInterval = 2 * time.Second
 //   - the broker stopped, the last snapshot is served, marked stale (kstreams_serve_stale 1), and
 //     the failures are counted and logged;
 //   - the broker restarted on the same port and data, the collector recovers (stale 0, the group
-//     described again, a new successful cycle).
+//     described again, a new successful cycle); the stored description is gone (F440).
 func TestServe(t *testing.T) {
 	bin := OurBinary(t)
 	start := time.Now()
@@ -113,11 +113,10 @@ func TestServe(t *testing.T) {
 		logf("TestServe: recovered %s after the broker was ready again", time.Since(restarted).Round(time.Millisecond))
 		body := s.metrics(t)
 		assert.Contains(t, body, `kstreams_group_up{cluster="default",group="sv-app"} 1`)
-		for _, l := range strings.Split(body, "\n") {
-			if strings.HasPrefix(l, `kstreams_group_topology_description_status{cluster="default",group="sv-app"`) && strings.HasSuffix(l, " 1") {
-				logf("TestServe: after the restart: %s", l)
-			}
-		}
+		// FINDINGS F440: Kafka's in-memory plugin forgets the description
+		// with the broker; the group, its state and offsets are on disk.
+		assert.Contains(t, body, `kstreams_group_topology_description_status{cluster="default",group="sv-app",status="NOT_STORED"} 1`)
+		assert.Contains(t, body, `kstreams_group_state{cluster="default",group="sv-app",state="Empty"} 1`)
 		assert.NotEqual(t, lineOf(before, "kstreams_serve_last_success_timestamp_seconds"), lineOf(body, "kstreams_serve_last_success_timestamp_seconds"))
 		assert.Contains(t, s.stderr.String(), "msg=\"cycle succeeded again\"")
 	})
