@@ -55,6 +55,11 @@ type Broker struct {
 	StartTime time.Duration // from java launch to ready (ApiVersions+Metadata OK)
 
 	client *kgo.Client
+	// What Restart starts again: the classpath, the JVM's arguments, the
+	// properties file and the readiness bound.
+	cp, propsPath string
+	jvm           []string
+	readyTimeout  time.Duration
 }
 
 // NewClusterID returns a random Kafka cluster id (a Uuid: 16 bytes, base64url without padding).
@@ -210,25 +215,58 @@ func startBroker(opts BrokerOptions) (*Broker, error) {
 		"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
 		"-Dlog4j2.configurationFile=" + filepath.Join(HarnessDir(), "config", "broker-log4j2.properties"),
 	}
-	start := time.Now()
-	proc, err := StartJava("broker-"+string(opts.Version), filepath.Join(dir, "broker.log"), cp, jvm, "kafka.Kafka", propsPath)
-	if err != nil {
+	b.cp, b.jvm, b.propsPath, b.readyTimeout = cp, jvm, propsPath, opts.ReadyTimeout
+	if err := b.launch(); err != nil {
 		return b, err
 	}
-	b.Proc = proc
-	ctx, cancel := context.WithTimeout(context.Background(), opts.ReadyTimeout)
-	defer cancel()
-	if err := b.waitReady(ctx); err != nil {
-		return b, fmt.Errorf("e2e: broker %s at %s not ready: %w (log: %s)\n%s", opts.Version, b.Addr, err, proc.LogPath, logTail(proc.LogPath, 3000))
-	}
-	b.StartTime = time.Since(start)
-	logf("broker %s ready at %s in %s (plugin %s)", opts.Version, b.Addr, b.StartTime.Round(time.Millisecond), opts.Plugin)
 	if opts.Version == Kafka44 {
 		if err := b.CheckKIP1331(context.Background()); err != nil {
 			return b, err
 		}
 	}
 	return b, nil
+}
+
+// launch starts the broker's JVM on the formatted directory and waits
+// until it answers.
+func (b *Broker) launch() error {
+	start := time.Now()
+	proc, err := StartJava("broker-"+string(b.Version), filepath.Join(b.Dir, "broker.log"), b.cp, b.jvm, "kafka.Kafka", b.propsPath)
+	if err != nil {
+		return err
+	}
+	b.Proc = proc
+	ctx, cancel := context.WithTimeout(context.Background(), b.readyTimeout)
+	defer cancel()
+	if err := b.waitReady(ctx); err != nil {
+		return fmt.Errorf("e2e: broker %s at %s not ready: %w (log: %s)\n%s", b.Version, b.Addr, err, proc.LogPath, logTail(proc.LogPath, 3000))
+	}
+	b.StartTime = time.Since(start)
+	logf("broker %s ready at %s in %s (plugin %s)", b.Version, b.Addr, b.StartTime.Round(time.Millisecond), b.Plugin)
+	return nil
+}
+
+// Stop stops the broker's process by PID (SIGTERM, then SIGKILL after 15s)
+// and keeps its directory, data and ports, for Restart.
+func (b *Broker) Stop() error {
+	if b.client != nil {
+		b.client.Close()
+		b.client = nil
+	}
+	if b.Proc == nil {
+		return nil
+	}
+	return b.Proc.Stop(15 * time.Second)
+}
+
+// Restart starts a stopped broker again on the same ports and data
+// directory (no format: the cluster, its topics, groups and committed
+// offsets are the same) and waits until it answers.
+func (b *Broker) Restart() error {
+	if b.Proc != nil && !b.Proc.Exited() {
+		return fmt.Errorf("e2e: broker at %s is running: Stop it first", b.Addr)
+	}
+	return b.launch()
 }
 
 // Close stops the broker by PID (SIGTERM, then SIGKILL after 15s) and closes the client.

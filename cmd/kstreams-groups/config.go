@@ -100,42 +100,55 @@ const maxTimeout = math.MaxInt64 / int64(time.Millisecond)
 // loadConfig resolves Config from the parsed flags, the environment and the
 // config file. It runs before every command.
 func (a *app) loadConfig(cmd *cobra.Command) error {
-	r, err := newResolver(cmd)
+	cfg, err := resolveConfig(cmd, nil)
 	if err != nil {
 		return err
 	}
+	a.cfg = cfg
+	return nil
+}
+
+// resolveConfig resolves a Config; profile, when not nil, is the profile
+// to use instead of the one --profile, the environment or the file name
+// (serve resolves one Config per --profile given).
+func resolveConfig(cmd *cobra.Command, profile *string) (Config, error) {
+	var cfg Config
+	r, err := newResolver(cmd, profile)
+	if err != nil {
+		return cfg, err
+	}
 	if r.cf != nil {
-		a.cfg.File = r.cf.path
+		cfg.File = r.cf.path
 	}
-	a.cfg.Profile = r.profile
+	cfg.Profile = r.profile
 	bootstrap, from := r.get("bootstrap-server")
-	a.cfg.Bootstrap = splitServers(text(bootstrap))
-	switch a.cfg.BootstrapOrigin = from.place; from.layer {
+	cfg.Bootstrap = splitServers(text(bootstrap))
+	switch cfg.BootstrapOrigin = from.place; from.layer {
 	case fromFlag, fromDefault:
-		a.cfg.BootstrapOrigin = "--bootstrap-server"
+		cfg.BootstrapOrigin = "--bootstrap-server"
 	case fromFile, fromProfile:
-		a.cfg.BootstrapOrigin += ": bootstrap-server"
+		cfg.BootstrapOrigin += ": bootstrap-server"
 	}
-	if a.cfg.Timeout, from, err = r.timeout("timeout"); err != nil {
-		return usageErrorf("%sinvalid timeout %v: %v", from.prefix(), r.v.Get("timeout"), err)
+	if cfg.Timeout, from, err = r.timeout("timeout"); err != nil {
+		return cfg, usageErrorf("%sinvalid timeout %v: %v", from.prefix(), r.v.Get("timeout"), err)
 	}
-	if a.cfg.DetailedExitCodes, from, err = r.boolean("detailed-exit-codes"); err != nil {
-		return usageErrorf("%sinvalid detailed-exit-codes %v: want true or false", from.prefix(), r.v.Get("detailed-exit-codes"))
+	if cfg.DetailedExitCodes, from, err = r.boolean("detailed-exit-codes"); err != nil {
+		return cfg, usageErrorf("%sinvalid detailed-exit-codes %v: want true or false", from.prefix(), r.v.Get("detailed-exit-codes"))
 	}
-	if a.cfg.Debug, from, err = r.boolean("debug"); err != nil {
-		return usageErrorf("%sinvalid debug %v: want true or false", from.prefix(), r.v.Get("debug"))
+	if cfg.Debug, from, err = r.boolean("debug"); err != nil {
+		return cfg, usageErrorf("%sinvalid debug %v: want true or false", from.prefix(), r.v.Get("debug"))
 	}
 	output, from := r.get("output")
 	out, err := format.ParseOutput(text(output))
 	if err != nil {
 		if from.place != "" {
-			return usageErrorf("%s%v", from.prefix(), err)
+			return cfg, usageErrorf("%s%v", from.prefix(), err)
 		}
-		return &usageError{err: err}
+		return cfg, &usageError{err: err}
 	}
-	a.cfg.Output = out
-	a.cfg.Client = clientSource(cmd, r.cf, r.profile, r.profileKeys)
-	return nil
+	cfg.Output = out
+	cfg.Client = clientSource(cmd, r.cf, r.profile, r.profileKeys)
+	return cfg, nil
 }
 
 // resolver gives a setting's value, merged by viper (the layers in
@@ -150,8 +163,9 @@ type resolver struct {
 }
 
 // newResolver layers cmd's parsed flags, the environment, the config
-// file and its profile.
-func newResolver(cmd *cobra.Command) (*resolver, error) {
+// file and its profile (profile, when not nil, instead of the one
+// --profile, the environment or the file names).
+func newResolver(cmd *cobra.Command, profile *string) (*resolver, error) {
 	v := viper.New()
 	v.SetEnvPrefix("KSTREAMS_GROUPS")
 	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
@@ -171,6 +185,9 @@ func newResolver(cmd *cobra.Command) (*resolver, error) {
 		}
 	}
 	r := &resolver{v: v, cmd: cmd, cf: cf, profile: strings.TrimSpace(v.GetString(keyProfile))}
+	if profile != nil {
+		r.profile = strings.TrimSpace(*profile)
+	}
 	if r.profile == "" {
 		return r, nil
 	}

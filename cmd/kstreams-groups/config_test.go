@@ -390,7 +390,7 @@ func TestResolver_origin(t *testing.T) {
 	root := a.newRootCmd()
 	root.SetContext(context.Background())
 	require.NoError(t, root.ParseFlags([]string{"--output", "json"}))
-	r, err := newResolver(root)
+	r, err := newResolver(root, nil)
 	require.NoError(t, err)
 	tests := []struct {
 		key   string

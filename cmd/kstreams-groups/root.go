@@ -21,7 +21,28 @@ type app struct {
 	// args is the command line as given, for the root's flag errors
 	// (rootFlagError).
 	args []string
+	// profiles is every --profile given (serve watches each).
+	profiles profileFlag
 }
+
+// profileFlag is --profile: a string flag whose last value is the
+// profile in use, as before, that also keeps every value given, for
+// serve's clusters.
+type profileFlag struct{ values []string }
+
+func (p *profileFlag) String() string {
+	if len(p.values) == 0 {
+		return ""
+	}
+	return p.values[len(p.values)-1]
+}
+
+func (p *profileFlag) Set(s string) error {
+	p.values = append(p.values, s)
+	return nil
+}
+
+func (p *profileFlag) Type() string { return "string" }
 
 // run executes one command line and returns the process exit code. With
 // d.signals, a SIGINT or SIGTERM cancels the command (signals.go): what it
@@ -140,7 +161,7 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 	pf.String("config", "", "Config file (default $XDG_CONFIG_HOME/kstreams-groups/config.yaml).")
 	pf.BoolVar(&a.term.noColor, "no-color", false, "Never color the output. Color is used only on a terminal, and never with NO_COLOR set, TERM=dumb or -o other than text.")
 	pf.String("command-config", "", "Property file containing configs to be passed to Admin Client: security.protocol, sasl.*, ssl.*, client.id, request.timeout.ms (Java properties syntax).")
-	pf.String("profile", "", "Profile of the config file to use (also KSTREAMS_GROUPS_PROFILE, or the file's top-level profile key).")
+	pf.Var(&a.profiles, "profile", "Profile of the config file to use (also KSTREAMS_GROUPS_PROFILE, or the file's top-level profile key).")
 	pf.Bool("debug", false, "Log every Kafka request and response (API, version, broker) on stderr; credentials are never logged.")
 
 	a.registerKafkaForm(root)
@@ -150,7 +171,7 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 	for _, vb := range a.verbs() {
 		root.AddCommand(a.newVerbCmd(vb))
 	}
-	root.AddCommand(a.newPlaygroundCmd(), a.newRenderCmd(), a.newVersionCmd(), a.newCompletionCmd(), a.newGenDocsCmd())
+	root.AddCommand(a.newPlaygroundCmd(), a.newServeCmd(), a.newRenderCmd(), a.newVersionCmd(), a.newCompletionCmd(), a.newGenDocsCmd())
 	a.registerCompletions(root)
 	documentHelpCommand(root)
 	return root

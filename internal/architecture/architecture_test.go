@@ -196,7 +196,9 @@ var mayImport = map[string][]string{
 	"internal/topoparse":      {"internal/format", "internal/topology"},
 	"internal/playground":     nil,
 	"internal/serve/snapshot": {"internal/check", "internal/list", "internal/overview", "internal/kafka", "internal/topology"},
-	"internal/architecture":   nil,
+	"internal/serve": {"internal/serve/snapshot", "internal/check", "internal/list", "internal/overview", "internal/watch", "internal/format",
+		"internal/kafka", "internal/topology"},
+	"internal/architecture": nil,
 }
 
 // allowed tells whether p may import imp, a production package of the

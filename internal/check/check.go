@@ -86,6 +86,10 @@ type Options struct {
 	// CRITICAL. Only then is the description asked for (it needs Apache
 	// Kafka 4.4; the other conditions work with 4.3).
 	RequireTopology bool
+	// Describe asks for the description without judging it (serve: the
+	// page draws the topology); it needs Apache Kafka 4.4 as
+	// RequireTopology does.
+	Describe bool
 	// MaxMovingTasks: more tasks whose target holders differ from their
 	// current ones is WARNING.
 	MaxMovingTasks *int64
@@ -312,7 +316,7 @@ func Failed(err error, opts Options) *Result {
 // is a failure of the whole check (listing the groups); a group that
 // cannot be checked is UNKNOWN (CRITICAL when it does not exist).
 func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
-	ov, err := overview.Run(ctx, client, overview.Options{Groups: opts.Groups, AllGroups: opts.AllGroups, WithoutDescription: !opts.RequireTopology,
+	ov, err := overview.Run(ctx, client, overview.Options{Groups: opts.Groups, AllGroups: opts.AllGroups, WithoutDescription: !opts.RequireTopology && !opts.Describe,
 		TimeLag: opts.measured(), Now: opts.Now})
 	if err != nil {
 		return nil, err

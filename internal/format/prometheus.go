@@ -52,68 +52,95 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
-// promFamily is one metric family and its samples.
-type promFamily struct {
-	name, help string
-	samples    []promSample
+// PromFamily is one gauge family of the exposition and its samples: what
+// -o prometheus writes and what serve's /metrics exports, from the same
+// code (CheckPromFamilies, OverviewPromFamilies, ListPromFamilies).
+type PromFamily struct {
+	Name, Help string
+	Samples    []PromSample
 }
 
-type promSample struct {
-	labels []string // name, value, name, value, ...
-	value  int64
-	// text, when set, is the value as written (a fraction: seconds).
+// PromSample is one sample of a family.
+type PromSample struct {
+	// Labels are name, value, name, value, ...; a value is the name as the
+	// broker sent it: PromLabelValue gives the label value a parser reads.
+	Labels []string
+	Value  float64
+	// text is the value as written: a whole number exactly, seconds to the
+	// millisecond.
 	text string
 }
 
 // addSeconds adds a sample of d in seconds, to the millisecond.
-func (f *promFamily) addSeconds(d time.Duration, labels ...string) {
-	f.samples = append(f.samples, promSample{labels: labels, text: seconds(d)})
+func (f *PromFamily) addSeconds(d time.Duration, labels ...string) {
+	f.Samples = append(f.Samples, PromSample{Labels: labels, Value: float64(d.Milliseconds()) / 1000, text: seconds(d)})
 }
 
-func (f *promFamily) add(value int64, labels ...string) {
-	f.samples = append(f.samples, promSample{labels: labels, value: value})
+func (f *PromFamily) add(value int64, labels ...string) {
+	f.Samples = append(f.Samples, PromSample{Labels: labels, Value: float64(value), text: strconv.FormatInt(value, 10)})
 }
 
 // promFamilies are the families in the order they are written.
-type promFamilies []*promFamily
+type promFamilies []*PromFamily
 
-func (fs *promFamilies) family(name, help string) *promFamily {
-	f := &promFamily{name: name, help: help}
+func (fs *promFamilies) family(name, help string) *PromFamily {
+	f := &PromFamily{Name: name, Help: help}
 	*fs = append(*fs, f)
 	return f
 }
 
-func (fs promFamilies) write(w io.Writer) error {
+// kept are the families with a sample: a family without one is left out.
+func (fs promFamilies) kept() []*PromFamily {
+	out := make([]*PromFamily, 0, len(fs))
+	for _, f := range fs {
+		if len(f.Samples) > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// WritePrometheus writes families in the text exposition format.
+func WritePrometheus(w io.Writer, fs []*PromFamily) error {
 	bw := bufio.NewWriter(w)
 	for _, f := range fs {
-		if len(f.samples) == 0 {
+		if len(f.Samples) == 0 {
 			continue
 		}
-		bw.WriteString("# HELP " + f.name + " ")
-		promHelpQuoting.body(bw, f.help)
+		bw.WriteString("# HELP " + f.Name + " ")
+		promHelpQuoting.body(bw, f.Help)
 		bw.WriteString("\n")
-		bw.WriteString("# TYPE " + f.name + " gauge\n")
-		for _, s := range f.samples {
-			bw.WriteString(f.name)
-			if len(s.labels) > 0 {
+		bw.WriteString("# TYPE " + f.Name + " gauge\n")
+		for _, s := range f.Samples {
+			bw.WriteString(f.Name)
+			if len(s.Labels) > 0 {
 				bw.WriteByte('{')
-				for i := 0; i < len(s.labels); i += 2 {
+				for i := 0; i < len(s.Labels); i += 2 {
 					if i > 0 {
 						bw.WriteByte(',')
 					}
-					bw.WriteString(s.labels[i] + "=")
-					promLabelQuoting.write(bw, s.labels[i+1])
+					bw.WriteString(s.Labels[i] + "=")
+					promLabelQuoting.write(bw, s.Labels[i+1])
 				}
 				bw.WriteByte('}')
 			}
-			if s.text != "" {
-				bw.WriteString(" " + s.text + "\n")
-			} else {
-				bw.WriteString(" " + strconv.FormatInt(s.value, 10) + "\n")
+			text := s.text
+			if text == "" {
+				text = strconv.FormatFloat(s.Value, 'f', -1, 64)
 			}
+			bw.WriteString(" " + text + "\n")
 		}
 	}
 	return bw.Flush()
+}
+
+// PromLabelValue is the label value written for name, as a parser reads
+// it back (labelEscape: valid UTF-8, reversible, nothing a terminal
+// obeys); the exposition's own escapes are the writer's.
+func PromLabelValue(name string) string {
+	var b strings.Builder
+	promLabelValueQuoting.body(&b, name)
+	return b.String()
 }
 
 // The exposition format escapes a backslash, a line feed and, in a label
@@ -129,18 +156,19 @@ var (
 		}
 		return strings.ReplaceAll(labelEscape(r, raw), `\`, `\\`)
 	})
-	promHelpQuoting = newQuoting(`\`, dotQuoting.escape)
+	promHelpQuoting       = newQuoting(`\`, dotQuoting.escape)
+	promLabelValueQuoting = newQuoting(`\`, labelEscape)
 )
 
 // groupMetrics are the families of described groups.
 type groupMetrics struct {
-	up, state, members, epoch, targetEpoch, topologyEpoch, description, lag, maxTaskLag, moving, subLag, taskLag *promFamily
-	missingTopics, ahead                                                                                         *promFamily
+	up, state, members, epoch, targetEpoch, topologyEpoch, description, lag, maxTaskLag, moving, subLag, taskLag *PromFamily
+	missingTopics, ahead                                                                                         *PromFamily
 	// Standby coverage.
-	statefulTasks, withoutStandby, colocated, minStandbys, configured, belowConfigured *promFamily
+	statefulTasks, withoutStandby, colocated, minStandbys, configured, belowConfigured *PromFamily
 	// The time lag, when measured and asked for (PrometheusOptions).
 	opts                                      PrometheusOptions
-	lagSeconds, subLagSeconds, partLagSeconds *promFamily
+	lagSeconds, subLagSeconds, partLagSeconds *PromFamily
 }
 
 // PrometheusOptions choose the optional metrics.
@@ -149,6 +177,9 @@ type PrometheusOptions struct {
 	// measured; PartitionTimeLag adds one series per source partition
 	// (cardinality: one per partition of every group).
 	TimeLag, PartitionTimeLag bool
+	// OmitTaskLag leaves kstreams_task_lag out (one series per task):
+	// serve exports per-partition series only with --partition-metrics.
+	OmitTaskLag bool
 }
 
 func newGroupMetrics(fs *promFamilies) *groupMetrics {
@@ -187,7 +218,7 @@ func newGroupMetrics(fs *promFamilies) *groupMetrics {
 
 // addState adds the one-hot state of group: the six states, and the
 // broker's own state name when it is none of them.
-func addState(f *promFamily, group, state string) {
+func addState(f *PromFamily, group, state string) {
 	known := false
 	for _, s := range kafka.States {
 		v := int64(0)
@@ -227,6 +258,9 @@ func (m *groupMetrics) add(g *overview.Group) {
 	for _, st := range g.Subtopologies {
 		m.subLag.add(st.Lag, "group", g.Group, "subtopology", st.ID)
 		for _, t := range st.Tasks {
+			if m.opts.OmitTaskLag {
+				break
+			}
 			m.taskLag.add(t.Lag, "group", g.Group, "subtopology", st.ID, "partition", strconv.Itoa(int(t.Partition)))
 		}
 	}
@@ -284,6 +318,12 @@ func OverviewPrometheus(w io.Writer, res *overview.Result) error {
 
 // OverviewPrometheusWith is OverviewPrometheus with options.
 func OverviewPrometheusWith(w io.Writer, res *overview.Result, po PrometheusOptions) error {
+	return WritePrometheus(w, OverviewPromFamilies(res, po))
+}
+
+// OverviewPromFamilies are the families of an overview, those with a
+// sample, in the order they are written.
+func OverviewPromFamilies(res *overview.Result, po PrometheusOptions) []*PromFamily {
 	var fs promFamilies
 	m := newGroupMetrics(&fs)
 	m.opts = po
@@ -294,17 +334,41 @@ func OverviewPrometheusWith(w io.Writer, res *overview.Result, po PrometheusOpti
 			m.add(g)
 		}
 	}
-	return fs.write(w)
+	return fs.kept()
+}
+
+// The families of check only.
+const (
+	checkGroupStatusMetric = "kstreams_check_group_status"
+	checkStatusMetric      = "kstreams_check_status"
+)
+
+// PromFamilyNames are the names of every family -o prometheus may write
+// (overview's, check's, list's), for the dashboards and rules that use
+// them.
+func PromFamilyNames() []string {
+	var fs promFamilies
+	newGroupMetrics(&fs)
+	names := []string{checkGroupStatusMetric, checkStatusMetric}
+	for _, f := range fs {
+		names = append(names, f.Name)
+	}
+	return names
 }
 
 // ListPrometheus writes the state of each listed group (list --state).
 func ListPrometheus(w io.Writer, res *list.Result) error {
+	return WritePrometheus(w, ListPromFamilies(res))
+}
+
+// ListPromFamilies are the families of list --state.
+func ListPromFamilies(res *list.Result) []*PromFamily {
 	var fs promFamilies
 	state := newGroupMetrics(&fs).state
 	for _, g := range res.Groups {
 		addState(state, g.Group, g.State)
 	}
-	return fs.write(w)
+	return fs.kept()
 }
 
 // CheckPrometheus writes the metrics of a check: each group's, its check
@@ -316,12 +380,19 @@ func CheckPrometheus(w io.Writer, res *check.Result) error {
 // CheckPrometheusWith is CheckPrometheus with options; the time lag is
 // written when the check was asked for it (check.Options.ShowsTimeLag).
 func CheckPrometheusWith(w io.Writer, res *check.Result, po PrometheusOptions) error {
+	return WritePrometheus(w, CheckPromFamilies(res, po))
+}
+
+// CheckPromFamilies are the families of a check, those with a sample, in
+// the order they are written; the time lag's when the check was asked
+// for it.
+func CheckPromFamilies(res *check.Result, po PrometheusOptions) []*PromFamily {
 	var fs promFamilies
 	m := newGroupMetrics(&fs)
 	po.TimeLag = res.Options.ShowsTimeLag()
 	m.opts = po
-	groupStatus := fs.family("kstreams_check_group_status", "The check of the streams group, as a Monitoring Plugins state: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.")
-	status := fs.family("kstreams_check_status", "The whole check, as a Monitoring Plugins state (its exit code): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.")
+	groupStatus := fs.family(checkGroupStatusMetric, "The check of the streams group, as a Monitoring Plugins state: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.")
+	status := fs.family(checkStatusMetric, "The whole check, as a Monitoring Plugins state (its exit code): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.")
 	seen := map[string]bool{}
 	for _, g := range res.Groups {
 		if !seen[g.ID()] {
@@ -331,5 +402,5 @@ func CheckPrometheusWith(w io.Writer, res *check.Result, po PrometheusOptions) e
 		}
 	}
 	status.add(int64(res.Status))
-	return fs.write(w)
+	return fs.kept()
 }

@@ -32,8 +32,8 @@ import (
 // more".
 const maxTasksNamed = 3
 
-// settingText is a setting's value and where it comes from.
-func settingText(s *overview.Settings, name string) string {
+// standbySettingText is a setting's value and where it comes from.
+func standbySettingText(s *overview.Settings, name string) string {
 	v, ok := s.Get(name)
 	if !ok {
 		return "unknown (not set on the group; the broker does not report its default)"
@@ -71,9 +71,9 @@ func writeStandbyHead(t *tableWriter, g *overview.Group, label func(string) stri
 	case s.Err != nil:
 		t.write(label("Standbys") + st.Paint(st.warning(), "unknown") + " (cannot read the group configs: " + Escape(s.Err.Error()) + ")\n")
 	default:
-		t.write(label("Standbys") + settingText(s, overview.ConfigStandbys) + "\n")
-		t.write(label("Warm-ups") + settingText(s, overview.ConfigWarmups) + "\n")
-		lag := settingText(s, overview.ConfigAcceptableRecoveryLag)
+		t.write(label("Standbys") + standbySettingText(s, overview.ConfigStandbys) + "\n")
+		t.write(label("Warm-ups") + standbySettingText(s, overview.ConfigWarmups) + "\n")
+		lag := standbySettingText(s, overview.ConfigAcceptableRecoveryLag)
 		if v, ok := s.Get(overview.ConfigAcceptableRecoveryLag); ok {
 			lag = "up to " + Escape(v.Value) + " records acceptable (" + sourceText(v.Source) + ")"
 		}

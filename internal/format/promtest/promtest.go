@@ -7,6 +7,8 @@ package promtest
 import (
 	"os"
 	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -81,6 +83,31 @@ func find(fams map[string]*dto.MetricFamily, name string, labels []string) *dto.
 		}
 	}
 	return nil
+}
+
+// Canonical is fams as comparable text: for each family its HELP and
+// type, then one line per sample (labels sorted by name, then the value),
+// sorted; two expositions with equal Canonical hold the same series.
+func Canonical(fams map[string]*dto.MetricFamily) map[string][]string {
+	out := map[string][]string{}
+	for name, f := range fams {
+		lines := []string{"# " + f.GetHelp() + " " + f.GetType().String()}
+		for _, m := range f.GetMetric() {
+			var labels []string
+			for _, l := range m.GetLabel() {
+				labels = append(labels, l.GetName()+"="+strconv.Quote(l.GetValue()))
+			}
+			slices.Sort(labels)
+			v := m.GetGauge().GetValue()
+			if m.GetCounter() != nil {
+				v = m.GetCounter().GetValue()
+			}
+			lines = append(lines, "{"+strings.Join(labels, ",")+"} "+strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		slices.Sort(lines[1:])
+		out[name] = lines
+	}
+	return out
 }
 
 // Promtool runs `promtool check metrics` (Debian: apt-get install

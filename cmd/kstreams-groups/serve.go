@@ -1,0 +1,315 @@
+package main
+
+// The serve command: `kstreams-groups serve`, the exporter (and, once the
+// page is mounted, the console). One collector per cluster (one per
+// --profile, or the cluster of --bootstrap-server) reads what `list
+// --state` and `check` read every --interval; the HTTP server answers
+// from the published snapshots (internal/serve). It runs until SIGINT or
+// SIGTERM, which stop it within a second with exit 0, as the playground.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/exporter-toolkit/web"
+	"github.com/spf13/cobra"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/serve"
+)
+
+// Defaults of serve.
+const (
+	defaultServeInterval = 30 * time.Second
+	defaultListen        = "127.0.0.1:9464"
+	defaultMaxSeries     = 100000
+	// serveShutdown is what an HTTP server and the collectors get to end
+	// after a signal: within signalGrace, with room to spare.
+	serveShutdown = 600 * time.Millisecond
+)
+
+// serveWeb, when set, is the page and /api/v1 mounted at /: the lead
+// plugs web.Handler(src) in here (internal/serve/web). Nil serves a
+// placeholder.
+var serveWeb func(src serve.Collectors) http.Handler
+
+// serveFlags are serve's own options; the check's conditions are added
+// from the check's flag table.
+func serveFlags() []flagDef {
+	own := []flagDef{
+		groupFlag.withHelp("A streams group to serve (repeatable); default: every streams group, listed again each cycle."),
+		{name: "interval", kind: stringFlag, help: "The time `D` between the starts of two cycles (default 30s; at least 1s)."},
+		{name: "listen", kind: stringFlag, help: "The `ADDRESS` to serve HTTP on (default " + defaultListen + ": this host only)."},
+		{name: "web.config.file", kind: stringFlag, help: "The exporter web configuration `FILE` (TLS, basic authentication), as every Prometheus exporter takes it."},
+		{name: "max-series", kind: stringFlag, help: "At most `N` group series per cluster (default 100000; 0: no cap); past it the series with the most labels are dropped and counted."},
+		{name: "partition-metrics", kind: boolFlag, help: "Also the per-partition series: kstreams_task_lag, and kstreams_partition_lag_seconds with the time lag."},
+		{name: "log-format", kind: stringFlag, help: "The log `FORMAT` on stderr: text (the default) or json."},
+		{name: "log-level", kind: stringFlag, help: "The least `LEVEL` logged: debug, info (the default), warn or error."},
+		{name: "addr-file", kind: stringFlag, help: "Write the address served on to this `FILE` once listening (with --listen 127.0.0.1:0)."},
+	}
+	for _, f := range (&app{}).checkVerb().flags {
+		switch f.name {
+		case "group", "all-groups", "verbose", "partition-metrics", "watch", "interval", "count":
+			continue
+		}
+		own = append(own, f)
+	}
+	return own
+}
+
+// serveOptions are serve's parsed options.
+type serveOptions struct {
+	interval      time.Duration
+	listen        string
+	webConfig     string
+	maxSeries     int
+	partitions    bool
+	logJSON       bool
+	logLevel      slog.Level
+	addrFile      string
+	groups        []string
+	checkSettings flagValues
+}
+
+func (a *app) newServeCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve Prometheus metrics of every streams group, read once per interval",
+		Long: `Read the cluster every --interval, as list --state and check do (one
+ListGroups, then the groups' descriptions with their KIP-1331 topology,
+their committed offsets and their partitions' offsets, batched per
+coordinator and leader, within --timeout), and serve what was read over
+HTTP from memory, so that a scrape never sends a Kafka request:
+
+  /metrics   the metrics of check -o prometheus, each labelled cluster, and
+             serve's own (kstreams_serve_*: cycle duration, last success,
+             failed cycles, series, dropped series, stale)
+  /healthz   200 while serve runs
+  /readyz    200 once every cluster had a successful cycle, else 503
+  /          the page (a placeholder until it is built in)
+
+Without --group every streams group is served, listed again each cycle.
+--profile NAME, repeated, serves several clusters of the config file at
+once, each labelled cluster="NAME" ("default" without --profile). The
+check's conditions (--expect-state, --lag-warning, ...) set the check
+status metrics, as for check. --time-lag reads the records too (one Fetch
+per leader). A cycle that fails keeps the last good metrics, marks them
+stale (kstreams_serve_stale 1) and logs why; while a cluster fails, the
+cycles back off (the interval doubled per failure, at most 8 intervals or
+5 minutes). Per-partition series only with --partition-metrics.
+
+It listens on 127.0.0.1 only unless --listen says otherwise;
+--web.config.file takes the Prometheus exporters' web configuration (TLS,
+basic authentication). Logs are structured (log/slog) on stderr. SIGINT and
+SIGTERM stop it within a second, with exit 0.` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage),
+		Example: `  # Every streams group of one cluster, for Prometheus on this host
+  kstreams-groups serve --bootstrap-server localhost:9092
+
+  # Two clusters of the config file, every 15 s, with the time lag, over TLS
+  kstreams-groups serve --profile prod --profile staging --interval 15s --time-lag \
+      --listen :9464 --web.config.file /etc/kstreams-groups/web.yml`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts, err := a.serveOptions(flagValues{fs: cmd.Flags()})
+			if err != nil {
+				return err
+			}
+			return a.serve(cmd, opts)
+		},
+	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
+	for _, f := range serveFlags() {
+		f.register(cmd.Flags(), false)
+	}
+	return cmd
+}
+
+// serveOptions reads and checks serve's options.
+func (a *app) serveOptions(v flagValues) (serveOptions, error) {
+	o := serveOptions{interval: defaultServeInterval, listen: defaultListen, maxSeries: defaultMaxSeries,
+		partitions: v.bool("partition-metrics"), groups: v.strings("group"), checkSettings: v,
+		webConfig: v.string("web.config.file"), addrFile: v.string("addr-file")}
+	if v.set("interval") {
+		d, err := time.ParseDuration(strings.TrimSpace(v.string("interval")))
+		if err != nil || d < time.Second {
+			return o, usageErrorf("--interval: want a duration of at least 1s, such as 30s or 1m, got %q", v.string("interval"))
+		}
+		o.interval = d
+	}
+	if v.set("listen") {
+		o.listen = strings.TrimSpace(v.string("listen"))
+		if _, _, err := net.SplitHostPort(o.listen); err != nil {
+			return o, usageErrorf("--listen: want HOST:PORT, such as 127.0.0.1:9464 or :9464, got %q", v.string("listen"))
+		}
+	}
+	if v.set("max-series") {
+		n, err := strconv.Atoi(strings.TrimSpace(v.string("max-series")))
+		if err != nil || n < 0 {
+			return o, usageErrorf("--max-series: want a whole number, 0 or more, got %q", v.string("max-series"))
+		}
+		o.maxSeries = n
+	}
+	switch f := v.string("log-format"); f {
+	case "", "text":
+	case "json":
+		o.logJSON = true
+	default:
+		return o, usageErrorf("--log-format: want text or json, got %q", f)
+	}
+	if l := v.string("log-level"); l != "" {
+		if err := o.logLevel.UnmarshalText([]byte(l)); err != nil {
+			return o, usageErrorf("--log-level: want debug, info, warn or error, got %q", l)
+		}
+	}
+	if o.webConfig != "" {
+		if err := web.Validate(o.webConfig); err != nil {
+			return o, usageErrorf("--web.config.file %s: %v", o.webConfig, err)
+		}
+	}
+	if a.cfg.Output != format.Text {
+		return o, usageErrorf("-o %s: serve prints nothing on stdout", a.cfg.Output)
+	}
+	return o, nil
+}
+
+// serveClusters are the clusters to serve: one per --profile, or the
+// invocation's own.
+func (a *app) serveClusters(cmd *cobra.Command) (names []string, cfgs []Config, err error) {
+	if len(a.profiles.values) <= 1 {
+		name := a.cfg.Profile
+		if name == "" {
+			name = "default"
+		}
+		return []string{name}, []Config{a.cfg}, nil
+	}
+	for _, p := range a.profiles.values {
+		p = strings.TrimSpace(p)
+		if slices.Contains(names, p) {
+			return nil, nil, usageErrorf("--profile %q given twice", p)
+		}
+		if p == "" {
+			return nil, nil, usageErrorf("--profile: want a profile name, got \"\"")
+		}
+		cfg, err := resolveConfig(cmd, &p)
+		if err != nil {
+			return nil, nil, err
+		}
+		names, cfgs = append(names, p), append(cfgs, cfg)
+	}
+	return names, cfgs, nil
+}
+
+// serve runs the collectors and the HTTP server until a signal.
+func (a *app) serve(cmd *cobra.Command, o serveOptions) error {
+	ctx := cmd.Context()
+	names, cfgs, err := a.serveClusters(cmd)
+	if err != nil {
+		return err
+	}
+	checkOpts, err := a.checkOptions(o.checkSettings)
+	if err != nil {
+		return &usageError{err: err}
+	}
+	checkOpts.Groups, checkOpts.AllGroups, checkOpts.Describe = o.groups, len(o.groups) == 0, true
+	if err := checkOpts.Validate(); err != nil {
+		return &usageError{err: err}
+	}
+	var handler slog.Handler = slog.NewTextHandler(a.io.ErrOut, &slog.HandlerOptions{Level: o.logLevel})
+	if o.logJSON {
+		handler = slog.NewJSONHandler(a.io.ErrOut, &slog.HandlerOptions{Level: o.logLevel})
+	}
+	logger := slog.New(handler)
+	var cs serve.Collectors
+	for i, cfg := range cfgs {
+		if len(cfg.Bootstrap) == 0 {
+			return usageErrorf("cluster %q: no bootstrap server (--bootstrap-server, KSTREAMS_GROUPS_BOOTSTRAP_SERVER or the config file)", names[i])
+		}
+		t := target{bootstrap: cfg.Bootstrap, origin: cfg.BootstrapOrigin, client: cfg.Client}
+		// A bad property or bootstrap server is a usage error now, not a
+		// failed cycle every interval.
+		first, err := a.newAdmin(ctx, t)
+		if err != nil {
+			return err
+		}
+		var once sync.Once
+		cs = append(cs, serve.NewCollector(serve.Config{
+			Name: names[i],
+			NewClient: func(ctx context.Context) (serve.Client, error) {
+				var c client
+				once.Do(func() { c = first })
+				if c != nil {
+					return c, nil
+				}
+				return a.newAdmin(ctx, t)
+			},
+			Check:     checkOpts,
+			Interval:  o.interval,
+			Timeout:   cfg.Timeout,
+			Metrics:   format.PrometheusOptions{TimeLag: checkOpts.ShowsTimeLag(), PartitionTimeLag: o.partitions, OmitTaskLag: !o.partitions},
+			MaxSeries: o.maxSeries,
+			Logger:    logger,
+		}))
+	}
+	var webHandler http.Handler
+	if serveWeb != nil {
+		webHandler = serveWeb(cs)
+	}
+	l, err := net.Listen("tcp", o.listen)
+	if err != nil {
+		return fmt.Errorf("--listen %s: %w", o.listen, err)
+	}
+	if o.addrFile != "" {
+		if err := os.WriteFile(o.addrFile, []byte(l.Addr().String()+"\n"), 0o644); err != nil {
+			l.Close()
+			return err
+		}
+	}
+	srv := &http.Server{
+		Handler:           serve.Handler(cs, serve.HandlerOptions{Web: webHandler, Logger: logger}),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
+	}
+	var wg sync.WaitGroup
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	for _, c := range cs {
+		wg.Go(func() { c.Run(runCtx) })
+	}
+	served := make(chan error, 1)
+	go func() {
+		webFlags := &web.FlagConfig{WebListenAddresses: &[]string{o.listen}, WebSystemdSocket: new(bool), WebConfigFile: &o.webConfig}
+		served <- web.Serve(l, srv, webFlags, logger)
+	}()
+	logger.Info("serving", "address", l.Addr().String(), "clusters", strings.Join(names, ","), "interval", o.interval.String())
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-served:
+	}
+	stop()
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), serveShutdown)
+	defer cancel()
+	_ = srv.Shutdown(sctx)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-sctx.Done():
+		logger.Warn("a cycle did not end in time; stopping anyway")
+	}
+	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+		return serveErr
+	}
+	logger.Info("stopped")
+	return nil
+}

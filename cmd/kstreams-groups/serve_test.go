@@ -1,0 +1,285 @@
+//go:build linux
+
+package main
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/buftest"
+	"github.com/kstreams-groups/kstreams-groups/internal/format/promtest"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
+)
+
+// serveChild is `kstreams-groups serve` in a child process.
+type serveChild struct {
+	cmd    *exec.Cmd
+	stderr *buftest.Buffer
+	addr   string
+	exited chan struct{}
+	err    error
+}
+
+// startServe starts serve with args on a free port and waits until it
+// listens.
+func startServe(t testing.TB, args ...string) *serveChild {
+	t.Helper()
+	addrFile := filepath.Join(t.TempDir(), "addr")
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	// As cliProcess: this test binary as the CLI, in an empty home.
+	cmd := exec.Command(exe, append([]string{"serve", "--listen", "127.0.0.1:0", "--addr-file", addrFile}, args...)...)
+	home := t.TempDir()
+	cmd.Env = []string{runAsCLIEnv + "=1", "HOME=" + home, "XDG_CONFIG_HOME=" + home, "PATH=" + os.Getenv("PATH")}
+	for _, k := range []string{"GOMEMLIMIT", "GOGC"} {
+		// The runtime's memory settings, for BenchmarkServeRSS.
+		if v, ok := os.LookupEnv(k); ok {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
+	c := &serveChild{cmd: cmd, stderr: &buftest.Buffer{}, exited: make(chan struct{})}
+	cmd.Stderr = c.stderr
+	require.NoError(t, cmd.Start())
+	go func() { c.err = cmd.Wait(); close(c.exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-c.exited
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, _ := os.ReadFile(addrFile)
+		if s := strings.TrimSpace(string(b)); s != "" && strings.HasSuffix(string(b), "\n") {
+			c.addr = s
+			return c
+		}
+		select {
+		case <-c.exited:
+			t.Fatalf("serve exited: %v\n%s", c.err, c.stderr.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+		require.True(t, time.Now().Before(deadline), "serve did not listen\n%s", c.stderr.String())
+	}
+}
+
+func (c *serveChild) get(t testing.TB, path string) (int, string) {
+	t.Helper()
+	resp, err := http.Get("http://" + c.addr + path)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return resp.StatusCode, string(b)
+}
+
+// waitReady waits for /readyz.
+func (c *serveChild) waitReady(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if code, _ := c.get(t, "/readyz"); code == http.StatusOK {
+			return
+		}
+		require.True(t, time.Now().Before(deadline), "serve did not get ready\n%s", c.stderr.String())
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// groupFamilies are the kstreams_ families of an exposition but serve's
+// own, each sample's cluster label checked and removed.
+func groupFamilies(t *testing.T, text, cluster string) map[string]*dto.MetricFamily {
+	t.Helper()
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(text, "\n") {
+		name := line
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "#" {
+			name = f[2]
+		}
+		if strings.HasPrefix(name, "kstreams_") && !strings.HasPrefix(name, "kstreams_serve_") {
+			b.WriteString(line)
+		}
+	}
+	fams := promtest.Parse(t, b.String())
+	for name, f := range fams {
+		var kept []*dto.Metric
+		for _, m := range f.GetMetric() {
+			var labels []*dto.LabelPair
+			var in string
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "cluster" {
+					in = l.GetValue()
+					continue
+				}
+				labels = append(labels, l)
+			}
+			if in == cluster {
+				m.Label = labels
+				kept = append(kept, m)
+			}
+		}
+		if len(kept) == 0 {
+			delete(fams, name)
+			continue
+		}
+		f.Metric = kept
+	}
+	return fams
+}
+
+// TestServeMetricsEqualCheck: serve's /metrics holds what check -o
+// prometheus prints for the same playground and the same conditions,
+// labelled cluster; SIGTERM stops it within a second with exit 0.
+func TestServeMetricsEqualCheck(t *testing.T) {
+	isolate(t)
+	pg, err := playground.StartState(playground.DefaultState())
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = pg.Close() })
+	conditions := []string{"--require-topology", "--partition-metrics", "--lag-warning", "700", "--min-members", "1"}
+	s := startServe(t, append([]string{"--bootstrap-server", bootstrap(pg), "--interval", "1s"}, conditions...)...)
+	s.waitReady(t)
+	code, body := s.get(t, "/metrics")
+	require.Equal(t, http.StatusOK, code)
+	got := groupFamilies(t, body, "default")
+
+	res := runCLI(t, append([]string{"--bootstrap-server", bootstrap(pg), "check", "--all-groups", "-o", "prometheus"}, conditions...)...)
+	require.NotEmpty(t, res.stdout, res.stderr)
+	want := promtest.Parse(t, res.stdout)
+	assert.Equal(t, promtest.Canonical(want), promtest.Canonical(got))
+	for _, own := range []string{"kstreams_serve_cycle_duration_seconds", "kstreams_serve_last_success_timestamp_seconds", "kstreams_serve_stale",
+		"kstreams_serve_series", "kstreams_serve_cycle_errors_total", "kstreams_serve_dropped_series_total"} {
+		assert.Contains(t, body, own+`{cluster="default"}`)
+	}
+
+	start := time.Now()
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case <-s.exited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop on SIGTERM")
+	}
+	t.Logf("stopped %s after SIGTERM", time.Since(start))
+	assert.NoError(t, s.err, "exit 0\n%s", s.stderr.String())
+	assert.Less(t, time.Since(start), 2*time.Second, "stops within a second (and a margin for the machine)")
+	assert.Contains(t, s.stderr.String(), "msg=stopped")
+}
+
+// TestServeProfiles: --profile repeated serves each profile's cluster,
+// labelled with its name.
+func TestServeProfiles(t *testing.T) {
+	isolate(t)
+	a, err := playground.StartState(playground.DefaultState())
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = a.Close() })
+	b := startCluster(t, 1, playground.Kafka44)
+	b.PutStreamsGroup(streamsGroup("only-in-b", nil))
+	config := filepath.Join(t.TempDir(), "config.yaml")
+	writeFile(t, filepath.Dir(config), filepath.Base(config), "profiles:\n  prod:\n    bootstrap-server: "+bootstrap(a)+"\n  staging:\n    bootstrap-server: "+bootstrap(b)+"\n")
+	s := startServe(t, "--config", config, "--profile", "prod", "--profile", "staging")
+	s.waitReady(t)
+	_, body := s.get(t, "/metrics")
+	prod, staging := groupFamilies(t, body, "prod"), groupFamilies(t, body, "staging")
+	assert.True(t, promtest.Has(prod, "kstreams_group_up", "group", "word-count"))
+	assert.False(t, promtest.Has(prod, "kstreams_group_up", "group", "only-in-b"))
+	assert.True(t, promtest.Has(staging, "kstreams_group_up", "group", "only-in-b"))
+	assert.False(t, promtest.Has(staging, "kstreams_group_up", "group", "word-count"))
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGINT))
+	<-s.exited
+	assert.NoError(t, s.err)
+}
+
+// TestServeUsageErrors: bad options exit 2 with one line, before
+// anything listens.
+func TestServeUsageErrors(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	writeFile(t, dir, "web.yml", "tls_server_config:\n  cert_file: /nonexistent.pem\n")
+	writeFile(t, dir, "config.yaml", "profiles:\n  a:\n    bootstrap-server: 127.0.0.1:1\n")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--interval", "10ms"}, "--interval: want a duration of at least 1s"},
+		{[]string{"--listen", "nohostport"}, "--listen: want HOST:PORT"},
+		{[]string{"--max-series", "-1"}, "--max-series: want a whole number"},
+		{[]string{"--log-format", "xml"}, "--log-format: want text or json"},
+		{[]string{"--log-level", "loud"}, "--log-level: want debug"},
+		{[]string{"--web.config.file", filepath.Join(dir, "web.yml")}, "--web.config.file"},
+		{[]string{"--lag-warning", "10", "--lag-critical", "5"}, "--lag-warning 10 is above --lag-critical 5"},
+		{[]string{"-o", "json"}, "serve prints nothing on stdout"},
+		{[]string{"--config", filepath.Join(dir, "config.yaml"), "--profile", "a", "--profile", "a"}, `--profile "a" given twice`},
+		{[]string{"--config", filepath.Join(dir, "config.yaml"), "--profile", "a", "--profile", "b"}, `profile "b" is not in`},
+	} {
+		res := runCLI(t, append([]string{"--bootstrap-server", "127.0.0.1:1", "serve"}, tc.args...)...)
+		assert.Equal(t, 2, res.code, "%v: %s", tc.args, res.stderr)
+		first, _, _ := strings.Cut(res.stderr, "\n")
+		assert.Contains(t, first, tc.want, "%v: the error in one line", tc.args)
+	}
+	res := runCLI(t, "serve")
+	assert.Equal(t, 2, res.code)
+	assert.Contains(t, res.stderr, "no bootstrap server")
+}
+
+// TestServeCycleFailureLogged: a cluster that cannot be reached is logged
+// and served stale, never the end of serve.
+func TestServeCycleFailureLogged(t *testing.T) {
+	isolate(t)
+	s := startServe(t, "--bootstrap-server", closedPort(t), "--interval", "1s", "--timeout", "500ms", "--log-format", "json")
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(s.stderr.String(), `"msg":"cycle failed"`) {
+		require.True(t, time.Now().Before(deadline), "no failure logged\n%s", s.stderr.String())
+		time.Sleep(20 * time.Millisecond)
+	}
+	code, body := s.get(t, "/readyz")
+	assert.Equal(t, http.StatusServiceUnavailable, code)
+	assert.Contains(t, body, "default")
+	_, body = s.get(t, "/metrics")
+	assert.Contains(t, body, `kstreams_serve_stale{cluster="default"} 1`)
+	assert.NotContains(t, body, "kstreams_group_up")
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	<-s.exited
+	var ee *exec.ExitError
+	assert.False(t, errors.As(s.err, &ee), "exit 0: %v", s.err)
+}
+
+// TestServeNoSecret: the client properties' password reaches no log line
+// and no answer, while the cycles fail on the SASL handshake.
+func TestServeNoSecret(t *testing.T) {
+	isolate(t)
+	pg, err := playground.StartState(playground.DefaultState())
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = pg.Close() })
+	const secret = "K7QW9ZP4XM2V"
+	dir := t.TempDir()
+	writeFile(t, dir, "client.properties", "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"+
+		"sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"alice\" password=\""+secret+"\";\n")
+	s := startServe(t, "--bootstrap-server", bootstrap(pg), "--command-config", filepath.Join(dir, "client.properties"),
+		"--interval", "1s", "--timeout", "1s", "--log-level", "debug")
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(s.stderr.String(), `msg="cycle failed"`) {
+		require.True(t, time.Now().Before(deadline), "no failure logged\n%s", s.stderr.String())
+		time.Sleep(20 * time.Millisecond)
+	}
+	var answers strings.Builder
+	for _, p := range []string{"/metrics", "/readyz", "/healthz", "/"} {
+		_, body := s.get(t, p)
+		answers.WriteString(body)
+	}
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	<-s.exited
+	for what, text := range map[string]string{"the log": s.stderr.String(), "the answers": answers.String()} {
+		assert.NotContains(t, text, secret, what)
+		assert.NotContains(t, text, secret[:4], what)
+	}
+	assert.Contains(t, answers.String(), `kstreams_serve_stale{cluster="default"} 1`)
+}

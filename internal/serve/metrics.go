@@ -1,0 +1,162 @@
+package serve
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
+)
+
+// clusterFamilies are a cycle's group families as the exposition's
+// families, each sample labelled cluster first: the same names, labels and
+// values as -o prometheus (format's families, one definition). They are
+// built once per cycle, so a scrape only encodes them. With maxSeries > 0
+// the families with fewer labels are kept first (group level before
+// sub-topology, task and partition), and the samples past the cap are
+// dropped and counted.
+func clusterFamilies(cluster string, fams []*format.PromFamily, maxSeries int) (out []*dto.MetricFamily, series, dropped int) {
+	order := slices.Clone(fams)
+	slices.SortStableFunc(order, func(a, b *format.PromFamily) int {
+		return cmp.Compare(len(a.Samples[0].Labels), len(b.Samples[0].Labels))
+	})
+	clusterLabel := &dto.LabelPair{Name: proto.String("cluster"), Value: proto.String(format.PromLabelValue(cluster))}
+	for _, f := range order {
+		n := len(f.Samples)
+		if maxSeries > 0 {
+			n = max(0, min(n, maxSeries-series))
+			dropped += len(f.Samples) - n
+		}
+		if n == 0 {
+			continue
+		}
+		mf := &dto.MetricFamily{Name: proto.String(f.Name), Help: proto.String(f.Help), Type: dto.MetricType_GAUGE.Enum(),
+			Metric: make([]*dto.Metric, n)}
+		// One allocation for the family's label pairs and gauges.
+		pairs := make([]dto.LabelPair, 0, n*len(f.Samples[0].Labels)/2)
+		gauges := make([]dto.Gauge, n)
+		metrics := make([]dto.Metric, n)
+		for i, s := range f.Samples[:n] {
+			labels := make([]*dto.LabelPair, 1, 1+len(s.Labels)/2)
+			labels[0] = clusterLabel
+			for j := 0; j < len(s.Labels); j += 2 {
+				pairs = append(pairs, dto.LabelPair{Name: proto.String(s.Labels[j]), Value: proto.String(format.PromLabelValue(s.Labels[j+1]))})
+				labels = append(labels, &pairs[len(pairs)-1])
+			}
+			gauges[i].Value = proto.Float64(s.Value)
+			metrics[i].Label, metrics[i].Gauge = labels, &gauges[i]
+			mf.Metric[i] = &metrics[i]
+		}
+		series += n
+		out = append(out, mf)
+	}
+	return out, series, dropped
+}
+
+// gatherer answers a scrape from the published snapshots: the group
+// families of every cluster, merged by name, and the collectors' own
+// metrics with the process's (reg). It sends no Kafka request.
+type gatherer struct {
+	cs  Collectors
+	reg *prometheus.Registry
+}
+
+func (g gatherer) Gather() ([]*dto.MetricFamily, error) {
+	own, err := g.reg.Gather()
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]*dto.MetricFamily{}
+	var out []*dto.MetricFamily
+	for _, c := range g.cs {
+		for _, f := range c.cur.Load().families {
+			m, ok := byName[f.GetName()]
+			if !ok {
+				// A shallow copy: the published family is shared by every
+				// scrape and never changes.
+				m = &dto.MetricFamily{Name: f.Name, Help: f.Help, Type: f.Type, Metric: f.Metric}
+				byName[f.GetName()] = m
+				out = append(out, m)
+				continue
+			}
+			m.Metric = append(slices.Clip(m.Metric), f.Metric...)
+		}
+	}
+	out = append(out, own...)
+	slices.SortFunc(out, func(a, b *dto.MetricFamily) int { return cmp.Compare(a.GetName(), b.GetName()) })
+	return out, nil
+}
+
+// MetricNames are the names of every family /metrics may export but the
+// Go and process metrics: the -o prometheus families and serve's own.
+func MetricNames() []string {
+	names := format.PromFamilyNames()
+	ch := make(chan *prometheus.Desc, 16)
+	newSelfCollector(nil).Describe(ch)
+	close(ch)
+	for d := range ch {
+		// The Desc's name is only in its String form: fqName: "name".
+		s := d.String()
+		s = s[strings.Index(s, `fqName: "`)+len(`fqName: "`):]
+		names = append(names, s[:strings.IndexByte(s, '"')])
+	}
+	return names
+}
+
+// selfCollector exports the collectors' own metrics from what they
+// published.
+type selfCollector struct {
+	cs                                                  Collectors
+	duration, lastSuccess, stale, series, errs, dropped *prometheus.Desc
+}
+
+func newSelfCollector(cs Collectors) *selfCollector {
+	d := func(name, help string) *prometheus.Desc {
+		return prometheus.NewDesc(name, help, []string{"cluster"}, nil)
+	}
+	return &selfCollector{cs: cs,
+		duration:    d("kstreams_serve_cycle_duration_seconds", "How long the last cycle of the cluster took, successful or not."),
+		lastSuccess: d("kstreams_serve_last_success_timestamp_seconds", "When the last successful cycle of the cluster ended (Unix time; absent before the first)."),
+		stale:       d("kstreams_serve_stale", "1 when the last cycle failed and the group metrics are the last good cycle's, else 0."),
+		series:      d("kstreams_serve_series", "Group series exported for the cluster."),
+		errs:        d("kstreams_serve_cycle_errors_total", "Cycles of the cluster that failed."),
+		dropped:     d("kstreams_serve_dropped_series_total", "Group series left out by --max-series, summed over the cycles."),
+	}
+}
+
+func (s *selfCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{s.duration, s.lastSuccess, s.stale, s.series, s.errs, s.dropped} {
+		ch <- d
+	}
+}
+
+func (s *selfCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, c := range s.cs {
+		p := c.cur.Load()
+		name := format.PromLabelValue(c.Name())
+		if p.snap.Taken.IsZero() {
+			// No cycle yet: nothing measured.
+			ch <- prometheus.MustNewConstMetric(s.stale, prometheus.GaugeValue, 0, name)
+		} else {
+			ch <- prometheus.MustNewConstMetric(s.duration, prometheus.GaugeValue, p.snap.CycleSeconds, name)
+			ch <- prometheus.MustNewConstMetric(s.stale, prometheus.GaugeValue, b2f(p.snap.Stale), name)
+		}
+		if !p.snap.LastSuccess.IsZero() {
+			ch <- prometheus.MustNewConstMetric(s.lastSuccess, prometheus.GaugeValue, float64(p.snap.LastSuccess.UnixMilli())/1000, name)
+		}
+		ch <- prometheus.MustNewConstMetric(s.series, prometheus.GaugeValue, float64(p.series), name)
+		ch <- prometheus.MustNewConstMetric(s.errs, prometheus.CounterValue, float64(p.errors), name)
+		ch <- prometheus.MustNewConstMetric(s.dropped, prometheus.CounterValue, float64(p.dropped), name)
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
