@@ -132,6 +132,7 @@ function listPage() {
   app.append(
     h('section', { class: 'toolbar' }, h('h1', null, 'Streams groups'), h('span', { id: 'count', class: 'muted' }),
       h('div', { class: 'spacer' }), filter, h('label', { class: 'check' }, only, ' problems only')),
+    h('ul', { id: 'stale', class: 'problems' }),
     h('div', { class: 'table-wrap' }, h('table', { id: 'groups', class: 'groups' }, h('thead', null, head), h('tbody'))),
   );
   if (state.groups) drawList();
@@ -140,6 +141,10 @@ function listPage() {
 function drawList() {
   const table = document.getElementById('groups');
   if (!table || !state.groups) return;
+  // A cluster whose last cycle failed, or that was never read, says so.
+  put(document.getElementById('stale'), ...state.groups.clusters.filter(c => c.stale || !c.last_success).map(c =>
+    h('li', { class: 'crit' }, c.name + ': ' + (c.last_success ? 'the last cycle failed, showing the one of ' + fmtTime(c.last_success) : 'not read yet') +
+      (c.error ? ' (' + c.error + ')' : ''))));
   const q = state.filter.trim().toLowerCase();
   let rows = state.groups.groups.filter(g => !q || [g.cluster, g.group, g.state, g.status, g.topology_description_status]
     .some(v => (v || '').toLowerCase().includes(q)));
