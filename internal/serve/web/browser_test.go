@@ -450,6 +450,13 @@ func TestScreenshots(t *testing.T) {
 		{Time: now.Add(-39 * time.Minute), Text: "task 1_3 moving: active m2 -> m3"},
 	}
 	staging := syntheticCluster("staging", 4)
+	tree := check.Evaluate(syntheticGroup("clickstream-enrichment", subtopologyTree(20), 900), staging.Check.Options)
+	staging.Check.Groups = append(staging.Check.Groups, tree)
+	staging.History = map[string][]snapshot.Sample{}
+	for i := range 60 {
+		lag := 189000 - int64(i-40)*(int64(i-40))*90
+		staging.History[tree.ID()] = append(staging.History[tree.ID()], snapshot.Sample{Time: now.Add(time.Duration(i-59) * time.Minute), Lag: lag, TimeLagSeconds: float64(lag) / 210, HasTimeLag: true})
+	}
 	src := newSource(c, staging)
 	srv := httptest.NewServer(web.Handler(src, web.WithRefresh(time.Hour)))
 	defer srv.Close()
@@ -469,5 +476,29 @@ func TestScreenshots(t *testing.T) {
 	b.waitFor(t, `document.querySelectorAll('svg.topo .node').length > 0`)
 	b.run(t, chromedp.Click(chromedp.CSS(`svg.topo .node.processor`)))
 	shot("console-group.png")
+	b.run(t, chromedp.Navigate(srv.URL+"/#/c/staging/g/clickstream-enrichment"))
+	b.waitFor(t, `document.querySelectorAll('svg.topo .sub').length === 20`)
+	b.do(t, `document.querySelectorAll('svg.topo .sub')[4].dispatchEvent(new MouseEvent('click', {bubbles: true}))`)
+	b.waitFor(t, `document.querySelectorAll('svg.topo .node').length > 0`)
+	shot("console-large.png")
 	b.noViolations(t)
+}
+
+// subtopologyTree is a topology of n sub-topologies of four nodes each,
+// sub-topology i reading the repartition topic of sub-topology (i-1)/2.
+func subtopologyTree(n int) *topology.Description {
+	var subs []*topology.Subtopology
+	for i := range n {
+		in := "clicks"
+		if i > 0 {
+			in = fmt.Sprintf("clickstream-enrichment-step-%d-repartition", (i-1)/2)
+		}
+		name := func(kind string, k int) string { return fmt.Sprintf("KSTREAM-%s-%010d", kind, i*4+k) }
+		subs = append(subs, topologytest.Sub(fmt.Sprint(i),
+			topologytest.Src(name("SOURCE", 0), []string{in}, name("MAPVALUES", 1)),
+			topologytest.Proc(name("MAPVALUES", 1), nil, name("AGGREGATE", 2)),
+			topologytest.Proc(name("AGGREGATE", 2), []string{fmt.Sprintf("step-%d-store", i)}, name("SINK", 3)),
+			topologytest.Sink(name("SINK", 3), fmt.Sprintf("clickstream-enrichment-step-%d-repartition", i))))
+	}
+	return topologytest.Desc(subs)
 }

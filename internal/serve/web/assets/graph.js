@@ -43,8 +43,11 @@ export class TopologyView {
   update(doc) {
     this.doc = doc;
     const subs = doc.subtopologies || [];
+    // What the drawing shows besides the lag: a change redraws it.
     const sig = (doc.topology_description_status || '') + '|' + subs.map(st =>
-      st.id + ':' + (st.nodes ? st.nodes.map(n => n.name).join(',') : '-')).join(';');
+      st.id + ':' + st.task_count + ':' + (st.source_topics || []).map(t => t.topic).join(',') + ':' +
+      [...(st.repartition_sink_topics || []), ...(st.sink_topics || [])].join(',') + ':' + (st.stores || []).length + ':' +
+      (st.nodes ? st.nodes.map(n => n.name).join(',') : '-')).join(';');
     if (sig === this.sig) { this.paintLag(); return; }
     const first = this.sig === null;
     this.sig = sig;
@@ -206,11 +209,13 @@ export class TopologyView {
   paintLag() {
     const subs = this.doc.subtopologies || [];
     const total = subs.reduce((a, st) => a + Math.max(0, st.lag), 0);
+    const most = subs.reduce((a, st) => Math.max(a, st.lag), 0);
     subs.forEach((st, i) => {
       const el = this.subEls && this.subEls[i];
       if (!el) return;
       const share = total > 0 ? st.lag / total : 0;
-      el.rect.setAttribute('fill', lagFill(share));
+      // The deepest red is the sub-topology with the largest share.
+      el.rect.setAttribute('fill', lagFill(most > 0 ? st.lag / most : 0));
       el.rect.setAttribute('data-share', share.toFixed(3));
       const tl = st.time_lag && st.time_lag.milliseconds !== null ? ' · ' + fmtMs(st.time_lag.milliseconds) : '';
       el.lagText.textContent = 'lag ' + fmtInt(st.lag) + (total > 0 ? ' (' + Math.round(share * 100) + '%)' : '') + tl;
@@ -296,8 +301,9 @@ export class TopologyView {
 
   apply() {
     this.view.setAttribute('transform', `translate(${this.tx.toFixed(1)},${this.ty.toFixed(1)}) scale(${this.k.toFixed(4)})`);
-    const far = this.k < 0.45;
+    const far = this.k < 0.45, farther = this.k < 0.16;
     if (far !== this.far) { this.far = far; this.svg.classList.toggle('far', far); }
+    if (farther !== this.farther) { this.farther = farther; this.svg.classList.toggle('farther', farther); }
     this.cull();
   }
 }
