@@ -128,13 +128,19 @@ func (h *handler) find(w http.ResponseWriter, r *http.Request) *snapshot.Cluster
 // read from it yet.
 func ready(w http.ResponseWriter, c *snapshot.Cluster) *check.Result {
 	if c.Check == nil {
-		msg := "cluster " + quote(c.Name) + " has not been read yet"
-		if c.Error != "" {
-			msg += ": " + c.Error
-		}
-		writeError(w, http.StatusServiceUnavailable, "NOT_READY", msg)
+		notReady(w, c)
 	}
 	return c.Check
+}
+
+// notReady answers that the cluster has not been read successfully yet,
+// with the collector's error.
+func notReady(w http.ResponseWriter, c *snapshot.Cluster) {
+	msg := "cluster " + quote(c.Name) + " has not been read yet"
+	if c.Error != "" {
+		msg += ": " + c.Error
+	}
+	writeError(w, http.StatusServiceUnavailable, "NOT_READY", msg)
 }
 
 func (h *handler) cluster(w http.ResponseWriter, r *http.Request) {
@@ -154,7 +160,7 @@ func (h *handler) overview(w http.ResponseWriter, r *http.Request) {
 func (h *handler) list(w http.ResponseWriter, r *http.Request) {
 	if c := h.find(w, r); c != nil {
 		if c.List == nil {
-			ready(w, &snapshot.Cluster{Name: c.Name, Error: c.Error})
+			notReady(w, c)
 			return
 		}
 		writeDoc(w, format.NewListDoc(c.List))

@@ -158,10 +158,15 @@ func TestAPI_groups(t *testing.T) {
 	assert.Equal(t, format.StandbyCoverageDoc{StatefulTasks: 12, Covered: 12}, *g.StandbyCoverage)
 	assert.Equal(t, format.GroupRowDoc{Cluster: "prod", Group: "only-listed", State: "Empty", Problems: []format.CheckProblemDoc{}}, doc.Groups[3])
 
-	// A cluster not read yet has no documents.
-	res, body := get(t, srv, "/api/v1/clusters/down/check")
-	assert.Equal(t, http.StatusServiceUnavailable, res.StatusCode)
-	assert.JSONEq(t, `{"error":{"name":"NOT_READY","message":"cluster \"down\" has not been read yet: no broker answered"}}`, string(body))
+	// A cluster not read yet has no documents, only its state.
+	for _, doc := range []string{"check", "overview", "list", "groups/app-000", "groups/app-000/history", "groups/app-000/events"} {
+		res, body := get(t, srv, "/api/v1/clusters/down/"+doc)
+		assert.Equal(t, http.StatusServiceUnavailable, res.StatusCode, doc)
+		assert.JSONEq(t, `{"error":{"name":"NOT_READY","message":"cluster \"down\" has not been read yet: no broker answered"}}`, string(body), doc)
+	}
+	res, body := get(t, srv, "/api/v1/clusters/down")
+	assert.Equal(t, http.StatusOK, res.StatusCode)
+	assert.JSONEq(t, `{"name":"down","taken":"2026-12-01T12:00:00.000Z","last_success":null,"stale":true,"error":"no broker answered","cycle_seconds":0,"status":"","group_count":0}`, string(body))
 }
 
 // A standby beside its active copy (same process) covers nothing.
