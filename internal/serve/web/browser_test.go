@@ -339,6 +339,14 @@ func TestBrowser(t *testing.T) {
 		b.noViolations(t)
 		src.set(c)
 	})
+
+	t.Run("the server gone, the page keeps the last data", func(t *testing.T) {
+		b.run(t, chromedp.Navigate(srv.URL+"/"))
+		b.waitFor(t, rows+".length > 0")
+		srv.Close()
+		b.waitFor(t, `!document.getElementById('banner').hidden && document.getElementById('banner').textContent.includes('Could not update')`)
+		assert.Equal(t, len(c.List.Groups), eval[int](t, b, rows+".length"))
+	})
 }
 
 // jsString is s as a JavaScript string literal.

@@ -54,7 +54,7 @@ async function tick() {
     else await refreshGroup(r);
     showBanner(null);
   } catch (e) {
-    showBanner('The server did not answer (' + e.message + '); showing the last data. Retrying…');
+    showBanner('Could not update (' + e.message + '); showing the last data. Retrying…');
   }
   if (r === state.route) state.timer = setTimeout(tick, state.refresh);
 }
