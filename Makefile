@@ -4,7 +4,7 @@ BIN := bin/kstreams-groups
 # Packages whose tests compare with testdata/golden (only they know -update).
 GOLDEN_PKGS = $$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/\/internal\/golden( |$$)/{print $$1}')
 
-.PHONY: help build demo test golden bench vet tidy-check e2e bench-e2e ready graph-check topology-svg overview-svg snapshot
+.PHONY: help build demo test golden bench vet tidy-check e2e bench-e2e ready graph-check topology-svg overview-svg screenshots console-measure snapshot
 help: ## list targets
 	@awk -F':.*## ' '/^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
@@ -29,6 +29,12 @@ topology-svg: build ## regenerate docs/word-count.svg from the playground with -
 
 overview-svg: build ## regenerate docs/overview.svg from the playground with overview -o svg (no Graphviz needed)
 	./scripts/overview-svg.sh $(BIN) docs/overview.svg
+
+screenshots: ## regenerate docs/img/console-*.png: the console in headless Chromium, on the playground (needs chromium)
+	$(GO) test ./internal/serve/web/ -run '^TestScreenshots$$' -count=1 -v -screenshots
+
+console-measure: ## the console's figures in headless Chromium: first paint of 100 groups, a 10,000-node topology (needs chromium)
+	$(GO) test ./internal/serve/web/ -run '^TestBrowserMeasure$$' -count=1 -v
 
 golden: ## rewrite golden files under testdata/golden
 	$(GO) test $(GOLDEN_PKGS) -count=1 -update

@@ -1,0 +1,357 @@
+// The console: a list of every streams group (#/) and a page per group
+// (#/c/{cluster}/g/{group}), drawn from /api/v1 and asked again every
+// refresh_ms, so the page follows the cluster without a reload. It only
+// reads: no request it sends changes anything.
+import { h, clear, put, fmtInt, fmtMs, fmtTime, badge, groupHref, apiGroup } from './dom.js';
+import { TopologyView } from './graph.js';
+import { historyChart, legend } from './chart.js';
+
+const app = document.getElementById('app');
+const state = {
+  refresh: 5000,
+  groups: null,          // the last /api/v1/groups document
+  sort: { key: 'group', dir: 1 },
+  filter: '',
+  problemsOnly: false,
+  route: null,
+  page: null,            // the group page's live parts
+  timer: 0,
+  firstList: true,
+};
+
+function parseRoute() {
+  const parts = location.hash.replace(/^#\/?/, '').split('/');
+  if (parts[0] === 'c' && parts[2] === 'g' && parts.length === 4) {
+    try {
+      return { kind: 'group', cluster: decodeURIComponent(parts[1]), group: decodeURIComponent(parts[3]) };
+    } catch { /* a malformed escape: the list */ }
+  }
+  return { kind: 'list' };
+}
+
+function route() {
+  state.route = parseRoute();
+  state.page = null;
+  clearTimeout(state.timer);
+  clear(app);
+  if (state.route.kind === 'group') groupPage(state.route.cluster, state.route.group);
+  else listPage();
+  tick();
+}
+
+// tick asks for the documents of the page shown, then again after
+// refresh_ms.
+async function tick() {
+  clearTimeout(state.timer);
+  const r = state.route;
+  try {
+    const groups = await getJSON('/api/v1/groups');
+    state.refresh = Math.max(200, groups.refresh_ms || 5000);
+    state.groups = groups;
+    drawClusters(groups.clusters);
+    if (r !== state.route) return;
+    if (r.kind === 'list') drawList();
+    else await refreshGroup(r);
+    showBanner(null);
+  } catch (e) {
+    showBanner('Could not update (' + e.message + '); showing the last data. Retrying…');
+  }
+  if (r === state.route) state.timer = setTimeout(tick, state.refresh);
+}
+
+async function getJSON(url) {
+  const res = await fetch(url, { cache: 'no-store', headers: { Accept: 'application/json' } });
+  const body = await res.json().catch(() => null);
+  if (!res.ok) {
+    const err = new Error(body && body.error ? body.error.message : res.status + ' ' + res.statusText);
+    err.status = res.status;
+    err.doc = body;
+    throw err;
+  }
+  return body;
+}
+
+function showBanner(text) {
+  const b = document.getElementById('banner');
+  b.hidden = !text;
+  b.textContent = text || '';
+}
+
+function drawClusters(clusters) {
+  const el = clear(document.getElementById('clusters'));
+  for (const c of clusters) {
+    const kind = c.stale ? 'crit' : !c.last_success ? 'unknown' : c.status === 'OK' ? 'ok' : c.status === 'WARNING' ? 'warn' : c.status === 'CRITICAL' ? 'crit' : 'unknown';
+    const chip = h('span', { class: 'chip ' + kind, title: c.error ? c.error : 'last read ' + fmtTime(c.last_success) + ', cycle ' + c.cycle_seconds.toFixed(2) + 's' },
+      h('b', null, c.name), ' ', c.stale ? 'stale' : c.last_success ? fmtInt(c.group_count) + ' groups' : 'not read yet');
+    el.appendChild(chip);
+  }
+  const u = document.getElementById('updated');
+  u.textContent = 'updated ' + new Date().toLocaleTimeString('en-GB', { hour12: false });
+}
+
+// ---- the list -------------------------------------------------------
+
+const COLUMNS = [
+  { key: 'cluster', label: 'Cluster' },
+  { key: 'group', label: 'Group' },
+  { key: 'state', label: 'State' },
+  { key: 'member_count', label: 'Members', num: true },
+  { key: 'lag', label: 'Lag', num: true },
+  { key: 'time_lag_ms', label: 'Time lag', num: true },
+  { key: 'standby', label: 'Standbys', num: true },
+  { key: 'topology_description_status', label: 'Description' },
+  { key: 'status', label: 'Check' },
+];
+
+const STATUS_RANK = { OK: 0, WARNING: 1, UNKNOWN: 2, CRITICAL: 3, '': -1 };
+
+function sortValue(g, key) {
+  switch (key) {
+    case 'standby': return g.standby_coverage ? g.standby_coverage.covered / g.standby_coverage.stateful_tasks : -1;
+    case 'time_lag_ms': return g.time_lag_ms ?? -1;
+    case 'status': return STATUS_RANK[g.status] ?? -1;
+    default: return g[key] ?? '';
+  }
+}
+
+function listPage() {
+  const filter = h('input', { type: 'search', id: 'filter', placeholder: 'Filter by cluster, group, state or status…', 'aria-label': 'filter groups', value: state.filter });
+  filter.addEventListener('input', () => { state.filter = filter.value; drawList(); });
+  const only = h('input', { type: 'checkbox', id: 'problems-only', checked: state.problemsOnly });
+  only.addEventListener('change', () => { state.problemsOnly = only.checked; drawList(); });
+  const head = h('tr', null, COLUMNS.map(c => {
+    const th = h('th', { scope: 'col', class: c.num ? 'num sortable' : 'sortable', 'data-key': c.key, tabindex: 0 }, c.label);
+    const sort = () => {
+      state.sort = { key: c.key, dir: state.sort.key === c.key ? -state.sort.dir : (c.num || c.key === 'status' ? -1 : 1) };
+      drawList();
+    };
+    th.addEventListener('click', sort);
+    th.addEventListener('keydown', e => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); sort(); } });
+    return th;
+  }));
+  app.append(
+    h('section', { class: 'toolbar' }, h('h1', null, 'Streams groups'), h('span', { id: 'count', class: 'muted' }),
+      h('div', { class: 'spacer' }), filter, h('label', { class: 'check' }, only, ' problems only')),
+    h('ul', { id: 'stale', class: 'problems' }),
+    h('div', { class: 'table-wrap' }, h('table', { id: 'groups', class: 'groups' }, h('thead', null, head), h('tbody'))),
+  );
+  if (state.groups) drawList();
+}
+
+function drawList() {
+  const table = document.getElementById('groups');
+  if (!table || !state.groups) return;
+  // A cluster whose last cycle failed, or that was never read, says so.
+  put(document.getElementById('stale'), ...state.groups.clusters.filter(c => c.stale || !c.last_success).map(c =>
+    h('li', { class: 'crit' }, c.name + ': ' + (c.last_success ? 'the last cycle failed, showing the one of ' + fmtTime(c.last_success) : 'not read yet') +
+      (c.error ? ' (' + c.error + ')' : ''))));
+  const q = state.filter.trim().toLowerCase();
+  let rows = state.groups.groups.filter(g => !q || [g.cluster, g.group, g.state, g.status, g.topology_description_status]
+    .some(v => (v || '').toLowerCase().includes(q)));
+  if (state.problemsOnly) rows = rows.filter(g => g.status && g.status !== 'OK');
+  const { key, dir } = state.sort;
+  rows.sort((a, b) => {
+    const x = sortValue(a, key), y = sortValue(b, key);
+    const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+    return c * dir || a.group.localeCompare(b.group) || a.cluster.localeCompare(b.cluster);
+  });
+  for (const th of table.tHead.rows[0].cells) {
+    const k = th.getAttribute('data-key');
+    th.setAttribute('aria-sort', k === key ? (dir > 0 ? 'ascending' : 'descending') : 'none');
+  }
+  const body = h('tbody');
+  const multi = state.groups.clusters.length > 1;
+  for (const g of rows) {
+    const cov = g.standby_coverage;
+    const tr = h('tr', { class: 'status-' + (g.status || 'none').toLowerCase() },
+      h('td', { class: 'cluster' + (multi ? '' : ' muted') }, g.cluster),
+      h('td', { class: 'group' }, h('a', { href: groupHref(g.cluster, g.group) }, g.group),
+        g.error ? h('div', { class: 'err' }, g.error.message) : null),
+      h('td', { class: 'state' }, g.state ? badge(g.state) : '–'),
+      h('td', { class: 'num' }, fmtInt(g.member_count)),
+      h('td', { class: 'num' }, fmtInt(g.lag)),
+      h('td', { class: 'num' }, fmtMs(g.time_lag_ms)),
+      h('td', { class: 'num', title: cov ? cov.covered + ' of ' + cov.stateful_tasks + ' stateful tasks have a standby on another process' : 'no stateful task' },
+        cov ? cov.covered + '/' + cov.stateful_tasks : '–'),
+      h('td', null, g.topology_description_status ? badge(g.topology_description_status) : '–'),
+      h('td', { class: 'status', title: g.problems.map(p => p.message).join('\n') }, g.status ? badge(g.status) : '–',
+        g.problems.length ? h('span', { class: 'problem' }, g.problems[0].message) : null),
+    );
+    body.appendChild(tr);
+  }
+  table.replaceChild(body, table.tBodies[0]);
+  const count = document.getElementById('count');
+  count.textContent = rows.length === state.groups.groups.length ? fmtInt(rows.length) + ' groups'
+    : fmtInt(rows.length) + ' of ' + fmtInt(state.groups.groups.length) + ' groups';
+  if (!rows.length) body.appendChild(h('tr', null, h('td', { colspan: COLUMNS.length, class: 'empty' },
+    state.groups.groups.length ? 'No group matches the filter.' : 'No streams group has been read yet.')));
+  if (state.firstList) {
+    state.firstList = false;
+    performance.mark('list-drawn');
+    requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('list-painted')));
+  }
+}
+
+// ---- a group --------------------------------------------------------
+
+function groupPage(cluster, group) {
+  const p = state.page = { cluster, group, selected: null };
+  p.title = h('h1', null, group);
+  p.badges = h('span', { class: 'badges' });
+  p.facts = h('dl', { class: 'facts' });
+  p.problems = h('ul', { class: 'problems' });
+  p.graphHost = h('div', { class: 'graph-host' });
+  p.panel = h('aside', { class: 'panel', id: 'node-panel' }, h('p', { class: 'muted' }, 'Click a node or a sub-topology for its topics, stores and tasks.'));
+  p.tasks = h('div', { class: 'table-wrap' });
+  p.members = h('div', { class: 'table-wrap' });
+  p.chart = h('div', { class: 'chart-host' });
+  p.events = h('ol', { class: 'events' });
+  const btn = (label, fn) => { const b = h('button', { type: 'button' }, label); b.addEventListener('click', fn); return b; };
+  app.append(
+    h('nav', { class: 'crumbs' }, h('a', { href: '#/' }, '← all groups'), ' / ', h('span', null, cluster)),
+    h('section', { class: 'group-head' }, p.title, p.badges),
+    p.problems, p.facts,
+    h('section', { class: 'card' },
+      h('div', { class: 'card-head' }, h('h2', null, 'Topology'), h('span', { class: 'muted hint' }, 'drag to pan · wheel to zoom · colour: share of the lag'),
+        h('div', { class: 'spacer' }),
+        btn('Open all', () => p.view && p.view.expandAll()), btn('Close all', () => p.view && p.view.collapseAll()), btn('Fit', () => p.view && p.view.fit())),
+      h('div', { class: 'graph-row' }, p.graphHost, p.panel)),
+    h('section', { class: 'card' }, h('div', { class: 'card-head' }, h('h2', null, 'Tasks')), p.tasks),
+    h('div', { class: 'two' },
+      h('section', { class: 'card' }, h('div', { class: 'card-head' }, h('h2', null, 'Lag, last hour')), p.chart),
+      h('section', { class: 'card' }, h('div', { class: 'card-head' }, h('h2', null, 'What changed')), p.events)),
+    h('section', { class: 'card' }, h('div', { class: 'card-head' }, h('h2', null, 'Members')), p.members),
+  );
+}
+
+async function refreshGroup(r) {
+  const p = state.page;
+  const base = apiGroup(r.cluster, r.group);
+  let detail, history, events;
+  try {
+    [detail, history, events] = await Promise.all([getJSON(base), getJSON(base + '/history'), getJSON(base + '/events')]);
+  } catch (e) {
+    if (e.status === 404 || e.status === 503) {
+      put(p.badges, badge(e.status === 404 ? 'not found' : 'not read yet', 'crit'));
+      put(p.problems, h('li', { class: 'crit' }, e.message));
+      return;
+    }
+    throw e;
+  }
+  if (state.page !== p) return;
+  drawGroup(p, detail, history, events);
+}
+
+function drawGroup(p, d, history, events) {
+  const o = d.overview, c = d.check;
+  p.doc = o;
+  const stateBadge = o.state ? badge(o.state) : null;
+  if (stateBadge) stateBadge.setAttribute('id', 'group-state');
+  put(p.badges,
+    stateBadge,
+    badge(c.status),
+    d.cluster.stale ? badge('stale: ' + d.cluster.error, 'crit') : null);
+  put(p.problems, ...c.problems.map(x => h('li', { class: x.status.toLowerCase() }, x.status + ' · ' + x.message)),
+    o.error ? h('li', { class: 'crit' }, o.error.name + ': ' + o.error.message) : null);
+  if (o.error) { put(p.facts); return; }
+  const fact = (k, v) => [h('dt', null, k), h('dd', null, v)];
+  put(p.facts,
+    ...fact('Members', fmtInt(o.member_count)),
+    ...fact('Lag', fmtInt(o.lag)),
+    ...fact('Time lag', o.time_lag ? fmtMs(o.time_lag.milliseconds) : '–'),
+    ...fact('Largest task', o.largest_task ? o.largest_task.id + ' (' + fmtInt(o.largest_task.lag) + ')' : '–'),
+    ...fact('Moving tasks', fmtInt(c.moving_tasks)),
+    ...fact('Epochs', 'group ' + o.group_epoch + ' · assignment ' + o.assignment_epoch + ' · topology ' + o.topology_epoch),
+    ...fact('Assignor', o.assignor_name || '–'),
+    ...fact('Description', badge(o.topology_description_status)),
+    ...fact('Coordinator', o.coordinator ? o.coordinator.host + ':' + o.coordinator.port + ' (id ' + o.coordinator.id + ')' : '–'),
+  );
+  if (!p.view) p.view = new TopologyView(p.graphHost, (st, node) => { p.selected = { st: st.id, node: node && node.name }; drawPanel(p); });
+  const t0 = performance.now();
+  p.view.update(o);
+  p.lastUpdateMs = performance.now() - t0;
+  drawPanel(p);
+  drawTasks(p, o);
+  drawMembers(p, o);
+  put(p.chart, historyChart(history.samples, p.chart.clientWidth - 8), legend(history.samples.some(x => x.time_lag_ms !== null)));
+  put(p.events, ...(events.events.length ? events.events.slice().reverse().map(e =>
+    h('li', null, h('time', { datetime: e.time }, fmtTime(e.time)), h('span', null, e.text)))
+    : [h('li', { class: 'muted' }, 'No change seen since serve started.')]));
+  document.title = o.group + ' · kstreams-groups';
+}
+
+function owners(list) {
+  if (!list.length) return h('span', { class: 'muted' }, '–');
+  return list.map((m, i) => [i ? ' ' : null, h('span', { class: 'ref', title: m.member_id + ' · ' + m.client_host + ' · ' + m.process_id }, m.ref)]);
+}
+
+function taskRows(tasks) {
+  return tasks.map(t => h('tr', { class: t.moving ? 'moving' : null },
+    h('td', null, t.id),
+    h('td', null, owners(t.active)),
+    h('td', null, owners(t.standby)),
+    h('td', null, owners(t.warmup)),
+    h('td', null, t.moving ? owners(t.target_active) : h('span', { class: 'muted' }, '–')),
+    h('td', { class: 'num' }, fmtInt(t.lag)),
+    h('td', { class: 'num' }, t.time_lag ? fmtMs(t.time_lag.milliseconds) : '–')));
+}
+
+function taskTable(tasks) {
+  return h('table', { class: 'tasks' },
+    h('thead', null, h('tr', null, ['Task', 'Active', 'Standby', 'Warm-up', 'Moving to', 'Lag', 'Time lag'].map((x, i) => h('th', { class: i >= 5 ? 'num' : null }, x)))),
+    h('tbody', null, taskRows(tasks)));
+}
+
+// compactTasks is the panel's table: owners and lag only.
+function compactTasks(tasks) {
+  return h('table', { class: 'compact' },
+    h('thead', null, h('tr', null, h('th', null, 'Task'), h('th', null, 'Active'), h('th', null, 'Standby'), h('th', { class: 'num' }, 'Lag'))),
+    h('tbody', null, tasks.map(t => h('tr', { class: t.moving ? 'moving' : null },
+      h('td', null, t.id), h('td', null, owners(t.active), t.warmup.length ? [' +', owners(t.warmup)] : null),
+      h('td', null, owners(t.standby)), h('td', { class: 'num' }, fmtInt(t.lag))))));
+}
+
+const TASK_LIMIT = 500;
+
+function drawTasks(p, o) {
+  const all = o.subtopologies.flatMap(st => st.tasks);
+  const shown = all.length > TASK_LIMIT ? all.slice().sort((a, b) => b.lag - a.lag).slice(0, TASK_LIMIT) : all;
+  put(p.tasks, all.length ? taskTable(shown) : h('p', { class: 'muted' }, 'No task is assigned.'),
+    all.length > TASK_LIMIT ? h('p', { class: 'muted' }, 'The ' + TASK_LIMIT + ' tasks with the most lag of ' + fmtInt(all.length) + '.') : null);
+}
+
+function drawMembers(p, o) {
+  put(p.members, o.members.length ? h('table', { class: 'members' },
+    h('thead', null, h('tr', null, ['', 'Member', 'Process', 'Client', 'Host', 'Endpoint'].map(x => h('th', null, x)))),
+    h('tbody', null, o.members.map(m => h('tr', null, h('td', { class: 'ref' }, m.ref), h('td', { class: 'mono' }, m.member_id), h('td', { class: 'mono' }, m.process_id),
+      h('td', null, m.client_id), h('td', null, m.client_host), h('td', null, m.user_endpoint ? m.user_endpoint.host + ':' + m.user_endpoint.port : '–')))))
+    : h('p', { class: 'muted' }, 'No member.'));
+}
+
+// drawPanel shows the selected node (or sub-topology): its topics, stores,
+// neighbours, and the tasks of its sub-topology.
+function drawPanel(p) {
+  if (!p.selected || !p.doc) return;
+  const st = p.doc.subtopologies.find(x => x.id === p.selected.st);
+  if (!st) { p.selected = null; return; }
+  const node = p.selected.node && st.nodes ? st.nodes.find(n => n.name === p.selected.node) : null;
+  const list = (label, xs) => xs && xs.length ? [h('h4', null, label), h('ul', null, xs.map(x => h('li', null, x)))] : null;
+  const parts = [];
+  if (node) {
+    parts.push(h('h3', null, node.name), h('p', null, badge(node.type, 'plain'), ' in sub-topology ' + st.id));
+    parts.push(list('Topics', node.topics), node.topic_pattern ? list('Topic pattern', [node.topic_pattern]) : null,
+      node.type === 'sink' ? list('Topic', [node.topic ?? 'chosen per record (dynamic)']) : null,
+      list('Stores', node.stores), list('Predecessors', node.predecessors), list('Successors', node.successors));
+  } else {
+    parts.push(h('h3', null, 'Sub-topology ' + st.id), h('p', null, 'lag ' + fmtInt(st.lag) + ' · largest task lag ' + fmtInt(st.max_task_lag)));
+    parts.push(list('Reads', st.source_topics.map(t => t.topic + (t.repartition ? ' (repartition)' : '') + (t.missing ? ' (missing)' : '') + ' · lag ' + fmtInt(t.lag))),
+      list('Writes', [...st.sink_topics, ...st.repartition_sink_topics]),
+      list('Stores', st.stores.map(x => x.name + (x.changelog_topic ? ' → ' + x.changelog_topic : ''))));
+  }
+  parts.push(h('h4', null, 'Tasks of sub-topology ' + st.id + ' (' + fmtInt(st.tasks.length) + ')'),
+    st.tasks.length ? compactTasks(st.tasks.slice(0, 200)) : h('p', { class: 'muted' }, 'none'));
+  put(p.panel, ...parts.flat().filter(Boolean));
+}
+
+window.addEventListener('hashchange', () => route());
+route();
