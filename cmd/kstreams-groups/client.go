@@ -15,6 +15,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/diff"
 	"github.com/kstreams-groups/kstreams-groups/internal/doctor"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/inventory"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
 	"github.com/kstreams-groups/kstreams-groups/internal/resetoffsets"
@@ -32,6 +33,7 @@ type client interface {
 	deleteoffsets.Client
 	check.Client
 	doctor.Client
+	inventory.Client
 	Close()
 }
 

@@ -247,6 +247,24 @@ func (f *fakeClient) DescribeBrokerConfigs(context.Context, kafka.Broker, []stri
 	return nil, errors.New("not in the fake")
 }
 
+func (f *fakeClient) ListAllGroups(context.Context) ([]admin.AnyGroup, error) { return nil, nil }
+
+func (f *fakeClient) ListAllTopics(context.Context) (*admin.ClusterTopics, error) {
+	return &admin.ClusterTopics{}, nil
+}
+
+func (f *fakeClient) DescribeTopicConfigs(context.Context, []string, []string) ([]admin.TopicConfigs, error) {
+	return nil, nil
+}
+
+func (f *fakeClient) DescribeLogDirs(context.Context) (*admin.LogDirSizes, error) {
+	return &admin.LogDirSizes{}, nil
+}
+
+func (f *fakeClient) FetchFirstRecords(context.Context, []admin.FirstRecordQuery) ([]admin.FirstRecord, admin.FetchStats, error) {
+	return nil, admin.FetchStats{}, nil
+}
+
 func (f *fakeClient) Close() { f.closed = true }
 
 func fakeDeps(f *fakeClient) deps {

@@ -83,6 +83,8 @@ func (c *Cluster) handleDescribeConfigs(n *node, req kmsg.Request) (kmsg.Respons
 		}
 		id := strconv.Itoa(int(n.id))
 		switch {
+		case res.ResourceType == kmsg.ConfigResourceTypeTopic:
+			c.describeTopicConfigsLocked(res, &rr)
 		case res.ResourceType != kmsg.ConfigResourceTypeBroker:
 			rr.ErrorCode = kerr.InvalidRequest.Code
 			rr.ErrorMessage = strPtr("The playground describes broker configs only.")
