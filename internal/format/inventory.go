@@ -255,6 +255,8 @@ func InventoryText(w io.Writer, r *inventory.Result) error {
 		switch {
 		case !g.Live:
 			fmt.Fprintf(&b, "GROUP %s (no live streams group)\n", Escape(g.Group))
+		case g.State == "":
+			fmt.Fprintf(&b, "GROUP %s (state unknown)\n", Escape(g.Group))
 		default:
 			fmt.Fprintf(&b, "GROUP %s (%s)\n", Escape(g.Group), Escape(g.State))
 		}
