@@ -15,6 +15,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/diff"
 	"github.com/kstreams-groups/kstreams-groups/internal/doctor"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/groupconfig"
 	"github.com/kstreams-groups/kstreams-groups/internal/inventory"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
@@ -34,6 +35,7 @@ type client interface {
 	check.Client
 	doctor.Client
 	inventory.Client
+	groupconfig.Client
 	Close()
 }
 

@@ -25,6 +25,7 @@ const (
 	exitGroupActive   = 10
 	exitNoResetPlan   = 11
 	exitNotInternal   = 12
+	exitConfigRefused = 13
 	exitSIGINT        = 130 // 128 + SIGINT, as a shell reports it
 	exitSIGTERM       = 143 // 128 + SIGTERM
 )
@@ -51,6 +52,7 @@ var exitStatuses = []exitStatus{
 	{exitGroupActive, true, "Offsets not changed because the group is active: it is not Empty, or gained a member before the commit (--delete-offsets: GROUP_SUBSCRIBED_TO_TOPIC)."},
 	{exitNoResetPlan, true, "Nothing to reset for a group: --from-file has no line for it, or --input-topic names partitions it has no committed offset for."},
 	{exitNotInternal, true, "--delete-internal-topic names a topic that is not an internal topic of the group; nothing was changed."},
+	{exitConfigRefused, true, "A group config change refused by the broker (INVALID_CONFIG: a value outside its bounds, such as more standbys than group.streams.max.standby.replicas); nothing was changed for that group."},
 	{exitSIGINT, false, "Interrupted by SIGINT (Ctrl-C): the command stopped at once, wherever it was; its output may be incomplete."},
 	{exitSIGTERM, false, "Terminated by SIGTERM: as for 130."},
 }
@@ -113,6 +115,7 @@ var categoryCodes = map[kafka.Category]int{
 	kafka.GroupActive:      exitGroupActive,
 	kafka.NoResetPlan:      exitNoResetPlan,
 	kafka.NotInternalTopic: exitNotInternal,
+	kafka.ConfigRefused:    exitConfigRefused,
 }
 
 // exitCodeFor is the only mapping from an outcome to an exit code: a

@@ -46,6 +46,7 @@ func TestExitCodeFor(t *testing.T) {
 		{"subscribed to the topic", admin.NewKafkaError(86, nil), 1, 10},
 		{"no reset plan", &kafka.RefusedError{Reason: kafka.RefusedNoPlan, Group: "g", FromFile: true}, 1, 11},
 		{"not an internal topic", &kafka.RefusedError{Reason: kafka.RefusedNotInternal, Group: "g", Topics: []string{"t"}}, 1, 12},
+		{"config refused", admin.NewKafkaError(40, nil), 1, 13},
 		{"unknown server error", admin.NewKafkaError(-1, nil), 1, 1},
 		{"anything else", fmt.Errorf("boom"), 1, 1},
 		{
@@ -85,12 +86,12 @@ func TestREADMEExitCodes(t *testing.T) {
 		got = append(got, exitStatus{Code: code, Detailed: m[2] == "detailed", Meaning: m[3]})
 	}
 	assert.Equal(t, exitStatuses, got, "README exit status table and exitStatuses differ")
-	assert.Len(t, exitStatuses, 15)
+	assert.Len(t, exitStatuses, 16)
 	signals := exitStatuses[len(exitStatuses)-2:] // 128 + the signal, last
 	assert.Equal(t, []int{130, 143}, []int{signals[0].Code, signals[1].Code})
 	for i, s := range exitStatuses[:len(exitStatuses)-2] {
 		assert.Equal(t, i, s.Code, "codes are listed in order without gaps")
 	}
-	assert.Equal(t, []int{exitOK, exitFailure, exitUsage, exitNotStored, exitDescError, exitNotFound, exitNotAuthorized, exitUnavailable, exitTooOld, exitNotDeleted, exitGroupActive, exitNoResetPlan, exitNotInternal},
-		[]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+	assert.Equal(t, []int{exitOK, exitFailure, exitUsage, exitNotStored, exitDescError, exitNotFound, exitNotAuthorized, exitUnavailable, exitTooOld, exitNotDeleted, exitGroupActive, exitNoResetPlan, exitNotInternal, exitConfigRefused},
+		[]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13})
 }

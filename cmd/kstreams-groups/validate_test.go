@@ -265,6 +265,22 @@ func (f *fakeClient) FetchFirstRecords(context.Context, []admin.FirstRecordQuery
 	return nil, admin.FetchStats{}, nil
 }
 
+func (f *fakeClient) DescribeGroupConfigs(_ context.Context, groups []string) []kafka.GroupConfigs {
+	out := make([]kafka.GroupConfigs, len(groups))
+	for i, g := range groups {
+		out[i].Group = g
+	}
+	return out
+}
+
+func (f *fakeClient) AlterGroupConfigs(_ context.Context, alters []admin.GroupConfigAlter, _ bool) []admin.AlteredGroupConfig {
+	out := make([]admin.AlteredGroupConfig, len(alters))
+	for i, a := range alters {
+		out[i].Group = a.Group
+	}
+	return out
+}
+
 func (f *fakeClient) Close() { f.closed = true }
 
 func fakeDeps(f *fakeClient) deps {

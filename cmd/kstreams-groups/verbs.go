@@ -67,7 +67,7 @@ type job struct {
 // verbs lists the verbs in the order the Java tool checks their options
 // (StreamsGroupCommandOptions.checkArgs) and the Kafka form lists them.
 func (a *app) verbs() []*verb {
-	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.deleteOffsetsVerb(), a.resetOffsetsVerb(), a.overviewVerb(), a.diffVerb(), a.checkVerb(), a.doctorVerb(), a.inventoryVerb()}
+	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.deleteOffsetsVerb(), a.resetOffsetsVerb(), a.overviewVerb(), a.diffVerb(), a.checkVerb(), a.doctorVerb(), a.groupConfigVerb(), a.inventoryVerb()}
 }
 
 // verbs without an app, for their flag tables.
@@ -229,8 +229,9 @@ func (a *app) validate(ctx context.Context, present []*verb, v flagValues) (job,
 // sharedChecks are the Java tool's checks between options of different
 // verbs, in its order (StreamsGroupCommandOptions.checkArgs after the
 // per-verb checks); has tells whether a verb is the invocation's action.
-// Two are extended: --dry-run is also ours for --delete, and --delete takes
-// --delete-internal-topic, as the Kafka 4.4 docs promise.
+// Two are extended: --dry-run is also ours for --delete (and, with
+// --execute, for config), and --delete takes --delete-internal-topic, as
+// the Kafka 4.4 docs promise.
 func sharedChecks(v flagValues, has func(string) bool) error {
 	groups := len(v.strings("group")) > 0
 	reset := has("reset-offsets")
@@ -242,7 +243,7 @@ func sharedChecks(v flagValues, has func(string) bool) error {
 		return usageErrorf("Option [delete-all-internal-topics] takes [execute] when [reset-offsets] is used.")
 	case !deleteAll && deleteNamed && !has("delete") && !(reset && v.bool("execute")):
 		return usageErrorf("Option [delete-internal-topic] takes [reset-offsets] when [execute] is used.")
-	case (v.bool("dry-run") && !has("delete") || v.bool("execute")) && !reset && !has("inventory"):
+	case (v.bool("dry-run") && !has("delete") || v.bool("execute")) && !reset && !has("config") && !has("inventory"):
 		return usageErrorf("Only Option [reset-offsets] accepts [execute] or [dry-run]")
 	case has("list") && v.bool("members"):
 		return usageErrorf(`Option "[list]" can't be used with option "[members]"`)

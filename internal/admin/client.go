@@ -78,10 +78,11 @@ var pinned = map[int16]int16{
 	17: 1,  // SaslHandshake
 	18: 4,  // ApiVersions
 	20: 6,  // DeleteTopics (--delete-all-internal-topics)
-	32: 4,  // DescribeConfigs (doctor: the coordinator's plugin config; inventory: topic configs)
+	32: 4,  // DescribeConfigs (doctor: the coordinator's plugin config; group configs; inventory: topic configs)
 	35: 4,  // DescribeLogDirs (inventory: replica sizes; v4 has every field inventory reads)
 	36: 2,  // SaslAuthenticate
 	42: 3,  // DeleteGroups (v3: per-group ErrorMessage, KIP-1331)
+	44: 1,  // IncrementalAlterConfigs (config --set/--delete-config, delete --delete-configs)
 	47: 0,  // OffsetDelete (--delete-offsets)
 	89: 1,  // StreamsGroupDescribe (v1: topology description, KIP-1331)
 }

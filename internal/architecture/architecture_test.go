@@ -129,7 +129,7 @@ func prefixed(prefixes ...string) func(string) bool {
 func stdlib(imp string) bool { return !strings.Contains(strings.Split(imp, "/")[0], ".") }
 
 // verbPackages are the packages that each hold one verb.
-var verbPackages = []string{"internal/describe", "internal/list", "internal/delete", "internal/resetoffsets", "internal/deleteoffsets", "internal/overview", "internal/diff", "internal/check", "internal/doctor", "internal/inventory"}
+var verbPackages = []string{"internal/describe", "internal/list", "internal/delete", "internal/resetoffsets", "internal/deleteoffsets", "internal/overview", "internal/diff", "internal/check", "internal/doctor", "internal/groupconfig", "internal/inventory"}
 
 // rules are the import rules of docs/ARCHITECTURE.md ("Import rules").
 var rules = []rule{
@@ -189,6 +189,7 @@ var mayImport = map[string][]string{
 	"internal/diff":           verb(),
 	"internal/check":          verb("internal/overview"),
 	"internal/doctor":         verb("internal/overview"),
+	"internal/groupconfig":    verb(),
 	"internal/inventory":      verb(),
 	"internal/watch":          {"internal/describe", "internal/overview", "internal/check", "internal/kafka", "internal/topology"},
 	"internal/format":         slices.Concat(verbPackages, []string{"internal/kafka", "internal/topology", "internal/format/picture"}),

@@ -40,6 +40,9 @@ const (
 	// NotInternalTopic: --delete-internal-topic named a topic that is not
 	// an internal topic of the group (RefusedNotInternal).
 	NotInternalTopic
+	// ConfigRefused: the broker refused a group config change
+	// (INVALID_CONFIG: a value outside its bounds); nothing was changed.
+	ConfigRefused
 )
 
 // Sentinels for errors.Is, one per category the typed errors map onto.
@@ -66,6 +69,8 @@ var (
 	// ErrNotInternalTopic: a topic to delete is not an internal topic of the
 	// group.
 	ErrNotInternalTopic = errors.New("not an internal topic")
+	// ErrConfigRefused: the broker refused a group config change.
+	ErrConfigRefused = errors.New("config change refused")
 )
 
 // Class is the classification of one error.
@@ -136,6 +141,8 @@ func Classify(err error) Class {
 		c.Category = NoResetPlan
 	case errors.Is(err, ErrNotInternalTopic):
 		c.Category = NotInternalTopic
+	case errors.Is(err, ErrConfigRefused):
+		c.Category = ConfigRefused
 	}
 	return c
 }
@@ -156,6 +163,7 @@ const (
 	CodeGroupAuthorizationFailed   int16 = 30
 	CodeClusterAuthorizationFailed int16 = 31
 	CodeUnsupportedVersion         int16 = 35
+	CodeInvalidConfig              int16 = 40
 	CodeSaslAuthenticationFailed   int16 = 58
 	CodeNonEmptyGroup              int16 = 68
 	CodeGroupIDNotFound            int16 = 69
@@ -195,6 +203,8 @@ func (e *Error) Is(target error) bool {
 		return e.Code == CodeGroupDeletionFailed || e.Code == CodeNonEmptyGroup
 	case ErrGroupActive:
 		return e.Code == CodeGroupSubscribedToTopic
+	case ErrConfigRefused:
+		return e.Code == CodeInvalidConfig
 	}
 	return false
 }

@@ -46,6 +46,7 @@ func TestClassify(t *testing.T) {
 		{"subscribed to topic", kafkaErr(CodeGroupSubscribedToTopic, "GROUP_SUBSCRIBED_TO_TOPIC"), Class{Category: GroupActive, Name: "GROUP_SUBSCRIBED_TO_TOPIC", Code: code(86)}},
 		{"no reset plan", &RefusedError{Reason: RefusedNoPlan, Group: "g", FromFile: true}, Class{Category: NoResetPlan, Name: "NO_RESET_PLAN"}},
 		{"not internal", &RefusedError{Reason: RefusedNotInternal, Group: "g", Topics: []string{"t"}}, Class{Category: NotInternalTopic, Name: "NOT_INTERNAL_TOPIC"}},
+		{"config refused", kafkaErr(CodeInvalidConfig, "INVALID_CONFIG"), Class{Category: ConfigRefused, Name: "INVALID_CONFIG", Code: code(40)}},
 		{"anything else", errors.New("boom"), Class{Category: Failed, Name: "ERROR"}},
 	}
 	for _, tc := range tests {

@@ -101,6 +101,9 @@ type Cluster struct {
 	// brokerConfigs are the broker configs every node reports beside the
 	// release's defaults (describeconfigs.go); nil values are unset.
 	brokerConfigs map[string]*string
+	// groupConfigs are the dynamic group configs by group, then key
+	// (groupconfigs.go).
+	groupConfigs map[string]map[string]string
 
 	closeOnce sync.Once
 	wg        sync.WaitGroup

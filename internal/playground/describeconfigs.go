@@ -61,7 +61,8 @@ func (c *Cluster) SetBrokerConfig(name string, value *string) {
 	c.brokerConfigs[name] = clonePtr(value)
 }
 
-// handleDescribeConfigs answers key 32 for BROKER resources, the way a
+// handleDescribeConfigs answers key 32 for BROKER resources (and GROUP
+// ones: groupconfigs.go), the way a
 // Kafka broker answers for itself: the resource name must be this node's
 // id (or empty, the cluster default, which reports the same here);
 // requested names the broker does not know are left out, null names mean
@@ -85,6 +86,8 @@ func (c *Cluster) handleDescribeConfigs(n *node, req kmsg.Request) (kmsg.Respons
 		switch {
 		case res.ResourceType == kmsg.ConfigResourceTypeTopic:
 			c.describeTopicConfigsLocked(res, &rr)
+		case res.ResourceType == kmsg.ConfigResourceTypeGroupConfig:
+			c.describeGroupConfigLocked(r, res, &rr) // groupconfigs.go
 		case res.ResourceType != kmsg.ConfigResourceTypeBroker:
 			rr.ErrorCode = kerr.InvalidRequest.Code
 			rr.ErrorMessage = strPtr("The playground describes broker configs only.")

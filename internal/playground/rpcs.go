@@ -42,6 +42,7 @@ var rpcs = map[int16]rpc{
 	32: {name: "DescribeConfigs", handle: (*Cluster).handleDescribeConfigs, stateFaults: true},
 	35: {name: "DescribeLogDirs", handle: (*Cluster).handleDescribeLogDirs},
 	42: {name: "DeleteGroups", handle: (*Cluster).handleDeleteGroups, groups: deleteGroupsGroups, stateFaults: true},
+	44: {name: "IncrementalAlterConfigs", handle: (*Cluster).handleIncrementalAlterConfigs, stateFaults: true},
 	47: {name: "OffsetDelete", handle: (*Cluster).handleOffsetDelete, groups: offsetDeleteGroups, stateFaults: true},
 	89: {name: "StreamsGroupDescribe", handle: (*Cluster).handleStreamsGroupDescribe, groups: describeGroups, stateFaults: true},
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -27,6 +28,9 @@ type State struct {
 	// BrokerConfigs are broker configs every node reports in
 	// DescribeConfigs (describeconfigs.go); a null value is unset.
 	BrokerConfigs map[string]*string `yaml:"broker_configs"`
+	// GroupConfigs are the dynamic group configs (GROUP config resources,
+	// groupconfigs.go) by group id, then key; the group need not exist.
+	GroupConfigs map[string]map[string]string `yaml:"group_configs"`
 }
 
 // StateTopic is a topic of a State.
@@ -203,6 +207,12 @@ func (c *Cluster) Load(s *State) error {
 	defer c.mu.Unlock()
 	c.groups, c.coordinators, c.topics, c.faults, c.raws = groups, coordinators, topics, faults, nil
 	c.offsets, c.brokerConfigs = offsets, configs
+	c.groupConfigs = nil
+	for g, kv := range s.GroupConfigs {
+		for k, v := range kv {
+			c.setGroupConfigLocked(g, k, &v)
+		}
+	}
 	return nil
 }
 
@@ -279,6 +289,16 @@ func (s *State) validate(nodes int) error {
 	for name := range s.BrokerConfigs {
 		if strings.TrimSpace(name) == "" {
 			p.add("broker_configs: a config name is empty")
+		}
+	}
+	for _, g := range slices.Sorted(maps.Keys(s.GroupConfigs)) {
+		if g == "" {
+			p.add("group_configs: a group id is empty")
+		}
+		for _, k := range slices.Sorted(maps.Keys(s.GroupConfigs[g])) {
+			if _, ok := lookupGroupConfigDef(k); !ok {
+				p.add("group_configs (%s): unknown group config %q", g, k)
+			}
 		}
 	}
 	validateOffsets(s, &p)

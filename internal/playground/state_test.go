@@ -241,4 +241,5 @@ func TestStateDocExample(t *testing.T) {
 	t.Cleanup(func() { require.NoError(t, c.Close()) })
 	assert.Equal(t, 2, c.Nodes())
 	assert.Equal(t, int32(1), c.Coordinator("order-app"))
+	assert.Equal(t, map[string]string{"streams.num.standby.replicas": "1"}, c.GroupConfigs("order-app"))
 }
