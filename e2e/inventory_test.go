@@ -37,12 +37,21 @@ type invDoc struct {
 		Topic  string `json:"topic"`
 		Reason string `json:"reason"`
 	} `json:"not_orphans"`
+	LeftoverGroupConfigs []struct {
+		Group   string            `json:"group"`
+		Configs map[string]string `json:"configs"`
+	} `json:"leftover_group_configs"`
+	Unread  []string `json:"unread"`
 	Cleanup *struct {
 		Topics []struct {
 			Topic   string `json:"topic"`
 			Outcome string `json:"outcome"`
 			Reason  string `json:"reason"`
 		} `json:"topics"`
+		Configs []struct {
+			Topic   string `json:"topic"`
+			Outcome string `json:"outcome"`
+		} `json:"configs"`
 	} `json:"cleanup"`
 }
 
@@ -135,11 +144,18 @@ func TestInventory(t *testing.T) {
 			require.Less(t, i, 150, "inv-gone did not commit wc-input: %v %v", got, err)
 			time.Sleep(200 * time.Millisecond)
 		}
+		// A group config, which DeleteGroups leaves behind (F402).
+		r := RunOursOn(t, bin, b, "config", "--group", "inv-gone", "--set", "streams.num.standby.replicas=1", "--execute")
+		require.Equal(t, 0, r.ExitCode, r.Stderr)
 		require.NoError(t, gone.Stop())
 		require.NoError(t, b.WaitGroupState(ctx, "inv-gone", "Empty", 30*time.Second, b.Proc))
-		r := RunOursOn(t, bin, b, "delete", "--group", "inv-gone")
+		r = RunOursOn(t, bin, b, "delete", "--group", "inv-gone")
 		require.Equal(t, 0, r.ExitCode, r.Stderr)
 		_, d := inventory(t, "--orphans")
+		assert.Empty(t, d.Unread, "a 4.4.0 broker lists group config resources (ListConfigResources v1)")
+		require.Len(t, d.LeftoverGroupConfigs, 1, "%+v", d.LeftoverGroupConfigs)
+		assert.Equal(t, "inv-gone", d.LeftoverGroupConfigs[0].Group)
+		assert.Equal(t, map[string]string{"streams.num.standby.replicas": "1"}, d.LeftoverGroupConfigs[0].Configs)
 		o := orphans(d)
 		// The name fits three application ids; none is a streams group.
 		assert.Equal(t, "no streams group named inv, inv-gone or inv-gone-word exists", o["inv-gone-word-counts-changelog"])
@@ -157,8 +173,10 @@ func TestInventory(t *testing.T) {
 			}
 		}
 		before := topicNames(t, b)
-		r, d = inventory(t, "--orphans", "--group", "inv-gone", "--delete", "--execute", "--min-age", "0")
+		r, d = inventory(t, "--orphans", "--group", "inv-gone", "--delete", "--execute", "--min-age", "0", "--configs")
 		require.Equal(t, 0, r.ExitCode, r.Stderr)
+		require.Len(t, d.Cleanup.Configs, 1)
+		assert.Equal(t, "deleted", d.Cleanup.Configs[0].Outcome)
 		var deleted []string
 		for _, c := range d.Cleanup.Topics {
 			assert.Equal(t, "deleted", c.Outcome, c.Topic)
@@ -179,6 +197,8 @@ func TestInventory(t *testing.T) {
 			}
 		}
 		assert.NotContains(t, after, "inv-gone-word-counts-changelog")
+		_, d = inventory(t, "--orphans")
+		assert.Empty(t, d.LeftoverGroupConfigs, "the configs are gone")
 	})
 
 	t.Run("redeploy with a renamed store: the old changelog is an orphan, the new one is not", func(t *testing.T) {

@@ -28,6 +28,7 @@ func (a *app) inventoryVerb() *verb {
 			{name: "delete", kind: boolFlag, help: "With --orphans: delete the orphans listed, each re-checked just before (a dry run unless --execute)."},
 			{name: "dry-run", kind: boolFlag, help: "With --delete: show what would be deleted, delete nothing (the default)."},
 			{name: "execute", kind: boolFlag, help: "With --delete: really delete."},
+			{name: "configs", kind: boolFlag, help: "With --delete: also delete the dynamic configs left by groups that no longer exist."},
 			{name: "min-age", kind: stringFlag, help: "With --delete: keep a topic whose newest record is younger than `D` (default 24h; 0 deletes regardless of age)."},
 		},
 		short: "Each application's internal topics, what is wrong with them, and what is left over",
@@ -53,6 +54,9 @@ dry run); --execute deletes, after reading the cluster again and re-checking
 each topic (still an orphan, every group's offsets read, newest record older
 than --min-age; an empty topic counts as old enough). Only topics whose names
 follow the internal-topic rules are ever deleted, whatever --group says.
+With --configs it also deletes the dynamic configs that groups deleted
+since left on the broker (ListConfigResources, Apache Kafka 4.1 or newer),
+re-checking that each group still does not exist.
 
 -o json|yaml prints the same as a document, -o prometheus the bytes per
 application and the orphaned bytes. Requests: ListGroups per broker, one
@@ -72,7 +76,7 @@ partition leader; DeleteTopics only with --execute.` + "\n\n" + exitStatusHelp()
   kstreams-groups inventory -o prometheus`,
 		parse: func(v flagValues) job {
 			opts := inventory.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"), Orphans: v.bool("orphans"),
-				Delete: v.bool("delete"), Execute: v.bool("execute"), MinAge: inventory.DefaultMinAge,
+				Delete: v.bool("delete"), Execute: v.bool("execute"), Configs: v.bool("configs"), MinAge: inventory.DefaultMinAge,
 				Now: func() time.Time { return a.clock().Now() }}
 			var perr error
 			if v.set("min-age") {

@@ -265,6 +265,8 @@ func (f *fakeClient) FetchFirstRecords(context.Context, []admin.FirstRecordQuery
 	return nil, admin.FetchStats{}, nil
 }
 
+func (f *fakeClient) ListGroupConfigResources(context.Context) ([]string, error) { return nil, nil }
+
 func (f *fakeClient) DescribeGroupConfigs(_ context.Context, groups []string) []kafka.GroupConfigs {
 	out := make([]kafka.GroupConfigs, len(groups))
 	for i, g := range groups {

@@ -84,6 +84,7 @@ var pinned = map[int16]int16{
 	42: 3,  // DeleteGroups (v3: per-group ErrorMessage, KIP-1331)
 	44: 1,  // IncrementalAlterConfigs (config --set/--delete-config, delete --delete-configs)
 	47: 0,  // OffsetDelete (--delete-offsets)
+	74: 1,  // ListConfigResources (inventory: groups with dynamic configs; v1 takes resource types)
 	89: 1,  // StreamsGroupDescribe (v1: topology description, KIP-1331)
 }
 

@@ -234,3 +234,39 @@ func (c *Client) DescribeLogDirs(ctx context.Context) (*LogDirSizes, error) {
 	}
 	return out, nil
 }
+
+// ListGroupConfigResources lists the groups that have dynamic configs
+// (ListConfigResources v1, KIP-1142, of GROUP resources: Apache Kafka 4.1
+// and newer), whether or not the groups exist: a deleted group's configs
+// stay (FINDINGS F402). One request to any broker.
+func (c *Client) ListGroupConfigResources(ctx context.Context) ([]string, error) {
+	var resp *kmsg.ListConfigResourcesResponse
+	err := c.retry(ctx, "ListConfigResources", func() (string, error) {
+		req := kmsg.NewPtrListConfigResourcesRequest()
+		req.ResourceTypes = []int8{int8(kmsg.ConfigResourceTypeGroupConfig)}
+		shard := c.cl.RequestSharded(ctx, req)[0]
+		if shard.Err != nil {
+			return brokerAddr(shard.Meta), shard.Err
+		}
+		r, ok := shard.Resp.(*kmsg.ListConfigResourcesResponse)
+		if !ok {
+			return "", &kafka.MalformedError{Reason: fmt.Sprintf("ListConfigResources answered with %T", shard.Resp)}
+		}
+		if r.ErrorCode != 0 {
+			return brokerAddr(shard.Meta), NewKafkaError(r.ErrorCode, nil)
+		}
+		resp = r
+		return "", nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, r := range resp.ConfigResources {
+		if r.Type == int8(kmsg.ConfigResourceTypeGroupConfig) {
+			out = append(out, r.Name)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}

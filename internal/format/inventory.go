@@ -12,7 +12,9 @@ package format
 //     WHY), then the total orphaned size;
 //  3. "NOT ORPHANS" (named as internal topics but kept by a rule): one
 //     "  <topic>: <why>" line each;
-//  4. with --delete, "CLEANUP (dry run)" or "CLEANUP": one line per
+//  4. "LEFT-OVER GROUP CONFIGS": one "  <group>: k=v, …" line per group
+//     that no longer exists but keeps dynamic configs;
+//  5. with --delete, "CLEANUP (dry run)" or "CLEANUP": one line per
 //     listed orphan with its outcome, then a summary line.
 //
 // Sizes are in binary units (KiB, MiB, …) to one decimal; SIZE is every
@@ -30,6 +32,7 @@ package format
 //	kstreams_inventory_orphaned_bytes{application}     size on disk of the orphans, by the application their names give ("" unknown)
 //	kstreams_inventory_orphaned_topics{application}
 //	kstreams_inventory_orphaned_bytes_total            every orphan
+//	kstreams_inventory_leftover_group_configs          groups gone whose dynamic configs stay
 
 import (
 	"fmt"
@@ -50,10 +53,13 @@ type InventoryDoc struct {
 	Groups  []InventoryGroupDoc `json:"groups" yaml:"groups"`
 	Orphans []OrphanDoc         `json:"orphans" yaml:"orphans"`
 	// OrphanedBytes is the size on disk of every orphan.
-	OrphanedBytes int64       `json:"orphaned_bytes" yaml:"orphaned_bytes"`
-	NotOrphans    []KeptDoc   `json:"not_orphans" yaml:"not_orphans"`
-	Unread        []string    `json:"unread" yaml:"unread"`
-	Cleanup       *CleanupDoc `json:"cleanup,omitempty" yaml:"cleanup,omitempty"`
+	OrphanedBytes int64     `json:"orphaned_bytes" yaml:"orphaned_bytes"`
+	NotOrphans    []KeptDoc `json:"not_orphans" yaml:"not_orphans"`
+	// LeftoverGroupConfigs are the dynamic configs of groups that no
+	// longer exist.
+	LeftoverGroupConfigs []LeftoverConfigDoc `json:"leftover_group_configs" yaml:"leftover_group_configs"`
+	Unread               []string            `json:"unread" yaml:"unread"`
+	Cleanup              *CleanupDoc         `json:"cleanup,omitempty" yaml:"cleanup,omitempty"`
 }
 
 // InventoryGroupDoc is one streams group's internal topics; live false
@@ -126,6 +132,12 @@ type OrphanDoc struct {
 	Usage             UsageDoc `json:"usage" yaml:"usage"`
 }
 
+// LeftoverConfigDoc is one gone group's dynamic configs.
+type LeftoverConfigDoc struct {
+	Group   string            `json:"group" yaml:"group"`
+	Configs map[string]string `json:"configs" yaml:"configs"`
+}
+
 // KeptDoc is a topic named as an internal topic that a rule keeps.
 type KeptDoc struct {
 	Topic  string `json:"topic" yaml:"topic"`
@@ -138,6 +150,9 @@ type CleanupDoc struct {
 	Execute       bool              `json:"execute" yaml:"execute"`
 	MinAgeSeconds int64             `json:"min_age_seconds" yaml:"min_age_seconds"`
 	Topics        []CleanupTopicDoc `json:"topics" yaml:"topics"`
+	// Configs are the left-over group configs' outcomes (--configs);
+	// topic holds the group id.
+	Configs []CleanupTopicDoc `json:"configs,omitempty" yaml:"configs,omitempty"`
 }
 
 // CleanupTopicDoc is one listed orphan's outcome.
@@ -198,6 +213,14 @@ func NewInventoryDoc(r *inventory.Result) InventoryDoc {
 	for _, k := range r.Kept {
 		d.NotOrphans = append(d.NotOrphans, KeptDoc{Topic: k.Topic, Reason: k.Reason})
 	}
+	d.LeftoverGroupConfigs = []LeftoverConfigDoc{}
+	for _, l := range r.LeftoverConfigs {
+		ld := LeftoverConfigDoc{Group: l.Group, Configs: map[string]string{}}
+		for _, c := range l.Configs {
+			ld.Configs[c.Key] = c.Value
+		}
+		d.LeftoverGroupConfigs = append(d.LeftoverGroupConfigs, ld)
+	}
 	if c := r.Deletion; c != nil {
 		cd := &CleanupDoc{Execute: c.Execute, MinAgeSeconds: int64(c.MinAge / time.Second), Topics: []CleanupTopicDoc{}}
 		for _, o := range c.Topics {
@@ -206,6 +229,13 @@ func NewInventoryDoc(r *inventory.Result) InventoryDoc {
 				td.Error = NewErrorDoc(o.Err)
 			}
 			cd.Topics = append(cd.Topics, td)
+		}
+		for _, o := range c.Configs {
+			td := CleanupTopicDoc{Topic: o.Topic, Outcome: o.Outcome, Reason: o.Reason}
+			if o.Err != nil {
+				td.Error = NewErrorDoc(o.Err)
+			}
+			cd.Configs = append(cd.Configs, td)
 		}
 		d.Cleanup = cd
 	}
@@ -311,6 +341,16 @@ func InventoryText(w io.Writer, r *inventory.Result) error {
 			fmt.Fprintf(&b, "  %s: %s\n", Escape(k.Topic), EscapeMessage(k.Reason))
 		}
 	}
+	if len(r.LeftoverConfigs) > 0 {
+		b.WriteString("\nLEFT-OVER GROUP CONFIGS (the group no longer exists)\n")
+		for _, l := range r.LeftoverConfigs {
+			var kv []string
+			for _, c := range l.Configs {
+				kv = append(kv, Escape(c.Key)+"="+Escape(c.Value))
+			}
+			fmt.Fprintf(&b, "  %s: %s\n", Escape(l.Group), strings.Join(kv, ", "))
+		}
+	}
 	if c := r.Deletion; c != nil {
 		b.WriteString("\n")
 		if c.Execute {
@@ -330,6 +370,19 @@ func InventoryText(w io.Writer, r *inventory.Result) error {
 				fmt.Fprintf(&b, "  skipped       %s: %s\n", Escape(o.Topic), EscapeMessage(o.Reason))
 			default:
 				fmt.Fprintf(&b, "  failed        %s: %s\n", Escape(o.Topic), errorLine(o.Err))
+			}
+		}
+		for _, o := range c.Configs {
+			counts[o.Outcome]++
+			switch o.Outcome {
+			case inventory.Deleted:
+				fmt.Fprintf(&b, "  deleted       configs of group %s\n", Escape(o.Topic))
+			case inventory.WouldDelete:
+				fmt.Fprintf(&b, "  would delete  configs of group %s\n", Escape(o.Topic))
+			case inventory.Skipped:
+				fmt.Fprintf(&b, "  skipped       configs of group %s: %s\n", Escape(o.Topic), EscapeMessage(o.Reason))
+			default:
+				fmt.Fprintf(&b, "  failed        configs of group %s: %s\n", Escape(o.Topic), errorLine(o.Err))
 			}
 		}
 		var parts []string
@@ -378,6 +431,7 @@ func InventoryPrometheus(w io.Writer, r *inventory.Result) error {
 	orphanBytes := fs.family("kstreams_inventory_orphaned_bytes", "Size on disk (every replica) of orphaned internal topics, by the application their names give (empty: unknown), in bytes.")
 	orphanTopics := fs.family("kstreams_inventory_orphaned_topics", "Orphaned internal topics, by the application their names give (empty: unknown).")
 	total := fs.family("kstreams_inventory_orphaned_bytes_total", "Size on disk (every replica) of every orphaned internal topic, in bytes.")
+	leftover := fs.family("kstreams_inventory_leftover_group_configs", "Groups that no longer exist but whose dynamic configs the broker keeps.")
 	seen := map[string]bool{}
 	for _, g := range r.Groups {
 		if !g.Live || seen[g.Group] {
@@ -402,5 +456,6 @@ func InventoryPrometheus(w io.Writer, r *inventory.Result) error {
 		orphanTopics.add(count[a], "application", a)
 	}
 	total.add(r.OrphanedBytes())
+	leftover.add(int64(len(r.LeftoverConfigs)))
 	return fs.write(w)
 }

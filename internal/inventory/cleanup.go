@@ -2,7 +2,10 @@ package inventory
 
 import (
 	"context"
+	"slices"
 	"time"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 )
 
 // cleanup deletes (with Execute; else reports what it would delete) the
@@ -14,7 +17,7 @@ import (
 // for those that pass.
 func cleanup(ctx context.Context, client Client, opts Options, r *Result, now func() time.Time) (*Deletion, error) {
 	d := &Deletion{Execute: opts.Execute, MinAge: opts.MinAge}
-	if len(r.Orphans) == 0 {
+	if len(r.Orphans) == 0 && (!opts.Configs || len(r.LeftoverConfigs) == 0) {
 		return d, nil
 	}
 	if opts.BeforeRecheck != nil {
@@ -83,7 +86,53 @@ func cleanup(ctx context.Context, client Client, opts Options, r *Result, now fu
 			}
 		}
 	}
+	if opts.Configs {
+		d.Configs = cleanupConfigs(ctx, client, opts, r, s)
+	}
 	return d, nil
+}
+
+// cleanupConfigs deletes the left-over configs listed, each only if its
+// group still does not exist and the broker still lists its configs.
+func cleanupConfigs(ctx context.Context, client Client, opts Options, r *Result, s *snapshot) []Outcome {
+	listed, err := client.ListGroupConfigResources(ctx)
+	var out []Outcome
+	var alters []admin.GroupConfigAlter
+	idx := map[string]int{}
+	for _, l := range r.LeftoverConfigs {
+		o := Outcome{Topic: l.Group}
+		_, exists := s.groups[l.Group]
+		switch {
+		case err != nil:
+			o.Outcome, o.Reason = Skipped, "the groups with configs could not be listed again: "+err.Error()
+		case exists:
+			o.Outcome, o.Reason = Skipped, "the group "+l.Group+" exists again"
+		case !slices.Contains(listed, l.Group):
+			o.Outcome, o.Reason = Skipped, "its configs are gone"
+		case !opts.Execute:
+			o.Outcome = WouldDelete
+		default:
+			a := admin.GroupConfigAlter{Group: l.Group}
+			for _, c := range l.Configs {
+				a.Ops = append(a.Ops, admin.ConfigOp{Name: c.Key})
+			}
+			idx[l.Group] = len(out)
+			alters = append(alters, a)
+		}
+		out = append(out, o)
+	}
+	for _, res := range client.AlterGroupConfigs(ctx, alters, false) {
+		i, ok := idx[res.Group]
+		if !ok {
+			continue
+		}
+		if res.Err != nil {
+			out[i].Outcome, out[i].Err = DeleteError, res.Err
+		} else {
+			out[i].Outcome = Deleted
+		}
+	}
+	return out
 }
 
 // whyNot says which rule keeps a topic that was an orphan at the listing.

@@ -31,6 +31,9 @@ type Options struct {
 	// deleted, else it is a dry run.
 	Delete  bool
 	Execute bool
+	// Configs also deletes the left-over group configs listed (with
+	// Delete).
+	Configs bool
 	// MinAge: a topic whose newest record is younger is not deleted.
 	MinAge time.Duration
 	// Now is the clock (time.Now when nil).
@@ -47,6 +50,8 @@ func (o Options) Validate() error {
 		return errors.New("Option [delete] takes [orphans]: only orphaned internal topics are ever deleted")
 	case o.Execute && !o.Delete:
 		return errors.New("Option [execute] takes [delete]")
+	case o.Configs && !o.Delete:
+		return errors.New("Option [configs] takes [delete]")
 	case o.MinAge < 0:
 		return fmt.Errorf("--min-age must not be negative, got %s", o.MinAge)
 	}
@@ -69,6 +74,9 @@ type Client interface {
 	ListOffsets(ctx context.Context, tps []kafka.TopicPartition, timestamp int64) ([]admin.ListedOffset, error)
 	FetchFirstRecords(ctx context.Context, qs []admin.FirstRecordQuery) ([]admin.FirstRecord, admin.FetchStats, error)
 	DeleteTopics(ctx context.Context, topics []string) []admin.DeletedTopic
+	ListGroupConfigResources(ctx context.Context) ([]string, error)
+	DescribeGroupConfigs(ctx context.Context, groups []string) []kafka.GroupConfigs
+	AlterGroupConfigs(ctx context.Context, alters []admin.GroupConfigAlter, validateOnly bool) []admin.AlteredGroupConfig
 }
 
 // Finding kinds: what differs between a declared internal topic (or a
@@ -211,11 +219,22 @@ type Outcome struct {
 	Err    error
 }
 
-// Deletion is the cleanup's outcome, in the orphans' order.
+// LeftoverConfig is a group that no longer exists but whose dynamic
+// configs the broker keeps (FINDINGS F402).
+type LeftoverConfig struct {
+	Group string
+	// Configs are its dynamic configs, by name.
+	Configs []kafka.ConfigEntry
+}
+
+// Deletion is the cleanup's outcome, in the orphans' order; Configs, with
+// Options.Configs, in the left-over configs' order, Outcome.Topic holding
+// the group id.
 type Deletion struct {
 	Execute bool
 	MinAge  time.Duration
 	Topics  []Outcome
+	Configs []Outcome
 }
 
 // NotDeletedError is a listed orphan that was not deleted.
@@ -235,6 +254,9 @@ type Result struct {
 	Groups  []*Group
 	Orphans []Orphan
 	Kept    []Kept
+	// LeftoverConfigs are the dynamic configs of groups that no longer
+	// exist, when the broker can list them (ListConfigResources).
+	LeftoverConfigs []LeftoverConfig
 	// Unread lists what could not be read and makes the orphans
 	// uncertain: groups whose committed offsets are unknown, brokers that
 	// reported no sizes.
@@ -267,6 +289,14 @@ func (r *Result) Failures() []kafka.Failure {
 				out = append(out, kafka.Failure{Group: o.Topic, Err: &NotDeletedError{Topic: o.Topic, Reason: o.Reason}})
 			case DeleteError:
 				out = append(out, kafka.Failure{Group: o.Topic, Err: fmt.Errorf("internal topic %s not deleted: %w", o.Topic, o.Err)})
+			}
+		}
+		for _, o := range r.Deletion.Configs {
+			switch o.Outcome {
+			case Skipped:
+				out = append(out, kafka.Failure{Group: o.Topic, Err: &NotDeletedError{Topic: "configs of group " + o.Topic, Reason: o.Reason}})
+			case DeleteError:
+				out = append(out, kafka.Failure{Group: o.Topic, Err: fmt.Errorf("the configs of group %s not deleted: %w", o.Topic, o.Err)})
 			}
 		}
 	}
@@ -441,6 +471,9 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		r.Groups = groupsOf(s, opts)
 	}
 	r.Orphans, r.Kept = orphansOf(s, opts.Groups)
+	var unread []string
+	r.LeftoverConfigs, unread = leftoverConfigs(ctx, client, s, opts.Groups)
+	r.Unread = append(r.Unread, unread...)
 
 	var topics []string
 	for _, g := range r.Groups {
@@ -813,4 +846,41 @@ func keptBecause(s *snapshot, topic string, owners []string) string {
 		}
 	}
 	return ""
+}
+
+// leftoverConfigs lists the groups with dynamic configs that no longer
+// exist (of apps, when given), with those configs; unread says what could
+// not be read (a broker older than 4.1 cannot list them).
+func leftoverConfigs(ctx context.Context, client Client, s *snapshot, apps []string) ([]LeftoverConfig, []string) {
+	names, err := client.ListGroupConfigResources(ctx)
+	if err != nil {
+		return nil, []string{"the groups with dynamic configs (ListConfigResources): " + err.Error()}
+	}
+	var gone []string
+	for _, g := range names {
+		if _, exists := s.groups[g]; !exists && (len(apps) == 0 || slices.Contains(apps, g)) {
+			gone = append(gone, g)
+		}
+	}
+	if len(gone) == 0 {
+		return nil, nil
+	}
+	var out []LeftoverConfig
+	var unread []string
+	for _, gc := range client.DescribeGroupConfigs(ctx, gone) {
+		if gc.Err != nil {
+			unread = append(unread, fmt.Sprintf("the configs of group %s: %v", gc.Group, gc.Err))
+			continue
+		}
+		l := LeftoverConfig{Group: gc.Group}
+		for _, e := range gc.Entries {
+			if e.Source == kafka.SourceGroup && e.Value != nil {
+				l.Configs = append(l.Configs, kafka.ConfigEntry{Key: e.Name, Value: *e.Value})
+			}
+		}
+		if len(l.Configs) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out, unread
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/inventory"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
@@ -299,5 +300,51 @@ func TestInventory_cleanup(t *testing.T) {
 		r := run(t, cl, opts)
 		assert.Equal(t, "skipped: it is no longer an orphan: the live streams group wc declares it", outcomes(r)["wc-old-changelog"])
 		assert.True(t, c.HasTopic("wc-old-changelog"))
+	})
+}
+
+func TestInventory_leftoverGroupConfigs(t *testing.T) {
+	standby := "1"
+	setup := func(t *testing.T) (*playground.Cluster, *admin.Client) {
+		c, cl := orphanCluster(t)
+		c.SetGroupConfig("gone", "streams.num.standby.replicas", &standby)
+		c.SetGroupConfig("wc", "streams.num.standby.replicas", &standby) // wc exists: not left over
+		return c, cl
+	}
+	t.Run("listed", func(t *testing.T) {
+		_, cl := setup(t)
+		r := run(t, cl, inventory.Options{Orphans: true})
+		assert.Equal(t, []inventory.LeftoverConfig{{Group: "gone", Configs: []kafka.ConfigEntry{{Key: "streams.num.standby.replicas", Value: "1"}}}}, r.LeftoverConfigs)
+	})
+	t.Run("dry run keeps them", func(t *testing.T) {
+		c, cl := setup(t)
+		r := run(t, cl, inventory.Options{Orphans: true, Delete: true, Configs: true, MinAge: 0})
+		require.Len(t, r.Deletion.Configs, 1)
+		assert.Equal(t, inventory.WouldDelete, r.Deletion.Configs[0].Outcome)
+		_, cl2 := c, cl
+		again := run(t, cl2, inventory.Options{Orphans: true})
+		assert.Len(t, again.LeftoverConfigs, 1)
+	})
+	t.Run("execute deletes them", func(t *testing.T) {
+		_, cl := setup(t)
+		r := run(t, cl, inventory.Options{Orphans: true, Delete: true, Execute: true, Configs: true, MinAge: 0})
+		require.Len(t, r.Deletion.Configs, 1)
+		assert.Equal(t, inventory.Deleted, r.Deletion.Configs[0].Outcome)
+		assert.Empty(t, r.Failures())
+		assert.Empty(t, run(t, cl, inventory.Options{Orphans: true}).LeftoverConfigs)
+	})
+	t.Run("the group comes back before the delete", func(t *testing.T) {
+		c, cl := setup(t)
+		r := run(t, cl, inventory.Options{Orphans: true, Delete: true, Execute: true, Configs: true, MinAge: 0,
+			BeforeRecheck: func() { c.PutGroup("gone", "consumer", "consumer", "Stable") }})
+		require.Len(t, r.Deletion.Configs, 1)
+		assert.Equal(t, "skipped: the group gone exists again", r.Deletion.Configs[0].Outcome+": "+r.Deletion.Configs[0].Reason)
+		assert.Len(t, r.Failures(), 1+3, "the configs and the three orphans named after gone, now kept by the group")
+	})
+	t.Run("without --configs nothing is deleted", func(t *testing.T) {
+		_, cl := setup(t)
+		r := run(t, cl, inventory.Options{Orphans: true, Delete: true, Execute: true, MinAge: 0})
+		assert.Empty(t, r.Deletion.Configs)
+		assert.Len(t, run(t, cl, inventory.Options{Orphans: true}).LeftoverConfigs, 1)
 	})
 }

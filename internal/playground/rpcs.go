@@ -44,6 +44,7 @@ var rpcs = map[int16]rpc{
 	42: {name: "DeleteGroups", handle: (*Cluster).handleDeleteGroups, groups: deleteGroupsGroups, stateFaults: true},
 	44: {name: "IncrementalAlterConfigs", handle: (*Cluster).handleIncrementalAlterConfigs, stateFaults: true},
 	47: {name: "OffsetDelete", handle: (*Cluster).handleOffsetDelete, groups: offsetDeleteGroups, stateFaults: true},
+	74: {name: "ListConfigResources", handle: (*Cluster).handleListConfigResources},
 	89: {name: "StreamsGroupDescribe", handle: (*Cluster).handleStreamsGroupDescribe, groups: describeGroups, stateFaults: true},
 }
 
