@@ -265,6 +265,10 @@ func (f *fakeClient) FetchFirstRecords(context.Context, []admin.FirstRecordQuery
 	return nil, admin.FetchStats{}, nil
 }
 
+func (f *fakeClient) FetchShareGroupOffsets(context.Context, []string) []admin.GroupOffsets {
+	return nil
+}
+
 func (f *fakeClient) ListGroupConfigResources(context.Context) ([]string, error) { return nil, nil }
 
 func (f *fakeClient) DescribeGroupConfigs(_ context.Context, groups []string) []kafka.GroupConfigs {

@@ -86,6 +86,7 @@ var pinned = map[int16]int16{
 	47: 0,  // OffsetDelete (--delete-offsets)
 	74: 1,  // ListConfigResources (inventory: groups with dynamic configs; v1 takes resource types)
 	89: 1,  // StreamsGroupDescribe (v1: topology description, KIP-1331)
+	90: 1,  // DescribeShareGroupOffsets (inventory: what share groups consumed)
 }
 
 // PinnedVersions returns the max version table the client uses.

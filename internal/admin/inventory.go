@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -269,4 +270,62 @@ func (c *Client) ListGroupConfigResources(ctx context.Context) ([]string, error)
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
+}
+
+// describeShareOffsetsAPI names DescribeShareGroupOffsets in messages.
+const describeShareOffsetsAPI = "DescribeShareGroupOffsets"
+
+// FetchShareGroupOffsets reads the start offsets of share groups (KIP-932:
+// DescribeShareGroupOffsets, key 90, null topics: every topic), routed to
+// their coordinators as OffsetFetch is. A partition with a start offset
+// (not -1) counts as committed. One entry per requested group, in order.
+func (c *Client) FetchShareGroupOffsets(ctx context.Context, groups []string) []GroupOffsets {
+	call := groupCall[[]CommittedOffset]{
+		api:  describeShareOffsetsAPI,
+		gate: c.versionGate(90, 0, describeShareOffsetsAPI, "share group offsets"),
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string][]CommittedOffset, map[string]int16, map[string]*string, error) {
+			req := kmsg.NewPtrDescribeShareGroupOffsetsRequest()
+			for _, g := range gs {
+				rg := kmsg.NewDescribeShareGroupOffsetsRequestGroup()
+				rg.GroupID, rg.Topics = g, nil
+				req.Groups = append(req.Groups, rg)
+			}
+			kr, err := b.RetriableRequest(ctx, req)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			resp, ok := kr.(*kmsg.DescribeShareGroupOffsetsResponse)
+			if !ok {
+				return nil, nil, nil, &kafka.MalformedError{Reason: fmt.Sprintf("%s answered with %T", describeShareOffsetsAPI, kr)}
+			}
+			rows := map[string][]CommittedOffset{}
+			codes := map[string]int16{}
+			msgs := map[string]*string{}
+			for _, g := range resp.Groups {
+				if _, dup := codes[g.GroupID]; dup {
+					continue
+				}
+				codes[g.GroupID], msgs[g.GroupID] = g.ErrorCode, g.ErrorMessage
+				var offs []CommittedOffset
+				for _, t := range g.Topics {
+					for _, p := range t.Partitions {
+						co := CommittedOffset{TopicPartition: kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}, Offset: p.StartOffset, LeaderEpoch: p.LeaderEpoch}
+						if p.ErrorCode != 0 {
+							co.Err = NewKafkaError(p.ErrorCode, p.ErrorMessage)
+						}
+						offs = append(offs, co)
+					}
+				}
+				rows[g.GroupID] = offs
+			}
+			return rows, codes, msgs, nil
+		},
+	}
+	res := route(ctx, c, groups, call)
+	out := make([]GroupOffsets, len(groups))
+	for i, g := range groups {
+		r := res[g]
+		out[i] = GroupOffsets{Group: g, Coordinator: r.coordinator, Offsets: r.row, Err: r.err}
+	}
+	return out
 }

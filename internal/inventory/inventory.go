@@ -71,6 +71,7 @@ type Client interface {
 	DescribeTopicConfigs(ctx context.Context, topics, names []string) ([]admin.TopicConfigs, error)
 	DescribeLogDirs(ctx context.Context) (*admin.LogDirSizes, error)
 	FetchCommittedOffsets(ctx context.Context, groups []string) []admin.GroupOffsets
+	FetchShareGroupOffsets(ctx context.Context, groups []string) []admin.GroupOffsets
 	ListOffsets(ctx context.Context, tps []kafka.TopicPartition, timestamp int64) ([]admin.ListedOffset, error)
 	FetchFirstRecords(ctx context.Context, qs []admin.FirstRecordQuery) ([]admin.FirstRecord, admin.FetchStats, error)
 	DeleteTopics(ctx context.Context, topics []string) []admin.DeletedTopic
@@ -340,7 +341,7 @@ func read(ctx context.Context, client Client) (*snapshot, error) {
 	for _, t := range cl.Topics {
 		s.topics[t.Topic] = t
 	}
-	var live, withOffsets []string
+	var live, withOffsets, shares []string
 	for _, g := range groups {
 		s.groups[g.Group] = g
 		switch {
@@ -348,9 +349,8 @@ func read(ctx context.Context, client Client) (*snapshot, error) {
 			live = append(live, g.Group)
 			withOffsets = append(withOffsets, g.Group)
 		case g.Type == "share":
-			// Share groups keep their offsets apart (DescribeShareGroupOffsets),
-			// which this version does not read: they make every orphan uncertain.
-			s.unknownOffsets = append(s.unknownOffsets, g.Group)
+			// Share groups keep their offsets apart (DescribeShareGroupOffsets).
+			shares = append(shares, g.Group)
 		case !kafka.StateDead.Is(g.State):
 			withOffsets = append(withOffsets, g.Group)
 		}
@@ -358,7 +358,14 @@ func read(ctx context.Context, client Client) (*snapshot, error) {
 	if err := describeLive(ctx, client, live, s); err != nil {
 		return nil, err
 	}
-	for _, o := range client.FetchCommittedOffsets(ctx, withOffsets) {
+	var offsets []admin.GroupOffsets
+	if len(withOffsets) > 0 {
+		offsets = client.FetchCommittedOffsets(ctx, withOffsets)
+	}
+	if len(shares) > 0 {
+		offsets = append(offsets, client.FetchShareGroupOffsets(ctx, shares)...)
+	}
+	for _, o := range offsets {
 		if o.Err != nil {
 			if errors.Is(o.Err, kafka.ErrGroupNotFound) {
 				continue // gone since the listing: no offsets

@@ -348,3 +348,13 @@ func TestInventory_leftoverGroupConfigs(t *testing.T) {
 		assert.Len(t, run(t, cl, inventory.Options{Orphans: true}).LeftoverConfigs, 1)
 	})
 }
+
+func TestInventory_shareGroupOffsets(t *testing.T) {
+	c, cl := orphanCluster(t)
+	c.PutGroup("sharer", "share", "share", "Stable")
+	c.Commit("sharer", playground.Committed{Topic: "gone-store-changelog", Partition: 0, Offset: 1, LeaderEpoch: -1})
+	r := run(t, cl, inventory.Options{})
+	assert.NotContains(t, orphanNames(r), "gone-store-changelog")
+	assert.Contains(t, r.Kept, inventory.Kept{Topic: "gone-store-changelog", Reason: "group sharer has committed offsets on it"})
+	assert.Empty(t, r.Unread, "a share group's offsets are read")
+}

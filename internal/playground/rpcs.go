@@ -46,6 +46,7 @@ var rpcs = map[int16]rpc{
 	47: {name: "OffsetDelete", handle: (*Cluster).handleOffsetDelete, groups: offsetDeleteGroups, stateFaults: true},
 	74: {name: "ListConfigResources", handle: (*Cluster).handleListConfigResources},
 	89: {name: "StreamsGroupDescribe", handle: (*Cluster).handleStreamsGroupDescribe, groups: describeGroups, stateFaults: true},
+	90: {name: "DescribeShareGroupOffsets", handle: (*Cluster).handleDescribeShareGroupOffsets},
 }
 
 // apiVersionsKey is special in the framing: its response header is always
