@@ -16,6 +16,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/doctor"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/groupconfig"
+	"github.com/kstreams-groups/kstreams-groups/internal/inventory"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
 	"github.com/kstreams-groups/kstreams-groups/internal/resetoffsets"
@@ -33,6 +34,7 @@ type client interface {
 	deleteoffsets.Client
 	check.Client
 	doctor.Client
+	inventory.Client
 	groupconfig.Client
 	Close()
 }

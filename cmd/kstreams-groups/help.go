@@ -56,5 +56,5 @@ func outputFlagUsage() string {
 	for _, o := range format.AllowedOutputs() {
 		names = append(names, string(o))
 	}
-	return "Output format: " + strings.Join(names, ", ") + ". text is kafka-streams-groups.sh's; dot and mermaid draw a topology, svg and png render that drawing (png is binary); prometheus is the Prometheus text format (check, overview, list --state)."
+	return "Output format: " + strings.Join(names, ", ") + ". text is kafka-streams-groups.sh's; dot and mermaid draw a topology, svg and png render that drawing (png is binary); prometheus is the Prometheus text format (check, overview, inventory, list --state)."
 }

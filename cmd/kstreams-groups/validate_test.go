@@ -247,6 +247,30 @@ func (f *fakeClient) DescribeBrokerConfigs(context.Context, kafka.Broker, []stri
 	return nil, errors.New("not in the fake")
 }
 
+func (f *fakeClient) ListAllGroups(context.Context) ([]admin.AnyGroup, error) { return nil, nil }
+
+func (f *fakeClient) ListAllTopics(context.Context) (*admin.ClusterTopics, error) {
+	return &admin.ClusterTopics{}, nil
+}
+
+func (f *fakeClient) DescribeTopicConfigs(context.Context, []string, []string) ([]admin.TopicConfigs, error) {
+	return nil, nil
+}
+
+func (f *fakeClient) DescribeLogDirs(context.Context) (*admin.LogDirSizes, error) {
+	return &admin.LogDirSizes{}, nil
+}
+
+func (f *fakeClient) FetchFirstRecords(context.Context, []admin.FirstRecordQuery) ([]admin.FirstRecord, admin.FetchStats, error) {
+	return nil, admin.FetchStats{}, nil
+}
+
+func (f *fakeClient) FetchShareGroupOffsets(context.Context, []string) []admin.GroupOffsets {
+	return nil
+}
+
+func (f *fakeClient) ListGroupConfigResources(context.Context) ([]string, error) { return nil, nil }
+
 func (f *fakeClient) DescribeGroupConfigs(_ context.Context, groups []string) []kafka.GroupConfigs {
 	out := make([]kafka.GroupConfigs, len(groups))
 	for i, g := range groups {

@@ -67,7 +67,7 @@ type job struct {
 // verbs lists the verbs in the order the Java tool checks their options
 // (StreamsGroupCommandOptions.checkArgs) and the Kafka form lists them.
 func (a *app) verbs() []*verb {
-	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.deleteOffsetsVerb(), a.resetOffsetsVerb(), a.overviewVerb(), a.diffVerb(), a.checkVerb(), a.doctorVerb(), a.groupConfigVerb()}
+	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.deleteOffsetsVerb(), a.resetOffsetsVerb(), a.overviewVerb(), a.diffVerb(), a.checkVerb(), a.doctorVerb(), a.groupConfigVerb(), a.inventoryVerb()}
 }
 
 // verbs without an app, for their flag tables.
@@ -243,7 +243,7 @@ func sharedChecks(v flagValues, has func(string) bool) error {
 		return usageErrorf("Option [delete-all-internal-topics] takes [execute] when [reset-offsets] is used.")
 	case !deleteAll && deleteNamed && !has("delete") && !(reset && v.bool("execute")):
 		return usageErrorf("Option [delete-internal-topic] takes [reset-offsets] when [execute] is used.")
-	case (v.bool("dry-run") && !has("delete") || v.bool("execute")) && !reset && !has("config"):
+	case (v.bool("dry-run") && !has("delete") || v.bool("execute")) && !reset && !has("config") && !has("inventory"):
 		return usageErrorf("Only Option [reset-offsets] accepts [execute] or [dry-run]")
 	case has("list") && v.bool("members"):
 		return usageErrorf(`Option "[list]" can't be used with option "[members]"`)

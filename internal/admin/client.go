@@ -78,12 +78,15 @@ var pinned = map[int16]int16{
 	17: 1,  // SaslHandshake
 	18: 4,  // ApiVersions
 	20: 6,  // DeleteTopics (--delete-all-internal-topics)
-	32: 4,  // DescribeConfigs (doctor: the coordinator's plugin config; group configs)
+	32: 4,  // DescribeConfigs (doctor: the coordinator's plugin config; group configs; inventory: topic configs)
+	35: 4,  // DescribeLogDirs (inventory: replica sizes; v4 has every field inventory reads)
 	36: 2,  // SaslAuthenticate
 	42: 3,  // DeleteGroups (v3: per-group ErrorMessage, KIP-1331)
 	44: 1,  // IncrementalAlterConfigs (config --set/--delete-config, delete --delete-configs)
 	47: 0,  // OffsetDelete (--delete-offsets)
+	74: 1,  // ListConfigResources (inventory: groups with dynamic configs; v1 takes resource types)
 	89: 1,  // StreamsGroupDescribe (v1: topology description, KIP-1331)
+	90: 1,  // DescribeShareGroupOffsets (inventory: what share groups consumed)
 }
 
 // PinnedVersions returns the max version table the client uses.

@@ -127,6 +127,7 @@ func subtopologiesFromWire(t *kmsg.StreamsGroupDescribeResponseGroupTopology) []
 			RepartitionSourceTopics: topicNames(s.RepartitionSourceTopics),
 			RepartitionSinkTopics:   append([]string{}, s.RepartitionSinkTopics...),
 			StateChangelogTopics:    topicNames(s.StateChangelogTopics),
+			Declared:                slices.Concat(declared(s.StateChangelogTopics, kafka.ChangelogTopic), declared(s.RepartitionSourceTopics, kafka.RepartitionTopic)),
 		})
 	}
 	return out
@@ -136,6 +137,19 @@ func topicNames(in []kmsg.TopicInfo) []string {
 	out := make([]string, 0, len(in))
 	for _, t := range in {
 		out = append(out, t.Topic)
+	}
+	return out
+}
+
+// declared converts the TopicInfo of internal topics of one kind.
+func declared(in []kmsg.TopicInfo, kind string) []kafka.DeclaredTopic {
+	out := make([]kafka.DeclaredTopic, 0, len(in))
+	for _, t := range in {
+		d := kafka.DeclaredTopic{Name: t.Topic, Kind: kind, Partitions: t.NumPartitions, ReplicationFactor: t.ReplicationFactor}
+		for _, c := range t.Configs {
+			d.Configs = append(d.Configs, kafka.ConfigEntry{Key: c.Key, Value: c.Value})
+		}
+		out = append(out, d)
 	}
 	return out
 }

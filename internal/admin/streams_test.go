@@ -122,12 +122,14 @@ func TestSubtopologiesFromWire(t *testing.T) {
 	s0.SubtopologyID, s0.SourceTopics, s0.RepartitionSinkTopics = "0", []string{"in", "a-in"}, []string{"rep"}
 	s1 := kmsg.NewStreamsGroupDescribeResponseGroupTopologySubtopology()
 	s1.SubtopologyID = "1"
-	s1.RepartitionSourceTopics = []kmsg.TopicInfo{{Topic: "rep"}}
+	s1.RepartitionSourceTopics = []kmsg.TopicInfo{{Topic: "rep", NumPartitions: 4, ReplicationFactor: 3, Configs: []kmsg.TopicInfoConfig{{Key: "cleanup.policy", Value: "delete"}}}}
 	s1.StateChangelogTopics = []kmsg.TopicInfo{{Topic: "z-changelog"}, {Topic: "counts-changelog"}}
 	topo.Subtopologies = []kmsg.StreamsGroupDescribeResponseGroupTopologySubtopology{s0, s1}
 	assert.Equal(t, []kafka.Subtopology{
 		{ID: "0", SourceTopics: []string{"in", "a-in"}, RepartitionSourceTopics: []string{}, RepartitionSinkTopics: []string{"rep"}, StateChangelogTopics: []string{}},
-		{ID: "1", SourceTopics: []string{}, RepartitionSourceTopics: []string{"rep"}, RepartitionSinkTopics: []string{}, StateChangelogTopics: []string{"z-changelog", "counts-changelog"}},
+		{ID: "1", SourceTopics: []string{}, RepartitionSourceTopics: []string{"rep"}, RepartitionSinkTopics: []string{}, StateChangelogTopics: []string{"z-changelog", "counts-changelog"},
+			Declared: []kafka.DeclaredTopic{{Name: "z-changelog", Kind: "changelog"}, {Name: "counts-changelog", Kind: "changelog"},
+				{Name: "rep", Kind: "repartition", Partitions: 4, ReplicationFactor: 3, Configs: []kafka.ConfigEntry{{Key: "cleanup.policy", Value: "delete"}}}}},
 	}, subtopologiesFromWire(&topo), "wire order kept")
 	assert.Nil(t, subtopologiesFromWire(nil))
 	assert.Nil(t, subtopologiesFromWire(&kmsg.StreamsGroupDescribeResponseGroupTopology{Epoch: 1}), "not initialised")

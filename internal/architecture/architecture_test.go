@@ -129,7 +129,7 @@ func prefixed(prefixes ...string) func(string) bool {
 func stdlib(imp string) bool { return !strings.Contains(strings.Split(imp, "/")[0], ".") }
 
 // verbPackages are the packages that each hold one verb.
-var verbPackages = []string{"internal/describe", "internal/list", "internal/delete", "internal/resetoffsets", "internal/deleteoffsets", "internal/overview", "internal/diff", "internal/check", "internal/doctor", "internal/groupconfig"}
+var verbPackages = []string{"internal/describe", "internal/list", "internal/delete", "internal/resetoffsets", "internal/deleteoffsets", "internal/overview", "internal/diff", "internal/check", "internal/doctor", "internal/groupconfig", "internal/inventory"}
 
 // rules are the import rules of docs/ARCHITECTURE.md ("Import rules").
 var rules = []rule{
@@ -190,6 +190,7 @@ var mayImport = map[string][]string{
 	"internal/check":          verb("internal/overview"),
 	"internal/doctor":         verb("internal/overview"),
 	"internal/groupconfig":    verb(),
+	"internal/inventory":      verb(),
 	"internal/watch":          {"internal/describe", "internal/overview", "internal/check", "internal/kafka", "internal/topology"},
 	"internal/format":         slices.Concat(verbPackages, []string{"internal/kafka", "internal/topology", "internal/format/picture", "internal/serve/snapshot"}),
 	"internal/serve/web":      {"internal/serve/snapshot", "internal/format", "internal/check"},

@@ -64,5 +64,5 @@ func Encode(w io.Writer, o Output, v any) error { return encode(w, o, v) }
 // Documents lists the top-level document types, for schema tests.
 func Documents() []any {
 	return []any{DescribeDoc{}, DeleteDoc{}, DeleteOffsetsDoc{}, ListDoc{}, ResetOffsetsDoc{}, OverviewDoc{}, TopologyDoc{}, VersionDoc{}, DiffDoc{}, CheckDoc{}, DoctorDoc{}, GroupConfigDoc{},
-		ClustersDoc{}, GroupsDoc{}, GroupDetailDoc{}, HistoryDoc{}, EventsDoc{}, ServeErrorDoc{}}
+		ClustersDoc{}, GroupsDoc{}, GroupDetailDoc{}, HistoryDoc{}, EventsDoc{}, ServeErrorDoc{}, InventoryDoc{}}
 }

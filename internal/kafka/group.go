@@ -150,6 +150,37 @@ type Subtopology struct {
 	RepartitionSourceTopics []string
 	RepartitionSinkTopics   []string
 	StateChangelogTopics    []string
+	// Declared are the internal topics the members declared for the
+	// subtopology with what they expect of them: its changelog topics,
+	// then its repartition source topics, in wire order.
+	Declared []DeclaredTopic
+}
+
+// Kinds of a declared internal topic.
+const (
+	ChangelogTopic   = "changelog"
+	RepartitionTopic = "repartition"
+)
+
+// DeclaredTopic is one internal topic a subtopology declares (KIP-1071
+// TopicInfo): what the application expects the broker to create.
+type DeclaredTopic struct {
+	Name string
+	// Kind is ChangelogTopic or RepartitionTopic.
+	Kind string
+	// Partitions is the count the application enforces; 0 leaves it to
+	// the broker (always 0 for changelogs).
+	Partitions int32
+	// ReplicationFactor is 0 for the broker's default.
+	ReplicationFactor int16
+	// Configs are the topic configs asked for, in wire order.
+	Configs []ConfigEntry
+}
+
+// ConfigEntry is one key and value of a config.
+type ConfigEntry struct {
+	Key   string
+	Value string
 }
 
 // CompareSubtopologyIDs orders numeric ids numerically ("2" before "10")

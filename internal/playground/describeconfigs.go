@@ -84,6 +84,8 @@ func (c *Cluster) handleDescribeConfigs(n *node, req kmsg.Request) (kmsg.Respons
 		}
 		id := strconv.Itoa(int(n.id))
 		switch {
+		case res.ResourceType == kmsg.ConfigResourceTypeTopic:
+			c.describeTopicConfigsLocked(res, &rr)
 		case res.ResourceType == kmsg.ConfigResourceTypeGroupConfig:
 			c.describeGroupConfigLocked(r, res, &rr) // groupconfigs.go
 		case res.ResourceType != kmsg.ConfigResourceTypeBroker:

@@ -12,6 +12,12 @@ type topic struct {
 	name       string
 	id         [16]byte
 	partitions int32
+	// rf is the replication factor; 0 means min(nodes, 3). configs are
+	// its dynamic configs and sizes the bytes of each partition's replicas
+	// (topicconfigs.go).
+	rf      int16
+	configs map[string]string
+	sizes   []int64
 }
 
 // PutTopic adds or replaces a topic. Partition p is led by node
@@ -94,7 +100,7 @@ func (c *Cluster) metadataTopicLocked(t *topic) kmsg.MetadataResponseTopic {
 	mt.Topic = &name
 	mt.TopicID = t.id
 	nodes := int32(len(c.nodes))
-	rf := min(nodes, 3)
+	rf := t.replicas(nodes)
 	for p := range t.partitions {
 		mp := kmsg.NewMetadataResponseTopicPartition()
 		mp.Partition = p

@@ -40,10 +40,13 @@ var rpcs = map[int16]rpc{
 	18: {name: "ApiVersions", handle: (*Cluster).handleApiVersions},
 	20: {name: "DeleteTopics", handle: (*Cluster).handleDeleteTopics},
 	32: {name: "DescribeConfigs", handle: (*Cluster).handleDescribeConfigs, stateFaults: true},
+	35: {name: "DescribeLogDirs", handle: (*Cluster).handleDescribeLogDirs},
 	42: {name: "DeleteGroups", handle: (*Cluster).handleDeleteGroups, groups: deleteGroupsGroups, stateFaults: true},
 	44: {name: "IncrementalAlterConfigs", handle: (*Cluster).handleIncrementalAlterConfigs, stateFaults: true},
 	47: {name: "OffsetDelete", handle: (*Cluster).handleOffsetDelete, groups: offsetDeleteGroups, stateFaults: true},
+	74: {name: "ListConfigResources", handle: (*Cluster).handleListConfigResources},
 	89: {name: "StreamsGroupDescribe", handle: (*Cluster).handleStreamsGroupDescribe, groups: describeGroups, stateFaults: true},
+	90: {name: "DescribeShareGroupOffsets", handle: (*Cluster).handleDescribeShareGroupOffsets},
 }
 
 // apiVersionsKey is special in the framing: its response header is always

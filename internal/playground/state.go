@@ -50,6 +50,13 @@ type StateTopic struct {
 	Compression   string        `yaml:"compression"`
 	BatchRecords  int64         `yaml:"batch_records"`
 	Transactions  []Transaction `yaml:"transactions"`
+	// ReplicationFactor, Configs and Bytes are what inventory reads
+	// (topicconfigs.go): 0 is min(nodes, 3); a streams group's declared
+	// internal topic without configs gets the configs it declares, as the
+	// broker creates it; no bytes is 100 bytes per record of the log.
+	ReplicationFactor int16             `yaml:"replication_factor"`
+	Configs           map[string]string `yaml:"configs"`
+	Bytes             []int64           `yaml:"bytes"`
 }
 
 // StateStreamsGroup is a StreamsGroup plus its coordinator placement.
@@ -186,7 +193,32 @@ func (c *Cluster) Load(s *State) error {
 	}
 	topics := map[string]*topic{}
 	for _, t := range s.Topics {
-		topics[t.Name] = &topic{name: t.Name, id: topicID(t.Name), partitions: t.Partitions}
+		tp := &topic{name: t.Name, id: topicID(t.Name), partitions: t.Partitions, rf: t.ReplicationFactor, configs: maps.Clone(t.Configs), sizes: slices.Clone(t.Bytes)}
+		if tp.sizes == nil {
+			for p := range t.Partitions {
+				var start, end int64
+				if int(p) < len(t.StartOffsets) {
+					start = t.StartOffsets[p]
+				}
+				if int(p) < len(t.EndOffsets) {
+					end = t.EndOffsets[p]
+				}
+				tp.sizes = append(tp.sizes, 100*(end-start))
+			}
+		}
+		topics[t.Name] = tp
+	}
+	for _, g := range s.StreamsGroups {
+		if g.Topology == nil {
+			continue
+		}
+		for _, sub := range g.Topology.Subtopologies {
+			for _, ti := range slices.Concat(sub.StateChangelogTopics, sub.RepartitionSourceTopics) {
+				if tp, ok := topics[ti.Name]; ok && tp.configs == nil {
+					tp.configs = maps.Clone(ti.Configs)
+				}
+			}
+		}
 	}
 	var faults []*Fault
 	for _, f := range s.Faults {

@@ -1,0 +1,118 @@
+package main
+
+// The inventory verb: `kstreams-groups inventory` (subcommand only), a view
+// kafka-streams-groups.sh does not have: each streams group's declared
+// internal topics against the cluster, their cost, the orphans, and, only
+// with --orphans --delete --execute, their deletion.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/inventory"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+)
+
+func (a *app) inventoryVerb() *verb {
+	return &verb{
+		name:           "inventory",
+		subcommandOnly: true,
+		flags: []flagDef{
+			groupFlag.withHelp("Show this streams group (repeatable); orphans are then only the topics named after one of the groups given. Default: every live streams group."),
+			allGroupsFlag.withHelp("Show every live streams group (the default)."),
+			{name: "orphans", kind: boolFlag, help: "Show only the orphaned internal topics (and, with --delete, delete them)."},
+			{name: "delete", kind: boolFlag, help: "With --orphans: delete the orphans listed, each re-checked just before (a dry run unless --execute)."},
+			{name: "dry-run", kind: boolFlag, help: "With --delete: show what would be deleted, delete nothing (the default)."},
+			{name: "execute", kind: boolFlag, help: "With --delete: really delete."},
+			{name: "configs", kind: boolFlag, help: "With --delete: also delete the dynamic configs left by groups that no longer exist."},
+			{name: "min-age", kind: stringFlag, help: "With --delete: keep a topic whose newest record is younger than `D` (default 24h; 0 deletes regardless of age)."},
+		},
+		short: "Each application's internal topics, what is wrong with them, and what is left over",
+		long: `Show, for each streams group, the internal topics it declares (KIP-1071:
+changelogs and repartition topics, foreign-key join topics among them, with
+the partition count, replication factor and configs the application expects)
+against the cluster: present or missing, partition count, replication factor
+and configs, each difference a finding; a NOT_READY group's findings say why.
+For each topic, its size on disk (every replica, and one copy) and the time
+of its newest record.
+
+Then the orphans: topics named as a Kafka Streams internal topic
+("<application.id>-<name>-changelog", "-repartition", the foreign-key join
+"-subscription-registration-topic" / "-subscription-response-topic" and
+"KTABLE-FK-JOIN-SUBSCRIPTION-…-topic") that no live streams group declares,
+with why. Never an orphan: a topic any group has committed offsets on, one a
+live application reads or writes, one named after a group of another type (a
+Kafka Streams application on the classic protocol), or after a streams group
+that could not be described or has no topology yet.
+
+Cleanup, only on request: --orphans --delete lists what it would delete (a
+dry run); --execute deletes, after reading the cluster again and re-checking
+each topic (still an orphan, every group's offsets read, newest record older
+than --min-age; an empty topic counts as old enough). Only topics whose names
+follow the internal-topic rules are ever deleted, whatever --group says.
+With --configs it also deletes the dynamic configs that groups deleted
+since left on the broker (ListConfigResources, Apache Kafka 4.1 or newer),
+re-checking that each group still does not exist.
+
+-o json|yaml prints the same as a document, -o prometheus the bytes per
+application and the orphaned bytes. Requests: ListGroups per broker, one
+Metadata, StreamsGroupDescribe and OffsetFetch per coordinator, one
+DescribeConfigs, one DescribeLogDirs per broker, ListOffsets and Fetch per
+partition leader; DeleteTopics only with --execute.` + "\n\n" + exitStatusHelp(),
+		example: `  # What does each application own, and what is wrong with it?
+  kstreams-groups inventory
+
+  # What is left over, and what would a cleanup delete?
+  kstreams-groups inventory --orphans --delete
+
+  # Delete the orphans of a deleted application, whatever their age
+  kstreams-groups inventory --orphans --group old-app --delete --execute --min-age 0
+
+  # Bytes per application for a textfile collector
+  kstreams-groups inventory -o prometheus`,
+		parse: func(v flagValues) job {
+			opts := inventory.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"), Orphans: v.bool("orphans"),
+				Delete: v.bool("delete"), Execute: v.bool("execute"), Configs: v.bool("configs"), MinAge: inventory.DefaultMinAge,
+				Now: func() time.Time { return a.clock().Now() }}
+			var perr error
+			if v.set("min-age") {
+				d, err := time.ParseDuration(strings.TrimSpace(v.string("min-age")))
+				if err != nil {
+					perr = fmt.Errorf("--min-age: %q is not a duration such as 24h, 90m or 0", v.string("min-age"))
+				}
+				opts.MinAge = d
+			}
+			validate := func() error {
+				if perr != nil {
+					return perr
+				}
+				if v.bool("dry-run") && v.bool("execute") {
+					return fmt.Errorf("Option [dry-run] can't be used with option [execute]")
+				}
+				if v.bool("dry-run") && !opts.Delete {
+					return fmt.Errorf("Option [dry-run] takes [delete]")
+				}
+				return opts.Validate()
+			}
+			return job{opts: opts, validate: validate, run: func(ctx context.Context) error { return a.inventory(ctx, opts) }}
+		},
+	}
+}
+
+// inventory runs the inventory verb.
+func (a *app) inventory(ctx context.Context, opts inventory.Options) error {
+	p := printer[*inventory.Result]{
+		text: func(w io.Writer, res *inventory.Result, _ *format.Styles) error { return format.InventoryText(w, res) },
+		doc:  func(res *inventory.Result) any { return format.NewInventoryDoc(res) },
+		prom: func(w io.Writer, res *inventory.Result) error { return format.InventoryPrometheus(w, res) },
+		line: func(_ *inventory.Result, f kafka.Failure, _ format.Output) string {
+			return "Error: " + format.EscapeMessage(f.Err.Error())
+		},
+		noGraph: "-o %s: inventory prints text, json, yaml or prometheus",
+	}
+	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*inventory.Result, error) { return inventory.Run(ctx, c, opts) })
+}

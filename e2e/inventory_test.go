@@ -1,0 +1,228 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kadm"
+)
+
+// invDoc is the part of our inventory document the test reads.
+type invDoc struct {
+	Groups []struct {
+		Group    string `json:"group"`
+		State    string `json:"state"`
+		Findings []struct {
+			Kind    string `json:"kind"`
+			Topic   string `json:"topic"`
+			Want    string `json:"want"`
+			Have    string `json:"have"`
+			Message string `json:"message"`
+		} `json:"findings"`
+	} `json:"groups"`
+	Orphans []struct {
+		Topic       string `json:"topic"`
+		Application string `json:"application"`
+		Reason      string `json:"reason"`
+	} `json:"orphans"`
+	NotOrphans []struct {
+		Topic  string `json:"topic"`
+		Reason string `json:"reason"`
+	} `json:"not_orphans"`
+	LeftoverGroupConfigs []struct {
+		Group   string            `json:"group"`
+		Configs map[string]string `json:"configs"`
+	} `json:"leftover_group_configs"`
+	Unread  []string `json:"unread"`
+	Cleanup *struct {
+		Topics []struct {
+			Topic   string `json:"topic"`
+			Outcome string `json:"outcome"`
+			Reason  string `json:"reason"`
+		} `json:"topics"`
+		Configs []struct {
+			Topic   string `json:"topic"`
+			Outcome string `json:"outcome"`
+		} `json:"configs"`
+	} `json:"cleanup"`
+}
+
+// TestInventory (issue 24): inventory on one 4.4.0 broker. An application deleted with `delete`
+// but not its internal topics leaves orphans that a cleanup deletes, exactly them; a redeploy
+// with a renamed store (the group deleted first: 4.4.0 refuses a changed topology) leaves the
+// old changelog orphaned and not the new one; a consumer group's committed offsets keep a
+// topic named like a changelog; a repartition topic created beforehand with the wrong
+// partition count makes the group NOT_READY, and the inventory names it with both counts.
+func TestInventory(t *testing.T) {
+	bin := OurBinary(t)
+	start := time.Now()
+	defer func() { logf("TestInventory total %s", time.Since(start).Round(time.Millisecond)) }()
+	ctx := context.Background()
+	b := StartBroker(t, BrokerOptions{})
+
+	// inv-bad's repartition topic exists with 2 partitions; its input wc-input has 1.
+	require.NoError(t, createTopic(ctx, b, "inv-bad-word-counts-repartition", 2))
+	// A topic named like a changelog of a deleted application, read by a consumer group.
+	require.NoError(t, createTopic(ctx, b, "legacy-store-changelog", 1))
+	produceTo(t, b, "legacy-store-changelog", map[int32]int{0: 3})
+	adm := kadm.NewClient(b.Client())
+	offs := kadm.Offsets{}
+	offs.Add(kadm.Offset{Topic: "legacy-store-changelog", Partition: 0, At: 2, LeaderEpoch: -1})
+	resp, err := adm.CommitOffsets(ctx, "legacy-reader", offs)
+	require.NoError(t, err)
+	require.NoError(t, resp.Error())
+
+	gone := StartApp(t, b, AppOptions{AppID: "inv-gone", Topology: "wordcount"})
+	up := StartApp(t, b, AppOptions{AppID: "inv-up", Topology: "diff-base"})
+	bad := StartApp(t, b, AppOptions{AppID: "inv-bad", Topology: "wordcount"})
+	for _, a := range []*App{gone, up} {
+		require.NoError(t, a.WaitGroupState(ctx, b, "Stable", 90*time.Second), "%s\n%s", a.AppID, logTail(a.Proc.LogPath, 3000))
+	}
+	produceTo(t, b, "wc-input", map[int32]int{0: 5})
+	produceTo(t, b, "df-input", map[int32]int{0: 5})
+	require.NoError(t, bad.WaitGroupState(ctx, b, "NotReady", 60*time.Second), logTail(bad.Proc.LogPath, 3000))
+
+	inventory := func(t *testing.T, args ...string) (ToolResult, invDoc) {
+		t.Helper()
+		r := RunOursOn(t, bin, b, append([]string{"inventory", "-o", "json"}, args...)...)
+		var d invDoc
+		require.NoError(t, json.Unmarshal([]byte(r.Stdout), &d), "stdout: %s\nstderr: %s", r.Stdout, r.Stderr)
+		return r, d
+	}
+	orphans := func(d invDoc) map[string]string {
+		out := map[string]string{}
+		for _, o := range d.Orphans {
+			out[o.Topic] = o.Reason
+		}
+		return out
+	}
+
+	t.Run("wrong partition count: NOT_READY, topic and both counts named", func(t *testing.T) {
+		r, d := inventory(t, "--group", "inv-bad")
+		require.Equal(t, 0, r.ExitCode, r.Stderr)
+		require.Len(t, d.Groups, 1)
+		assert.Equal(t, "NotReady", d.Groups[0].State)
+		var msgs []string
+		for _, f := range d.Groups[0].Findings {
+			msgs = append(msgs, f.Message)
+		}
+		assert.Contains(t, msgs, "inv-bad-word-counts-repartition has 2 partitions, expected 1")
+		txt := RunOursOn(t, bin, b, "inventory", "--group", "inv-bad")
+		assert.Contains(t, txt.Stdout, "! inv-bad-word-counts-repartition has 2 partitions, expected 1")
+		logf("inventory --group inv-bad:\n%s", txt.Stdout)
+	})
+
+	t.Run("a consumer group's offsets keep a topic named like a changelog", func(t *testing.T) {
+		_, d := inventory(t, "--orphans")
+		assert.NotContains(t, orphans(d), "legacy-store-changelog")
+		found := false
+		for _, k := range d.NotOrphans {
+			if k.Topic == "legacy-store-changelog" {
+				found = true
+				assert.Equal(t, "group legacy-reader has committed offsets on it", k.Reason)
+			}
+		}
+		assert.True(t, found, "kept with its reason: %+v", d.NotOrphans)
+		assert.NotContains(t, orphans(d), "inv-gone-word-counts-changelog", "live: not an orphan")
+	})
+
+	t.Run("deleted application: its topics are orphans, a cleanup deletes exactly them", func(t *testing.T) {
+		// Its records processed and committed, so that its changelog holds them.
+		for i := 0; ; i++ {
+			got, err := committedOffsets(ctx, b, "inv-gone", func(tp string) bool { return tp == "wc-input" })
+			if err == nil && got["wc-input-0"] >= 5 {
+				break
+			}
+			require.Less(t, i, 150, "inv-gone did not commit wc-input: %v %v", got, err)
+			time.Sleep(200 * time.Millisecond)
+		}
+		// A group config, which DeleteGroups leaves behind (F402).
+		r := RunOursOn(t, bin, b, "config", "--group", "inv-gone", "--set", "streams.num.standby.replicas=1", "--execute")
+		require.Equal(t, 0, r.ExitCode, r.Stderr)
+		require.NoError(t, gone.Stop())
+		require.NoError(t, b.WaitGroupState(ctx, "inv-gone", "Empty", 30*time.Second, b.Proc))
+		r = RunOursOn(t, bin, b, "delete", "--group", "inv-gone")
+		require.Equal(t, 0, r.ExitCode, r.Stderr)
+		_, d := inventory(t, "--orphans")
+		assert.Empty(t, d.Unread, "a 4.4.0 broker lists group config resources (ListConfigResources v1)")
+		require.Len(t, d.LeftoverGroupConfigs, 1, "%+v", d.LeftoverGroupConfigs)
+		assert.Equal(t, "inv-gone", d.LeftoverGroupConfigs[0].Group)
+		assert.Equal(t, map[string]string{"streams.num.standby.replicas": "1"}, d.LeftoverGroupConfigs[0].Configs)
+		o := orphans(d)
+		// The name fits three application ids; none is a streams group.
+		assert.Equal(t, "no streams group named inv, inv-gone or inv-gone-word exists", o["inv-gone-word-counts-changelog"])
+		assert.Equal(t, "no streams group named inv, inv-gone or inv-gone-word exists", o["inv-gone-word-counts-repartition"])
+
+		// The dry run (the default) deletes nothing; with the default --min-age the records are
+		// too young.
+		r, d = inventory(t, "--orphans", "--group", "inv-gone", "--delete")
+		require.Len(t, d.Orphans, 2, "--group limits the orphans to the application's names")
+		assert.Equal(t, 1, r.ExitCode, "not everything asked could be done: %s", r.Stderr)
+		for _, c := range d.Cleanup.Topics {
+			if c.Topic == "inv-gone-word-counts-changelog" {
+				assert.Equal(t, "skipped", c.Outcome)
+				assert.Contains(t, c.Reason, "younger than --min-age 24h0m0s")
+			}
+		}
+		before := topicNames(t, b)
+		r, d = inventory(t, "--orphans", "--group", "inv-gone", "--delete", "--execute", "--min-age", "0", "--configs")
+		require.Equal(t, 0, r.ExitCode, r.Stderr)
+		require.Len(t, d.Cleanup.Configs, 1)
+		assert.Equal(t, "deleted", d.Cleanup.Configs[0].Outcome)
+		var deleted []string
+		for _, c := range d.Cleanup.Topics {
+			assert.Equal(t, "deleted", c.Outcome, c.Topic)
+			deleted = append(deleted, c.Topic)
+		}
+		assert.ElementsMatch(t, []string{"inv-gone-word-counts-changelog", "inv-gone-word-counts-repartition"}, deleted)
+		// The broker completes a deletion after answering DeleteTopics.
+		var after []string
+		for range 50 {
+			if after = topicNames(t, b); !slices.Contains(after, "inv-gone-word-counts-changelog") {
+				break
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		for _, tp := range before {
+			if !strings.HasPrefix(tp, "inv-gone-") {
+				assert.Contains(t, after, tp, "only the orphans are deleted")
+			}
+		}
+		assert.NotContains(t, after, "inv-gone-word-counts-changelog")
+		_, d = inventory(t, "--orphans")
+		assert.Empty(t, d.LeftoverGroupConfigs, "the configs are gone")
+	})
+
+	t.Run("redeploy with a renamed store: the old changelog is an orphan, the new one is not", func(t *testing.T) {
+		require.NoError(t, up.Stop())
+		require.NoError(t, b.WaitGroupState(ctx, "inv-up", "Empty", 30*time.Second, b.Proc))
+		r := RunOursOn(t, bin, b, "delete", "--group", "inv-up")
+		require.Equal(t, 0, r.ExitCode, r.Stderr)
+		named := StartApp(t, b, AppOptions{AppID: "inv-up", Topology: "diff-named"})
+		require.NoError(t, named.WaitGroupState(ctx, b, "Stable", 90*time.Second), logTail(named.Proc.LogPath, 3000))
+		_, d := inventory(t)
+		o := orphans(d)
+		assert.Equal(t, "the live streams group inv-up does not declare it", o["inv-up-"+dfStore+"-changelog"])
+		assert.NotContains(t, o, "inv-up-df-counts-changelog")
+		txt := RunOursOn(t, bin, b, "inventory", "--orphans")
+		logf("inventory --orphans:\n%s", txt.Stdout)
+	})
+}
+
+// topicNames lists the cluster's topics.
+func topicNames(t *testing.T, b *Broker) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	ts, err := kadm.NewClient(b.Client()).ListTopics(ctx)
+	require.NoError(t, err)
+	return ts.Names()
+}

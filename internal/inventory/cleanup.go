@@ -1,0 +1,147 @@
+package inventory
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+)
+
+// cleanup deletes (with Execute; else reports what it would delete) the
+// orphans r lists, and no other topic: after the listing it reads the
+// cluster again and re-checks each, still present, still named as an
+// internal topic of its application, still no live group declaring it,
+// still no committed offsets or reader or writer, every group's offsets
+// read, its newest record at least MinAge old, before one DeleteTopics
+// for those that pass.
+func cleanup(ctx context.Context, client Client, opts Options, r *Result, now func() time.Time) (*Deletion, error) {
+	d := &Deletion{Execute: opts.Execute, MinAge: opts.MinAge}
+	if len(r.Orphans) == 0 && (!opts.Configs || len(r.LeftoverConfigs) == 0) {
+		return d, nil
+	}
+	if opts.BeforeRecheck != nil {
+		opts.BeforeRecheck()
+	}
+	s, err := read(ctx, client)
+	if err != nil {
+		return nil, err
+	}
+	fresh, _ := orphansOf(s, opts.Groups)
+	still := map[string]Orphan{}
+	for _, o := range fresh {
+		still[o.Topic] = o
+	}
+	var names []string
+	for _, o := range fresh {
+		names = append(names, o.Topic)
+	}
+	usage, _, err := usageOf(ctx, client, s, names)
+	if err != nil {
+		return nil, err
+	}
+	at := now()
+	var del []string
+	idx := map[string]int{}
+	for _, o := range r.Orphans {
+		out := Outcome{Topic: o.Topic}
+		_, present := s.topics[o.Topic]
+		_, orphan := still[o.Topic]
+		switch {
+		case !IsInternalName(o.Application, o.Topic) && len(Owners(o.Topic)) == 0:
+			out.Outcome, out.Reason = Skipped, "its name does not follow the internal-topic rules"
+		case !present:
+			out.Outcome, out.Reason = Skipped, "it no longer exists"
+		case !orphan:
+			out.Outcome, out.Reason = Skipped, "it is no longer an orphan: "+whyNot(s, o.Topic)
+		case len(s.unknownOffsets) > 0:
+			out.Outcome, out.Reason = Skipped, "the committed offsets of group "+s.unknownOffsets[0]+" could not be read"
+		default:
+			if why, old := age(usage[o.Topic], at, opts.MinAge); !old {
+				out.Outcome, out.Reason = Skipped, why
+			} else if opts.Execute {
+				idx[o.Topic] = len(d.Topics)
+				del = append(del, o.Topic)
+			} else {
+				out.Outcome = WouldDelete
+			}
+		}
+		d.Topics = append(d.Topics, out)
+	}
+	if len(del) > 0 {
+		for _, dt := range client.DeleteTopics(ctx, del) {
+			i, ok := idx[dt.Topic]
+			if !ok {
+				continue
+			}
+			if dt.Err != nil {
+				d.Topics[i].Outcome, d.Topics[i].Err = DeleteError, dt.Err
+			} else {
+				d.Topics[i].Outcome = Deleted
+			}
+		}
+		for _, t := range del {
+			if o := &d.Topics[idx[t]]; o.Outcome == "" {
+				o.Outcome, o.Reason = Skipped, "DeleteTopics did not answer for it"
+			}
+		}
+	}
+	if opts.Configs {
+		d.Configs = cleanupConfigs(ctx, client, opts, r, s)
+	}
+	return d, nil
+}
+
+// cleanupConfigs deletes the left-over configs listed, each only if its
+// group still does not exist and the broker still lists its configs.
+func cleanupConfigs(ctx context.Context, client Client, opts Options, r *Result, s *snapshot) []Outcome {
+	listed, err := client.ListGroupConfigResources(ctx)
+	var out []Outcome
+	var alters []admin.GroupConfigAlter
+	idx := map[string]int{}
+	for _, l := range r.LeftoverConfigs {
+		o := Outcome{Topic: l.Group}
+		_, exists := s.groups[l.Group]
+		switch {
+		case err != nil:
+			o.Outcome, o.Reason = Skipped, "the groups with configs could not be listed again: "+err.Error()
+		case exists:
+			o.Outcome, o.Reason = Skipped, "the group "+l.Group+" exists again"
+		case !slices.Contains(listed, l.Group):
+			o.Outcome, o.Reason = Skipped, "its configs are gone"
+		case !opts.Execute:
+			o.Outcome = WouldDelete
+		default:
+			a := admin.GroupConfigAlter{Group: l.Group}
+			for _, c := range l.Configs {
+				a.Ops = append(a.Ops, admin.ConfigOp{Name: c.Key})
+			}
+			idx[l.Group] = len(out)
+			alters = append(alters, a)
+		}
+		out = append(out, o)
+	}
+	for _, res := range client.AlterGroupConfigs(ctx, alters, false) {
+		i, ok := idx[res.Group]
+		if !ok {
+			continue
+		}
+		if res.Err != nil {
+			out[i].Outcome, out[i].Err = DeleteError, res.Err
+		} else {
+			out[i].Outcome = Deleted
+		}
+	}
+	return out
+}
+
+// whyNot says which rule keeps a topic that was an orphan at the listing.
+func whyNot(s *snapshot, topic string) string {
+	if gs := s.declared[topic]; len(gs) > 0 {
+		return "the live streams group " + gs[0] + " declares it"
+	}
+	if r := keptBecause(s, topic, Owners(topic)); r != "" {
+		return r
+	}
+	return "it is no longer named after an application in scope"
+}

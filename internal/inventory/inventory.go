@@ -1,0 +1,893 @@
+package inventory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
+)
+
+// DefaultMinAge is --min-age's default: a topic whose newest record is
+// younger is not deleted.
+const DefaultMinAge = 24 * time.Hour
+
+// Options select what to inventory and whether to clean up.
+type Options struct {
+	// Groups are the streams groups (application ids) to show, in this
+	// order; none (or AllGroups) means every live streams group. Orphans
+	// are then limited to the topics named after one of Groups.
+	Groups    []string
+	AllGroups bool
+	// Orphans shows only the orphans (and, with Delete, deletes them).
+	Orphans bool
+	// Delete deletes the orphans listed; only with Execute is anything
+	// deleted, else it is a dry run.
+	Delete  bool
+	Execute bool
+	// Configs also deletes the left-over group configs listed (with
+	// Delete).
+	Configs bool
+	// MinAge: a topic whose newest record is younger is not deleted.
+	MinAge time.Duration
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+	// BeforeRecheck, when set, runs between the listing and the re-checks
+	// of a deletion: tests change the cluster there.
+	BeforeRecheck func()
+}
+
+// Validate checks the options before any I/O.
+func (o Options) Validate() error {
+	switch {
+	case o.Delete && !o.Orphans:
+		return errors.New("Option [delete] takes [orphans]: only orphaned internal topics are ever deleted")
+	case o.Execute && !o.Delete:
+		return errors.New("Option [execute] takes [delete]")
+	case o.Configs && !o.Delete:
+		return errors.New("Option [configs] takes [delete]")
+	case o.MinAge < 0:
+		return fmt.Errorf("--min-age must not be negative, got %s", o.MinAge)
+	}
+	for _, g := range o.Groups {
+		if strings.TrimSpace(g) == "" {
+			return errors.New("--group must not be empty")
+		}
+	}
+	return nil
+}
+
+// Client is what Run needs from the admin client.
+type Client interface {
+	ListAllGroups(ctx context.Context) ([]admin.AnyGroup, error)
+	ListAllTopics(ctx context.Context) (*admin.ClusterTopics, error)
+	DescribeStreamsGroups(ctx context.Context, groups []string, includeTopology bool) []admin.DescribedGroup
+	DescribeTopicConfigs(ctx context.Context, topics, names []string) ([]admin.TopicConfigs, error)
+	DescribeLogDirs(ctx context.Context) (*admin.LogDirSizes, error)
+	FetchCommittedOffsets(ctx context.Context, groups []string) []admin.GroupOffsets
+	FetchShareGroupOffsets(ctx context.Context, groups []string) []admin.GroupOffsets
+	ListOffsets(ctx context.Context, tps []kafka.TopicPartition, timestamp int64) ([]admin.ListedOffset, error)
+	FetchFirstRecords(ctx context.Context, qs []admin.FirstRecordQuery) ([]admin.FirstRecord, admin.FetchStats, error)
+	DeleteTopics(ctx context.Context, topics []string) []admin.DeletedTopic
+	ListGroupConfigResources(ctx context.Context) ([]string, error)
+	DescribeGroupConfigs(ctx context.Context, groups []string) []kafka.GroupConfigs
+	AlterGroupConfigs(ctx context.Context, alters []admin.GroupConfigAlter, validateOnly bool) []admin.AlteredGroupConfig
+}
+
+// Finding kinds: what differs between a declared internal topic (or a
+// source topic) and the cluster.
+const (
+	FindingMissing           = "missing"
+	FindingPartitions        = "partitions"
+	FindingReplicationFactor = "replication_factor"
+	FindingConfig            = "config"
+	FindingSourceMissing     = "source_missing"
+	// FindingNotReady: the group is NOT_READY and nothing above explains
+	// it (the broker keeps the reason to the members' heartbeats).
+	FindingNotReady = "not_ready"
+)
+
+// Finding is one difference.
+type Finding struct {
+	Kind  string
+	Topic string
+	// Config is the config's name for a FindingConfig.
+	Config string
+	// Want and Have are what the application expects and what the cluster
+	// has ("" for a missing topic or config).
+	Want, Have string
+}
+
+// Message is the finding in words.
+func (f Finding) Message() string {
+	switch f.Kind {
+	case FindingMissing:
+		return fmt.Sprintf("%s is missing", f.Topic)
+	case FindingPartitions:
+		return fmt.Sprintf("%s has %s partitions, expected %s", f.Topic, f.Have, f.Want)
+	case FindingReplicationFactor:
+		return fmt.Sprintf("%s has replication factor %s, the application asks for %s", f.Topic, f.Have, f.Want)
+	case FindingConfig:
+		have := f.Have
+		if have == "" {
+			have = "unset"
+		}
+		return fmt.Sprintf("%s has %s=%s, the application asks for %s", f.Topic, f.Config, have, f.Want)
+	case FindingSourceMissing:
+		return fmt.Sprintf("source topic %s is missing", f.Topic)
+	case FindingNotReady:
+		return "the group is NOT_READY, but every declared topic matches the cluster: the members may not have declared the current topology yet"
+	}
+	return f.Kind
+}
+
+// Usage is what a topic costs.
+type Usage struct {
+	// Bytes is the size on disk of every replica; CopyBytes that of one
+	// copy (the largest replica of each partition, summed). SizeKnown is
+	// false when no log directory reported the topic.
+	Bytes, CopyBytes int64
+	Copies           int16
+	SizeKnown        bool
+	// Empty: no partition holds a record. Newest is the newest record's
+	// timestamp among the partitions it could be read from; Unknown
+	// counts the non-empty partitions whose newest record could not be
+	// read (a transaction marker, aborted records, an error).
+	Empty   bool
+	Newest  *time.Time
+	Unknown int
+}
+
+// NewestKnown tells that the topic's newest record time is known: it is
+// empty, or every non-empty partition's newest record was read.
+func (u Usage) NewestKnown() bool { return u.Empty || (u.Newest != nil && u.Unknown == 0) }
+
+// Topic is one declared internal topic against the cluster.
+type Topic struct {
+	Name, Kind  string
+	Subtopology string
+	Declared    kafka.DeclaredTopic
+	// ExpectedPartitions is the count the broker requires (declared, or
+	// derived as the broker derives it); 0 when it cannot be told.
+	ExpectedPartitions int32
+	Present            bool
+	Partitions         int32
+	ReplicationFactor  int16
+	Usage              Usage
+}
+
+// Group is one streams group's internal topics.
+type Group struct {
+	Group string
+	// Live is false when no live streams group has this id: its topics,
+	// if any, are among the orphans.
+	Live   bool
+	State  string
+	Topics []Topic
+	// Findings are in topic order, the group's NOT_READY note last.
+	Findings []Finding
+	Err      error
+}
+
+// Bytes is the size on disk of the group's present declared topics.
+func (g *Group) Bytes() int64 {
+	var n int64
+	for _, t := range g.Topics {
+		n += t.Usage.Bytes
+	}
+	return n
+}
+
+// Orphan is a topic named as an internal topic that no live application
+// declares.
+type Orphan struct {
+	Topic string
+	// Application is the application id it belongs to by its name, ""
+	// when the name allows several and none is known.
+	Application       string
+	Reason            string
+	Partitions        int32
+	ReplicationFactor int16
+	Usage             Usage
+}
+
+// Kept is a topic named as an internal topic that is not an orphan,
+// though no live application declares it, and why.
+type Kept struct {
+	Topic, Reason string
+}
+
+// Deletion outcomes.
+const (
+	Deleted     = "deleted"
+	WouldDelete = "would_delete"
+	Skipped     = "skipped"
+	DeleteError = "failed"
+)
+
+// Outcome is what became of one listed orphan.
+type Outcome struct {
+	Topic   string
+	Outcome string
+	// Reason says why a topic was skipped; Err why its deletion failed.
+	Reason string
+	Err    error
+}
+
+// LeftoverConfig is a group that no longer exists but whose dynamic
+// configs the broker keeps (FINDINGS F402).
+type LeftoverConfig struct {
+	Group string
+	// Configs are its dynamic configs, by name.
+	Configs []kafka.ConfigEntry
+}
+
+// Deletion is the cleanup's outcome, in the orphans' order; Configs, with
+// Options.Configs, in the left-over configs' order, Outcome.Topic holding
+// the group id.
+type Deletion struct {
+	Execute bool
+	MinAge  time.Duration
+	Topics  []Outcome
+	Configs []Outcome
+}
+
+// NotDeletedError is a listed orphan that was not deleted.
+type NotDeletedError struct{ Topic, Reason string }
+
+func (e *NotDeletedError) Error() string {
+	return fmt.Sprintf("internal topic %s not deleted: %s", e.Topic, e.Reason)
+}
+
+// Is makes a topic not deleted count as a deletion that failed.
+func (e *NotDeletedError) Is(target error) bool { return target == kafka.ErrDeletionFailed }
+
+// Result is the inventory.
+type Result struct {
+	At      time.Time
+	Brokers int
+	Groups  []*Group
+	Orphans []Orphan
+	Kept    []Kept
+	// LeftoverConfigs are the dynamic configs of groups that no longer
+	// exist, when the broker can list them (ListConfigResources).
+	LeftoverConfigs []LeftoverConfig
+	// Unread lists what could not be read and makes the orphans
+	// uncertain: groups whose committed offsets are unknown, brokers that
+	// reported no sizes.
+	Unread   []string
+	Deletion *Deletion
+}
+
+// OrphanedBytes is the size on disk of every orphan.
+func (r *Result) OrphanedBytes() int64 {
+	var n int64
+	for _, o := range r.Orphans {
+		n += o.Usage.Bytes
+	}
+	return n
+}
+
+// Failures lists the groups that could not be described and the listed
+// orphans a cleanup did not delete (in a dry run: would not).
+func (r *Result) Failures() []kafka.Failure {
+	var out []kafka.Failure
+	for _, g := range r.Groups {
+		if g.Err != nil {
+			out = append(out, kafka.Failure{Group: g.Group, Err: g.Err})
+		}
+	}
+	if r.Deletion != nil {
+		for _, o := range r.Deletion.Topics {
+			switch o.Outcome {
+			case Skipped:
+				out = append(out, kafka.Failure{Group: o.Topic, Err: &NotDeletedError{Topic: o.Topic, Reason: o.Reason}})
+			case DeleteError:
+				out = append(out, kafka.Failure{Group: o.Topic, Err: fmt.Errorf("internal topic %s not deleted: %w", o.Topic, o.Err)})
+			}
+		}
+		for _, o := range r.Deletion.Configs {
+			switch o.Outcome {
+			case Skipped:
+				out = append(out, kafka.Failure{Group: o.Topic, Err: &NotDeletedError{Topic: "configs of group " + o.Topic, Reason: o.Reason}})
+			case DeleteError:
+				out = append(out, kafka.Failure{Group: o.Topic, Err: fmt.Errorf("the configs of group %s not deleted: %w", o.Topic, o.Err)})
+			}
+		}
+	}
+	return out
+}
+
+// snapshot is what one pass read of the cluster.
+type snapshot struct {
+	groups  map[string]admin.AnyGroup
+	topics  map[string]admin.ClusterTopic
+	brokers int
+	// live are the live streams groups described, descErr those that
+	// could not be.
+	live    map[string]*kafka.StreamsGroup
+	descErr map[string]error
+	// committed: topic → groups with a committed offset on it;
+	// unknownOffsets: groups whose offsets could not be read.
+	committed      map[string][]string
+	unknownOffsets []string
+	// declared, read, written: topic → live streams groups.
+	declared, read, written map[string][]string
+}
+
+func isLiveStreams(g admin.AnyGroup) bool {
+	return g.Type == "streams" && !kafka.StateDead.Is(g.State)
+}
+
+// read takes a snapshot of the cluster.
+func read(ctx context.Context, client Client) (*snapshot, error) {
+	groups, err := client.ListAllGroups(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cl, err := client.ListAllTopics(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := &snapshot{groups: map[string]admin.AnyGroup{}, topics: map[string]admin.ClusterTopic{}, brokers: len(cl.Brokers),
+		live: map[string]*kafka.StreamsGroup{}, descErr: map[string]error{}, committed: map[string][]string{},
+		declared: map[string][]string{}, read: map[string][]string{}, written: map[string][]string{}}
+	for _, t := range cl.Topics {
+		s.topics[t.Topic] = t
+	}
+	var live, withOffsets, shares []string
+	for _, g := range groups {
+		s.groups[g.Group] = g
+		switch {
+		case isLiveStreams(g):
+			live = append(live, g.Group)
+			withOffsets = append(withOffsets, g.Group)
+		case g.Type == "share":
+			// Share groups keep their offsets apart (DescribeShareGroupOffsets).
+			shares = append(shares, g.Group)
+		case !kafka.StateDead.Is(g.State):
+			withOffsets = append(withOffsets, g.Group)
+		}
+	}
+	if err := describeLive(ctx, client, live, s); err != nil {
+		return nil, err
+	}
+	var offsets []admin.GroupOffsets
+	if len(withOffsets) > 0 {
+		offsets = client.FetchCommittedOffsets(ctx, withOffsets)
+	}
+	if len(shares) > 0 {
+		offsets = append(offsets, client.FetchShareGroupOffsets(ctx, shares)...)
+	}
+	for _, o := range offsets {
+		if o.Err != nil {
+			if errors.Is(o.Err, kafka.ErrGroupNotFound) {
+				continue // gone since the listing: no offsets
+			}
+			s.unknownOffsets = append(s.unknownOffsets, o.Group)
+			continue
+		}
+		for _, c := range o.Offsets {
+			if c.Committed() && !slices.Contains(s.committed[c.Topic], o.Group) {
+				s.committed[c.Topic] = append(s.committed[c.Topic], o.Group)
+			}
+		}
+	}
+	slices.Sort(s.unknownOffsets)
+	return s, nil
+}
+
+// describeLive describes the live streams groups, with their topology
+// description where the broker keeps one (for the sink topics), and
+// indexes what they declare, read and write.
+func describeLive(ctx context.Context, client Client, live []string, s *snapshot) error {
+	if len(live) == 0 {
+		return nil
+	}
+	ds := client.DescribeStreamsGroups(ctx, live, true)
+	var old []string
+	for _, d := range ds {
+		if errors.Is(d.Err, kafka.ErrBrokerTooOld) {
+			old = append(old, d.Group)
+		}
+	}
+	if len(old) > 0 {
+		// A 4.3 coordinator has no descriptions: v0 has the topology.
+		again := client.DescribeStreamsGroups(ctx, old, false)
+		byID := map[string]admin.DescribedGroup{}
+		for _, d := range again {
+			byID[d.Group] = d
+		}
+		for i, d := range ds {
+			if a, ok := byID[d.Group]; ok {
+				ds[i] = a
+			}
+		}
+	}
+	add := func(m map[string][]string, topic, g string) {
+		if !slices.Contains(m[topic], g) {
+			m[topic] = append(m[topic], g)
+		}
+	}
+	for _, d := range ds {
+		if d.Err != nil {
+			if errors.Is(d.Err, kafka.ErrGroupNotFound) {
+				continue // deleted since the listing
+			}
+			s.descErr[d.Group] = d.Err
+			continue
+		}
+		s.live[d.Group] = d.Streams
+		for _, sub := range d.Streams.Subtopologies {
+			for _, t := range sub.Declared {
+				add(s.declared, t.Name, d.Group)
+			}
+			for _, t := range slices.Concat(sub.SourceTopics, sub.RepartitionSourceTopics) {
+				add(s.read, t, d.Group)
+			}
+			for _, t := range sub.RepartitionSinkTopics {
+				add(s.written, t, d.Group)
+			}
+		}
+		if d.Streams.Topology != nil {
+			for _, sub := range d.Streams.Topology.Subtopologies {
+				for _, n := range sub.Nodes {
+					switch n.Kind {
+					case topology.Source:
+						for _, t := range n.Topics {
+							add(s.read, t, d.Group)
+						}
+					case topology.Sink:
+						if n.Topic != nil {
+							add(s.written, *n.Topic, d.Group)
+						}
+					}
+				}
+			}
+			for _, gs := range d.Streams.Topology.GlobalStores {
+				for _, t := range gs.Source.Topics {
+					add(s.read, t, d.Group)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Run takes the inventory and, with Delete, cleans up.
+func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	s, err := read(ctx, client)
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{At: now(), Brokers: s.brokers}
+	for _, g := range s.unknownOffsets {
+		r.Unread = append(r.Unread, fmt.Sprintf("the committed offsets of group %s", g))
+	}
+	if !opts.Orphans {
+		r.Groups = groupsOf(s, opts)
+	}
+	r.Orphans, r.Kept = orphansOf(s, opts.Groups)
+	var unread []string
+	r.LeftoverConfigs, unread = leftoverConfigs(ctx, client, s, opts.Groups)
+	r.Unread = append(r.Unread, unread...)
+
+	var topics []string
+	for _, g := range r.Groups {
+		for _, t := range g.Topics {
+			if t.Present {
+				topics = append(topics, t.Name)
+			}
+		}
+	}
+	for _, o := range r.Orphans {
+		topics = append(topics, o.Topic)
+	}
+	usage, unread, err := usageOf(ctx, client, s, topics)
+	if err != nil {
+		return nil, err
+	}
+	r.Unread = append(r.Unread, unread...)
+	for _, g := range r.Groups {
+		for i := range g.Topics {
+			if g.Topics[i].Present {
+				g.Topics[i].Usage = usage[g.Topics[i].Name]
+			}
+		}
+	}
+	for i := range r.Orphans {
+		r.Orphans[i].Usage = usage[r.Orphans[i].Topic]
+	}
+	if err := configFindings(ctx, client, r.Groups); err != nil {
+		return nil, err
+	}
+	for _, g := range r.Groups {
+		if g.Live && kafka.StateNotReady.Is(g.State) && len(g.Findings) == 0 {
+			g.Findings = append(g.Findings, Finding{Kind: FindingNotReady})
+		}
+	}
+	if opts.Delete {
+		d, err := cleanup(ctx, client, opts, r, now)
+		if err != nil {
+			return nil, err
+		}
+		r.Deletion = d
+	}
+	return r, nil
+}
+
+// groupsOf builds the groups section: the requested groups in order, or
+// every live streams group by id.
+func groupsOf(s *snapshot, opts Options) []*Group {
+	ids := opts.Groups
+	if len(ids) == 0 || opts.AllGroups {
+		ids = slices.Sorted(maps.Keys(s.live))
+		for g := range s.descErr {
+			ids = append(ids, g)
+		}
+		slices.Sort(ids)
+	}
+	var out []*Group
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		g := &Group{Group: id}
+		out = append(out, g)
+		if err, ok := s.descErr[id]; ok {
+			g.Live, g.State, g.Err = true, s.groups[id].State, err
+			continue
+		}
+		sg, ok := s.live[id]
+		if !ok {
+			continue
+		}
+		g.Live, g.State = true, sg.State
+		g.Topics = declaredTopics(s, sg)
+		for _, sub := range sg.Subtopologies {
+			for _, t := range sub.SourceTopics {
+				if _, ok := s.topics[t]; !ok && !hasFinding(g.Findings, FindingSourceMissing, t) {
+					g.Findings = append(g.Findings, Finding{Kind: FindingSourceMissing, Topic: t})
+				}
+			}
+		}
+		for _, t := range g.Topics {
+			switch {
+			case !t.Present:
+				g.Findings = append(g.Findings, Finding{Kind: FindingMissing, Topic: t.Name})
+				continue
+			case t.ExpectedPartitions > 0 && t.Partitions != t.ExpectedPartitions:
+				g.Findings = append(g.Findings, Finding{Kind: FindingPartitions, Topic: t.Name, Want: fmt.Sprint(t.ExpectedPartitions), Have: fmt.Sprint(t.Partitions)})
+			}
+			if rf := t.Declared.ReplicationFactor; rf > 0 && t.ReplicationFactor != rf {
+				g.Findings = append(g.Findings, Finding{Kind: FindingReplicationFactor, Topic: t.Name, Want: fmt.Sprint(rf), Have: fmt.Sprint(t.ReplicationFactor)})
+			}
+		}
+	}
+	return out
+}
+
+func hasFinding(fs []Finding, kind, topic string) bool {
+	return slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == kind && f.Topic == topic })
+}
+
+// declaredTopics lists a group's declared internal topics, each once, in
+// subtopology order, with the partition counts the broker requires: a
+// repartition topic's declared count, or the most partitions of the
+// source topics of the subtopologies writing it; a changelog's, the most
+// partitions of its subtopology's source topics (its task count). An
+// existing topic's real count stands for itself in those maxima, as in
+// the broker's InternalTopicManager.
+func declaredTopics(s *snapshot, sg *kafka.StreamsGroup) []Topic {
+	decided := map[string]int32{}
+	count := func(topic string) (int32, bool) {
+		if t, ok := s.topics[topic]; ok {
+			return t.Partitions, true
+		}
+		n, ok := decided[topic]
+		return n, ok
+	}
+	for _, sub := range sg.Subtopologies {
+		for _, d := range sub.Declared {
+			if d.Kind == kafka.RepartitionTopic && d.Partitions > 0 {
+				decided[d.Name] = d.Partitions
+			}
+		}
+	}
+	expectRepartition := map[string]int32{}
+	for range len(sg.Subtopologies) + 1 { // a chain of repartitions settles in as many rounds
+		for _, sub := range sg.Subtopologies {
+			for _, d := range sub.Declared {
+				if d.Kind != kafka.RepartitionTopic {
+					continue
+				}
+				if d.Partitions > 0 {
+					expectRepartition[d.Name] = d.Partitions
+					continue
+				}
+				var most int32
+				for _, up := range sg.Subtopologies {
+					if !slices.Contains(up.RepartitionSinkTopics, d.Name) {
+						continue
+					}
+					for _, src := range slices.Concat(up.SourceTopics, up.RepartitionSourceTopics) {
+						if n, ok := count(src); ok {
+							most = max(most, n)
+						}
+					}
+				}
+				if most > 0 {
+					expectRepartition[d.Name] = most
+					if _, exists := s.topics[d.Name]; !exists {
+						decided[d.Name] = most
+					}
+				}
+			}
+		}
+	}
+	var out []Topic
+	seen := map[string]bool{}
+	for _, sub := range sg.Subtopologies {
+		for _, d := range sub.Declared {
+			if seen[d.Name] {
+				continue
+			}
+			seen[d.Name] = true
+			t := Topic{Name: d.Name, Kind: d.Kind, Subtopology: sub.ID, Declared: d}
+			if d.Kind == kafka.RepartitionTopic {
+				t.ExpectedPartitions = expectRepartition[d.Name]
+			} else {
+				// A repartition topic counts with what it should have: a
+				// wrong one is its own finding, not its changelogs'.
+				for _, src := range sub.SourceTopics {
+					if n, ok := count(src); ok {
+						t.ExpectedPartitions = max(t.ExpectedPartitions, n)
+					}
+				}
+				for _, src := range sub.RepartitionSourceTopics {
+					n, ok := expectRepartition[src]
+					if !ok {
+						n, ok = count(src)
+					}
+					if ok {
+						t.ExpectedPartitions = max(t.ExpectedPartitions, n)
+					}
+				}
+			}
+			if ct, ok := s.topics[d.Name]; ok {
+				t.Present, t.Partitions, t.ReplicationFactor = true, ct.Partitions, ct.ReplicationFactor
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// configFindings compares the configs each present declared topic asks
+// for with the topic's, read in one DescribeConfigs.
+func configFindings(ctx context.Context, client Client, groups []*Group) error {
+	var topics []string
+	keys := map[string]bool{}
+	for _, g := range groups {
+		for _, t := range g.Topics {
+			if t.Present && len(t.Declared.Configs) > 0 && !slices.Contains(topics, t.Name) {
+				topics = append(topics, t.Name)
+				for _, c := range t.Declared.Configs {
+					keys[c.Key] = true
+				}
+			}
+		}
+	}
+	if len(topics) == 0 {
+		return nil
+	}
+	tcs, err := client.DescribeTopicConfigs(ctx, topics, slices.Sorted(maps.Keys(keys)))
+	if err != nil {
+		return err
+	}
+	have := map[string]map[string]*string{}
+	failed := map[string]error{}
+	for _, tc := range tcs {
+		if tc.Err != nil {
+			failed[tc.Topic] = tc.Err
+			continue
+		}
+		m := map[string]*string{}
+		for _, c := range tc.Configs {
+			m[c.Name] = c.Value
+		}
+		have[tc.Topic] = m
+	}
+	for _, g := range groups {
+		var extra []Finding
+		for _, t := range g.Topics {
+			if !t.Present {
+				continue
+			}
+			if err := failed[t.Name]; err != nil && len(t.Declared.Configs) > 0 {
+				if g.Err == nil {
+					g.Err = fmt.Errorf("the configs of %s could not be read: %w", t.Name, err)
+				}
+				continue
+			}
+			for _, c := range t.Declared.Configs {
+				v, ok := have[t.Name][c.Key]
+				cur := ""
+				if ok && v != nil {
+					cur = *v
+				}
+				if !sameConfig(c.Key, c.Value, cur) {
+					extra = append(extra, Finding{Kind: FindingConfig, Topic: t.Name, Config: c.Key, Want: c.Value, Have: cur})
+				}
+			}
+		}
+		g.Findings = append(g.Findings, extra...)
+		slices.SortStableFunc(g.Findings, func(a, b Finding) int { return strings.Compare(a.Topic, b.Topic) })
+	}
+	return nil
+}
+
+// sameConfig compares a config's values; cleanup.policy is a set.
+func sameConfig(key, want, have string) bool {
+	if key != "cleanup.policy" {
+		return want == have
+	}
+	split := func(v string) []string {
+		var out []string
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	return slices.Equal(split(want), split(have))
+}
+
+// orphansOf finds the topics named as internal topics (of one of apps,
+// when given) that no live streams group declares, and sorts them into
+// orphans and those kept by a "never an orphan" rule.
+func orphansOf(s *snapshot, apps []string) ([]Orphan, []Kept) {
+	known := map[string]bool{}
+	for id := range s.groups {
+		known[id] = true
+	}
+	for _, a := range apps {
+		known[a] = true
+	}
+	for name := range s.topics {
+		if g := generatedOwner(name); g != "" {
+			known[g] = true
+		}
+	}
+	var orphans []Orphan
+	var kept []Kept
+	for _, name := range slices.Sorted(maps.Keys(s.topics)) {
+		t := s.topics[name]
+		if t.Internal || len(s.declared[name]) > 0 {
+			continue
+		}
+		owners := Owners(name)
+		if len(apps) > 0 {
+			owners = slices.DeleteFunc(owners, func(o string) bool { return !slices.Contains(apps, o) })
+		}
+		if len(owners) == 0 {
+			continue
+		}
+		if reason := keptBecause(s, name, owners); reason != "" {
+			kept = append(kept, Kept{Topic: name, Reason: reason})
+			continue
+		}
+		o := Orphan{Topic: name, Partitions: t.Partitions, ReplicationFactor: t.ReplicationFactor}
+		for _, a := range owners { // longest first
+			if _, live := s.live[a]; live {
+				o.Application = a
+				o.Reason = fmt.Sprintf("the live streams group %s does not declare it", a)
+				break
+			}
+		}
+		if o.Application == "" {
+			if g := generatedOwner(name); g != "" && (len(apps) == 0 || slices.Contains(apps, g)) {
+				owners = []string{g} // the generated part names no application
+			}
+			for _, a := range owners {
+				if known[a] {
+					o.Application = a
+					break
+				}
+			}
+			if len(owners) == 1 {
+				o.Application = owners[0]
+			}
+			o.Reason = "no streams group " + noneOf(owners) + " exists"
+		}
+		orphans = append(orphans, o)
+	}
+	return orphans, kept
+}
+
+// noneOf names the candidate application ids: "app" or "a, a-b or a-b-c".
+func noneOf(owners []string) string {
+	o := slices.Clone(owners)
+	slices.Reverse(o) // shortest first reads better
+	if len(o) == 1 {
+		return o[0]
+	}
+	return "named " + strings.Join(o[:len(o)-1], ", ") + " or " + o[len(o)-1]
+}
+
+// keptBecause is the "never an orphan" rule that keeps topic, "" when none
+// does.
+func keptBecause(s *snapshot, topic string, owners []string) string {
+	if gs := s.committed[topic]; len(gs) > 0 {
+		return "group " + strings.Join(gs, ", ") + " has committed offsets on it"
+	}
+	if gs := s.read[topic]; len(gs) > 0 {
+		return "the live streams group " + strings.Join(gs, ", ") + " reads it"
+	}
+	if gs := s.written[topic]; len(gs) > 0 {
+		return "the live streams group " + strings.Join(gs, ", ") + " writes it"
+	}
+	for _, a := range owners {
+		if _, failed := s.descErr[a]; failed {
+			return "the streams group " + a + " could not be described"
+		}
+		if sg, live := s.live[a]; live && sg.Subtopologies == nil {
+			return "the streams group " + a + " has no topology yet"
+		}
+		if g, ok := s.groups[a]; ok && g.Type != "streams" && !kafka.StateDead.Is(g.State) {
+			return fmt.Sprintf("a %s group %s exists: a Kafka Streams application on the classic protocol is a consumer group named after its application id", g.Type, a)
+		}
+	}
+	return ""
+}
+
+// leftoverConfigs lists the groups with dynamic configs that no longer
+// exist (of apps, when given), with those configs; unread says what could
+// not be read (a broker older than 4.1 cannot list them).
+func leftoverConfigs(ctx context.Context, client Client, s *snapshot, apps []string) ([]LeftoverConfig, []string) {
+	names, err := client.ListGroupConfigResources(ctx)
+	if err != nil {
+		return nil, []string{"the groups with dynamic configs (ListConfigResources): " + err.Error()}
+	}
+	var gone []string
+	for _, g := range names {
+		if _, exists := s.groups[g]; !exists && (len(apps) == 0 || slices.Contains(apps, g)) {
+			gone = append(gone, g)
+		}
+	}
+	if len(gone) == 0 {
+		return nil, nil
+	}
+	var out []LeftoverConfig
+	var unread []string
+	for _, gc := range client.DescribeGroupConfigs(ctx, gone) {
+		if gc.Err != nil {
+			unread = append(unread, fmt.Sprintf("the configs of group %s: %v", gc.Group, gc.Err))
+			continue
+		}
+		l := LeftoverConfig{Group: gc.Group}
+		for _, e := range gc.Entries {
+			if e.Source == kafka.SourceGroup && e.Value != nil {
+				l.Configs = append(l.Configs, kafka.ConfigEntry{Key: e.Name, Value: *e.Value})
+			}
+		}
+		if len(l.Configs) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out, unread
+}

@@ -1,0 +1,173 @@
+package inventory
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+)
+
+// newestTries is how many offsets below the end a partition's newest
+// record is looked for: the last offset is a transaction's commit marker
+// in an exactly-once application's topics, and the record before it is
+// usually the transaction's last. Past that the time is unknown.
+const newestTries = 3
+
+// usageOf reads the size on disk (one DescribeLogDirs per broker) and the
+// newest record time (ListOffsets, then Fetch at the end offset − 1, − 2,
+// − 3 as time lag reads records) of topics. unread names what could not
+// be read.
+func usageOf(ctx context.Context, client Client, s *snapshot, topics []string) (map[string]Usage, []string, error) {
+	out := map[string]Usage{}
+	topics = slices.Compact(slices.Sorted(slices.Values(topics)))
+	if len(topics) == 0 {
+		return out, nil, nil
+	}
+	var unread []string
+	dirs, err := client.DescribeLogDirs(ctx)
+	if err != nil {
+		unread = append(unread, "sizes: "+err.Error())
+	} else {
+		for _, f := range dirs.Failed {
+			unread = append(unread, "sizes: "+f.Error())
+		}
+		wanted := make(map[string]bool, len(topics))
+		for _, t := range topics {
+			wanted[t] = true
+		}
+		largest := map[kafka.TopicPartition]int64{}
+		for _, rs := range dirs.Replicas {
+			if !wanted[rs.Topic] {
+				continue
+			}
+			u := out[rs.Topic]
+			u.Bytes += rs.Bytes
+			u.SizeKnown = true
+			out[rs.Topic] = u
+			largest[rs.TopicPartition] = max(largest[rs.TopicPartition], rs.Bytes)
+		}
+		for tp, n := range largest {
+			u := out[tp.Topic]
+			u.CopyBytes += n
+			out[tp.Topic] = u
+		}
+	}
+	for _, t := range topics {
+		u := out[t]
+		u.Copies = s.topics[t].ReplicationFactor
+		out[t] = u
+	}
+	newest, err := newestRecords(ctx, client, s, topics)
+	if err != nil {
+		return nil, nil, err
+	}
+	for t, n := range newest {
+		u := out[t]
+		u.Empty, u.Newest, u.Unknown = n.Empty, n.Newest, n.Unknown
+		out[t] = u
+	}
+	return out, unread, nil
+}
+
+// newest is a topic's newest record.
+type newest struct {
+	Empty   bool
+	Newest  *time.Time
+	Unknown int
+}
+
+// newestRecords reads the newest record of every partition of topics.
+func newestRecords(ctx context.Context, client Client, s *snapshot, topics []string) (map[string]newest, error) {
+	var tps []kafka.TopicPartition
+	for _, t := range topics {
+		for p := range s.topics[t].Partitions {
+			tps = append(tps, kafka.TopicPartition{Topic: t, Partition: p})
+		}
+	}
+	starts, err := admin.IndexListedOffsets(client.ListOffsets(ctx, tps, admin.EarliestTimestamp))
+	if err != nil {
+		return nil, err
+	}
+	ends, err := admin.IndexListedOffsets(client.ListOffsets(ctx, tps, admin.LatestTimestamp))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]newest{}
+	for _, t := range topics {
+		out[t] = newest{Empty: true}
+	}
+	type part struct {
+		tp         kafka.TopicPartition
+		start, end int64
+	}
+	var open []part
+	for _, tp := range tps {
+		st, en := starts[tp], ends[tp]
+		n := out[tp.Topic]
+		switch {
+		case st.Err != nil || en.Err != nil:
+			n.Empty = false
+			n.Unknown++
+		case en.Offset > st.Offset:
+			n.Empty = false
+			open = append(open, part{tp, st.Offset, en.Offset})
+		}
+		out[tp.Topic] = n
+	}
+	for try := int64(1); try <= newestTries && len(open) > 0; try++ {
+		var qs []admin.FirstRecordQuery
+		var asked []part
+		for _, p := range open {
+			if from := p.end - try; from >= p.start {
+				qs = append(qs, admin.FirstRecordQuery{TopicPartition: p.tp, From: from, End: p.end})
+				asked = append(asked, p)
+			} else {
+				n := out[p.tp.Topic]
+				n.Unknown++
+				out[p.tp.Topic] = n
+			}
+		}
+		if len(qs) == 0 {
+			break
+		}
+		recs, _, err := client.FetchFirstRecords(ctx, qs)
+		if err != nil {
+			return nil, err
+		}
+		open = open[:0]
+		for i, rec := range recs {
+			n := out[rec.Topic]
+			switch {
+			case rec.Found && rec.Timestamp >= 0:
+				ts := time.UnixMilli(rec.Timestamp).UTC()
+				if n.Newest == nil || ts.After(*n.Newest) {
+					n.Newest = &ts
+				}
+			case rec.Err == nil && !rec.Pending && !rec.Found && try < newestTries:
+				open = append(open, asked[i]) // a marker or an aborted record: one further back
+			default:
+				n.Unknown++
+			}
+			out[rec.Topic] = n
+		}
+	}
+	return out, nil
+}
+
+// age tells whether u's newest record is at least minAge old at now, and
+// if not, why. An empty topic has no record that could be too young: it
+// holds nothing that a deletion would lose, so it counts as old enough.
+func age(u Usage, now time.Time, minAge time.Duration) (string, bool) {
+	switch {
+	case u.Empty:
+		return "", true
+	case !u.NewestKnown():
+		return fmt.Sprintf("the newest record of %d partitions could not be read, so its age is unknown", u.Unknown), false
+	case now.Sub(*u.Newest) < minAge:
+		return fmt.Sprintf("its newest record (%s) is younger than --min-age %s", u.Newest.Format(time.RFC3339), minAge), false
+	}
+	return "", true
+}
