@@ -13,9 +13,9 @@ package picture
 // part's xdot operations at its place.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -62,13 +62,13 @@ func RenderParts(ctx context.Context, parts [][]byte, titled bool, f Format, w i
 	}
 	switch f {
 	case SVG:
-		svgs, err := graphvizAll(ctx, parts, "svg")
+		svgs, err := graphvizAll(ctx, parts, recSVG)
 		if err != nil {
 			return err
 		}
 		return packSVG(svgs, titled, w)
 	case PNG:
-		js, err := graphvizAll(ctx, parts, "json")
+		js, err := graphvizAll(ctx, parts, recPNG)
 		if err != nil {
 			return err
 		}
@@ -83,7 +83,7 @@ var svgViewBox = regexp.MustCompile(`viewBox="([-0-9.]+) ([-0-9.]+) ([0-9.]+) ([
 // of every id attribute (an `id="` not preceded by a word character, as
 // the regexp \bid=" finds it; a scan, because the regexp took a tenth of
 // the CPU time of a 10,000-node SVG).
-func writePrefixedIDs(b *bytes.Buffer, body []byte, prefix string) {
+func writePrefixedIDs(b *bufio.Writer, body []byte, prefix string) {
 	attr := []byte(`id="`)
 	for {
 		i := bytes.Index(body, attr)
@@ -129,7 +129,11 @@ func parseSVGPart(svg []byte) (svgPart, error) {
 	return svgPart{w: w, h: h, body: svg[open+tagEnd+1 : end]}, nil
 }
 
-func packSVG(svgs [][]byte, titled bool, w io.Writer) error {
+func packSVG(drawings []drawing, titled bool, w io.Writer) error {
+	svgs := make([][]byte, len(drawings))
+	for i, d := range drawings {
+		svgs[i] = d.svg()
+	}
 	parts := make([]svgPart, len(svgs))
 	sizes := make([][2]float64, len(svgs))
 	for i, s := range svgs {
@@ -140,57 +144,52 @@ func packSVG(svgs [][]byte, titled bool, w io.Writer) error {
 		parts[i], sizes[i] = p, [2]float64{p.w, p.h}
 	}
 	places, width, height := shelves(sizes, titled)
-	var b bytes.Buffer
+	// Written as it goes: the whole picture is never held twice.
+	b := bufio.NewWriterSize(w, 64<<10)
 	// Graphviz's prologue (XML declaration, doctype, comment), then one
 	// <svg> of the whole size on a white ground.
 	b.Write(svgs[0][:bytes.Index(svgs[0], []byte("<svg"))])
-	fmt.Fprintf(&b, "<svg width=\"%.0fpt\" height=\"%.0fpt\"\n viewBox=\"0.00 0.00 %.2f %.2f\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n",
+	fmt.Fprintf(b, "<svg width=\"%.0fpt\" height=\"%.0fpt\"\n viewBox=\"0.00 0.00 %.2f %.2f\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n",
 		width, height, width, height)
-	fmt.Fprintf(&b, "<rect x=\"0\" y=\"0\" width=\"%.2f\" height=\"%.2f\" fill=\"white\" stroke=\"none\"/>\n", width, height)
+	fmt.Fprintf(b, "<rect x=\"0\" y=\"0\" width=\"%.2f\" height=\"%.2f\" fill=\"white\" stroke=\"none\"/>\n", width, height)
 	for i, p := range parts {
-		fmt.Fprintf(&b, "<g id=\"p%d\" transform=\"translate(%.2f %.2f)\">", i, places[i].x, places[i].y)
-		writePrefixedIDs(&b, p.body, "p"+strconv.Itoa(i)+"_")
+		fmt.Fprintf(b, "<g id=\"p%d\" transform=\"translate(%.2f %.2f)\">", i, places[i].x, places[i].y)
+		writePrefixedIDs(b, p.body, "p"+strconv.Itoa(i)+"_")
 		b.WriteString("</g>\n")
+		parts[i], drawings[i] = svgPart{}, drawing{}
+		if i > 0 {
+			svgs[i] = nil
+		}
 	}
 	b.WriteString("</svg>\n")
-	_, err := w.Write(b.Bytes())
-	return err
+	return b.Flush()
 }
 
-func packPNG(js [][]byte, titled bool, w io.Writer) error {
-	// Only the bounding boxes first; each part's drawing is decoded when
-	// it is painted, so that a thousand parts are never held decoded.
-	boxes := make([][4]float64, len(js))
-	sizes := make([][2]float64, len(js))
-	for i, j := range js {
-		var head struct {
-			BB string `json:"bb"`
-		}
-		if err := json.Unmarshal(j, &head); err != nil {
-			return fmt.Errorf("graphviz -Tjson: %w", err)
-		}
-		bb, err := parseBB(head.BB)
+func packPNG(drawings []drawing, titled bool, w io.Writer) error {
+	parts := make([]pngPart, len(drawings))
+	sizes := make([][2]float64, len(drawings))
+	for i, d := range drawings {
+		p, err := d.pngPart()
 		if err != nil {
 			return err
 		}
-		boxes[i], sizes[i] = bb, [2]float64{bb[2] - bb[0], bb[3] - bb[1]}
+		parts[i], sizes[i] = p, [2]float64{p.w - 2*margin, p.h - 2*margin}
 	}
 	places, width, height := shelves(sizes, titled)
 	p, err := newPainter(width+2*margin, height+2*margin, maxPackedPixels)
 	if err != nil {
 		return err
 	}
-	for i, j := range js {
-		var g gvJSON
-		if err := json.Unmarshal(j, &g); err != nil {
-			return fmt.Errorf("graphviz -Tjson: %w", err)
+	for i, part := range parts {
+		// Graph coordinates of the canvas origin: the part's top left
+		// corner (its margin included) at its place.
+		p.x0 = part.x0 - places[i].x
+		p.top = part.top + places[i].y
+		if err := part.paint(p); err != nil {
+			return err
 		}
-		js[i] = nil
-		// Graph coordinates of the part to the canvas: its left edge at
-		// its place's x, its top at its place's y (y grows upwards).
-		p.x0 = boxes[i][0] - places[i].x - margin
-		p.top = boxes[i][3] + places[i].y + margin
-		p.paint(g)
+		parts[i] = pngPart{}
+		drawings[i] = drawing{}
 	}
 	return p.dc.EncodePNG(w)
 }

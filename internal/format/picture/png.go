@@ -92,22 +92,68 @@ type painter struct {
 	fontsReady struct{ regular, bold *opentype.Font }
 }
 
-func paintPNG(js []byte, w io.Writer) error {
-	var g gvJSON
-	if err := json.Unmarshal(js, &g); err != nil {
-		return fmt.Errorf("graphviz -Tjson: %w", err)
-	}
-	bb, err := parseBB(g.BB)
+func paintPNG(d drawing, w io.Writer) error {
+	part, err := d.pngPart()
 	if err != nil {
 		return err
 	}
-	p, err := newPainter(bb[2]-bb[0]+2*margin, bb[3]-bb[1]+2*margin, maxPixels)
+	p, err := newPainter(part.w, part.h, maxPixels)
 	if err != nil {
 		return err
 	}
-	p.x0, p.top = bb[0]-margin, bb[3]+margin
-	p.paint(g)
+	p.x0, p.top = part.x0, part.top
+	if err := part.paint(p); err != nil {
+		return err
+	}
 	return p.dc.EncodePNG(w)
+}
+
+// pngPart is a drawing to paint: its canvas size in points (its margin
+// included), the graph coordinates of the canvas's top left corner, and
+// how to paint it at the painter's x0 and top.
+type pngPart struct {
+	w, h, x0, top float64
+	paint         func(*painter) error
+}
+
+// pngPart reads a recording, or Graphviz's -Tjson: only its bounding
+// box until it is painted, so that a thousand parts are never held
+// decoded.
+func (d drawing) pngPart() (pngPart, error) {
+	if r := d.rec; r != nil {
+		return pngPart{w: r.w, h: r.h, x0: r.x0, top: r.top, paint: func(p *painter) error {
+			p.run(r.ops)
+			return nil
+		}}, nil
+	}
+	var head struct {
+		BB string `json:"bb"`
+	}
+	if err := json.Unmarshal(d.data, &head); err != nil {
+		return pngPart{}, fmt.Errorf("graphviz -Tjson: %w", err)
+	}
+	bb, err := parseBB(head.BB)
+	if err != nil {
+		return pngPart{}, err
+	}
+	js := d.data
+	return pngPart{w: bb[2] - bb[0] + 2*margin, h: bb[3] - bb[1] + 2*margin, x0: bb[0] - margin, top: bb[3] + margin,
+		paint: func(p *painter) error {
+			var g gvJSON
+			if err := json.Unmarshal(js, &g); err != nil {
+				return fmt.Errorf("graphviz -Tjson: %w", err)
+			}
+			p.paint(g)
+			return nil
+		}}, nil
+}
+
+// svg is the drawing's SVG document.
+func (d drawing) svg() []byte {
+	if d.rec != nil {
+		return d.rec.svg.Bytes()
+	}
+	return d.data
 }
 
 // newPainter is a white canvas of wPt by hPt points, at pixelsPerPoint or
