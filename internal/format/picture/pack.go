@@ -17,10 +17,18 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/draw"
 	"io"
 	"math"
 	"regexp"
+	"runtime"
 	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/fogleman/gg"
+	"golang.org/x/image/font"
 )
 
 // gap is the space between two parts, in points.
@@ -180,18 +188,55 @@ func packPNG(drawings []drawing, titled bool, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for i, part := range parts {
-		// Graph coordinates of the canvas origin: the part's top left
-		// corner (its margin included) at its place.
-		p.x0 = part.x0 - places[i].x
-		p.top = part.top + places[i].y
-		if err := part.paint(p); err != nil {
+	canvas := p.dc.Image().(*image.RGBA)
+	// The parts are painted side by side, one worker per CPU, each on a
+	// canvas of its own at the picture's scale, then laid over the
+	// picture's canvas at its place: the places do not overlap.
+	workers := min(runtime.GOMAXPROCS(0), maxInstances, len(parts))
+	var next atomic.Int64
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wp := &painter{scale: p.scale, faces: map[string]font.Face{}}
+			if errs[k] = wp.loadFonts(); errs[k] != nil {
+				return
+			}
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(parts) {
+					return
+				}
+				part, pl := parts[i], places[i]
+				// The part's pixels: its place, margins included, on
+				// the picture's pixel grid.
+				r := image.Rect(int(math.Floor(pl.x*p.scale)), int(math.Floor(pl.y*p.scale)),
+					int(math.Ceil((pl.x+part.w)*p.scale)), int(math.Ceil((pl.y+part.h)*p.scale))).Intersect(canvas.Rect)
+				if r.Empty() {
+					continue
+				}
+				wp.dc = gg.NewContext(r.Dx(), r.Dy())
+				// Graph coordinates of the part canvas's top left
+				// corner: the picture's, moved to the part's pixels.
+				wp.x0 = part.x0 - pl.x + float64(r.Min.X)/p.scale
+				wp.top = part.top + pl.y - float64(r.Min.Y)/p.scale
+				if errs[k] = part.paint(wp); errs[k] != nil {
+					return
+				}
+				draw.Draw(canvas, r, wp.dc.Image(), image.Point{}, draw.Over)
+				parts[i], drawings[i] = pngPart{}, drawing{}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
-		parts[i] = pngPart{}
-		drawings[i] = drawing{}
 	}
-	return p.dc.EncodePNG(w)
+	return p.encode(w)
 }
 
 // maxPackedPixels bounds the canvas of a packed drawing: hundreds of

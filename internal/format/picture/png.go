@@ -16,7 +16,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
 	"image/color"
+	"image/draw"
+	"image/png"
 	"io"
 	"math"
 	"strconv"
@@ -27,6 +30,7 @@ import (
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
 )
 
 // pixelsPerPoint is the PNG's scale: 144 dpi.
@@ -105,7 +109,7 @@ func paintPNG(d drawing, w io.Writer) error {
 	if err := part.paint(p); err != nil {
 		return err
 	}
-	return p.dc.EncodePNG(w)
+	return p.encode(w)
 }
 
 // pngPart is a drawing to paint: its canvas size in points (its margin
@@ -325,8 +329,6 @@ func (p *painter) text(op xdotOp) {
 			}
 		}
 	}
-	p.dc.SetFontFace(face)
-	p.dc.SetColor(p.pen)
 	ax := 0.5
 	switch op.Align {
 	case "l":
@@ -334,7 +336,54 @@ func (p *painter) text(op xdotOp) {
 	case "r":
 		ax = 1
 	}
-	p.dc.DrawStringAnchored(op.Text, p.x(op.Pt[0]), p.y(op.Pt[1]), ax, 0)
+	// What gg's DrawStringAnchored does, without its bilinear transform
+	// of every glyph (the matrix is the identity here): the glyphs'
+	// masks drawn at their places.
+	x := p.x(op.Pt[0]) - ax*float64(font.MeasureString(face, op.Text))/64
+	d := font.Drawer{Dst: p.dc.Image().(draw.Image), Src: image.NewUniform(p.pen), Face: face,
+		Dot: fixed.Point26_6{X: fixed.Int26_6(math.Round(x * 64)), Y: fixed.Int26_6(math.Round(p.y(op.Pt[1]) * 64))}}
+	d.DrawString(op.Text)
+}
+
+// glyphCache is a face that keeps the masks of the glyphs it drew, by
+// rune and the dot's fraction of a pixel: labels repeat their letters,
+// and rasterizing a glyph costs far more than copying its mask.
+type glyphCache struct {
+	font.Face
+	glyphs map[glyphKey]glyph
+}
+
+type glyphKey struct {
+	r    rune
+	x, y fixed.Int26_6
+}
+
+type glyph struct {
+	dr      image.Rectangle
+	mask    *image.Alpha
+	maskp   image.Point
+	advance fixed.Int26_6
+	ok      bool
+}
+
+func (c *glyphCache) Glyph(dot fixed.Point26_6, r rune) (image.Rectangle, image.Image, image.Point, fixed.Int26_6, bool) {
+	whole := image.Pt(dot.X.Floor(), dot.Y.Floor())
+	k := glyphKey{r, dot.X - fixed.I(whole.X), dot.Y - fixed.I(whole.Y)}
+	g, hit := c.glyphs[k]
+	if !hit {
+		dr, mask, maskp, advance, ok := c.Face.Glyph(fixed.Point26_6{X: k.x, Y: k.y}, r)
+		g = glyph{dr: dr, maskp: image.Point{}, advance: advance, ok: ok}
+		if ok && !dr.Empty() {
+			// The face reuses its mask: keep a copy of the glyph's part.
+			g.mask = image.NewAlpha(image.Rect(0, 0, dr.Dx(), dr.Dy()))
+			draw.Draw(g.mask, g.mask.Rect, mask, maskp, draw.Src)
+		}
+		c.glyphs[k] = g
+	}
+	if g.mask == nil {
+		return g.dr.Add(whole), image.Transparent, image.Point{}, g.advance, g.ok
+	}
+	return g.dr.Add(whole), g.mask, g.maskp, g.advance, g.ok
 }
 
 // face is the Go font at size points (bold when the text is), cached.
@@ -352,8 +401,9 @@ func (p *painter) face(size float64) font.Face {
 	if err != nil {
 		return nil
 	}
-	p.faces[key] = face
-	return face
+	cached := &glyphCache{Face: face, glyphs: map[glyphKey]glyph{}}
+	p.faces[key] = cached
+	return cached
 }
 
 // parseColor reads an xdot color: #rrggbb or #rrggbbaa (Graphviz writes
@@ -375,4 +425,12 @@ func parseColor(op xdotOp) color.Color {
 		return color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
 	}
 	return color.NRGBA{R: uint8(v >> 24), G: uint8(v >> 16), B: uint8(v >> 8), A: uint8(v)}
+}
+
+// encode writes the canvas as a PNG image, compressed for speed: a
+// packed drawing's canvas holds up to 16 million pixels, mostly white,
+// and the default level took about a second of CPU for them.
+func (p *painter) encode(w io.Writer) error {
+	e := png.Encoder{CompressionLevel: png.BestSpeed}
+	return e.Encode(w, p.dc.Image())
 }

@@ -56,6 +56,9 @@ type recording struct {
 	// w and h are the canvas size in points; x0 and top the graph
 	// coordinates of its top left corner.
 	w, h, x0, top float64
+	// state is the painter state the ops have set, by op letter ("w"
+	// for the line width), so that only changes are recorded.
+	state map[string]string
 	// unsupported names what the drawing needs that the recorder does
 	// not write; "" when it wrote everything.
 	unsupported string
@@ -224,6 +227,29 @@ var recordingCallbacks = map[string]func(in *instance, rec *recording, job uint3
 	"wasm_bridge_RenderEngine_Beziercurve": func(in *instance, rec *recording, job uint32, args []uint64) { in.shape(rec, job, args, 'B') },
 	"wasm_bridge_RenderEngine_Polyline":    func(in *instance, rec *recording, job uint32, args []uint64) { in.shape(rec, job, args, 'L') },
 	"wasm_bridge_RenderEngine_Comment":     (*instance).comment,
+}
+
+// set records a change of the painter's state: op's value v.
+func (rec *recording) set(op, v string) {
+	if rec.state[op] == v {
+		return
+	}
+	if rec.state == nil {
+		rec.state = map[string]string{}
+	}
+	rec.state[op] = v
+	switch op {
+	case "c", "C":
+		rec.ops = append(rec.ops, xdotOp{Op: op, Color: v})
+	case "S", "w":
+		rec.ops = append(rec.ops, xdotOp{Op: "S", Style: v})
+	case "F":
+		size, _ := strconv.ParseFloat(v, 64)
+		rec.ops = append(rec.ops, xdotOp{Op: op, Size: size})
+	case "t":
+		n, _ := strconv.Atoi(v)
+		rec.ops = append(rec.ops, xdotOp{Op: op, Fontchar: n})
+	}
 }
 
 func endGroup(in *instance, rec *recording, _ uint32, _ []uint64) { in.svgString(rec, "</g>\n") }
@@ -609,9 +635,9 @@ func (in *instance) style(rec *recording, obj uint32, filled int32) {
 	penwidth := in.f64(obj + objPenwidth)
 	dash := in.u32(obj + objPen)
 	if rec.png {
-		rec.ops = append(rec.ops, xdotOp{Op: "c", Color: pen.xdot()})
+		rec.set("c", pen.xdot())
 		if filled != 0 {
-			rec.ops = append(rec.ops, xdotOp{Op: "C", Color: in.color(obj + objFillcolor).xdot()})
+			rec.set("C", in.color(obj+objFillcolor).xdot())
 		}
 		s := "solid"
 		switch dash {
@@ -620,8 +646,8 @@ func (in *instance) style(rec *recording, obj uint32, filled int32) {
 		case penDotted:
 			s = "dotted"
 		}
-		rec.ops = append(rec.ops, xdotOp{Op: "S", Style: s},
-			xdotOp{Op: "S", Style: "setlinewidth(" + strconv.FormatFloat(penwidth, 'g', -1, 64) + ")"})
+		rec.set("S", s)
+		rec.set("w", "setlinewidth("+strconv.FormatFloat(penwidth, 'g', -1, 64)+")")
 		return
 	}
 	b := rec.svg
@@ -777,9 +803,10 @@ func (in *instance) textspan(rec *recording, job uint32, args []uint64) {
 		case 'r':
 			align = "r"
 		}
-		rec.ops = append(rec.ops, xdotOp{Op: "F", Size: size}, xdotOp{Op: "t", Fontchar: int(flags)},
-			xdotOp{Op: "c", Color: pen.xdot()},
-			xdotOp{Op: "T", Pt: []float64{x, y}, Align: align, Width: in.f64(span + spanWidth), Text: str})
+		rec.set("F", strconv.FormatFloat(size, 'g', -1, 64))
+		rec.set("t", strconv.Itoa(int(flags)))
+		rec.set("c", pen.xdot())
+		rec.ops = append(rec.ops, xdotOp{Op: "T", Pt: []float64{x, y}, Align: align, Width: in.f64(span + spanWidth), Text: str})
 		return
 	}
 	b := rec.svg
