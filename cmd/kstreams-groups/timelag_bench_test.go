@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/benchtest"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
@@ -77,6 +78,7 @@ func BenchmarkOverviewTimeLag(b *testing.B) {
 			args := append([]string{"--bootstrap-server", bootstrap(c), "overview", "--all-groups", "-o", "json"}, tc.args...)
 			c.ResetRequests()
 			runs := 0
+			cpu := benchtest.CPUTime()
 			for b.Loop() {
 				var out, errOut strings.Builder
 				if code := run(args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{clock: newFakeClock(nil)}); code != 0 {
@@ -84,6 +86,9 @@ func BenchmarkOverviewTimeLag(b *testing.B) {
 				}
 				runs++
 			}
+			// CPU time (the playground's serving included): on a loaded
+			// machine the figure that does not depend on other processes.
+			benchtest.ReportCPU(b, cpu)
 			b.ReportMetric(float64(len(requestsWithKey(c, 1)))/float64(runs), "fetches/op")
 		})
 	}

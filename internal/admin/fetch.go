@@ -28,9 +28,10 @@ import (
 // The batch headers tell markers, aborted batches and record counts apart
 // (as a read_committed consumer does), so a batch is decompressed only when
 // its records are needed: the one holding the first record, one cut by the
-// committed offset or the end. franz-go decodes those
-// (kgo.ProcessFetchPartition: every compression codec), and every answer
-// the headers do not read plainly; the decompressor is ours, bounded.
+// committed offset or the end. Those are decompressed (every codec, by
+// our bounded decompressor) and only each record's offset and timestamp
+// deltas read (batchRecords); franz-go decodes (kgo.ProcessFetchPartition)
+// every batch or answer not read plainly so.
 
 // fetchAPI names Fetch in messages.
 const fetchAPI = "Fetch"
@@ -464,7 +465,12 @@ func (r *partRead) takeHeaders(p *kmsg.FetchResponseTopicPartition, dec kgo.Deco
 			out.Records += int64(count)
 		default:
 			// The first record, or a batch cut by the position or End:
-			// its records decoded (already known as committed).
+			// its records read (already known as committed), only their
+			// offsets and timestamps.
+			var ok bool
+			if out, ok = r.batchRecords(out, next, raw, attrs, dec); ok {
+				break
+			}
 			fp, _ := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
 				Offset:         next,
 				IsolationLevel: kgo.ReadUncommitted(),
@@ -484,6 +490,64 @@ func (r *partRead) takeHeaders(p *kmsg.FetchResponseTopicPartition, dec kgo.Deco
 	}
 	r.out = out
 	return next, true
+}
+
+// Record batch header fields read for the records' timestamps.
+const (
+	batchFirstTimestampAt = 27 // int64
+	batchMaxTimestampAt   = 35 // int64
+)
+
+// batchRecords adds a data batch's records at or after from and below
+// End to out, as records does with kgo's records, reading only what it
+// needs of each record (its offset and timestamp deltas): kgo builds a
+// Record of every one. ok is false, out unchanged, for a batch it
+// cannot read plainly (kgo then reads it and says what is wrong).
+func (r *partRead) batchRecords(out FirstRecord, from int64, raw []byte, attrs uint16, dec kgo.Decompressor) (FirstRecord, bool) {
+	orig := out
+	recs, err := dec.Decompress(raw[batchHeaderLen:], kgo.CompressionCodecType(attrs&0b111))
+	if err != nil {
+		return orig, false
+	}
+	base := int64(binary.BigEndian.Uint64(raw))
+	first := int64(binary.BigEndian.Uint64(raw[batchFirstTimestampAt:]))
+	maxTS := int64(binary.BigEndian.Uint64(raw[batchMaxTimestampAt:]))
+	logAppend := attrs&0b1000 != 0
+	count := int32(binary.BigEndian.Uint32(raw[batchCountAt:]))
+	for range count {
+		// length, attributes int8, timestamp delta, offset delta, ...
+		length, n := binary.Varint(recs)
+		if n <= 0 || length < 1 || int64(len(recs)-n) < length {
+			return orig, false
+		}
+		rec := recs[n : n+int(length)]
+		recs = recs[n+int(length):]
+		tsDelta, n1 := binary.Varint(rec[1:])
+		if n1 <= 0 {
+			return orig, false
+		}
+		offDelta, n2 := binary.Varint(rec[1+n1:])
+		if n2 <= 0 || offDelta < 0 || offDelta > math.MaxInt32 {
+			return orig, false
+		}
+		offset := base + offDelta
+		if offset < from || offset >= r.q.End {
+			continue
+		}
+		if !out.Found {
+			out.Found, out.Offset, out.Timestamp = true, offset, -1
+			ts := first + tsDelta
+			out.TimestampType = CreateTime
+			if logAppend {
+				ts, out.TimestampType = maxTS, LogAppendTime
+			}
+			if ts >= 0 {
+				out.Timestamp = ts
+			}
+		}
+		out.Records++
+	}
+	return out, true
 }
 
 // isAbortMarker tells whether a control batch's records (its first

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -205,6 +206,59 @@ func TestTakeHeadersAgreesWithRecords(t *testing.T) {
 						}
 					}
 				}
+			})
+		}
+	}
+}
+
+// batchRecords reads every data batch itself (no fallback to kgo's
+// decoding), and finds what kgo's records give: the first record's
+// offset, timestamp and its type, and the count, from every position.
+func TestBatchRecordsAgreesWithKgo(t *testing.T) {
+	for _, codec := range []string{"none", "gzip", "snappy", "lz4", "zstd"} {
+		for _, tsType := range []string{CreateTime, LogAppendTime} {
+			t.Run(codec+"/"+tsType, func(t *testing.T) {
+				_, cl := timeLagState(t, codec, tsType)
+				tis, err := cl.DescribeTopics(viewsCtx(t), []string{"t"})
+				require.NoError(t, err)
+				req := kmsg.NewPtrFetchRequest()
+				req.ReplicaID, req.MaxBytes, req.IsolationLevel, req.SessionEpoch = -1, 1<<20, 0, -1
+				rt := kmsg.NewFetchRequestTopic()
+				rt.Topic = "t"
+				rp := kmsg.NewFetchRequestTopicPartition()
+				rp.FetchOffset, rp.PartitionMaxBytes, rp.CurrentLeaderEpoch, rp.LastFetchedEpoch, rp.LogStartOffset = 5, 1<<20, -1, -1, -1
+				rt.Partitions = append(rt.Partitions, rp)
+				req.Topics = append(req.Topics, rt)
+				kr, err := cl.cl.Broker(int(tis[0].Partitions[0].Leader)).Request(viewsCtx(t), fetchV12{req})
+				require.NoError(t, err)
+				whole := kr.(*kmsg.FetchResponse).Topics[0].Partitions[0]
+				dec := newBoundedDecompressor(maxDecompressedBatch)
+				batches := 0
+				for b := whole.RecordBatches; len(b) > batchHeaderLen; {
+					size := int(binary.BigEndian.Uint32(b[batchLengthAt:])) + batchLengthAt + 4
+					raw := b[:size]
+					b = b[size:]
+					attrs := binary.BigEndian.Uint16(raw[batchAttrsAt:])
+					if attrs&0b10_0000 != 0 {
+						continue // a marker
+					}
+					batches++
+					base := int64(binary.BigEndian.Uint64(raw))
+					last := base + int64(binary.BigEndian.Uint32(raw[batchLastDeltaAt:]))
+					fp, _ := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{Offset: base, IsolationLevel: kgo.ReadUncommitted(), Topic: "t"},
+						&kmsg.FetchResponseTopicPartition{HighWatermark: whole.HighWatermark, LastStableOffset: whole.LastStableOffset, RecordBatches: raw}, dec, nil)
+					require.NoError(t, fp.Err)
+					for from := base; from <= last+1; from++ {
+						for _, end := range []int64{from, last, last + 1, 100} {
+							r := &partRead{q: FirstRecordQuery{TopicPartition: kafka.TopicPartition{Topic: "t"}, From: from, End: end, Count: true}, pos: from}
+							zero := FirstRecord{Timestamp: -1, Offset: -1}
+							got, ok := r.batchRecords(zero, from, raw, attrs, dec)
+							require.True(t, ok, "batch at %d read plainly", base)
+							assert.Equal(t, r.records(zero, from, fp.Records), got, "batch at %d from %d to %d", base, from, end)
+						}
+					}
+				}
+				assert.Greater(t, batches, 2)
 			})
 		}
 	}

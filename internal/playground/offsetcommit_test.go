@@ -147,6 +147,8 @@ func deleteOffsets(t *testing.T, c *Cluster, node int, group string, topics map[
 
 func TestOffsetDelete(t *testing.T) {
 	c := commitCluster(t)
+	c.PutTopic("busy-x-repartition", 1)
+	c.PutTopic("other", 1)
 	for _, g := range []string{"empty", "busy"} {
 		c.Commit(g, Committed{Topic: "t", Partition: 0, Offset: 5, LeaderEpoch: -1})
 		c.Commit(g, Committed{Topic: "other", Partition: 0, Offset: 1, LeaderEpoch: -1})
@@ -172,6 +174,60 @@ func TestOffsetDelete(t *testing.T) {
 	c.InjectError(Fault{Key: 47, Group: "empty", ErrorCode: kerr.GroupAuthorizationFailed.Code, Node: AnyNode})
 	assert.Equal(t, kerr.GroupAuthorizationFailed.Code, deleteOffsets(t, c, 1, "empty", map[string][]int32{"other": {0}}).ErrorCode)
 	assert.Len(t, c.CommittedOffsets("empty"), 1, "a faulted delete deletes nothing")
+}
+
+// A topic the cluster does not have, and a partition its topic does not
+// have (-1 included), answer UNKNOWN_TOPIC_OR_PARTITION as 4.4.0 does
+// (F304, F510), listed first as Kafka's OffsetDeleteResponse.Builder.merge
+// lists them; the valid partitions of the same request are deleted.
+func TestOffsetDelete_unknownTopicOrPartition(t *testing.T) {
+	c := commitCluster(t)
+	c.PutTopic("other", 1)
+	c.Commit("empty", Committed{Topic: "t", Partition: 0, Offset: 5, LeaderEpoch: -1})
+	c.Commit("empty", Committed{Topic: "other", Partition: 0, Offset: 1, LeaderEpoch: -1})
+	req := kmsg.NewPtrOffsetDeleteRequest()
+	req.Group = "empty"
+	for _, rt := range []struct {
+		name string
+		ps   []int32
+	}{{"t", []int32{-1, 0, 2}}, {"nope", []int32{0}}, {"other", []int32{0}}, {"", []int32{0}}} {
+		topic := kmsg.NewOffsetDeleteRequestTopic()
+		topic.Topic = rt.name
+		for _, p := range rt.ps {
+			topic.Partitions = append(topic.Partitions, kmsg.OffsetDeleteRequestTopicPartition{Partition: p})
+		}
+		req.Topics = append(req.Topics, topic)
+	}
+	kr, err := newClient(t, c, nil).Broker(1).Request(testCtx(t), req)
+	require.NoError(t, err)
+	resp := kr.(*kmsg.OffsetDeleteResponse)
+	assert.Zero(t, resp.ErrorCode)
+	unknown := kerr.UnknownTopicOrPartition.Code
+	type row struct {
+		topic     string
+		partition int32
+		code      int16
+	}
+	var got []row
+	for _, rt := range resp.Topics {
+		for _, p := range rt.Partitions {
+			got = append(got, row{rt.Topic, p.Partition, p.ErrorCode})
+		}
+	}
+	assert.Equal(t, []row{
+		{"t", -1, unknown}, {"t", 2, unknown}, {"t", 0, 0},
+		{"nope", 0, unknown},
+		{"", 0, unknown},
+		{"other", 0, 0},
+	}, got)
+	assert.Empty(t, c.CommittedOffsets("empty"), "the valid partitions are deleted")
+
+	req.Group = "new"
+	kr, err = newClient(t, c, nil).Broker(1).Request(testCtx(t), req)
+	require.NoError(t, err)
+	resp = kr.(*kmsg.OffsetDeleteResponse)
+	assert.Equal(t, kerr.GroupIDNotFound.Code, resp.ErrorCode, "a group error replaces every partition's answer")
+	assert.Empty(t, resp.Topics)
 }
 
 func TestListOffsets_byTimestamp(t *testing.T) {

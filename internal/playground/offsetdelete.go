@@ -20,8 +20,15 @@ import (
 //     answer GROUP_SUBSCRIBED_TO_TOPIC.
 //   - Another group that is not Empty answers GROUP_SUBSCRIBED_TO_TOPIC for
 //     every partition (the playground does not track subscriptions).
+//   - A topic that does not exist, and a partition it does not have (-1
+//     included), answer UNKNOWN_TOPIC_OR_PARTITION before the coordinator
+//     sees them (KafkaApis.handleOffsetDeleteRequest checks the metadata
+//     cache; e2e/FINDINGS.md F304, F510). Like its OffsetDeleteResponse
+//     Builder.merge, the answer lists those first, topic by topic in the
+//     request's order, then the coordinator's answers, appended to a topic
+//     already listed; a top-level error replaces them all.
 //   - Every other partition answers success and loses its committed offset,
-//     whether it had one or not, and whether the topic exists or not.
+//     whether it had one or not.
 //   - A Fault with Key 47 answers its ErrorCode at the top level and deletes
 //     nothing.
 
@@ -41,21 +48,48 @@ func (c *Cluster) handleOffsetDelete(n *node, req kmsg.Request) (kmsg.Response, 
 		return resp, nil
 	}
 	g := c.groups[r.Group]
+	// The broker's answers (unknown topics and partitions), then the
+	// coordinator's, merged by topic name as Kafka's Builder.merge does.
+	var unknown, coordinator []kmsg.OffsetDeleteResponseTopic
 	for _, rt := range r.Topics {
+		t := c.topics[rt.Topic]
+		bad := kmsg.NewOffsetDeleteResponseTopic()
+		bad.Topic = rt.Topic
 		out := kmsg.NewOffsetDeleteResponseTopic()
 		out.Topic = rt.Topic
 		subscribed := g.subscribedTo(rt.Topic)
 		for _, rp := range rt.Partitions {
 			p := kmsg.NewOffsetDeleteResponseTopicPartition()
 			p.Partition = rp.Partition
-			if subscribed {
+			switch {
+			case t == nil || rp.Partition < 0 || rp.Partition >= t.partitions:
+				p.ErrorCode = kerr.UnknownTopicOrPartition.Code
+				bad.Partitions = append(bad.Partitions, p)
+				continue
+			case subscribed:
 				p.ErrorCode = kerr.GroupSubscribedToTopic.Code
-			} else if m := c.offsets.committed[r.Group]; m != nil {
-				delete(m, tpKey{rt.Topic, rp.Partition})
+			default:
+				if m := c.offsets.committed[r.Group]; m != nil {
+					delete(m, tpKey{rt.Topic, rp.Partition})
+				}
 			}
 			out.Partitions = append(out.Partitions, p)
 		}
-		resp.Topics = append(resp.Topics, out)
+		if len(bad.Partitions) > 0 {
+			unknown = append(unknown, bad)
+		}
+		if len(out.Partitions) > 0 {
+			coordinator = append(coordinator, out)
+		}
+	}
+	resp.Topics = unknown
+	for _, out := range coordinator {
+		i := slices.IndexFunc(resp.Topics, func(t kmsg.OffsetDeleteResponseTopic) bool { return t.Topic == out.Topic })
+		if i < 0 {
+			resp.Topics = append(resp.Topics, out)
+			continue
+		}
+		resp.Topics[i].Partitions = append(resp.Topics[i].Partitions, out.Partitions...)
 	}
 	return resp, nil
 }

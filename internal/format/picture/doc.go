@@ -2,10 +2,12 @@
 // inside the process: Graphviz 12.1.2 compiled to WebAssembly (graphviz.wasm,
 // the build that github.com/goccy/go-graphviz v0.2.10 ships) runs on the
 // pure-Go wazero runtime, so no Graphviz installation and no CGO are needed.
-// Graphviz lays the graph out and writes the SVG itself; for PNG it writes
-// its drawing operations (-Tjson, xdot 1.7) and this package paints them
-// with fogleman/gg and the Go fonts. Its single job is that conversion; it
-// knows nothing of topologies and never prints.
+// Graphviz lays the graph out and decides every shape; a small SVG is
+// written by Graphviz itself, the parts of a large one by this package's
+// recording render plugin (record.go: the same bytes, without Graphviz's
+// slow number formatting), and a PNG is painted from the recorded
+// drawing with fogleman/gg and the Go fonts. Its single job is that
+// conversion; it knows nothing of topologies and never prints.
 //
 // The runtime is built on the first picture only (interpreted for small
 // documents, compiled for large ones), so commands that draw

@@ -3,9 +3,10 @@ package picture
 // The Graphviz driver. graphviz.wasm is a WASI command module linked with
 // --export-all: it exports Graphviz's C API (agmemread, gvLayout,
 // gvRenderData, ...) and malloc/free, and imports 66 "env" callbacks that
-// go-graphviz uses for plugins written in Go. Only Graphviz's built-in
-// plugins are used here (the dot layout and the core renderers: svg, json),
-// so the callbacks are never called; each one fails loudly if it is.
+// go-graphviz uses for plugins written in Go. Graphviz's built-in plugins
+// are used (the dot layout and the core renderers: svg, json), and one
+// render plugin of ours, the recorder (record.go), whose callbacks are
+// the RenderEngine ones; every other callback fails loudly if called.
 //
 // wasm32 pointers are 32 bits; the module is instantiated afresh for each
 // picture, so nothing leaks from one picture into the next (the parts of
@@ -16,6 +17,7 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -127,9 +129,13 @@ func (e *engine) load() error {
 			if module != "env" {
 				continue
 			}
-			env = env.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(context.Context, api.Module, []uint64) {
+			fn := api.GoModuleFunc(func(context.Context, api.Module, []uint64) {
 				panic("graphviz.wasm called back " + name + ", which this build does not provide")
-			}), f.ParamTypes(), f.ResultTypes()).Export(name)
+			})
+			if cb, ok := recordingCallbacks[name]; ok {
+				fn = recordingHost(cb)
+			}
+			env = env.NewFunctionBuilder().WithGoModuleFunction(fn, f.ParamTypes(), f.ResultTypes()).Export(name)
 		}
 		if _, err := env.Instantiate(ctx); err != nil {
 			e.err = fmt.Errorf("graphviz.wasm: %w", err)
@@ -149,14 +155,30 @@ type instance struct {
 	ctx    context.Context
 	mod    api.Module
 	stderr *bytes.Buffer
+	// rec is the recording renderer's drawing of the document being
+	// rendered (record.go).
+	rec    *recording
+	recBuf *bytes.Buffer
+	// funcs, stack and scratch serve the recording callbacks' calls.
+	funcs   map[string]api.Function
+	stack   [1]uint64
+	scratch uint32
+}
+
+// drawing is one document as Graphviz drew it: data, what a Graphviz
+// writer wrote (SVG, or -Tjson for PNG), or rec, what the recording
+// renderer made of it.
+type drawing struct {
+	data []byte
+	rec  *recording
 }
 
 // graphviz renders dot in Graphviz's output format name ("svg", "json")
 // with the dot layout and returns what Graphviz wrote.
-func graphviz(ctx context.Context, dot []byte, name string) ([]byte, error) {
+func graphviz(ctx context.Context, dot []byte, name string) (drawing, error) {
 	outs, err := graphvizAll(ctx, [][]byte{dot}, name)
 	if err != nil {
-		return nil, err
+		return drawing{}, err
 	}
 	return outs[0], nil
 }
@@ -168,7 +190,7 @@ func graphviz(ctx context.Context, dot []byte, name string) ([]byte, error) {
 // a picture of hundreds of parts takes the machine's cores. A part's
 // layout does not depend on the instance that made it. It stops at the
 // next Graphviz call once ctx is done, with ctx's cause.
-func graphvizAll(ctx context.Context, dots [][]byte, name string) ([][]byte, error) {
+func graphvizAll(ctx context.Context, dots [][]byte, name string) ([]drawing, error) {
 	size := 0
 	for _, d := range dots {
 		size += len(d)
@@ -199,7 +221,7 @@ func graphvizAll(ctx context.Context, dots [][]byte, name string) ([][]byte, err
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	outs := make([][]byte, len(dots))
+	outs := make([]drawing, len(dots))
 	errs := make([]error, workers)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -239,7 +261,7 @@ const (
 
 // renderEach instantiates graphviz.wasm and renders documents on it,
 // taking their indexes from next, until none is left.
-func (e *engine) renderEach(ctx context.Context, dots, outs [][]byte, next *atomic.Int64, name string) (err error) {
+func (e *engine) renderEach(ctx context.Context, dots [][]byte, outs []drawing, next *atomic.Int64, name string) (err error) {
 	var stderr bytes.Buffer
 	mod, err := e.runtime.InstantiateModule(ctx, e.compiled,
 		wazero.NewModuleConfig().WithName("").WithStderr(&stderr))
@@ -247,7 +269,8 @@ func (e *engine) renderEach(ctx context.Context, dots, outs [][]byte, next *atom
 		return stoppedOr(ctx, fmt.Errorf("graphviz.wasm: %w", err))
 	}
 	defer mod.Close(context.Background())
-	in := &instance{ctx: ctx, mod: mod, stderr: &stderr}
+	in := &instance{mod: mod, stderr: &stderr, funcs: map[string]api.Function{}, recBuf: &bytes.Buffer{}}
+	in.ctx = context.WithValue(ctx, instanceKey{}, in)
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("graphviz.wasm: %v", r)
@@ -265,7 +288,7 @@ func (e *engine) renderEach(ctx context.Context, dots, outs [][]byte, next *atom
 			return nil
 		}
 		stderr.Reset()
-		out, err := in.render(gvc, dots[k], name)
+		out, err := in.draw(gvc, dots[k], name)
 		if err != nil {
 			return err
 		}
@@ -280,6 +303,42 @@ func stoppedOr(ctx context.Context, err error) error {
 		return context.Cause(ctx)
 	}
 	return err
+}
+
+// draw renders dot as render does; for the recording formats, as the
+// recording renderer records it, or, where it does not write what the
+// drawing needs, with Graphviz's own writer of the same format.
+func (in *instance) draw(gvc uint64, dot []byte, name string) (drawing, error) {
+	if name != recSVG && name != recPNG {
+		data, err := in.render(gvc, dot, name)
+		return drawing{data: data}, err
+	}
+	// One buffer per instance, reused: each part keeps an exact copy.
+	in.recBuf.Reset()
+	in.rec = &recording{png: name == recPNG, svg: in.recBuf}
+	defer func() { in.rec = nil }()
+	if !in.rec.png {
+		in.rec.svg.WriteString(svgPrologue)
+	}
+	// The class attribute is written by svg_print_id_class, which the
+	// recorder does not read.
+	unsupported := bytes.Contains(dot, []byte("class"))
+	if !unsupported {
+		if _, err := in.render(gvc, dot, name); err != nil {
+			return drawing{}, err
+		}
+		unsupported = in.rec.unsupported != ""
+	}
+	if unsupported {
+		own := "svg"
+		if in.rec.png {
+			own = "json"
+		}
+		data, err := in.render(gvc, dot, own)
+		return drawing{data: data}, err
+	}
+	in.rec.svg = bytes.NewBuffer(bytes.Clone(in.recBuf.Bytes()))
+	return drawing{rec: in.rec}, nil
 }
 
 // render runs the Graphviz calls of `dot -T<name>` on one instance.
@@ -363,7 +422,28 @@ func (in *instance) context() (uint64, error) {
 		}
 	}
 	mem.Write(uint32(list)+8*n, make([]byte, 8))
-	gvc, err := in.call("gvContextPlugins", list, 1)
+	// The recording plugin first (record.go).
+	name, library, err := in.installRecorder()
+	if err != nil {
+		return 0, err
+	}
+	withOurs, err := in.malloc(uint64(8 * (n + 2)))
+	if err != nil {
+		return 0, err
+	}
+	ours := make([]byte, 8)
+	binary.LittleEndian.PutUint32(ours, uint32(name))
+	binary.LittleEndian.PutUint32(ours[4:], uint32(library))
+	rest, _ := mem.Read(uint32(list), 8*(n+1))
+	if !mem.Write(uint32(withOurs), ours) || !mem.Write(uint32(withOurs)+8, rest) {
+		return 0, errors.New("graphviz.wasm: the plugin list lies outside its memory")
+	}
+	scratch, err := in.malloc(8)
+	if err != nil {
+		return 0, err
+	}
+	in.scratch = uint32(scratch)
+	gvc, err := in.call("gvContextPlugins", withOurs, 1)
 	if err != nil {
 		return 0, err
 	}

@@ -13,14 +13,22 @@ package picture
 // part's xdot operations at its place.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
+	"image"
+	"image/draw"
 	"io"
 	"math"
 	"regexp"
+	"runtime"
 	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/fogleman/gg"
+	"golang.org/x/image/font"
 )
 
 // gap is the space between two parts, in points.
@@ -62,13 +70,13 @@ func RenderParts(ctx context.Context, parts [][]byte, titled bool, f Format, w i
 	}
 	switch f {
 	case SVG:
-		svgs, err := graphvizAll(ctx, parts, "svg")
+		svgs, err := graphvizAll(ctx, parts, recSVG)
 		if err != nil {
 			return err
 		}
 		return packSVG(svgs, titled, w)
 	case PNG:
-		js, err := graphvizAll(ctx, parts, "json")
+		js, err := graphvizAll(ctx, parts, recPNG)
 		if err != nil {
 			return err
 		}
@@ -83,7 +91,7 @@ var svgViewBox = regexp.MustCompile(`viewBox="([-0-9.]+) ([-0-9.]+) ([0-9.]+) ([
 // of every id attribute (an `id="` not preceded by a word character, as
 // the regexp \bid=" finds it; a scan, because the regexp took a tenth of
 // the CPU time of a 10,000-node SVG).
-func writePrefixedIDs(b *bytes.Buffer, body []byte, prefix string) {
+func writePrefixedIDs(b *bufio.Writer, body []byte, prefix string) {
 	attr := []byte(`id="`)
 	for {
 		i := bytes.Index(body, attr)
@@ -129,7 +137,11 @@ func parseSVGPart(svg []byte) (svgPart, error) {
 	return svgPart{w: w, h: h, body: svg[open+tagEnd+1 : end]}, nil
 }
 
-func packSVG(svgs [][]byte, titled bool, w io.Writer) error {
+func packSVG(drawings []drawing, titled bool, w io.Writer) error {
+	svgs := make([][]byte, len(drawings))
+	for i, d := range drawings {
+		svgs[i] = d.svg()
+	}
 	parts := make([]svgPart, len(svgs))
 	sizes := make([][2]float64, len(svgs))
 	for i, s := range svgs {
@@ -140,59 +152,91 @@ func packSVG(svgs [][]byte, titled bool, w io.Writer) error {
 		parts[i], sizes[i] = p, [2]float64{p.w, p.h}
 	}
 	places, width, height := shelves(sizes, titled)
-	var b bytes.Buffer
+	// Written as it goes: the whole picture is never held twice.
+	b := bufio.NewWriterSize(w, 64<<10)
 	// Graphviz's prologue (XML declaration, doctype, comment), then one
 	// <svg> of the whole size on a white ground.
 	b.Write(svgs[0][:bytes.Index(svgs[0], []byte("<svg"))])
-	fmt.Fprintf(&b, "<svg width=\"%.0fpt\" height=\"%.0fpt\"\n viewBox=\"0.00 0.00 %.2f %.2f\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n",
+	fmt.Fprintf(b, "<svg width=\"%.0fpt\" height=\"%.0fpt\"\n viewBox=\"0.00 0.00 %.2f %.2f\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n",
 		width, height, width, height)
-	fmt.Fprintf(&b, "<rect x=\"0\" y=\"0\" width=\"%.2f\" height=\"%.2f\" fill=\"white\" stroke=\"none\"/>\n", width, height)
+	fmt.Fprintf(b, "<rect x=\"0\" y=\"0\" width=\"%.2f\" height=\"%.2f\" fill=\"white\" stroke=\"none\"/>\n", width, height)
 	for i, p := range parts {
-		fmt.Fprintf(&b, "<g id=\"p%d\" transform=\"translate(%.2f %.2f)\">", i, places[i].x, places[i].y)
-		writePrefixedIDs(&b, p.body, "p"+strconv.Itoa(i)+"_")
+		fmt.Fprintf(b, "<g id=\"p%d\" transform=\"translate(%.2f %.2f)\">", i, places[i].x, places[i].y)
+		writePrefixedIDs(b, p.body, "p"+strconv.Itoa(i)+"_")
 		b.WriteString("</g>\n")
+		parts[i], drawings[i] = svgPart{}, drawing{}
+		if i > 0 {
+			svgs[i] = nil
+		}
 	}
 	b.WriteString("</svg>\n")
-	_, err := w.Write(b.Bytes())
-	return err
+	return b.Flush()
 }
 
-func packPNG(js [][]byte, titled bool, w io.Writer) error {
-	// Only the bounding boxes first; each part's drawing is decoded when
-	// it is painted, so that a thousand parts are never held decoded.
-	boxes := make([][4]float64, len(js))
-	sizes := make([][2]float64, len(js))
-	for i, j := range js {
-		var head struct {
-			BB string `json:"bb"`
-		}
-		if err := json.Unmarshal(j, &head); err != nil {
-			return fmt.Errorf("graphviz -Tjson: %w", err)
-		}
-		bb, err := parseBB(head.BB)
+func packPNG(drawings []drawing, titled bool, w io.Writer) error {
+	parts := make([]pngPart, len(drawings))
+	sizes := make([][2]float64, len(drawings))
+	for i, d := range drawings {
+		p, err := d.pngPart()
 		if err != nil {
 			return err
 		}
-		boxes[i], sizes[i] = bb, [2]float64{bb[2] - bb[0], bb[3] - bb[1]}
+		parts[i], sizes[i] = p, [2]float64{p.w - 2*margin, p.h - 2*margin}
 	}
 	places, width, height := shelves(sizes, titled)
 	p, err := newPainter(width+2*margin, height+2*margin, maxPackedPixels)
 	if err != nil {
 		return err
 	}
-	for i, j := range js {
-		var g gvJSON
-		if err := json.Unmarshal(j, &g); err != nil {
-			return fmt.Errorf("graphviz -Tjson: %w", err)
-		}
-		js[i] = nil
-		// Graph coordinates of the part to the canvas: its left edge at
-		// its place's x, its top at its place's y (y grows upwards).
-		p.x0 = boxes[i][0] - places[i].x - margin
-		p.top = boxes[i][3] + places[i].y + margin
-		p.paint(g)
+	canvas := p.dc.Image().(*image.RGBA)
+	// The parts are painted side by side, one worker per CPU, each on a
+	// canvas of its own at the picture's scale, then laid over the
+	// picture's canvas at its place: the places do not overlap.
+	workers := min(runtime.GOMAXPROCS(0), maxInstances, len(parts))
+	var next atomic.Int64
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wp := &painter{scale: p.scale, faces: map[string]font.Face{}}
+			if errs[k] = wp.loadFonts(); errs[k] != nil {
+				return
+			}
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(parts) {
+					return
+				}
+				part, pl := parts[i], places[i]
+				// The part's pixels: its place, margins included, on
+				// the picture's pixel grid.
+				r := image.Rect(int(math.Floor(pl.x*p.scale)), int(math.Floor(pl.y*p.scale)),
+					int(math.Ceil((pl.x+part.w)*p.scale)), int(math.Ceil((pl.y+part.h)*p.scale))).Intersect(canvas.Rect)
+				if r.Empty() {
+					continue
+				}
+				wp.dc = gg.NewContext(r.Dx(), r.Dy())
+				// Graph coordinates of the part canvas's top left
+				// corner: the picture's, moved to the part's pixels.
+				wp.x0 = part.x0 - pl.x + float64(r.Min.X)/p.scale
+				wp.top = part.top + pl.y - float64(r.Min.Y)/p.scale
+				if errs[k] = part.paint(wp); errs[k] != nil {
+					return
+				}
+				draw.Draw(canvas, r, wp.dc.Image(), image.Point{}, draw.Over)
+				parts[i], drawings[i] = pngPart{}, drawing{}
+			}
+		}()
 	}
-	return p.dc.EncodePNG(w)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return p.encode(w)
 }
 
 // maxPackedPixels bounds the canvas of a packed drawing: hundreds of

@@ -21,18 +21,20 @@ const (
 func Render(ctx context.Context, dot []byte, f Format, w io.Writer) error {
 	switch f {
 	case SVG:
+		// Graphviz's own writer: a small picture's bytes stay what
+		// Graphviz writes, whatever the recorder does not write.
 		svg, err := graphviz(ctx, dot, "svg")
 		if err != nil {
 			return err
 		}
-		_, err = w.Write(svg)
+		_, err = w.Write(svg.data)
 		return err
 	case PNG:
-		js, err := graphviz(ctx, dot, "json")
+		d, err := graphviz(ctx, dot, recPNG)
 		if err != nil {
 			return err
 		}
-		return paintPNG(js, w)
+		return paintPNG(d, w)
 	}
 	return fmt.Errorf("unknown picture format %d", f)
 }

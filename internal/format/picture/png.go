@@ -16,7 +16,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
 	"image/color"
+	"image/draw"
+	"image/png"
 	"io"
 	"math"
 	"strconv"
@@ -27,6 +30,7 @@ import (
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
 )
 
 // pixelsPerPoint is the PNG's scale: 144 dpi.
@@ -92,22 +96,68 @@ type painter struct {
 	fontsReady struct{ regular, bold *opentype.Font }
 }
 
-func paintPNG(js []byte, w io.Writer) error {
-	var g gvJSON
-	if err := json.Unmarshal(js, &g); err != nil {
-		return fmt.Errorf("graphviz -Tjson: %w", err)
-	}
-	bb, err := parseBB(g.BB)
+func paintPNG(d drawing, w io.Writer) error {
+	part, err := d.pngPart()
 	if err != nil {
 		return err
 	}
-	p, err := newPainter(bb[2]-bb[0]+2*margin, bb[3]-bb[1]+2*margin, maxPixels)
+	p, err := newPainter(part.w, part.h, maxPixels)
 	if err != nil {
 		return err
 	}
-	p.x0, p.top = bb[0]-margin, bb[3]+margin
-	p.paint(g)
-	return p.dc.EncodePNG(w)
+	p.x0, p.top = part.x0, part.top
+	if err := part.paint(p); err != nil {
+		return err
+	}
+	return p.encode(w)
+}
+
+// pngPart is a drawing to paint: its canvas size in points (its margin
+// included), the graph coordinates of the canvas's top left corner, and
+// how to paint it at the painter's x0 and top.
+type pngPart struct {
+	w, h, x0, top float64
+	paint         func(*painter) error
+}
+
+// pngPart reads a recording, or Graphviz's -Tjson: only its bounding
+// box until it is painted, so that a thousand parts are never held
+// decoded.
+func (d drawing) pngPart() (pngPart, error) {
+	if r := d.rec; r != nil {
+		return pngPart{w: r.w, h: r.h, x0: r.x0, top: r.top, paint: func(p *painter) error {
+			p.run(r.ops)
+			return nil
+		}}, nil
+	}
+	var head struct {
+		BB string `json:"bb"`
+	}
+	if err := json.Unmarshal(d.data, &head); err != nil {
+		return pngPart{}, fmt.Errorf("graphviz -Tjson: %w", err)
+	}
+	bb, err := parseBB(head.BB)
+	if err != nil {
+		return pngPart{}, err
+	}
+	js := d.data
+	return pngPart{w: bb[2] - bb[0] + 2*margin, h: bb[3] - bb[1] + 2*margin, x0: bb[0] - margin, top: bb[3] + margin,
+		paint: func(p *painter) error {
+			var g gvJSON
+			if err := json.Unmarshal(js, &g); err != nil {
+				return fmt.Errorf("graphviz -Tjson: %w", err)
+			}
+			p.paint(g)
+			return nil
+		}}, nil
+}
+
+// svg is the drawing's SVG document.
+func (d drawing) svg() []byte {
+	if d.rec != nil {
+		return d.rec.svg.Bytes()
+	}
+	return d.data
 }
 
 // newPainter is a white canvas of wPt by hPt points, at pixelsPerPoint or
@@ -279,8 +329,6 @@ func (p *painter) text(op xdotOp) {
 			}
 		}
 	}
-	p.dc.SetFontFace(face)
-	p.dc.SetColor(p.pen)
 	ax := 0.5
 	switch op.Align {
 	case "l":
@@ -288,7 +336,54 @@ func (p *painter) text(op xdotOp) {
 	case "r":
 		ax = 1
 	}
-	p.dc.DrawStringAnchored(op.Text, p.x(op.Pt[0]), p.y(op.Pt[1]), ax, 0)
+	// What gg's DrawStringAnchored does, without its bilinear transform
+	// of every glyph (the matrix is the identity here): the glyphs'
+	// masks drawn at their places.
+	x := p.x(op.Pt[0]) - ax*float64(font.MeasureString(face, op.Text))/64
+	d := font.Drawer{Dst: p.dc.Image().(draw.Image), Src: image.NewUniform(p.pen), Face: face,
+		Dot: fixed.Point26_6{X: fixed.Int26_6(math.Round(x * 64)), Y: fixed.Int26_6(math.Round(p.y(op.Pt[1]) * 64))}}
+	d.DrawString(op.Text)
+}
+
+// glyphCache is a face that keeps the masks of the glyphs it drew, by
+// rune and the dot's fraction of a pixel: labels repeat their letters,
+// and rasterizing a glyph costs far more than copying its mask.
+type glyphCache struct {
+	font.Face
+	glyphs map[glyphKey]glyph
+}
+
+type glyphKey struct {
+	r    rune
+	x, y fixed.Int26_6
+}
+
+type glyph struct {
+	dr      image.Rectangle
+	mask    *image.Alpha
+	maskp   image.Point
+	advance fixed.Int26_6
+	ok      bool
+}
+
+func (c *glyphCache) Glyph(dot fixed.Point26_6, r rune) (image.Rectangle, image.Image, image.Point, fixed.Int26_6, bool) {
+	whole := image.Pt(dot.X.Floor(), dot.Y.Floor())
+	k := glyphKey{r, dot.X - fixed.I(whole.X), dot.Y - fixed.I(whole.Y)}
+	g, hit := c.glyphs[k]
+	if !hit {
+		dr, mask, maskp, advance, ok := c.Face.Glyph(fixed.Point26_6{X: k.x, Y: k.y}, r)
+		g = glyph{dr: dr, maskp: image.Point{}, advance: advance, ok: ok}
+		if ok && !dr.Empty() {
+			// The face reuses its mask: keep a copy of the glyph's part.
+			g.mask = image.NewAlpha(image.Rect(0, 0, dr.Dx(), dr.Dy()))
+			draw.Draw(g.mask, g.mask.Rect, mask, maskp, draw.Src)
+		}
+		c.glyphs[k] = g
+	}
+	if g.mask == nil {
+		return g.dr.Add(whole), image.Transparent, image.Point{}, g.advance, g.ok
+	}
+	return g.dr.Add(whole), g.mask, g.maskp, g.advance, g.ok
 }
 
 // face is the Go font at size points (bold when the text is), cached.
@@ -306,8 +401,9 @@ func (p *painter) face(size float64) font.Face {
 	if err != nil {
 		return nil
 	}
-	p.faces[key] = face
-	return face
+	cached := &glyphCache{Face: face, glyphs: map[glyphKey]glyph{}}
+	p.faces[key] = cached
+	return cached
 }
 
 // parseColor reads an xdot color: #rrggbb or #rrggbbaa (Graphviz writes
@@ -329,4 +425,12 @@ func parseColor(op xdotOp) color.Color {
 		return color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
 	}
 	return color.NRGBA{R: uint8(v >> 24), G: uint8(v >> 16), B: uint8(v >> 8), A: uint8(v)}
+}
+
+// encode writes the canvas as a PNG image, compressed for speed: a
+// packed drawing's canvas holds up to 16 million pixels, mostly white,
+// and the default level took about a second of CPU for them.
+func (p *painter) encode(w io.Writer) error {
+	e := png.Encoder{CompressionLevel: png.BestSpeed}
+	return e.Encode(w, p.dc.Image())
 }
