@@ -40,25 +40,28 @@ func (g *graph) shape() (depth, breadth int) {
 		}
 		return int32(offsets[v.c] + v.i)
 	}
-	// The edges as adjacency arrays (CSR): count, then fill.
-	start := make([]int32, n+1)
-	_ = g.eachEdge(func(from, _ vertex, _ edgeKind) error {
-		start[index(from)+1]++
+	// The edges, in one pass (eachEdge is most of the cost), then as
+	// adjacency arrays (CSR).
+	var edges []int32 // from, to
+	_ = g.eachEdge(func(from, t vertex, _ edgeKind) error {
+		edges = append(edges, index(from), index(t))
 		return nil
 	})
+	start := make([]int32, n+1)
+	in := make([]int32, n)
+	for i := 0; i < len(edges); i += 2 {
+		start[edges[i]+1]++
+		in[edges[i+1]]++
+	}
 	for v := range n {
 		start[v+1] += start[v]
 	}
 	next := slices.Clone(start[:n])
-	to := make([]int32, start[n])
-	in := make([]int32, n)
-	_ = g.eachEdge(func(from, t vertex, _ edgeKind) error {
-		a, b := index(from), index(t)
-		to[next[a]] = b
-		next[a]++
-		in[b]++
-		return nil
-	})
+	to := make([]int32, len(edges)/2)
+	for i := 0; i < len(edges); i += 2 {
+		to[next[edges[i]]] = edges[i+1]
+		next[edges[i]]++
+	}
 	// Depth of each vertex, in topological order (Kahn); vertices left on
 	// a cycle keep the depth they reached.
 	level := make([]int32, n)

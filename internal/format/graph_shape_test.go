@@ -60,3 +60,32 @@ func TestGraphShape_cycle(t *testing.T) {
 	depth, breadth := buildGraph(d).shape()
 	assert.Equal(t, []int{1, 3}, []int{depth, breadth})
 }
+
+// The shape costs time and memory linear in the graph; it runs once per
+// drawing, before dot or mermaid is written.
+func BenchmarkGraphShape(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		g := buildGraph(tt.Large(n))
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				g.shape()
+			}
+		})
+	}
+}
+
+// The dot document of the same graphs, for scale: the shape is a part of
+// its cost.
+func BenchmarkGraphDot(b *testing.B) {
+	for _, n := range []int{100_000} {
+		g := buildGraph(tt.Large(n))
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var out bytes.Buffer
+				_ = writeDot(&out, "g", g)
+			}
+		})
+	}
+}
