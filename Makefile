@@ -4,7 +4,7 @@ BIN := bin/kstreams-groups
 # Packages whose tests compare with testdata/golden (only they know -update).
 GOLDEN_PKGS = $$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/\/internal\/golden( |$$)/{print $$1}')
 
-.PHONY: help build demo test golden bench vet tidy-check e2e bench-e2e ready graph-check topology-svg overview-svg screenshots console-measure snapshot
+.PHONY: help build demo docs test golden bench vet tidy-check e2e bench-e2e ready graph-check topology-svg overview-svg screenshots console-measure snapshot
 help: ## list targets
 	@awk -F':.*## ' '/^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
@@ -13,6 +13,9 @@ build: ## build the static binary into bin/
 
 demo: build ## run --describe --topology against the built-in playground (no Kafka needed)
 	./scripts/demo.sh $(BIN)
+
+docs: ## regenerate the command reference docs/reference from the commands (TestCommandReference checks it)
+	$(GO) run ./cmd/kstreams-groups gen-docs --reference docs/reference
 
 test: vet ## the test suite: vet, then go test -race ./...
 	$(GO) test -race -count=1 ./...

@@ -25,7 +25,7 @@ import (
 )
 
 // Config is the typed configuration of one invocation. Precedence, highest
-// first (README "Configuration"):
+// first (docs/configuration.md):
 //
 //  1. flags
 //  2. KSTREAMS_GROUPS_* environment variables

@@ -436,9 +436,7 @@ func TestExitCodeFor_verbOutcome(t *testing.T) {
 // each row's cells trimmed.
 func readmeTable(t *testing.T, name string) [][]string {
 	t.Helper()
-	data, err := os.ReadFile("../../README.md")
-	require.NoError(t, err)
-	s := string(data)
+	s := readDocs(t)
 	start, end := strings.Index(s, "<!-- "+name+":start -->"), strings.Index(s, "<!-- "+name+":end -->")
 	require.True(t, start >= 0 && end > start, "README lacks the %s markers", name)
 	var rows [][]string

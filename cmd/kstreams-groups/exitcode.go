@@ -10,7 +10,7 @@ import (
 // Exit codes: the scripting contract. The default mode is compatible with
 // kafka-streams-groups.sh except that usage errors exit 2;
 // --detailed-exit-codes splits failures further. The README's table is
-// checked against exitStatuses by TestREADMEExitCodes.
+// checked against exitStatuses by TestREADMEExitCodes (docs/exit-status.md).
 const (
 	exitOK            = 0
 	exitFailure       = 1

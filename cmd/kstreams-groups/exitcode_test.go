@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -70,9 +69,7 @@ func TestExitCodeFor(t *testing.T) {
 
 // The README's exit status table must say what the code does.
 func TestREADMEExitCodes(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
-	require.NoError(t, err)
-	s := string(data)
+	s := readDocs(t)
 	start, end := strings.Index(s, "<!-- exit-codes:start -->"), strings.Index(s, "<!-- exit-codes:end -->")
 	require.True(t, start >= 0 && end > start, "README lacks the exit-codes markers")
 	row := regexp.MustCompile(`^\|\s*(\d+)\s*\|\s*(default|detailed)\s*\|\s*(.+?)\s*\|$`)

@@ -2,8 +2,9 @@ package main
 
 // The release's documents: goreleaser's before hook runs the hidden
 // gen-docs command, which writes the shell completion scripts (what the
-// completion command prints) and a man page per command (cobra's doc
-// generator) for the archives.
+// completion command prints) and a man page per command (reference.go) for
+// the archives. gen-docs --reference writes the Markdown command reference
+// of docs/reference instead (make docs).
 
 import (
 	"os"
@@ -26,9 +27,10 @@ var completionFiles = map[string]string{
 
 func (a *app) newGenDocsCmd() *cobra.Command {
 	var date int64
+	var reference bool
 	cmd := &cobra.Command{
 		Use:    "gen-docs DIR",
-		Short:  "Write the completion scripts and man pages of a release into DIR",
+		Short:  "Write the completion scripts and man pages of a release, or the Markdown command reference, into DIR",
 		Hidden: true,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -39,6 +41,9 @@ func (a *app) newGenDocsCmd() *cobra.Command {
 		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root := cmd.Root()
+			if reference {
+				return writeReference(root, args[0])
+			}
 			completions, man := filepath.Join(args[0], "completions"), filepath.Join(args[0], "man")
 			for _, dir := range []string{completions, man} {
 				if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -68,11 +73,11 @@ func (a *app) newGenDocsCmd() *cobra.Command {
 			if date <= 0 {
 				when = time.Now().UTC()
 			}
-			root.DisableAutoGenTag = true
-			return doc.GenManTree(root, &doc.GenManHeader{Title: "KSTREAMS-GROUPS", Section: "1", Date: &when,
+			return writeManPages(root, &doc.GenManHeader{Title: "KSTREAMS-GROUPS", Section: "1", Date: &when,
 				Source: "kstreams-groups " + resolveVersion().Version, Manual: "kstreams-groups manual"}, man)
 		},
 	}
+	cmd.Flags().BoolVar(&reference, "reference", false, "Write the Markdown command reference (docs/reference) into DIR instead.")
 	cmd.Flags().Int64Var(&date, "date", 0, "Date of the man pages, in seconds since 1970 (goreleaser: {{ .CommitTimestamp }}).")
 	return cmd
 }

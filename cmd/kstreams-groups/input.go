@@ -5,7 +5,7 @@ package main
 // and the playground's --state. Each is read with a size limit, so that
 // /dev/zero or a runaway file cannot take the machine's memory, and read so
 // that a signal ends the reading at once, even of a terminal or a pipe that
-// never sends anything (README "Limits").
+// never sends anything (docs/usage.md, "Hostile input, limits and signals").
 
 import (
 	"context"

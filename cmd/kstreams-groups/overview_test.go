@@ -95,7 +95,7 @@ func TestOverview_allGroups(t *testing.T) {
 		ids = append(ids, g.Group)
 		assert.Nil(t, g.Error, g.Group)
 	}
-	assert.Equal(t, []string{"billing", "fraud-detector", "inventory", "page-views", "word-count"}, ids, "sorted by id")
+	assert.Equal(t, []string{"billing", "clicks", "fraud-detector", "inventory", "order-audit", "page-views", "word-count"}, ids, "sorted by id")
 }
 
 func TestOverview_usageErrors(t *testing.T) {

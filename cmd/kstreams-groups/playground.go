@@ -21,10 +21,14 @@ func (a *app) newPlaygroundCmd() *cobra.Command {
 streams groups, so that every command can be tried without a Kafka cluster.
 The default seed holds a 3-node Kafka 4.4 cluster with the streams groups
 word-count (topology AVAILABLE), inventory (NOT_STORED), billing (ERROR),
-fraud-detector (Empty) and page-views (three instances with standby and
-warm-up tasks, a task moving, uneven lag: try overview on it), and the
-classic group legacy-consumer. --state
-loads another seed (YAML or JSON; schema in internal/playground/STATE.md).
+fraud-detector (Empty), page-views (three instances with standby and
+warm-up tasks, a task moving, uneven lag: try overview on it), order-audit
+(stopped, with committed offsets to reset) and clicks (an instance joins
+and leaves every few seconds: watch it rebalance with describe --members
+--watch), and the classic group legacy-consumer. The playground keeps every
+change in memory: started again, it is the seed again. --state loads another
+seed (YAML or JSON; schema in internal/playground/STATE.md), whose timeline
+may script such changes.
 The bootstrap address is printed on stdout; the cluster runs until
 interrupted, and SIGINT or SIGTERM end it with exit 0 (130 or 143 while the
 seed is still being read).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage, exitSIGINT, exitSIGTERM),
@@ -66,6 +70,7 @@ seed is still being read).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, ex
 				}
 			}
 			fmt.Fprintln(a.io.Out, addrs)
+			go cluster.Play(cmd.Context(), state)
 			<-cmd.Context().Done()
 			return nil
 		},

@@ -5,7 +5,7 @@ package main
 // kafka-streams-groups.sh, against playground clusters seeded like the real
 // brokers were (internal/playground/seed/real), and requires our stdout to
 // be the captured stdout byte for byte and our exit code the captured one,
-// once the deliberate differences of README.md ("Deliberate differences from
+// once the deliberate differences of docs/differences.md ("Deliberate differences from
 // kafka-streams-groups.sh") that apply are applied to the capture. Each
 // difference is one entry of replayDifferences; each scenario names the ones
 // it needs. Every capture directory is either replayed or listed in

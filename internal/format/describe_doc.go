@@ -1,7 +1,7 @@
 package format
 
 // The JSON and YAML document of --describe --topology. Field names are the
-// schema documented in the README; json and yaml tags are kept identical by
+// schema documented in docs/schema.md; json and yaml tags are kept identical by
 // TestSchemaTags. Sets (topics, stores, successors, predecessors) are sorted
 // as in the text view; subtopologies and nodes keep the broker's order.
 

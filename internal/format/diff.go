@@ -116,7 +116,7 @@ func brokerVerdict(res *diff.Result) string {
 	if c.Refused() {
 		return fmt.Sprintf("refuses NEW for group %s (INVALID_REQUEST: Topology updates are not supported yet; the application's stream threads die). "+
 			"Deploy it under a new application.id, or delete the group first, which deletes its committed offsets: "+
-			"export them before and apply them after (README: Checking an upgrade before you deploy).", g)
+			"export them before and apply them after (docs/upgrades.md).", g)
 	}
 	return fmt.Sprintf("accepts NEW for group %s (the same sub-topologies with the same source, repartition and changelog topics).", g)
 }

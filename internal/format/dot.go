@@ -37,11 +37,13 @@ func writeDotParts(ws []*graphWriter, name string, g *graph, parts *graphParts) 
 		}
 		return ws[of[i]]
 	}
+	// Once: the direction is read from the whole graph.
+	dir := g.direction()
 	for _, bw := range ws {
 		bw.WriteString("digraph ")
 		writeDotQuoted(bw, name)
 		bw.WriteString(" {\n")
-		bw.WriteString("  rankdir=" + g.direction() + ";\n")
+		bw.WriteString("  rankdir=" + dir + ";\n")
 		if g.notes != nil && g.notes.title != "" && parts == nil {
 			bw.WriteString("  label=")
 			writeDotQuoted(bw, g.notes.title)
@@ -50,6 +52,10 @@ func writeDotParts(ws []*graphWriter, name string, g *graph, parts *graphParts) 
 		bw.WriteString("  node [fontname=\"Helvetica\", fontsize=11];\n")
 		bw.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
 	}
+	if g.notes != nil && parts == nil {
+		writeDotLegend(ws[0]) // drawPicture gives parts the legend with the title
+	}
+	topDown := dir == "TB"
 	for ci, c := range g.clusters {
 		var clusterOf []int
 		if parts != nil {
@@ -66,10 +72,13 @@ func writeDotParts(ws []*graphWriter, name string, g *graph, parts *graphParts) 
 		} else {
 			bw.WriteString(";\n    style=rounded;\n")
 		}
-		if note.color != "" {
+		if topDown {
 			// Left-justified, so that an edge entering the cluster from
 			// above does not run through its label.
-			bw.WriteString("    labeljust=l;\n    color=")
+			bw.WriteString("    labeljust=l;\n")
+		}
+		if note.color != "" {
+			bw.WriteString("    color=")
 			writeDotQuoted(bw, note.color)
 			bw.WriteString(";\n    penwidth=" + strconv.FormatFloat(note.width, 'f', 1, 64) + ";\n")
 		}

@@ -266,9 +266,11 @@ func RenderPicture(w io.Writer, o Output, dot []byte) error {
 	return picture.Render(context.Background(), dot, f, w)
 }
 
-// direction is the drawing's rank direction: LR, or TB with topDown notes.
+// direction is the drawing's rank direction: TB with topDown notes (the
+// overview), else the one that reads better for the drawing's shape
+// (graph_shape.go).
 func (g *graph) direction() string {
-	if g.notes != nil && g.notes.topDown {
+	if g.notes != nil && g.notes.topDown || g.notes == nil && g.topDownReadsBetter() {
 		return "TB"
 	}
 	return "LR"

@@ -142,7 +142,10 @@ func drawPicture(ctx context.Context, w io.Writer, o Output, name string, g *gra
 		writeDotQuoted(bw, name)
 		bw.WriteString(" {\n  label=")
 		writeDotQuoted(bw, g.notes.title)
-		bw.WriteString(";\n  labelloc=t;\n  fontname=\"Helvetica\";\n}\n")
+		bw.WriteString(";\n  labelloc=t;\n  fontname=\"Helvetica\";\n")
+		bw.WriteString("  node [fontname=\"Helvetica\", fontsize=11];\n")
+		writeDotLegend(bw)
+		bw.WriteString("}\n")
 		if err := bw.Flush(); err != nil {
 			return err
 		}

@@ -1,7 +1,7 @@
 package format
 
 // The JSON and YAML document of `kstreams-groups overview` (schema in the
-// README, "JSON and YAML schema"). Every list is present ([] when empty);
+// docs/schema.md). Every list is present ([] when empty);
 // a task's holders are members (MemberRefDoc) named by member id, with the
 // ids, host and endpoint of the members view.
 
@@ -130,7 +130,7 @@ type TaskOffsetDoc struct {
 	TimeLag        *TimeLagDoc `json:"time_lag,omitempty" yaml:"time_lag,omitempty"`
 }
 
-// TimeLagDoc is a time lag and a record lag (README, "Time lag").
+// TimeLagDoc is a time lag and a record lag (docs/overview.md, "Time lag").
 // milliseconds is null when the time lag is not known; records_exact false
 // means records is the offset lag, an upper bound. first_record_timestamp
 // (ms) and timestamp_type are a partition's only; error is why its time

@@ -31,6 +31,9 @@ type State struct {
 	// GroupConfigs are the dynamic group configs (GROUP config resources,
 	// groupconfigs.go) by group id, then key; the group need not exist.
 	GroupConfigs map[string]map[string]string `yaml:"group_configs"`
+	// Timeline changes streams groups while the playground command runs
+	// (timeline.go); Load ignores it.
+	Timeline *StateTimeline `yaml:"timeline"`
 }
 
 // StateTopic is a topic of a State.
@@ -91,9 +94,11 @@ var defaultStateYAML []byte
 
 // DefaultState is the playground's built-in cluster: three 4.4 nodes with
 // the word-count (description AVAILABLE), inventory (NOT_STORED), billing
-// (ERROR), fraud-detector (Empty) and page-views (Reconciling: standby and
-// warm-up tasks, a task moving, user endpoints, uneven lag) streams groups
-// and the classic group legacy-consumer, coordinators spread over the nodes.
+// (ERROR), fraud-detector (Empty), page-views (Reconciling: standby and
+// warm-up tasks, a task moving, user endpoints, uneven lag), order-audit
+// (Empty, with committed offsets) and clicks (Stable; its timeline makes an
+// instance join and leave) streams groups and the classic group
+// legacy-consumer, coordinators spread over the nodes.
 func DefaultState() *State {
 	s, err := ParseState(defaultStateYAML)
 	if err != nil {
@@ -334,6 +339,7 @@ func (s *State) validate(nodes int) error {
 		}
 	}
 	validateOffsets(s, &p)
+	validateTimeline(s, &p)
 	return p.err()
 }
 

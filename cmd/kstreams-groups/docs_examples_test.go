@@ -1,0 +1,492 @@
+//go:build linux || darwin
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
+)
+
+// TestDocExamples runs the shell examples of README.md and every docs/
+// page as a reader would paste them: each page's runnable blocks, in
+// order, in one bash session (a block may use what an earlier one started
+// or exported), in an empty directory that is also HOME, with
+// kstreams-groups on PATH (the shim of TestHelpExamples). A fenced block is
+//
+//   - ```sh (or bash, shell): a script. Every line that calls kstreams-groups
+//     must exit 0, or the code its comment names ("# exit 3"); every file it
+//     writes with > must be there and not be empty.
+//   - ```console: a transcript. Each "$ " line runs, and what it prints
+//     (stdout and stderr) must be what the page shows below it: lines
+//     compared without trailing blanks, a line "..." standing for any
+//     number of lines, 127.0.0.1 ports and timestamps read as equal. A
+//     command must exit 0 unless the next one is "echo $?", which shows its
+//     code.
+//   - after a line <!-- real-kafka: WHY -->: a block that needs a real
+//     cluster. Each kstreams-groups command in it runs once against the
+//     playground and must not be a usage error (its flags and values
+//     parse); e2e/ runs such commands against Kafka itself.
+//   - after a line <!-- parse-only: WHY -->: the same, for an example whose
+//     output depends on timing or on a cluster the playground is not.
+//   - after a line <!-- not-run: WHY -->: not run (a config file, say).
+//
+// Any other block that holds a kstreams-groups command fails the test:
+// every example is run or says why not. The rules that make an example meet
+// the playground are TestHelpExamples' (exampleScript, exampleState): a
+// page that starts no playground of its own talks to one seeded with the
+// default seed plus the groups the examples name. Two more: "make build"
+// is done (the shim is the build) and "make demo" runs scripts/demo.sh on
+// the shim; "make test" is this suite and is not run. docs/reference/ is
+// generated from the commands' help, whose examples TestHelpExamples runs.
+func TestDocExamples(t *testing.T) {
+	isolate(t)
+	if _, err := exec.LookPath("bash"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("bash is needed to run the examples")
+		}
+		t.Skip("bash is needed to run the examples")
+	}
+	shimDir := exampleShim(t)
+	for _, page := range docFiles(t) {
+		if strings.HasPrefix(page, "docs/reference/") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(repoRoot, page))
+		require.NoError(t, err)
+		blocks, problems := docBlocks(string(data))
+		for _, p := range problems {
+			t.Errorf("%s:%s", page, p)
+		}
+		if len(blocks) == 0 {
+			continue
+		}
+		t.Run(page, func(t *testing.T) {
+			// The page's commands and the checks of its real-cluster
+			// commands each get a playground: a checked "delete" must not
+			// change what the page's next example sees.
+			addr, checkAddr := examplePlayground(t), examplePlayground(t)
+			stored := runCLI(t, "--bootstrap-server", addr, "describe", "--topology", "--group", "orders-app")
+			require.Equal(t, 0, stored.code, stored.stderr)
+			var run []docCommand
+			for _, b := range blocks {
+				switch b.kind {
+				case "real-kafka":
+					dir := t.TempDir() // the block's commands share it, as in a shell
+					for _, cmd := range b.commands {
+						validateRealKafkaCommand(t, page, cmd, checkAddr, shimDir, stored.stdout, dir)
+					}
+				case "sh", "console":
+					run = append(run, b.commands...)
+				}
+			}
+			if len(run) > 0 {
+				runDocCommands(t, page, run, addr, shimDir, stored.stdout)
+			}
+		})
+	}
+}
+
+// examplePlayground starts a playground seeded with exampleState for the
+// test and returns its bootstrap address.
+func examplePlayground(t *testing.T) string {
+	c, err := playground.StartState(exampleState(t))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return c.Addrs()[0]
+}
+
+// exampleShim is a directory holding a kstreams-groups that runs this test
+// binary as the CLI and logs each call's exit code to $EXAMPLE_LOG.
+func exampleShim(t *testing.T) string {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	shim := "#!/bin/sh\n" + runAsCLIEnv + "=1 \"" + exe + "\" \"$@\"\nrc=$?\nprintf '%s\\t%s\\n' \"$rc\" \"$*\" >> \"${EXAMPLE_LOG:-/dev/null}\"\nexit $rc\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "kstreams-groups"), []byte(shim), 0o755))
+	return dir
+}
+
+// docBlock is a fenced block of a page that holds commands.
+type docBlock struct {
+	kind     string // sh, console, real-kafka or not-run
+	commands []docCommand
+}
+
+// docCommand is one command of a block.
+type docCommand struct {
+	line     int    // in the page, 1-based
+	text     string // continuation lines joined
+	kind     string // sh or console
+	wantExit int    // sh: the "# exit N" of its comment; console: echo $?'s line
+	checkRC  bool   // whether wantExit is checked
+	output   []string
+}
+
+var (
+	fenceLine  = regexp.MustCompile("^ *```([A-Za-z]*)")
+	markerLine = regexp.MustCompile(`^<!-- (real-kafka|parse-only|not-run): .+ -->$`)
+	exitNote   = regexp.MustCompile(`# exits? (\d+)\b`)
+)
+
+// docBlocks finds the blocks of a page that hold commands, and the blocks
+// that hold a command without saying how to run it.
+func docBlocks(text string) ([]docBlock, []string) {
+	lines := strings.Split(text, "\n")
+	var blocks []docBlock
+	var problems []string
+	marker := ""
+	for i := 0; i < len(lines); i++ {
+		m := fenceLine.FindStringSubmatch(lines[i])
+		if m == nil {
+			if l := strings.TrimSpace(lines[i]); l != "" {
+				marker = ""
+				if mm := markerLine.FindStringSubmatch(l); mm != nil {
+					marker = mm[1]
+				}
+			}
+			continue
+		}
+		indent := len(lines[i]) - len(strings.TrimLeft(lines[i], " "))
+		start := i + 1
+		j := start
+		for j < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[j]), "```") {
+			j++
+		}
+		body := make([]string, 0, j-start)
+		for _, l := range lines[start:j] {
+			if len(l) >= indent {
+				l = l[indent:]
+			}
+			body = append(body, l)
+		}
+		lang := m[1]
+		kind := marker
+		if kind == "parse-only" {
+			kind = "real-kafka" // the same check
+		}
+		if kind == "" {
+			switch lang {
+			case "sh", "bash", "shell":
+				kind = "sh"
+			case "console":
+				kind = "console"
+			}
+		}
+		hasCommand := false
+		for _, l := range body {
+			if strings.HasPrefix(l, "$ kstreams-groups") || strings.HasPrefix(l, "kstreams-groups ") {
+				hasCommand = true
+			}
+		}
+		switch {
+		case kind == "sh":
+			blocks = append(blocks, docBlock{kind: kind, commands: shCommands(body, start+1)})
+		case kind == "console" || kind == "real-kafka" && hasPrompt(body):
+			blocks = append(blocks, docBlock{kind: kind, commands: consoleCommands(body, start+1)})
+		case kind == "real-kafka":
+			blocks = append(blocks, docBlock{kind: kind, commands: shCommands(body, start+1)})
+		case kind == "not-run":
+		case hasCommand && lang != "yaml" && lang != "java" && lang != "json":
+			problems = append(problems, fmt.Sprintf("%d: a block with kstreams-groups commands is ```sh or ```console, or says <!-- real-kafka: why --> or <!-- not-run: why --> on the line before it", i+1))
+		}
+		marker = ""
+		i = j
+	}
+	return blocks, problems
+}
+
+func hasPrompt(body []string) bool {
+	for _, l := range body {
+		if strings.HasPrefix(l, "$ ") {
+			return true
+		}
+	}
+	return false
+}
+
+// shCommands splits a script into its commands, one a line (continued by
+// a trailing backslash), comments and blank lines left out.
+func shCommands(body []string, first int) []docCommand {
+	var out []docCommand
+	for i := 0; i < len(body); i++ {
+		l := body[i]
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		c := docCommand{line: first + i, kind: "sh", text: l}
+		for strings.HasSuffix(c.text, "\\") && i+1 < len(body) {
+			i++
+			c.text = strings.TrimSuffix(c.text, "\\") + "\n" + body[i]
+		}
+		if m := exitNote.FindStringSubmatch(c.text); m != nil {
+			c.wantExit, _ = strconv.Atoi(m[1])
+		}
+		c.checkRC = strings.HasPrefix(c.text, "kstreams-groups ") && !strings.HasSuffix(strings.TrimSpace(stripComment(c.text)), "&")
+		out = append(out, c)
+	}
+	return out
+}
+
+// consoleCommands splits a transcript into its "$ " commands and what each
+// prints.
+func consoleCommands(body []string, first int) []docCommand {
+	var out []docCommand
+	for i := 0; i < len(body); i++ {
+		l := body[i]
+		if !strings.HasPrefix(l, "$ ") {
+			if len(out) > 0 {
+				out[len(out)-1].output = append(out[len(out)-1].output, l)
+			}
+			continue
+		}
+		c := docCommand{line: first + i, kind: "console", text: strings.TrimPrefix(l, "$ "), checkRC: true}
+		for strings.HasSuffix(c.text, "\\") && i+1 < len(body) {
+			i++
+			c.text = strings.TrimSuffix(c.text, "\\") + "\n" + body[i]
+		}
+		if strings.HasSuffix(strings.TrimSpace(stripComment(c.text)), "&") {
+			c.checkRC = false
+		}
+		out = append(out, c)
+	}
+	for i := range out {
+		if i+1 < len(out) && strings.TrimSpace(out[i+1].text) == "echo $?" && len(out[i+1].output) > 0 {
+			out[i].wantExit, _ = strconv.Atoi(strings.TrimSpace(out[i+1].output[0]))
+		}
+	}
+	return out
+}
+
+// stripComment cuts a shell line's trailing comment: a # after a blank,
+// outside quotes.
+func stripComment(s string) string {
+	var quote rune
+	prev := ' '
+	for i, r := range s {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			}
+		case r == '\'' || r == '"':
+			quote = r
+		case r == '#' && (prev == ' ' || prev == '\t'):
+			return strings.TrimRight(s[:i], " \t")
+		}
+		prev = r
+	}
+	return s
+}
+
+// docRewrite applies the rules of TestDocExamples to one command.
+func docRewrite(cmd, addr, dir string) string {
+	cmd = stripComment(cmd)
+	switch strings.TrimSpace(cmd) {
+	case "make build":
+		return ":"
+	case "make demo":
+		demo, _ := filepath.Abs(filepath.Join(repoRoot, "scripts", "demo.sh"))
+		return demo + " kstreams-groups"
+	case "make test":
+		return ": make test is the suite that runs this"
+	}
+	return exampleScript(cmd, addr, dir)
+}
+
+// prepareExampleDir gives dir the files examples read without writing
+// them, as TestHelpExamples does (stored is orders-app's topology text),
+// and the directories they write to.
+func prepareExampleDir(t *testing.T, stored, dir, script string) {
+	for _, f := range []string{"topology.txt", "build/topology.txt", "saved.txt"} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755))
+		writeFile(t, filepath.Dir(filepath.Join(dir, f)), filepath.Base(f), stored)
+	}
+	for _, m := range redirectTarget.FindAllStringSubmatch(script, -1) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(strings.ReplaceAll(m[1], "~", dir)), 0o755))
+	}
+	for _, p := range regexp.MustCompile(regexp.QuoteMeta(dir)+`/(var|tmp|etc)/[^\s"')]+`).FindAllString(script, -1) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	}
+}
+
+var (
+	loopbackPort = regexp.MustCompile(`127\.0\.0\.1:\d+`)
+	timestamp    = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
+	rcLine       = regexp.MustCompile(`(?m)^@@@RC (\d+) (\d+)$`)
+	noFile       = regexp.MustCompile(`@@@NOFILE (.*)`)
+)
+
+// runDocCommands runs a page's commands in one bash session and checks
+// each.
+func runDocCommands(t *testing.T, page string, cmds []docCommand, addr, shimDir, stored string) {
+	dir := t.TempDir()
+	var script strings.Builder
+	script.WriteString("__rc=0\n")
+	for i, c := range cmds {
+		text := docRewrite(c.text, addr, dir)
+		if strings.HasSuffix(strings.TrimSpace(text), "&") {
+			// A server left running: its output is not the page's.
+			text = strings.TrimSuffix(strings.TrimSpace(text), "&") + " >/dev/null 2>&1 &"
+		}
+		fmt.Fprintf(&script, "printf '\\n@@@CMD %d\\n'\n(exit $__rc); %s\n__ps=(\"${PIPESTATUS[@]}\"); __rc=${__ps[-1]}; printf '\\n@@@RC %%d %%d\\n' \"$__rc\" \"${__ps[0]}\"\n", i, text)
+		if c.kind != "sh" {
+			continue
+		}
+		// What it wrote, checked where the session is (a block may cd).
+		for _, f := range redirectTarget.FindAllStringSubmatch(stripComment(c.text), -1) {
+			if f[1] != "/dev/null" && !strings.HasPrefix(f[1], "&") {
+				fmt.Fprintf(&script, "[ -s %q ] || printf '@@@NOFILE %%s\\n' %q\n", docRewrite(f[1], addr, dir), f[1])
+			}
+		}
+	}
+	prepareExampleDir(t, stored, dir, script.String())
+
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-c", script.String())
+	cmd.Dir = dir
+	cmd.Env = []string{"HOME=" + dir, "XDG_CONFIG_HOME=" + dir, "PATH=" + shimDir + ":" + os.Getenv("PATH"),
+		"KSTREAMS_GROUPS_BOOTSTRAP_SERVER=" + addr, "TMPDIR=" + t.TempDir()}
+	killGroupOnCancel(cmd)
+	out, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	require.NoError(t, err)
+	defer out.Close()
+	cmd.Stdout, cmd.Stderr = out, out
+	runErr := cmd.Run()
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	output, _ := os.ReadFile(out.Name())
+	require.NoError(t, runErr, "%s: the examples' shell session failed:\n%s", page, output)
+
+	parts := regexp.MustCompile(`(?m)^@@@CMD \d+$`).Split(string(output), -1)[1:]
+	require.Len(t, parts, len(cmds), "%s: every command ran", page)
+	for i, c := range cmds {
+		m := rcLine.FindStringSubmatch(parts[i])
+		require.NotNil(t, m, "%s:%d: no exit status", page, c.line)
+		got := strings.TrimSuffix(parts[i][:strings.Index(parts[i], "@@@RC")], "\n")
+		got = strings.TrimPrefix(got, "\n")
+		where := fmt.Sprintf("%s:%d: %s", page, c.line, c.text)
+		switch c.kind {
+		case "sh":
+			first, _ := strconv.Atoi(m[2])
+			if c.checkRC {
+				assert.Equal(t, c.wantExit, first, "%s exits %d\n%s", where, c.wantExit, got)
+			}
+			for _, m := range noFile.FindAllStringSubmatch(parts[i], -1) {
+				t.Errorf("%s: writes %s, missing or empty", where, m[1])
+			}
+		case "console":
+			rc, _ := strconv.Atoi(m[1])
+			if c.checkRC && strings.TrimSpace(c.text) != "echo $?" {
+				assert.Equal(t, c.wantExit, rc, "%s exits %d (else the page shows echo $?)\n%s", where, c.wantExit, got)
+			}
+			want := trimLines(c.output)
+			have := trimLines(strings.Split(got, "\n"))
+			assert.True(t, linesMatch(want, have), "%s prints what the page shows\n--- page\n%s\n--- got\n%s", where, strings.Join(want, "\n"), strings.Join(have, "\n"))
+		}
+	}
+}
+
+// trimLines drops trailing blanks of each line and blank lines at the end,
+// and reads ports on 127.0.0.1 and timestamps as placeholders.
+func trimLines(lines []string) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		l = strings.TrimRight(l, " \t")
+		l = loopbackPort.ReplaceAllString(l, "127.0.0.1:PORT")
+		l = timestamp.ReplaceAllString(l, "TIMESTAMP")
+		out = append(out, l)
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// linesMatch compares lines where a want line "..." (or "…") stands for
+// any number of lines, and a want line ending in " ..." for any line that
+// starts with what comes before.
+func linesMatch(want, have []string) bool {
+	if len(want) == 0 {
+		return len(have) == 0
+	}
+	if w := strings.TrimSpace(want[0]); w == "..." || w == "…" {
+		for i := 0; i <= len(have); i++ {
+			if linesMatch(want[1:], have[i:]) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(have) == 0 {
+		return false
+	}
+	same := want[0] == have[0]
+	for _, dots := range []string{" ...", " …"} {
+		if prefix, ok := strings.CutSuffix(want[0], dots); ok && strings.HasPrefix(have[0], prefix) {
+			same = true
+		}
+	}
+	return same && linesMatch(want[1:], have[1:])
+}
+
+// killGroupOnCancel makes the end of cmd's context end every process it
+// started (a watch piped into tee, a server left in the background), not
+// only the shell.
+func killGroupOnCancel(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 2 * time.Second
+}
+
+// usageHint is what every usage error ends with on stderr.
+var usageHint = regexp.MustCompile(`Run 'kstreams-groups[^']*--help'`)
+
+// validateRealKafkaCommand runs a command meant for a real cluster against
+// the playground: whatever the cluster answers, its command line must
+// parse.
+func validateRealKafkaCommand(t *testing.T, page string, c docCommand, addr, shimDir, stored, dir string) {
+	if !strings.HasPrefix(c.text, "kstreams-groups ") && !strings.HasPrefix(c.text, "KSTREAMS_GROUPS_") {
+		return
+	}
+	text := docRewrite(c.text, addr, dir)
+	text = strings.TrimSuffix(strings.TrimSpace(text), "&")
+	prepareExampleDir(t, stored, dir, text)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-c", text)
+	cmd.Dir = dir
+	cmd.Env = []string{"HOME=" + dir, "XDG_CONFIG_HOME=" + dir, "PATH=" + shimDir + ":" + os.Getenv("PATH"),
+		"KSTREAMS_GROUPS_BOOTSTRAP_SERVER=" + addr, "KSTREAMS_GROUPS_TIMEOUT=3000"}
+	killGroupOnCancel(cmd)
+	cmd.Stdin = strings.NewReader("")
+	out, _ := cmd.CombinedOutput()
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	}
+	assert.NotRegexp(t, usageHint, string(out), "%s:%d: %s is a usage error", page, c.line, c.text)
+}
+
+func TestLinesMatch(t *testing.T) {
+	assert.True(t, linesMatch([]string{"a", "...", "d"}, []string{"a", "b", "c", "d"}))
+	assert.True(t, linesMatch([]string{"a", "…"}, []string{"a"}))
+	assert.False(t, linesMatch([]string{"a", "d"}, []string{"a", "b", "d"}))
+	assert.False(t, linesMatch([]string{"a", "...", "e"}, []string{"a", "b", "d"}))
+	assert.True(t, linesMatch([]string{"x | y ..."}, []string{"x | y z"}))
+	assert.False(t, linesMatch([]string{"x | y ..."}, []string{"x | z"}))
+	assert.Equal(t, []string{"x 127.0.0.1:PORT TIMESTAMP"}, trimLines([]string{"x 127.0.0.1:4242 2026-12-01T10:00:02Z  ", ""}))
+	assert.Equal(t, "kstreams-groups x '#y'", stripComment("kstreams-groups x '#y'  # exit 2"))
+}
