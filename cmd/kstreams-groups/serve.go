@@ -26,6 +26,7 @@ import (
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/serve"
+	console "github.com/kstreams-groups/kstreams-groups/internal/serve/web"
 )
 
 // Defaults of serve.
@@ -37,11 +38,6 @@ const (
 	// after a signal: within signalGrace, with room to spare.
 	serveShutdown = 600 * time.Millisecond
 )
-
-// serveWeb, when set, is the page and /api/v1 mounted at /: the lead
-// plugs web.Handler(src) in here (internal/serve/web). Nil serves a
-// placeholder.
-var serveWeb func(src serve.Collectors) http.Handler
 
 // serveFlags are serve's own options; the check's conditions are added
 // from the check's flag table.
@@ -96,7 +92,7 @@ HTTP from memory, so that a scrape never sends a Kafka request:
              failed cycles, series, dropped series, stale)
   /healthz   200 while serve runs
   /readyz    200 once every cluster had a successful cycle, else 503
-  /          the page (a placeholder until it is built in)
+  /          the web console, and its /api/v1 documents
 
 Without --group every streams group is served, listed again each cycle.
 --profile NAME, repeated, serves several clusters of the config file at
@@ -260,10 +256,7 @@ func (a *app) serve(cmd *cobra.Command, o serveOptions) error {
 			Logger:    logger,
 		}))
 	}
-	var webHandler http.Handler
-	if serveWeb != nil {
-		webHandler = serveWeb(cs)
-	}
+	webHandler := console.Handler(cs)
 	l, err := net.Listen("tcp", o.listen)
 	if err != nil {
 		return fmt.Errorf("--listen %s: %w", o.listen, err)

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -19,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/buftest"
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/format/promtest"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
@@ -282,4 +284,30 @@ func TestServeNoSecret(t *testing.T) {
 		assert.NotContains(t, text, secret[:4], what)
 	}
 	assert.Contains(t, answers.String(), `kstreams_serve_stale{cluster="default"} 1`)
+}
+
+// TestServeConsole: the command mounts the web console at / and its
+// documents under /api/v1, answered from the collectors' snapshots.
+func TestServeConsole(t *testing.T) {
+	isolate(t)
+	pg, err := playground.StartState(playground.DefaultState())
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = pg.Close() })
+	s := startServe(t, "--bootstrap-server", bootstrap(pg))
+	s.waitReady(t)
+	code, page := s.get(t, "/")
+	assert.Equal(t, http.StatusOK, code)
+	assert.Contains(t, page, `src="/assets/app.js"`, "the console's page, not the placeholder")
+	code, body := s.get(t, "/api/v1/groups")
+	require.Equal(t, http.StatusOK, code, body)
+	var doc format.GroupsDoc
+	require.NoError(t, json.Unmarshal([]byte(body), &doc))
+	var groups []string
+	for _, g := range doc.Groups {
+		assert.Equal(t, "default", g.Cluster)
+		groups = append(groups, g.Group)
+	}
+	assert.Contains(t, groups, "word-count")
+	code, _ = s.get(t, "/api/v1/clusters/nope")
+	assert.Equal(t, http.StatusNotFound, code)
 }

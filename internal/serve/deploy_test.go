@@ -20,13 +20,6 @@ import (
 
 const deployDir = "../../deploy"
 
-// pendingMetrics are metrics the rules and the dashboard use that another
-// branch adds to -o prometheus (and so to serve) and this one does not
-// have yet, with that branch; the lead removes an entry at the merge.
-var pendingMetrics = map[string]string{
-	"kstreams_group_tasks_without_standby": "i-standby (standby coverage)",
-}
-
 // promString is a PromQL string literal: double or single quoted (with
 // backslash escapes) or in backquotes.
 var promString = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'` + "|`[^`]*`")
@@ -128,10 +121,6 @@ func TestDeployUsesServedMetrics(t *testing.T) {
 		used := metricsIn(expr)
 		assert.NotEmpty(t, used, "%s: %q uses no kstreams_ metric", where, expr)
 		for _, m := range used {
-			if branch, ok := pendingMetrics[m]; ok {
-				t.Logf("%s uses %s, which branch %s adds", where, m, branch)
-				continue
-			}
 			assert.Contains(t, exported, m, "%s: %s is not a metric serve exports", where, m)
 		}
 	}
@@ -146,11 +135,6 @@ func TestDeployUsesServedMetrics(t *testing.T) {
 		for _, e := range exprs {
 			check("panel "+strconv.Quote(title), e)
 		}
-	}
-	// Each pending metric is still used and still not exported: once its
-	// branch is merged, this fails until the entry is removed.
-	for m := range pendingMetrics {
-		assert.NotContains(t, exported, m, "%s is exported now: remove it from pendingMetrics", m)
 	}
 }
 
