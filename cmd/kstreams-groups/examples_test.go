@@ -178,6 +178,9 @@ var exampleCodes = map[string]struct {
 	"--lag-warning 1000 --lag-critical 10000 --min-members 2": {"check", 2},
 	"--all-groups --require-topology -v":                      {"check", 2},
 	"-o prometheus > ":                                        {"check", 1},
+	// doctor --all-groups: the seed's Empty groups and its ERROR and
+	// NOT_STORED descriptions are wrong (1).
+	"doctor --all-groups": {"doctor --all-groups", 1},
 	// --all-groups --detailed-exit-codes: billing's description is ERROR
 	// (4), the first failure in id order.
 	"--describe --topology --all-groups --detailed-exit-codes": {"--all-groups", 4},

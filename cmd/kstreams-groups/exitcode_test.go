@@ -18,6 +18,7 @@ import (
 )
 
 func TestExitCodeFor(t *testing.T) {
+	t.Parallel()
 	notFound := admin.NewKafkaError(69, nil)
 	tests := []struct {
 		name             string
@@ -69,6 +70,7 @@ func TestExitCodeFor(t *testing.T) {
 
 // The README's exit status table must say what the code does.
 func TestREADMEExitCodes(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../../README.md")
 	require.NoError(t, err)
 	s := string(data)

@@ -96,6 +96,9 @@ type flagValues struct {
 
 // set reports whether the option was given on the command line.
 func (v flagValues) set(name string) bool {
+	if v.fs == nil {
+		return false
+	}
 	f := v.fs.Lookup(name)
 	return f != nil && f.Changed
 }

@@ -79,7 +79,7 @@ func BenchmarkOverviewTimeLag(b *testing.B) {
 			runs := 0
 			for b.Loop() {
 				var out, errOut strings.Builder
-				if code := run(args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{clock: newFakeClock(nil)}); code != 0 {
+				if code := testRun(b, args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{clock: newFakeClock(nil)}); code != 0 {
 					b.Fatalf("exit %d: %s", code, errOut.String())
 				}
 				runs++
@@ -92,6 +92,7 @@ func BenchmarkOverviewTimeLag(b *testing.B) {
 // The seed reads as the benchmark assumes: every partition counted, one
 // Fetch per leader.
 func TestLargeTimeLagSeed(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c, err := playground.StartState(largeTimeLagState(5))
 	require.NoError(t, err)
