@@ -19,6 +19,7 @@ test: vet ## the test suite: vet, then go test -race ./...
 
 vet: ## go vet and gofmt
 	$(GO) vet ./...
+	$(GO) vet -tags gendocs ./cmd/kstreams-groups
 	@out=$$(gofmt -l cmd internal e2e); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 graph-check: ## render every dot golden with Graphviz and parse every Mermaid golden with Mermaid (needs graphviz, node)

@@ -90,6 +90,12 @@ func (a *app) report(err error) {
 	}
 }
 
+// completing reports whether the command line is the shell's request for
+// completions (cobra's hidden __complete command).
+func (a *app) completing() bool {
+	return len(a.args) > 0 && (a.args[0] == cobra.ShellCompRequestCmd || a.args[0] == cobra.ShellCompNoDescRequestCmd)
+}
+
 // usageHint is the one line after a usage error: the help of the command
 // that was run (a subcommand's own, "" for the root).
 func usageHint(path string) string {
@@ -178,7 +184,11 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 	if gen := a.newGenDocsCmd(); gen != nil {
 		root.AddCommand(gen)
 	}
-	a.registerCompletions(root)
+	if a.completing() {
+		// Only the shell's __complete request asks for values; walking
+		// every flag of every command is a fifth of a plain run's start.
+		a.registerCompletions(root)
+	}
 	documentHelpCommand(root)
 	for _, c := range root.Commands() {
 		if c.Name() != "gen-docs" && !slices.ContainsFunc(a.verbs(), func(vb *verb) bool { return vb.name == c.Name() }) {
