@@ -232,7 +232,7 @@ func (a *app) validate(ctx context.Context, present []*verb, v flagValues) (job,
 			}
 		}
 	}
-	if err := sharedChecks(v, has); err != nil {
+	if err := sharedChecks(v.lenient(), has); err != nil {
 		return job{}, err
 	}
 	if len(present) != 1 {
