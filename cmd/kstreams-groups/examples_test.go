@@ -51,6 +51,7 @@ import (
 // with the reason and is skipped by name (t.Skip), never silently; an
 // entry of either table that matches no example fails the test.
 func TestHelpExamples(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	if _, err := exec.LookPath("bash"); err != nil {
 		if os.Getenv("CI") != "" {

@@ -208,6 +208,7 @@ func noRawControls(t *testing.T, what, s string) {
 }
 
 func TestSignals(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	big := map[int]string{} // node count -> file, shared by the subtests
 	bigFile := func(t *testing.T, nodes int) string {
