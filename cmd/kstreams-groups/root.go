@@ -191,12 +191,16 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 	}
 	documentHelpCommand(root)
 	for _, c := range root.Commands() {
-		if c.Name() != "gen-docs" && !slices.ContainsFunc(a.verbs(), func(vb *verb) bool { return vb.name == c.Name() }) {
+		if slices.Contains(offlineCommands, c.Name()) {
 			offlineHelp(c)
 		}
 	}
 	return root
 }
+
+// offlineCommands are the commands that talk to no cluster; a command
+// added to the root talks to one unless it is named here.
+var offlineCommands = []string{"render", "playground", "version", "completion", "help"}
 
 // connectionFlags are the root's options for talking to a cluster, which
 // the help of a command that talks to none leaves out.
