@@ -15,13 +15,15 @@ demo: build ## run --describe --topology against the built-in playground (no Kaf
 	./scripts/demo.sh $(BIN)
 
 docs: ## regenerate the command reference docs/reference from the commands (TestCommandReference checks it)
-	$(GO) run ./cmd/kstreams-groups gen-docs --reference docs/reference
+	$(GO) run -tags gendocs ./cmd/kstreams-groups gen-docs --reference docs/reference
 
-test: vet ## the test suite: vet, then go test -race ./...
+test: vet ## the test suite: vet, then go test -race ./..., then the command reference and man pages (built with -tags gendocs only)
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -tags gendocs -run 'TestCommandReference|TestManPages|TestGenDocs' ./cmd/kstreams-groups/
 
 vet: ## go vet and gofmt
 	$(GO) vet ./...
+	$(GO) vet -tags gendocs ./cmd/kstreams-groups
 	@out=$$(gofmt -l cmd internal e2e); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 graph-check: ## render every dot golden with Graphviz and parse every Mermaid golden with Mermaid (needs graphviz, node)

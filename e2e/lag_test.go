@@ -29,7 +29,7 @@ func TestLagEdges(t *testing.T) {
 	ctx := context.Background()
 	run := func(t *testing.T, b *Broker, args ...string) ToolResult { return RunOursOn(t, bin, b, args...) }
 
-	b := StartBroker(t, BrokerOptions{})
+	b := SharedBroker(t, BrokerOptions{})
 	require.NoError(t, createTopic(ctx, b, "le-input", 2))
 	produceTo(t, b, "le-input", map[int32]int{0: 10, 1: 100})
 	joinAndLeave(t, b, "le-app", "le-input")

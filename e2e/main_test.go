@@ -7,10 +7,11 @@ import (
 	"testing"
 )
 
-// TestMain exists only to remove what OurBinary built once all tests of the binary are done
-// (there is no per-binary cleanup hook in testing.TB).
+// TestMain removes what OurBinary built and stops the shared brokers (SharedBroker) once all
+// tests of the binary are done (there is no per-binary cleanup hook in testing.TB).
 func TestMain(m *testing.M) {
 	code := m.Run()
+	stopSharedBrokers()
 	removeOurBinary()
 	os.Exit(code)
 }

@@ -30,7 +30,7 @@ func TestManySubtopologiesMembers(t *testing.T) {
 	defer func() { logf("TestManySubtopologiesMembers total %s", time.Since(start).Round(time.Millisecond)) }()
 	ctx := context.Background()
 
-	b := StartBroker(t, BrokerOptions{Plugin: PluginInMemory})
+	b := SharedBroker(t, BrokerOptions{Plugin: PluginInMemory})
 	for i := range 12 {
 		require.NoError(t, createTopic(ctx, b, fmt.Sprintf("ms-in-%d", i), 2))
 	}

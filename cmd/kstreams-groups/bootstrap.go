@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The bootstrap servers are checked as Kafka's clients check
@@ -20,7 +21,9 @@ import (
 // address (Kafka reads "::1" as host ":" and port 1). e2e/FINDINGS.md F141.
 
 // kafkaHostPort is Utils.HOST_PORT_PATTERN, matched whole as getHost does.
-var kafkaHostPort = regexp.MustCompile(`^(?:[0-9a-zA-Z\-%._]*://)?\[?([0-9a-zA-Z\-%._:]*)]?:([0-9]+)$`)
+var kafkaHostPort = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[0-9a-zA-Z\-%._]*://)?\[?([0-9a-zA-Z\-%._:]*)]?:([0-9]+)$`)
+})
 
 // parseBootstrap checks each server and returns it as host:port, the form
 // franz-go dials (IPv6 in brackets, the port in decimal without leading
@@ -51,7 +54,7 @@ func splitServers(s string) []string {
 }
 
 func parseServer(s string) (string, error) {
-	m := kafkaHostPort.FindStringSubmatch(s)
+	m := kafkaHostPort().FindStringSubmatch(s)
 	if m == nil {
 		return "", fmt.Errorf("want host:port, optionally with a listener prefix (PLAINTEXT://host:port)")
 	}

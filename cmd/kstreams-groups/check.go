@@ -8,11 +8,10 @@ package main
 // with UNKNOWN on stdout (checkUsageOutput).
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,10 +39,9 @@ func ownExitHelp(statuses []exitStatus, note string) string {
 	return b.String()
 }
 
-func checkExitHelp() string {
-	return ownExitHelp(checkExitStatuses, "With several groups the worst counts: CRITICAL, then UNKNOWN, then WARNING.\n"+
-		"These are check's own codes, the same with --detailed-exit-codes; a --watch\nended by Ctrl-C exits 130.")
-}
+// checkExits are check's exit codes and the note after them.
+var checkExits = &ownExit{checkExitStatuses, "With several groups the worst counts: CRITICAL, then UNKNOWN, then WARNING.\n" +
+	"These are check's own codes, the same with --detailed-exit-codes; a --watch\nended by Ctrl-C exits 130."}
 
 func (a *app) checkVerb() *verb {
 	count := func(name, help string) flagDef { return flagDef{name: name, kind: stringFlag, help: help} }
@@ -116,7 +114,9 @@ check's either way). --watch repeats the check every --interval.
 Requests: StreamsGroupDescribe (v1 with the description only for
 --require-topology, so a Kafka 4.3 cluster can be checked), OffsetFetch and
 ListOffsets, as overview; DescribeConfigs of the GROUP resources for the
-standby settings.` + "\n\n" + checkExitHelp(),
+standby settings.`,
+		outputs: []outputRule{{formats: append(slices.Clone(documentOutputs), format.Prometheus)}},
+		own:     checkExits,
 		example: `  # Nagios/Icinga: CRITICAL above 10000 records behind, WARNING above 1000
   kstreams-groups check --group orders-app --lag-warning 1000 --lag-critical 10000 --min-members 2
 
@@ -187,49 +187,23 @@ func (a *app) checkOptions(v flagValues) (check.Options, error) {
 	return opts, first
 }
 
-// check runs the check verb: one check, or a watch of it.
+// check runs the check verb: one check, or a watch of it. A check that
+// could not run is UNKNOWN, printed as any result.
 func (a *app) check(ctx context.Context, opts check.Options, verbose bool, w watchOptions) error {
-	if o := a.cfg.Output; o.Graph() {
-		return usageErrorf("-o %s: check prints text, json, yaml or prometheus", o)
+	p := printer[*check.Result]{
+		text: func(w io.Writer, res *check.Result, _ *format.Styles) error { return format.CheckText(w, res, verbose) },
+		doc:  func(res *check.Result) any { return format.NewCheckDoc(res) },
+		prom: func(w io.Writer, res *check.Result) error {
+			return format.CheckPrometheusWith(w, res, format.PrometheusOptions{PartitionTimeLag: res.Options.PartitionMetrics})
+		},
+		failed:  func(err error) (*check.Result, error) { return check.Failed(err, opts), nil },
+		outcome: func(res *check.Result, _ []error) error { return checkOutcome(res) },
 	}
-	run := func(ctx context.Context, c client) *check.Result {
-		res, err := check.Run(ctx, c, opts)
-		if err != nil {
-			return check.Failed(err, opts)
-		}
-		return res
-	}
+	run := func(ctx context.Context, c client) (*check.Result, error) { return check.Run(ctx, c, opts) }
 	if w.on {
-		return a.watchLoop(ctx, w, func(ctx context.Context, c client, _ *format.Styles) sample {
-			res := run(ctx, c)
-			var b bytes.Buffer
-			_ = format.CheckText(&b, res, verbose)
-			s := sample{body: b.Bytes(), outcome: checkOutcome(res)}
-			if res.Err == nil {
-				snap := watch.FromCheck(res)
-				s.snap = &snap
-			}
-			return s
-		})
+		return watchVerb(a, ctx, w, p, run, watch.FromCheck)
 	}
-	var res *check.Result
-	ctx, c, done, err := a.connect(ctx)
-	var ue *usageError
-	switch {
-	case errors.As(err, &ue):
-		return err
-	case err != nil:
-		res = check.Failed(err, opts)
-	default:
-		defer done()
-		stop := a.showWaiting(c)
-		res = run(ctx, c)
-		stop()
-	}
-	if err := a.writeCheck(a.io.Out, res, verbose); err != nil {
-		return err
-	}
-	return checkOutcome(res)
+	return runVerb(a, ctx, p, run)
 }
 
 // writeCheck prints a check in the -o format.

@@ -39,6 +39,7 @@ func healthCluster(t *testing.T) *playground.Cluster {
 // golden file, the exit code the plugin state, the same with
 // --detailed-exit-codes.
 func TestCheck_conditions(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := healthCluster(t)
 	tests := []struct {
@@ -90,6 +91,7 @@ func TestCheck_conditions(t *testing.T) {
 
 // The status line and perfdata bytes of two cases, spelled out.
 func TestCheck_bytes(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := healthCluster(t)
 	r := runCLI(t, "--bootstrap-server", bootstrap(c), "check", "--group", "steady", "--lag-warning", "39", "--lag-critical", "100", "--min-members", "2", "--max-moving-tasks", "0")
@@ -106,6 +108,7 @@ func TestCheck_bytes(t *testing.T) {
 // cluster, and a broker too old for --require-topology. A 4.3 broker is
 // fine for the other conditions.
 func TestCheck_unknown(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := healthCluster(t)
 	bs := bootstrap(c)
@@ -114,14 +117,14 @@ func TestCheck_unknown(t *testing.T) {
 		args                 []string
 	}{
 		{"no group", "STREAMS UNKNOWN - check needs --group (repeatable) or --all-groups\n", "check needs --group (repeatable) or --all-groups\n", []string{"--bootstrap-server", bs, "check"}},
-		{"unknown flag", "STREAMS UNKNOWN - unknown flag: --lag\n", "unknown flag: --lag\n", []string{"--bootstrap-server", bs, "check", "--all-groups", "--lag", "3"}},
+		{"unknown flag", "STREAMS UNKNOWN - unknown flag: --lag; did you mean --lag-critical or --lag-warning?\n", "unknown flag: --lag; did you mean --lag-critical or --lag-warning?\n", []string{"--bootstrap-server", bs, "check", "--all-groups", "--lag", "3"}},
 		{"bad threshold", "STREAMS UNKNOWN - --lag-critical: want a whole number, 0 or more, got \"-1\"\n", "", []string{"--bootstrap-server", bs, "check", "--all-groups", "--lag-critical", "-1"}},
 		{"warning above critical", "STREAMS UNKNOWN - --lag-warning 9 is above --lag-critical 5: the warning threshold must not exceed the critical one\n", "", []string{"--bootstrap-server", bs, "check", "--all-groups", "--lag-warning", "9", "--lag-critical", "5"}},
 		{"bad state", "STREAMS UNKNOWN - --expect-state: unknown state \"Running\" (want a comma-separated list of Empty, NotReady, Stable, Assigning, Reconciling, Dead)\n", "", []string{"--bootstrap-server", bs, "check", "--all-groups", "--expect-state", "Running"}},
 		{"group and all groups", "STREAMS UNKNOWN - Option \"[group]\" can't be used with option \"[all-groups]\"\n", "", []string{"--bootstrap-server", bs, "check", "--all-groups", "--group", "g"}},
 		{"no bootstrap server", "STREAMS UNKNOWN - Missing required argument \"[bootstrap-server]\"\n", "", []string{"check", "--all-groups"}},
 		{"bad timeout", "STREAMS UNKNOWN - invalid timeout 0: want a positive number of milliseconds or a duration such as 10s, 500ms or 1m\n", "", []string{"--bootstrap-server", bs, "--timeout", "0", "check", "--all-groups"}},
-		{"a drawing", "STREAMS UNKNOWN - -o dot: check prints text, json, yaml or prometheus\n", "", []string{"--bootstrap-server", bs, "-o", "dot", "check", "--all-groups"}},
+		{"a drawing", "STREAMS UNKNOWN - -o dot: check prints text, json, yaml or prometheus; -o dot is printed by describe --topology, overview and render\n", "", []string{"--bootstrap-server", bs, "-o", "dot", "check", "--all-groups"}},
 		{"watch in json", "{\n  \"status\": \"UNKNOWN\",\n  \"exit_code\": 3,\n  \"groups\": [],\n  \"error\": {\n    \"name\": \"ERROR\",\n    \"message\": \"--watch prints text, not -o json\"\n  }\n}\n", "", []string{"--bootstrap-server", bs, "-o", "json", "check", "--all-groups", "--watch"}},
 		{"interval without watch", "STREAMS UNKNOWN - --interval needs --watch\n", "", []string{"--bootstrap-server", bs, "check", "--all-groups", "--interval", "1s"}},
 		{"unexpected argument", "STREAMS UNKNOWN - unexpected argument \"steady\"\n", "", []string{"--bootstrap-server", bs, "check", "steady"}},
@@ -132,7 +135,7 @@ func TestCheck_unknown(t *testing.T) {
 				assert.Equal(t, 3, r.code, r.stderr)
 				assert.Equal(t, tc.stdout, r.stdout)
 				if tc.stderr != "" {
-					assert.Equal(t, tc.stderr+"Run 'kstreams-groups --help' for usage.\n", r.stderr)
+					assert.Equal(t, tc.stderr+"Run 'kstreams-groups check --help' for usage.\n", r.stderr)
 				}
 			}
 		})
@@ -142,7 +145,7 @@ func TestCheck_unknown(t *testing.T) {
 		assert.Equal(t, 3, r.code)
 		fams := promtest.Parse(t, r.stdout)
 		assert.EqualValues(t, 3, promtest.Value(t, fams, "kstreams_check_status"), "a textfile collector reads UNKNOWN, not a status line")
-		assert.Equal(t, "--lag-critical: want a whole number, 0 or more, got \"-1\"\nRun 'kstreams-groups --help' for usage.\n", r.stderr)
+		assert.Equal(t, "--lag-critical: want a whole number, 0 or more, got \"-1\"\nRun 'kstreams-groups check --help' for usage.\n", r.stderr)
 		r = runCLI(t, "--bootstrap-server", bs, "-o", "json", "check")
 		assert.Equal(t, 3, r.code)
 		var doc struct {
@@ -185,6 +188,7 @@ func TestCheck_unknown(t *testing.T) {
 }
 
 func TestCheck_documents(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := healthCluster(t)
 	r := runCLI(t, "--bootstrap-server", bootstrap(c), "-o", "json", "check", "--group", "steady", "--group", "nope", "--lag-warning", "30")
@@ -222,6 +226,7 @@ func TestCheck_documents(t *testing.T) {
 // -o prometheus for check, overview and list --state, read back with the
 // Prometheus parser; the other commands refuse it.
 func TestPrometheusOutput(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := healthCluster(t)
 	bs := bootstrap(c)
@@ -267,14 +272,14 @@ func TestPrometheusOutput(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"list"}, "-o prometheus prints metrics: list has them with --state (list --state -o prometheus)"},
-		{[]string{"--describe", "--group", "steady"}, "-o prometheus prints metrics: use it with check, overview or list --state"},
-		{[]string{"describe", "--members", "--group", "steady"}, "-o prometheus prints metrics: use it with check, overview or list --state"},
-		{[]string{"delete", "--group", "stopped"}, "-o prometheus prints metrics: use it with check, overview or list --state"},
-		{[]string{"doctor", "--group", "steady"}, "-o prometheus: doctor prints text, json or yaml"},
-		{[]string{"diff", "group:steady", "group:steady"}, "-o prometheus prints metrics: diff prints text, json or yaml"},
-		{[]string{"render", "testdata/health.yaml"}, "-o prometheus prints metrics: render reads a topology, which has none"},
-		{[]string{"version"}, "version prints text, json or yaml, not prometheus"},
+		{[]string{"list"}, "-o prometheus: list prints text, json or yaml, and prometheus with --state; -o prometheus is printed by list --state, overview and check"},
+		{[]string{"--describe", "--group", "steady"}, "-o prometheus: describe prints text, json or yaml, and dot, mermaid, svg or png with --topology; -o prometheus is printed by list --state, overview and check"},
+		{[]string{"describe", "--members", "--group", "steady"}, "-o prometheus: describe prints text, json or yaml, and dot, mermaid, svg or png with --topology; -o prometheus is printed by list --state, overview and check"},
+		{[]string{"delete", "--group", "stopped"}, "-o prometheus: delete prints text, json or yaml; -o prometheus is printed by list --state, overview and check"},
+		{[]string{"doctor", "--group", "steady"}, "-o prometheus: doctor prints text, json or yaml; -o prometheus is printed by list --state, overview and check"},
+		{[]string{"diff", "group:steady", "group:steady"}, "-o prometheus: diff prints text, json or yaml; -o prometheus is printed by list --state, overview and check"},
+		{[]string{"render", "testdata/health.yaml"}, "-o prometheus: render prints text, json, yaml, dot, mermaid, svg or png; -o prometheus is printed by list --state, overview and check"},
+		{[]string{"version"}, "-o prometheus: version prints text, json or yaml; -o prometheus is printed by list --state, overview and check"},
 	} {
 		r := runCLI(t, append([]string{"--bootstrap-server", bs, "-o", "prometheus"}, tc.args...)...)
 		assert.Equal(t, 2, r.code, "%v: %s", tc.args, r.stderr)
@@ -292,10 +297,11 @@ func goldenAs(t *testing.T, name, got string) {
 
 // The README's table of check's exit codes is checkExitStatuses.
 func TestREADMECheckExitCodes(t *testing.T) {
+	t.Parallel()
 	var want [][]string
 	for _, s := range checkExitStatuses {
 		want = append(want, []string{itoa(s.Code), s.Meaning})
 	}
 	assert.Equal(t, want, readmeTable(t, "check-exit-codes"))
-	assert.Contains(t, checkExitHelp(), "Exit status:\n  0  "+checkExitStatuses[0].Meaning)
+	assert.Contains(t, (&verb{own: checkExits}).exitHelp(), "Exit status:\n  0  "+checkExitStatuses[0].Meaning)
 }

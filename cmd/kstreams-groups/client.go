@@ -52,6 +52,12 @@ type deps struct {
 	// signals, when set, is the process's SIGINT and SIGTERM (main's);
 	// nil in tests that run commands in-process.
 	signals *signalWatch
+	// env is the environment the command sees; the zero value is the
+	// process's.
+	env environ
+	// terminal, when set, tells which writers are terminals (tests);
+	// nil asks the operating system.
+	terminal func(w io.Writer) bool
 }
 
 // target is a cluster a verb talks to: its bootstrap servers and where the

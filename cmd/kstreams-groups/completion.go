@@ -106,7 +106,7 @@ func (a *app) registerCompletions(root *cobra.Command) {
 				case f.Name == "group":
 					fn = a.completeGroups
 				case f.Name == "output":
-					fn = completeOutputs
+					fn = completeVerbOutputs
 				case f.Name == "state" && c.Name() == "playground":
 					// playground --state is a seed file, not a group state.
 					fn = completeSeedFiles
@@ -187,15 +187,6 @@ func completeStates(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.
 		out = append(out, prefix+s)
 	}
 	return out, directive
-}
-
-// completeOutputs offers the -o formats.
-func completeOutputs(_ *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	var out []cobra.Completion
-	for _, o := range format.AllowedOutputs() {
-		out = append(out, string(o))
-	}
-	return out, cobra.ShellCompDirectiveNoFileComp
 }
 
 // completeSeedFiles offers the YAML and JSON files a seed can be read from.

@@ -16,6 +16,7 @@ import (
 // The scripts are cobra's generators run on our command tree; the goldens
 // show what a user installs and catch an accidental change of the tree.
 func TestCompletionScripts(t *testing.T) {
+	t.Parallel()
 	for _, shell := range shells {
 		t.Run(shell, func(t *testing.T) {
 			isolate(t)
@@ -33,14 +34,16 @@ func TestCompletionScripts(t *testing.T) {
 }
 
 func TestCompletionScripts_ignoreABrokenConfigFile(t *testing.T) {
+	t.Parallel()
 	isolate(t)
-	t.Setenv("KSTREAMS_GROUPS_CONFIG", "/nonexistent/config.yaml")
+	setenv(t, "KSTREAMS_GROUPS_CONFIG", "/nonexistent/config.yaml")
 	r := runCLI(t, "completion", "bash")
 	assert.Equal(t, 0, r.code, r.stderr)
 	assert.NotEmpty(t, r.stdout)
 }
 
 func TestCompletionCmd_usageErrors(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, args := range [][]string{{"completion"}, {"completion", "tcsh"}, {"completion", "bash", "zsh"}} {
 		r := runCLI(t, args...)
@@ -65,6 +68,7 @@ func complete(t *testing.T, args ...string) (candidates []string, directive stri
 const noFiles = ":4"
 
 func TestCompleteGroups(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := startCluster(t, 3, playground.Kafka44)
 	c.PutStreamsGroup(streamsGroup("word-count", tt.WordCount()))
@@ -113,7 +117,7 @@ func TestCompleteGroups(t *testing.T) {
 	}
 
 	t.Run("bootstrap server from the environment", func(t *testing.T) {
-		t.Setenv("KSTREAMS_GROUPS_BOOTSTRAP_SERVER", bootstrap(c))
+		setenv(t, "KSTREAMS_GROUPS_BOOTSTRAP_SERVER", bootstrap(c))
 		got, _ := complete(t, "--describe", "--group", "")
 		assert.Equal(t, []string{"inventory\tReconciling", "word-count\tStable"}, got)
 	})
@@ -127,6 +131,7 @@ func TestCompleteGroups(t *testing.T) {
 // cluster cannot be asked, nothing is offered and the shell gets the plain
 // directive.
 func TestCompleteGroups_silentOnFailure(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -141,7 +146,7 @@ func TestCompleteGroups_silentOnFailure(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			isolate(t)
 			for k, v := range tc.env {
-				t.Setenv(k, v)
+				setenv(t, k, v)
 			}
 			closed := closedPort(t)
 			args := make([]string, len(tc.args))
@@ -157,6 +162,7 @@ func TestCompleteGroups_silentOnFailure(t *testing.T) {
 }
 
 func TestCompleteStates(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	all := []string{"Empty", "NotReady", "Stable", "Assigning", "Reconciling", "Dead"}
 	tests := []struct {
@@ -189,21 +195,38 @@ func TestCompleteStates(t *testing.T) {
 }
 
 func TestCompleteOutput(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	var want []string
 	for _, o := range format.AllowedOutputs() {
 		want = append(want, string(o))
 	}
-	for _, args := range [][]string{{"-o", ""}, {"--output", ""}, {"describe", "-o", ""}, {"version", "-o", ""}} {
+	for _, args := range [][]string{{"-o", ""}, {"--output", ""}, {"--describe", "-o", ""}} {
 		got, directive := complete(t, args...)
 		assert.Equal(t, want, got, args)
 		assert.Equal(t, noFiles, directive, args)
+	}
+	// A subcommand offers the formats it declares.
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"describe", "-o", ""}, []string{"text", "json", "yaml", "dot", "mermaid", "svg", "png"}},
+		{[]string{"list", "-o", ""}, []string{"text", "json", "yaml", "prometheus"}},
+		{[]string{"check", "-o", ""}, []string{"text", "json", "yaml", "prometheus"}},
+		{[]string{"delete", "-o", ""}, []string{"text", "json", "yaml"}},
+		{[]string{"version", "-o", ""}, []string{"text", "json", "yaml"}},
+		{[]string{"render", "-o", ""}, []string{"text", "json", "yaml", "dot", "mermaid", "svg", "png"}},
+	} {
+		got, _ := complete(t, tc.args...)
+		assert.Equal(t, tc.want, got, tc.args)
 	}
 }
 
 // playground --state is a seed file: the shell completes file names with
 // the seed's extensions.
 func TestCompletePlaygroundSeed(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	got, directive := complete(t, "playground", "--state", "")
 	assert.Equal(t, []string{"yaml", "yml", "json"}, got)

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -100,7 +101,7 @@ const maxTimeout = math.MaxInt64 / int64(time.Millisecond)
 // loadConfig resolves Config from the parsed flags, the environment and the
 // config file. It runs before every command.
 func (a *app) loadConfig(cmd *cobra.Command) error {
-	cfg, err := resolveConfig(cmd, nil)
+	cfg, err := resolveConfig(cmd, a.deps.env, nil)
 	if err != nil {
 		return err
 	}
@@ -111,9 +112,9 @@ func (a *app) loadConfig(cmd *cobra.Command) error {
 // resolveConfig resolves a Config; profile, when not nil, is the profile
 // to use instead of the one --profile, the environment or the file name
 // (serve resolves one Config per --profile given).
-func resolveConfig(cmd *cobra.Command, profile *string) (Config, error) {
+func resolveConfig(cmd *cobra.Command, env environ, profile *string) (Config, error) {
 	var cfg Config
-	r, err := newResolver(cmd, profile)
+	r, err := newResolver(cmd, env, profile)
 	if err != nil {
 		return cfg, err
 	}
@@ -147,7 +148,7 @@ func resolveConfig(cmd *cobra.Command, profile *string) (Config, error) {
 		return cfg, &usageError{err: err}
 	}
 	cfg.Output = out
-	cfg.Client = clientSource(cmd, r.cf, r.profile, r.profileKeys)
+	cfg.Client = clientSource(cmd, r.env, r.cf, r.profile, r.profileKeys)
 	return cfg, nil
 }
 
@@ -156,6 +157,7 @@ func resolveConfig(cmd *cobra.Command, profile *string) (Config, error) {
 type resolver struct {
 	v   *viper.Viper
 	cmd *cobra.Command
+	env environ
 	cf  *configFile
 	// profile is the profile in use ("" for none), profileKeys its keys.
 	profile     string
@@ -165,17 +167,21 @@ type resolver struct {
 // newResolver layers cmd's parsed flags, the environment, the config
 // file and its profile (profile, when not nil, instead of the one
 // --profile, the environment or the file names).
-func newResolver(cmd *cobra.Command, profile *string) (*resolver, error) {
+func newResolver(cmd *cobra.Command, env environ, profile *string) (*resolver, error) {
 	v := viper.New()
-	v.SetEnvPrefix("KSTREAMS_GROUPS")
-	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
-	v.AutomaticEnv()
 	for _, k := range append(slices.Clone(scalarKeys), keyProfile) {
 		if err := v.BindPFlag(k, cmd.Flags().Lookup(k)); err != nil {
 			return nil, err
 		}
+		// The environment layer, from the injected environment rather
+		// than viper's AutomaticEnv (the process's): set over the file
+		// layers, and only where no flag was given, so that a flag stays
+		// above it. viper ignores an empty variable, as this does.
+		if e := env.get(envName(k)); e != "" && !changed(cmd.Flags(), k) {
+			v.Set(k, e)
+		}
 	}
-	cf, err := readConfigFile(cmd)
+	cf, err := readConfigFile(cmd, env)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +190,7 @@ func newResolver(cmd *cobra.Command, profile *string) (*resolver, error) {
 			return nil, usageErrorf("config file %s: %v", cf.path, err)
 		}
 	}
-	r := &resolver{v: v, cmd: cmd, cf: cf, profile: strings.TrimSpace(v.GetString(keyProfile))}
+	r := &resolver{v: v, cmd: cmd, env: env, cf: cf, profile: strings.TrimSpace(v.GetString(keyProfile))}
 	if profile != nil {
 		r.profile = strings.TrimSpace(*profile)
 	}
@@ -192,7 +198,7 @@ func newResolver(cmd *cobra.Command, profile *string) (*resolver, error) {
 		return r, nil
 	}
 	if cf == nil {
-		return nil, usageErrorf("profile %q: no config file (looked for %s; use --config)", r.profile, configPathHint(cmd))
+		return nil, usageErrorf("profile %q: no config file (looked for %s; use --config)", r.profile, configPathHint(cmd, env))
 	}
 	p, ok := cf.profiles[r.profile]
 	if !ok {
@@ -240,8 +246,7 @@ func (r *resolver) origin(key string) origin {
 	if changed(r.cmd.Flags(), key) {
 		return origin{layer: fromFlag}
 	}
-	// viper ignores an empty variable, as this does.
-	if env := "KSTREAMS_GROUPS_" + strings.ToUpper(strings.ReplaceAll(key, "-", "_")); os.Getenv(env) != "" {
+	if env := envName(key); r.env.get(env) != "" {
 		return origin{fromEnv, env}
 	}
 	if r.cf == nil {
@@ -342,11 +347,11 @@ func (r *resolver) boolean(key string) (b bool, from origin, err error) {
 // profile (command-config and/or client-properties), the config file's top
 // level. Layers are not mixed, so a --command-config given for one run
 // replaces the profile's security settings whole.
-func clientSource(cmd *cobra.Command, cf *configFile, name string, profile map[string]any) ClientSource {
+func clientSource(cmd *cobra.Command, env environ, cf *configFile, name string, profile map[string]any) ClientSource {
 	if changed(cmd.Flags(), "command-config") {
 		return ClientSource{Path: cmd.Flags().Lookup("command-config").Value.String(), Origin: "--command-config"}
 	}
-	if p := os.Getenv("KSTREAMS_GROUPS_COMMAND_CONFIG"); p != "" {
+	if p := env.get("KSTREAMS_GROUPS_COMMAND_CONFIG"); p != "" {
 		return ClientSource{Path: p, Origin: "KSTREAMS_GROUPS_COMMAND_CONFIG"}
 	}
 	if cf == nil {
@@ -360,7 +365,7 @@ func clientSource(cmd *cobra.Command, cf *configFile, name string, profile map[s
 		}
 		dir := filepath.Dir(cf.path)
 		if path != "" {
-			path = expandPath(path, dir)
+			path = expandPath(path, dir, env)
 		}
 		return ClientSource{Path: path, Inline: inline, Origin: origin, BaseDir: dir}, true
 	}
@@ -375,9 +380,9 @@ func clientSource(cmd *cobra.Command, cf *configFile, name string, profile map[s
 
 // expandPath resolves a config file's path value: ~/ is the home directory
 // and a relative path is relative to the config file.
-func expandPath(p, dir string) string {
+func expandPath(p, dir string, env environ) string {
 	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
+		if home, err := env.homeDir(); err == nil {
 			return filepath.Join(home, rest)
 		}
 	}
@@ -413,13 +418,13 @@ func profileNames(cf *configFile) string {
 
 // readConfigFile reads --config, KSTREAMS_GROUPS_CONFIG or the default
 // location; a missing default file is no error.
-func readConfigFile(cmd *cobra.Command) (*configFile, error) {
+func readConfigFile(cmd *cobra.Command, env environ) (*configFile, error) {
 	path, explicit := cmd.Flags().Lookup("config").Value.String(), true
 	if path == "" {
-		path = os.Getenv("KSTREAMS_GROUPS_CONFIG")
+		path = env.get("KSTREAMS_GROUPS_CONFIG")
 	}
 	if path == "" {
-		path, explicit = defaultConfigPath(), false
+		path, explicit = defaultConfigPath(env), false
 	}
 	if path == "" {
 		return nil, nil
@@ -443,20 +448,20 @@ func readConfigFile(cmd *cobra.Command) (*configFile, error) {
 	return cf, nil
 }
 
-func configPathHint(cmd *cobra.Command) string {
+func configPathHint(cmd *cobra.Command, env environ) string {
 	if p := cmd.Flags().Lookup("config").Value.String(); p != "" {
 		return p
 	}
-	if p := os.Getenv("KSTREAMS_GROUPS_CONFIG"); p != "" {
+	if p := env.get("KSTREAMS_GROUPS_CONFIG"); p != "" {
 		return p
 	}
-	return defaultConfigPath()
+	return defaultConfigPath(env)
 }
 
-func defaultConfigPath() string {
-	dir := os.Getenv("XDG_CONFIG_HOME")
+func defaultConfigPath(env environ) string {
+	dir := env.get("XDG_CONFIG_HOME")
 	if dir == "" {
-		home, err := os.UserHomeDir()
+		home, err := env.homeDir()
 		if err != nil {
 			return ""
 		}
@@ -470,13 +475,13 @@ func defaultConfigPath() string {
 // names its line already (`profile "p": line 5: ...`) is kept.
 func withLine(err error) string {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	if !namesLine.MatchString(msg) {
+	if !namesLine().MatchString(msg) {
 		msg = "line 1: " + msg
 	}
 	return msg
 }
 
-var namesLine = regexp.MustCompile(`(^|: )line \d+: `)
+var namesLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|: )line \d+: `) })
 
 // unreadable finds what yaml.v3's reader refuses before it knows a line
 // (a byte that is not UTF-8, a control character), and says where.

@@ -31,7 +31,7 @@ func FuzzConfigFile(f *testing.F) {
 		var out, errOut bytes.Buffer
 		reached := false
 		d := deps{runF: func(string, any) error { reached = true; return nil }}
-		code := run([]string{"--config", path, "--list", "--bootstrap-server", "127.0.0.1:9"}, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, d)
+		code := testRun(t, []string{"--config", path, "--list", "--bootstrap-server", "127.0.0.1:9"}, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, d)
 		stderr := errOut.String()
 		for _, r := range stderr {
 			if r < 0x20 && r != '\n' || r >= 0x7f && r <= 0x9f {

@@ -21,7 +21,7 @@ import (
 func loadFor(t *testing.T, args ...string) (Config, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	a := &app{io: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}}
+	a := &app{io: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps: deps{env: testEnv(t)}}
 	root := a.newRootCmd()
 	root.RunE = func(*cobra.Command, []string) error { return nil }
 	root.SetArgs(append([]string{}, args...)) // never nil: cobra reads os.Args then
@@ -60,6 +60,7 @@ profiles:
 `
 
 func TestLoadConfig_precedence(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name          string
 		env           map[string]string
@@ -83,9 +84,9 @@ func TestLoadConfig_precedence(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			isolate(t)
 			cfgPath := writeFile(t, t.TempDir(), "config.yaml", profilesYAML)
-			t.Setenv("KSTREAMS_GROUPS_CONFIG", cfgPath)
+			setenv(t, "KSTREAMS_GROUPS_CONFIG", cfgPath)
 			for k, v := range tt.env {
-				t.Setenv(k, v)
+				setenv(t, k, v)
 			}
 			cfg, err := loadFor(t, tt.args...)
 			require.NoError(t, err)
@@ -100,6 +101,7 @@ func TestLoadConfig_precedence(t *testing.T) {
 }
 
 func TestLoadConfig_defaultsWithoutFile(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	cfg, err := loadFor(t)
 	require.NoError(t, err)
@@ -111,10 +113,11 @@ func TestLoadConfig_defaultsWithoutFile(t *testing.T) {
 }
 
 func TestLoadConfig_clientSource(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	dir := t.TempDir()
 	cfgPath := writeFile(t, dir, "config.yaml", profilesYAML)
-	t.Setenv("KSTREAMS_GROUPS_CONFIG", cfgPath)
+	setenv(t, "KSTREAMS_GROUPS_CONFIG", cfgPath)
 
 	cfg, err := loadFor(t)
 	require.NoError(t, err)
@@ -129,7 +132,7 @@ func TestLoadConfig_clientSource(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, ClientSource{}, cfg.Client)
 
-	t.Setenv("KSTREAMS_GROUPS_COMMAND_CONFIG", "/env/client.properties")
+	setenv(t, "KSTREAMS_GROUPS_COMMAND_CONFIG", "/env/client.properties")
 	cfg, err = loadFor(t, "--profile", "prod")
 	require.NoError(t, err)
 	assert.Equal(t, ClientSource{Path: "/env/client.properties", Origin: "KSTREAMS_GROUPS_COMMAND_CONFIG"}, cfg.Client, "env replaces the profile's properties whole")
@@ -140,6 +143,7 @@ func TestLoadConfig_clientSource(t *testing.T) {
 }
 
 func TestLoadConfig_errors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		file    string // config file content; "" for none
@@ -160,7 +164,7 @@ func TestLoadConfig_errors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			isolate(t)
 			if tt.file != "" {
-				t.Setenv("KSTREAMS_GROUPS_CONFIG", writeFile(t, t.TempDir(), "config.yaml", tt.file))
+				setenv(t, "KSTREAMS_GROUPS_CONFIG", writeFile(t, t.TempDir(), "config.yaml", tt.file))
 			}
 			_, err := loadFor(t, tt.args...)
 			require.Error(t, err)
@@ -201,6 +205,7 @@ func assertNoSecrets(t *testing.T, r result) {
 }
 
 func TestCommandConfig(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	addr, props, _ := securedCluster(t, false)
 	badAddr, badProps, _ := securedCluster(t, true)
@@ -266,6 +271,7 @@ func TestCommandConfig(t *testing.T) {
 }
 
 func TestProfile_inlineClientProperties(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	addr, _, ca := securedCluster(t, false)
 	dir := t.TempDir()
@@ -303,6 +309,7 @@ func TestProfile_inlineClientProperties(t *testing.T) {
 // string is decimal), booleans only (as strconv.ParseBool spells them), and
 // strings trimmed.
 func TestLoadConfig_values(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name         string
 		file         string
@@ -356,11 +363,11 @@ func TestLoadConfig_values(t *testing.T) {
 			at := ""
 			if tt.file != "" {
 				path := writeFile(t, t.TempDir(), "config.yaml", tt.file)
-				t.Setenv("KSTREAMS_GROUPS_CONFIG", path)
+				setenv(t, "KSTREAMS_GROUPS_CONFIG", path)
 				at = "config file " + path + ": line 1: "
 			}
 			for k, v := range tt.env {
-				t.Setenv(k, v)
+				setenv(t, k, v)
 				at = k + ": "
 			}
 			cfg, err := loadFor(t, tt.args...)
@@ -381,16 +388,17 @@ func TestLoadConfig_values(t *testing.T) {
 // The resolver names the layer each value came from: flag, variable,
 // profile, config file or default.
 func TestResolver_origin(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	dir := t.TempDir()
 	path := writeFile(t, dir, "config.yaml", "timeout: 1000\nprofile: p\ndebug: true\nprofiles:\n  p:\n    bootstrap-server: p:9092\n    debug: false\n")
-	t.Setenv("KSTREAMS_GROUPS_CONFIG", path)
-	t.Setenv("KSTREAMS_GROUPS_DETAILED_EXIT_CODES", "true")
-	a := &app{io: IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}}
+	setenv(t, "KSTREAMS_GROUPS_CONFIG", path)
+	setenv(t, "KSTREAMS_GROUPS_DETAILED_EXIT_CODES", "true")
+	a := &app{io: IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, deps: deps{env: testEnv(t)}}
 	root := a.newRootCmd()
 	root.SetContext(context.Background())
 	require.NoError(t, root.ParseFlags([]string{"--output", "json"}))
-	r, err := newResolver(root, nil)
+	r, err := newResolver(root, a.deps.env, nil)
 	require.NoError(t, err)
 	tests := []struct {
 		key   string

@@ -41,7 +41,8 @@ of the same id inherits them): they are named on stderr, and
 internal topics; --delete-internal-topic T (which the Kafka 4.4 docs promise
 and its tool refuses) deletes only T, which must be one of them, or nothing is
 deleted. Unlike kafka-streams-groups.sh, the exit status is 0 only when every
-requested group was deleted.` + "\n\n" + exitStatusHelp(),
+requested group was deleted.`,
+		exits: clusterExits(exitNotFound, exitNotDeleted, exitNotInternal),
 		example: `  # Delete two stopped applications' groups
   kstreams-groups delete --group orders-app --group billing-app --bootstrap-server localhost:9092
 
@@ -74,9 +75,8 @@ requested group was deleted.` + "\n\n" + exitStatusHelp(),
 // deleted (or, in a dry run, passed the pre-checks).
 func (a *app) deleteGroups(ctx context.Context, opts groupdelete.Options) error {
 	p := printer[*groupdelete.Result]{
-		text:    func(w io.Writer, res *groupdelete.Result, _ *format.Styles) error { return format.DeleteText(w, res) },
-		doc:     func(res *groupdelete.Result) any { return format.NewDeleteDoc(res) },
-		noGraph: "-o %s draws a topology: delete prints text, json or yaml",
+		text: func(w io.Writer, res *groupdelete.Result, _ *format.Styles) error { return format.DeleteText(w, res) },
+		doc:  func(res *groupdelete.Result) any { return format.NewDeleteDoc(res) },
 		line: func(res *groupdelete.Result, f kafka.Failure, o format.Output) string {
 			if !o.Machine() {
 				return "" // the text names every failure

@@ -63,6 +63,7 @@ func deleteRequests(c *playground.Cluster) map[int32][][]string {
 }
 
 func TestDelete(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name         string
 		profile      playground.Profile
@@ -248,6 +249,7 @@ func TestDelete(t *testing.T) {
 // true outcome (no GROUP_ID_NOT_FOUND for a group deleted by the first
 // request, as kgo's per-shard retry would report).
 func TestDelete_retriesOnlyCoordinatorErrors(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := deleteCluster(t, playground.Kafka44)
 	// Node 1 answers NOT_COORDINATOR once for each of its two groups.
@@ -280,6 +282,7 @@ func TestDelete_retriesOnlyCoordinatorErrors(t *testing.T) {
 // A DeleteGroups whose answer is lost may still have deleted the group; the
 // resend then finds it gone, and the group is reported as deleted once.
 func TestDelete_lostAnswer(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := deleteCluster(t, playground.Kafka44)
 	// The broker deletes the group, then the connection closes before its
@@ -296,6 +299,7 @@ func TestDelete_lostAnswer(t *testing.T) {
 // A coordinator that never becomes available ends with --timeout, reported
 // for the group with the last error.
 func TestDelete_timeout(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := deleteCluster(t, playground.Kafka44)
 	c.InjectError(playground.Fault{Key: keyDeleteGroups, Group: "orders-app", ErrorCode: kerr.CoordinatorLoadInProgress.Code, Node: playground.AnyNode})
@@ -310,6 +314,7 @@ func TestDelete_timeout(t *testing.T) {
 
 // A dead group fails the pre-check with Kafka's message.
 func TestDelete_deadGroup(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := deleteCluster(t, playground.Kafka44)
 	dead := emptyGroup("dead-app")
@@ -326,6 +331,7 @@ func TestDelete_deadGroup(t *testing.T) {
 // When the pre-check's ListGroups fails nothing is deleted and the command
 // fails as a whole.
 func TestDelete_listGroupsFails(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := deleteCluster(t, playground.Kafka44)
 	c.InjectError(playground.Fault{Key: keyListGroups, ErrorCode: kerr.ClusterAuthorizationFailed.Code, Node: playground.AnyNode})
@@ -339,6 +345,7 @@ func TestDelete_listGroupsFails(t *testing.T) {
 }
 
 func TestDelete_usage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		args       []string
@@ -347,7 +354,7 @@ func TestDelete_usage(t *testing.T) {
 		{"no group", []string{"delete"}, "Option [delete] takes one of these options: [all-groups], [group]"},
 		{"group and all groups", []string{"delete", "--group", "g", "--all-groups"}, `Option "[group]" can't be used with option "[all-groups]"`},
 		{"kafka form without a group", []string{"--delete"}, "Option [delete] takes one of these options: [all-groups], [group]"},
-		{"a topology format", []string{"delete", "--group", "g", "-o", "dot"}, "-o dot draws a topology"},
+		{"a topology format", []string{"delete", "--group", "g", "-o", "dot"}, "-o dot: delete prints text, json or yaml; -o dot is printed by describe --topology, overview and render"},
 		{"an argument", []string{"delete", "g"}, `unexpected argument "g"`},
 	}
 	for _, tc := range tests {
@@ -395,6 +402,7 @@ func internalTopicsGroup(c *playground.Cluster) {
 }
 
 func TestDelete_internalTopics(t *testing.T) {
+	t.Parallel()
 	inferred := []string{"wc-app-counts-repartition", "wc-app-counts-changelog", "wc-app-KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-0000000007-topic"}
 	kept := []string{"legacy-counts-changelog", "wc-app-users-changelog", "wc-input"}
 	tests := []struct {

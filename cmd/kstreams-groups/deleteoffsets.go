@@ -33,7 +33,8 @@ group reads (GROUP_SUBSCRIBED_TO_TOPIC), so stop the application first.
 stdout is Kafka's first line and TOPIC PARTITION STATUS table. A group that
 does not exist or is not a streams group is refused before anything is sent.
 Unlike kafka-streams-groups.sh, the exit status is 0 only when every partition
-was deleted.` + "\n\n" + exitStatusHelp(),
+was deleted.`,
+		exits: clusterExits(exitNotFound, exitGroupActive),
 		example: `  # Forget where a stopped application was in its input topics
   kstreams-groups delete-offsets --group orders-app --all-input-topics
 
@@ -55,8 +56,7 @@ func (a *app) deleteOffsets(ctx context.Context, req deleteoffsets.Request) erro
 		text: func(w io.Writer, res *deleteoffsets.Result, _ *format.Styles) error {
 			return format.DeleteOffsetsText(w, res)
 		},
-		doc:     func(res *deleteoffsets.Result) any { return format.NewDeleteOffsetsDoc(res) },
-		noGraph: "-o %s draws a topology: delete-offsets prints text, json or yaml",
+		doc: func(res *deleteoffsets.Result) any { return format.NewDeleteOffsetsDoc(res) },
 		line: func(res *deleteoffsets.Result, f kafka.Failure, o format.Output) string {
 			if res.Err == nil && !o.Machine() {
 				return "" // Kafka's table shows each partition's error

@@ -26,6 +26,7 @@ func statusRowW(width int, topic, partition, status string) string {
 // byte (../shared/reference/kafka-streams-groups-offsets.md §2.5, checked
 // on a real broker by e2e/offsets_test.go); only the exit status differs.
 func TestDeleteOffsets(t *testing.T) {
+	t.Parallel()
 	runOffsetsCases(t, []offsetsCase{
 		{name: "all input topics of an Empty group", args: []string{"--delete-offsets", "--group", "wc", "--all-input-topics"},
 			wantStdout: "Request succeeded for deleting offsets from group wc.\n" + deleteOffsetsHeader +
@@ -90,6 +91,7 @@ func TestDeleteOffsets(t *testing.T) {
 // the 4.4 tool refuses, with the same rule as --reset-offsets: only the
 // group's inferred internal topics.
 func TestDelete_namedInternalTopic(t *testing.T) {
+	t.Parallel()
 	runOffsetsCases(t, []offsetsCase{
 		{name: "one internal topic is deleted with its group", args: []string{"--delete", "--group", "wc", "--delete-internal-topic", "wc-word-counts-changelog"},
 			wantStdout: "Deletion of requested streams groups ('wc') was successful.\n" +

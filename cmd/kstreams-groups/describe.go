@@ -67,7 +67,9 @@ member protocol; for --offsets, the committed offset and its leader epoch).
 Members are sorted by member id and partitions by topic and partition.
 
 Only --topology is health-aware: the other views exit 0 unless a group could
-not be described.` + "\n\n" + exitStatusHelp(),
+not be described.`,
+		outputs: []outputRule{{formats: documentOutputs}, {formats: drawingOutputs, with: "topology"}},
+		exits:   clusterExits(exitNotStored, exitDescError, exitNotFound),
 		example: `  # The lag of every partition of a group
   kstreams-groups describe --group my-app --bootstrap-server localhost:9092
 
@@ -109,9 +111,8 @@ func (a *app) describe(ctx context.Context, opts describe.Options, w watchOption
 			}
 			return nil
 		},
-		doc:     func(res *describe.Result) any { return format.NewDescribeDoc(res) },
-		notes:   format.DescribeNotes,
-		noGraph: "-o %s draws a topology: use it with --describe --topology or render",
+		doc:   func(res *describe.Result) any { return format.NewDescribeDoc(res) },
+		notes: format.DescribeNotes,
 		line: func(_ *describe.Result, f kafka.Failure, o format.Output) string {
 			var se *kafka.StatusError
 			switch {

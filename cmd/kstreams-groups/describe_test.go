@@ -86,6 +86,7 @@ const wordCountText = `Topologies:
 `
 
 func TestDescribeTopology(t *testing.T) {
+	t.Parallel()
 	wordCount := wordCountText
 	tests := []struct {
 		name         string
@@ -198,6 +199,7 @@ func TestDescribeTopology(t *testing.T) {
 // groups, then one StreamsGroupDescribe v1 per coordinator node, with
 // IncludeTopologyDescription set.
 func TestDescribeTopology_routesToCoordinators(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := describeCluster(t)
 	c.PutStreamsGroup(streamsGroup("word-count-2", tt.WordCount()))
@@ -230,6 +232,7 @@ func TestDescribeTopology_routesToCoordinators(t *testing.T) {
 // A group whose coordinator moved after FindCoordinator answered is retried
 // at its new coordinator; the other groups are not asked again.
 func TestDescribeTopology_coordinatorMove(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := describeCluster(t)
 	// The first FindCoordinator still names node 1 for word-count, which
@@ -284,6 +287,7 @@ func TestDescribeTopology_coordinatorMove(t *testing.T) {
 }
 
 func TestDescribeTopology_retriesCoordinatorErrors(t *testing.T) {
+	t.Parallel()
 	for _, code := range []int16{kerr.NotCoordinator.Code, kerr.CoordinatorNotAvailable.Code, kerr.CoordinatorLoadInProgress.Code} {
 		t.Run(kerr.ErrorForCode(code).Error(), func(t *testing.T) {
 			isolate(t)
@@ -297,6 +301,7 @@ func TestDescribeTopology_retriesCoordinatorErrors(t *testing.T) {
 }
 
 func TestDescribeTopology_coordinatorErrorsUntilTimeout(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := describeCluster(t)
 	c.InjectError(playground.Fault{Key: keyStreamsGroupDescribe, Group: "word-count", ErrorCode: kerr.CoordinatorLoadInProgress.Code, Node: playground.AnyNode})
@@ -314,6 +319,7 @@ func TestDescribeTopology_coordinatorErrorsUntilTimeout(t *testing.T) {
 }
 
 func TestDescribeTopology_brokerTooOld(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := startCluster(t, 2, playground.Kafka43)
 	c.PutStreamsGroup(streamsGroup("word-count", tt.WordCount()))
@@ -336,6 +342,7 @@ func TestDescribeTopology_brokerTooOld(t *testing.T) {
 }
 
 func TestDescribeTopology_malformedResponses(t *testing.T) {
+	t.Parallel()
 	sink := "out"
 	tests := []struct {
 		name    string
@@ -419,6 +426,7 @@ func TestDescribeTopology_malformedResponses(t *testing.T) {
 // after one request, as a malformed response (exit 1). Until issue 13 they
 // were retried until --timeout (e2e/FINDINGS.md F143).
 func TestDescribeTopology_undecodableResponse(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := describeCluster(t)
 	c.SetRawResponse(keyStreamsGroupDescribe, playground.AnyNode, func(int16) []byte { return []byte{0, 0, 0, 0, 5, 0xff} }, 0)
@@ -437,6 +445,7 @@ func TestDescribeTopology_undecodableResponse(t *testing.T) {
 }
 
 func TestDescribeTopology_unreachableCluster(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	addr := closedPort(t)
 	for _, detailed := range []bool{false, true} {
@@ -453,17 +462,18 @@ func TestDescribeTopology_unreachableCluster(t *testing.T) {
 }
 
 func TestDescribeTopology_bootstrapSources(t *testing.T) {
+	t.Parallel()
 	t.Run("environment", func(t *testing.T) {
 		isolate(t)
 		c := describeCluster(t)
-		t.Setenv("KSTREAMS_GROUPS_BOOTSTRAP_SERVER", bootstrap(c))
+		setenv(t, "KSTREAMS_GROUPS_BOOTSTRAP_SERVER", bootstrap(c))
 		r := runCLI(t, "describe", "--topology", "--group", "word-count")
 		assert.Equal(t, 0, r.code, r.stderr)
 	})
 	t.Run("config file", func(t *testing.T) {
 		isolate(t)
 		c := describeCluster(t)
-		dir := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "kstreams-groups")
+		dir := filepath.Join(testEnv(t).get("XDG_CONFIG_HOME"), "kstreams-groups")
 		require.NoError(t, os.MkdirAll(dir, 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "config.yaml"), []byte("bootstrap-server: "+bootstrap(c)+"\ndetailed-exit-codes: true\n"), 0o600))
 		r := runCLI(t, "describe", "--topology", "--group", "inventory")
@@ -482,7 +492,7 @@ func TestDescribeTopology_bootstrapSources(t *testing.T) {
 		c := describeCluster(t)
 		f := filepath.Join(t.TempDir(), "kg.yaml")
 		require.NoError(t, os.WriteFile(f, []byte("bootstrap-server: "+closedPort(t)+"\n"), 0o600))
-		t.Setenv("KSTREAMS_GROUPS_BOOTSTRAP_SERVER", bootstrap(c))
+		setenv(t, "KSTREAMS_GROUPS_BOOTSTRAP_SERVER", bootstrap(c))
 		r := runCLI(t, "--config", f, "--timeout", "3000", "--describe", "--topology", "--group", "word-count")
 		assert.Equal(t, 0, r.code, "environment beats file; stderr: %s", r.stderr)
 		r = runCLI(t, "--config", f, "--bootstrap-server", closedPort(t), "--timeout", "300", "--describe", "--topology", "--group", "word-count")
@@ -491,6 +501,7 @@ func TestDescribeTopology_bootstrapSources(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		args       []string
@@ -526,7 +537,7 @@ func TestUsageErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			isolate(t)
 			for k, v := range tc.env {
-				t.Setenv(k, v)
+				setenv(t, k, v)
 			}
 			args := tc.args
 			if tc.config != "" {
@@ -538,12 +549,13 @@ func TestUsageErrors(t *testing.T) {
 			assert.Equal(t, 2, r.code)
 			assert.Empty(t, r.stdout)
 			assert.Contains(t, r.stderr, tc.wantStderr)
-			assert.True(t, strings.HasSuffix(r.stderr, "Run 'kstreams-groups --help' for usage.\n"), r.stderr)
+			assert.Regexp(t, `Run 'kstreams-groups( describe)? --help' for usage.\n$`, r.stderr)
 		})
 	}
 }
 
 func TestHelpExitsZero(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, args := range [][]string{{"--help"}, {"describe", "--help"}, {"-h"}} {
 		r := runCLI(t, args...)
@@ -566,6 +578,7 @@ func requestName(key int16) string {
 }
 
 func TestJoinStateArg(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want []string }{
 		{[]string{"--list", "--state", "Stable"}, []string{"--list", "--state=Stable"}},
 		{[]string{"--list", "--state", "--group", "g"}, []string{"--list", "--state=\x00", "--group", "g"}},

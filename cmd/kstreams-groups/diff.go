@@ -38,15 +38,15 @@ var diffExitStatuses = []exitStatus{
 	{diffFailing, false, "Breaking differences, a topology the broker refuses for OLD's group among them (with --fail-on warning: warnings too; --fail-on info: any finding)."},
 }
 
-func diffExitHelp() string {
-	return ownExitHelp(diffExitStatuses, "These are diff's own codes, the same with --detailed-exit-codes.")
-}
+// diffExits are diff's exit codes and the note after them.
+var diffExits = &ownExit{diffExitStatuses, "These are diff's own codes, the same with --detailed-exit-codes."}
 
 func (a *app) diffVerb() *verb {
 	return &verb{
 		name:           "diff",
 		args:           "OLD NEW",
 		subcommandOnly: true,
+		own:            diffExits,
 		needsBootstrap: func(v flagValues) bool {
 			for i, arg := range v.args {
 				if strings.HasPrefix(arg, diff.GroupPrefix) && (i == 0 || !v.set("new-bootstrap-server")) {
@@ -102,9 +102,7 @@ the broker accepts NEW for it ("Broker:"); a refused deploy is exit 3.
 
 The text output lists the findings (most severe first), the changes per
 sub-topology, and a unified diff of the two normalised descriptions,
-colored on a terminal. -o json|yaml gives the same as one document.
-
-` + diffExitHelp(),
+colored on a terminal. -o json|yaml gives the same as one document.`,
 		example: `  # Gate a deployment in CI: the running group against the new build
   kstreams-groups diff group:orders-app build/topology.txt --bootstrap-server kafka:9092
 
@@ -138,40 +136,64 @@ colored on a terminal. -o json|yaml gives the same as one document.
 }
 
 // diff runs the diff verb: fetch or read both sides, compare, print, and
-// return the outcome as diff's own exit code.
+// return the outcome as diff's own exit code. Its session opens the
+// clusters of its group sides (none, one or two).
 func (a *app) diff(ctx context.Context, opts diff.Options, newBootstrap, newConfig string) error {
-	o := a.cfg.Output
-	if o.Graph() {
-		return usageErrorf("-o %s draws a topology: diff prints text, json or yaml", o)
+	var src diff.Sources
+	p := printer[*diff.Result]{
+		text: func(w io.Writer, res *diff.Result, st *format.Styles) error { return format.DiffText(w, res, st) },
+		doc:  func(res *diff.Result) any { return format.NewDiffDoc(res) },
+		line: func(_ *diff.Result, f kafka.Failure, _ format.Output) string { return a.diffFailureLine(f.Err) },
+		session: func(ctx context.Context) (context.Context, client, []any, func(), error) {
+			return a.diffSession(ctx, opts, newBootstrap, newConfig, &src)
+		},
+		failed: func(err error) (*diff.Result, error) { return nil, &verbExit{code: diffUnreadable, err: err} },
+		// Not 1, which says "differences": a CI gate must not pass a
+		// report it never got.
+		writeFailed: func(err error) error { return &verbExit{code: diffUnreadable, err: err} },
+		outcome: func(res *diff.Result, failures []error) error {
+			switch {
+			case len(failures) > 0:
+				return &verbExit{code: diffUnreadable}
+			case res.Outcome() == diff.Failing:
+				return &verbExit{code: diffFailing}
+			case res.Outcome() == diff.Different:
+				return &verbExit{code: diffDifferent}
+			}
+			return nil
+		},
 	}
-	if o == format.Prometheus {
-		return noPrometheus("diff prints text, json or yaml")
-	}
-	// A file side is read outside --timeout, which bounds the fetching of
-	// the group sides; the comparison ends only with a signal.
-	src := diff.Sources{Read: a.topologyReader(ctx), Timeout: a.cfg.Timeout}
-	runCtx := ctx
-	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
-	defer cancel()
-	oldSide, newSide := opts.Sides()
-	var clients []client
-	defer func() {
+	return runVerb(a, ctx, p, func(ctx context.Context, _ client) (*diff.Result, error) { return diff.Run(ctx, src, opts) })
+}
+
+// diffSession builds src: a client for each group side, within --timeout
+// (diff.Sources.Timeout bounds the fetching; a file side is read outside
+// it, and the comparison ends only with a signal, so the run's context is
+// ctx itself).
+func (a *app) diffSession(ctx context.Context, opts diff.Options, newBootstrap, newConfig string, src *diff.Sources) (context.Context, client, []any, func(), error) {
+	*src = diff.Sources{Read: a.topologyReader(ctx), Timeout: a.cfg.Timeout}
+	cctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout)
+	var clients []any
+	done := func() {
 		for _, c := range clients {
-			c.Close()
+			c.(client).Close()
 		}
-	}()
+		cancel()
+	}
 	connect := func(t target) (client, error) {
-		c, err := a.newAdmin(ctx, t)
+		c, err := a.newAdmin(cctx, t)
 		if err != nil {
 			return nil, err
 		}
 		clients = append(clients, c)
 		return c, nil
 	}
+	oldSide, newSide := opts.Sides()
 	if oldSide.IsGroup() {
 		c, err := connect(a.defaultTarget())
 		if err != nil {
-			return diffSetupError(err)
+			done()
+			return nil, nil, nil, nil, err
 		}
 		src.Old = c
 	}
@@ -188,51 +210,13 @@ func (a *app) diff(ctx context.Context, opts diff.Options, newBootstrap, newConf
 		} else {
 			c, err := connect(t)
 			if err != nil {
-				return diffSetupError(err)
+				done()
+				return nil, nil, nil, nil, err
 			}
 			src.New = c
 		}
 	}
-	waiting := make([]any, len(clients))
-	for i, c := range clients {
-		waiting[i] = c
-	}
-	stop := a.showWaiting(waiting...)
-	res, err := diff.Run(runCtx, src, opts)
-	stop()
-	if err != nil {
-		return &verbExit{code: diffUnreadable, err: err}
-	}
-	err = a.write(func() any { return format.NewDiffDoc(res) }, func(w io.Writer, st *format.Styles) error { return format.DiffText(w, res, st) })
-	if err != nil {
-		// Not 1, which says "differences": a CI gate must not pass a
-		// report it never got.
-		return &verbExit{code: diffUnreadable, err: err}
-	}
-	if fails := res.Failures(); len(fails) > 0 {
-		for _, f := range fails {
-			a.printError(a.diffFailureLine(f.Err))
-		}
-		return &verbExit{code: diffUnreadable}
-	}
-	switch res.Outcome() {
-	case diff.Failing:
-		return &verbExit{code: diffFailing}
-	case diff.Different:
-		return &verbExit{code: diffDifferent}
-	}
-	return nil
-}
-
-// diffSetupError is a client that could not be built: a usage error stays
-// one (exit 2 either way), anything else exits diffUnreadable with the
-// reason.
-func diffSetupError(err error) error {
-	var ue *usageError
-	if errors.As(err, &ue) {
-		return err
-	}
-	return &verbExit{code: diffUnreadable, err: err}
+	return ctx, nil, clients, done, nil
 }
 
 // diffFailureLine is the stderr line of a side that could not be read or

@@ -45,7 +45,7 @@ func BenchmarkDiff(b *testing.B) {
 			cpu := benchtest.CPUTime()
 			for b.Loop() {
 				var errOut bytes.Buffer
-				code := run([]string{"diff", files[0], files[1]}, IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: &errOut}, deps{})
+				code := testRun(b, []string{"diff", files[0], files[1]}, IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: &errOut}, deps{})
 				if code != diffFailing {
 					b.Fatalf("exit %d: %s", code, errOut.String())
 				}

@@ -15,6 +15,7 @@ import (
 // green, hunk headers cyan, breaking findings red and warnings yellow;
 // the colored text is the plain text plus escape sequences.
 func TestTerminal_diffColors(t *testing.T) {
+	t.Parallel()
 	term := []string{"TERM=xterm-256color"}
 	args := []string{"diff", diffData("diff-base.txt"), diffData("diff-filter.txt")}
 	plain, stderr, code := inPipe(t, term, args...)
@@ -43,6 +44,7 @@ func TestTerminal_diffColors(t *testing.T) {
 // Names from a file reach the terminal escaped, in the findings, the
 // changes and the unified diff alike.
 func TestTerminal_diffHostileNames(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	old := filepath.Join(dir, "old.txt")
 	evil := filepath.Join(dir, "evil.txt")

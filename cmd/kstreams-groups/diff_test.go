@@ -67,7 +67,7 @@ func stored(d *topology.Description) *kafka.StreamsGroup {
 func runStdin(t *testing.T, d deps, stdin string, args ...string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(args, IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut}, d)
+	code := testRun(t, args, IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut}, d)
 	return result{stdout: out.String(), stderr: errOut.String(), code: code}
 }
 
@@ -75,6 +75,7 @@ func runStdin(t *testing.T, d deps, stdin string, args ...string) result {
 // with --fail-on), whatever --detailed-exit-codes says; two files need no
 // broker.
 func TestDiff_files(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	tests := []struct {
 		name string
@@ -102,6 +103,7 @@ func TestDiff_files(t *testing.T) {
 
 // The whole report of the issue's example, text, JSON and YAML.
 func TestDiff_reports(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, o := range []string{"text", "json", "yaml"} {
 		t.Run(o, func(t *testing.T) {
@@ -123,6 +125,7 @@ func TestDiff_reports(t *testing.T) {
 // Our JSON and YAML are sides too: a rendered document compares identical
 // with the text it came from, and a describe document with its group.
 func TestDiff_documents(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	dir := t.TempDir()
 	for _, o := range []string{"json", "yaml"} {
@@ -146,6 +149,7 @@ func TestDiff_documents(t *testing.T) {
 
 // NEW may be stdin.
 func TestDiff_stdin(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	data, err := os.ReadFile(diffData("diff-filter.txt"))
 	require.NoError(t, err)
@@ -159,6 +163,7 @@ func TestDiff_stdin(t *testing.T) {
 // --bootstrap-server, NEW from --new-bootstrap-server with
 // --new-command-config; one client when both are on one cluster.
 func TestDiff_groups(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	base := stored(parsed(t, "stored-df-blue.txt"))
 	props := filepath.Join(t.TempDir(), "green.properties")
@@ -202,6 +207,7 @@ func TestDiff_groups(t *testing.T) {
 // A topology the broker refuses for OLD's group is exit 3, never 0 or 1
 // (issue 19): an added source topic was "differences, none breaking".
 func TestDiff_brokerRefuses(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	counting := func(sources ...string) string {
 		return "Topologies:\n   Sub-topology: 0\n    Source: source (topics: [" + strings.Join(sources, ", ") + "])\n      --> count\n" +
@@ -245,6 +251,7 @@ func TestDiff_brokerRefuses(t *testing.T) {
 // A side that cannot be read or fetched exits 2 with the reason on stderr,
 // one line per side; the document says so too.
 func TestDiff_unreadableSides(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	garbage := filepath.Join(t.TempDir(), "garbage.txt")
 	require.NoError(t, os.WriteFile(garbage, []byte("Topologies:\n   Sub-topology: 0\n    Widget: w\n"), 0o644))
@@ -298,6 +305,7 @@ func TestDiff_unreadableSides(t *testing.T) {
 // A file side is read as render's input is: over render's limit it is a
 // side that cannot be read, at once, never a read of the whole input.
 func TestDiff_sizeLimit(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, tc := range []struct {
 		name  string
@@ -312,7 +320,7 @@ func TestDiff_sizeLimit(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			code := run(tc.args, IOStreams{In: tc.stdin, Out: &out, ErrOut: &errOut}, noClient(t))
+			code := testRun(t, tc.args, IOStreams{In: tc.stdin, Out: &out, ErrOut: &errOut}, noClient(t))
 			assert.Equal(t, diffUnreadable, code)
 			assert.Equal(t, tc.line, errOut.String())
 			assert.Empty(t, out.String())
@@ -323,6 +331,7 @@ func TestDiff_sizeLimit(t *testing.T) {
 // A file side is read outside --timeout, which bounds the fetching: a
 // build that prints its topology slowly into diff's stdin is waited for.
 func TestDiff_stdinOutsideTimeout(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	data, err := os.ReadFile(diffData("diff-base.txt"))
 	require.NoError(t, err)
@@ -336,13 +345,14 @@ func TestDiff_stdinOutsideTimeout(t *testing.T) {
 		return n, nil
 	})
 	var out, errOut bytes.Buffer
-	code := run([]string{"diff", "-", diffData("diff-base.txt"), "--timeout", "100"}, IOStreams{In: slow, Out: &out, ErrOut: &errOut}, noClient(t))
+	code := testRun(t, []string{"diff", "-", diffData("diff-base.txt"), "--timeout", "100"}, IOStreams{In: slow, Out: &out, ErrOut: &errOut}, noClient(t))
 	assert.Equal(t, diffIdentical, code, errOut.String())
 }
 
 // A signal while a side is read or fetched ends diff with the signal's
 // code and its one line, not with a side that failed.
 func TestDiff_signal(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	d := noClient(t)
@@ -353,7 +363,7 @@ func TestDiff_signal(t *testing.T) {
 		return 0, io.EOF
 	})
 	var out, errOut bytes.Buffer
-	code := run([]string{"diff", "-", diffData("diff-base.txt")}, IOStreams{In: stdin, Out: &out, ErrOut: &errOut}, d)
+	code := testRun(t, []string{"diff", "-", diffData("diff-base.txt")}, IOStreams{In: stdin, Out: &out, ErrOut: &errOut}, d)
 	assert.Equal(t, exitSIGINT, code)
 	assert.Equal(t, "Error: interrupted by SIGINT\n", errOut.String())
 	assert.Empty(t, out.String())
@@ -365,6 +375,7 @@ func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
 
 // Usage errors exit 2 before anything connects.
 func TestDiff_usage(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	tests := []struct {
 		name      string
@@ -380,7 +391,7 @@ func TestDiff_usage(t *testing.T) {
 		{"new cluster for a file", []string{"--bootstrap-server", "x:1", "diff", "group:a", "b.txt", "--new-bootstrap-server", "y:1"}, `--new-bootstrap-server and --new-command-config are for a group: NEW side; NEW is the file "b.txt"`},
 		{"bad fail-on", []string{"diff", "a.txt", "b.txt", "--fail-on", "fatal"}, `--fail-on: want breaking, warning or info, got "fatal"`},
 		{"empty new bootstrap", []string{"diff", "a.txt", "group:b", "--new-bootstrap-server", " , "}, "--new-bootstrap-server: no server given"},
-		{"drawing", []string{"diff", diffData("diff-base.txt"), diffData("diff-base.txt"), "-o", "dot"}, "-o dot draws a topology: diff prints text, json or yaml"},
+		{"drawing", []string{"diff", diffData("diff-base.txt"), diffData("diff-base.txt"), "-o", "dot"}, "-o dot: diff prints text, json or yaml; -o dot is printed by describe --topology, overview and render"},
 		{"not a Kafka form action", []string{"--diff", "a.txt", "b.txt"}, "unknown flag: --diff"},
 	}
 	for _, tc := range tests {
@@ -402,9 +413,10 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space
 // A report that cannot be written is exit 2, never 1 ("differences"), which
 // a CI gate would let pass, nor 0.
 func TestDiff_writeFailure(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	var errOut bytes.Buffer
-	code := run([]string{"diff", diffData("diff-base.txt"), diffData("diff-filter.txt")},
+	code := testRun(t, []string{"diff", diffData("diff-base.txt"), diffData("diff-filter.txt")},
 		IOStreams{In: strings.NewReader(""), Out: failingWriter{}, ErrOut: &errOut}, deps{})
 	assert.Equal(t, diffUnreadable, code)
 	assert.Contains(t, errOut.String(), "no space left on device")
@@ -412,6 +424,7 @@ func TestDiff_writeFailure(t *testing.T) {
 
 // The runF seam gets diff's options.
 func TestDiff_options(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	var got any
 	d := noClient(t)
@@ -423,6 +436,7 @@ func TestDiff_options(t *testing.T) {
 
 // exitCodeFor gives a verb's own outcome its code, in both modes.
 func TestExitCodeFor_verbOutcome(t *testing.T) {
+	t.Parallel()
 	for _, code := range []int{diffIdentical, diffDifferent, diffUnreadable, diffFailing} {
 		e := &verbExit{code: code}
 		assert.Equal(t, code, exitCodeFor(e, false))
@@ -458,6 +472,7 @@ func readmeTable(t *testing.T, name string) [][]string {
 // The README lists every kind of finding with its severity, as the code
 // has them.
 func TestREADMEDiffFindings(t *testing.T) {
+	t.Parallel()
 	var want [][]string
 	for _, k := range diff.Kinds() {
 		want = append(want, []string{"`" + string(k.Kind) + "`", k.Severity.String(), k.When})
@@ -467,10 +482,11 @@ func TestREADMEDiffFindings(t *testing.T) {
 
 // The README's diff exit codes are diff --help's.
 func TestREADMEDiffExitCodes(t *testing.T) {
+	t.Parallel()
 	var want [][]string
 	for _, s := range diffExitStatuses {
 		want = append(want, []string{itoa(s.Code), s.Meaning})
 	}
 	assert.Equal(t, want, readmeTable(t, "diff-exit-codes"))
-	assert.Contains(t, diffExitHelp(), "Exit status:\n  0  "+diffExitStatuses[0].Meaning)
+	assert.Contains(t, (&verb{own: diffExits}).exitHelp(), "Exit status:\n  0  "+diffExitStatuses[0].Meaning)
 }

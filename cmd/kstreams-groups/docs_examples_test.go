@@ -452,8 +452,8 @@ func killGroupOnCancel(cmd *exec.Cmd) {
 	cmd.WaitDelay = 2 * time.Second
 }
 
-// usageHint is what every usage error ends with on stderr.
-var usageHint = regexp.MustCompile(`Run 'kstreams-groups[^']*--help'`)
+// usageHintRE matches what every usage error ends with on stderr.
+var usageHintRE = regexp.MustCompile(`Run 'kstreams-groups[^']*--help'`)
 
 // validateRealKafkaCommand runs a command meant for a real cluster against
 // the playground: whatever the cluster answers, its command line must
@@ -477,7 +477,7 @@ func validateRealKafkaCommand(t *testing.T, page string, c docCommand, addr, shi
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 	}
-	assert.NotRegexp(t, usageHint, string(out), "%s:%d: %s is a usage error", page, c.line, c.text)
+	assert.NotRegexp(t, usageHintRE, string(out), "%s:%d: %s is a usage error", page, c.line, c.text)
 }
 
 func TestLinesMatch(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kstreams-groups/kstreams-groups/internal/doctor"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // doctor's exit codes.
@@ -31,7 +32,8 @@ func (a *app) doctorVerb() *verb {
 	return &verb{
 		name:           "doctor",
 		subcommandOnly: true,
-		flags:          []flagDef{groupFlag},
+		flags:          []flagDef{groupFlag, allGroupsFlag.withHelp("Diagnose every streams group of the cluster.")},
+		own:            &ownExit{doctorExitStatuses, "These are doctor's own codes, the same with --detailed-exit-codes."},
 		short:          "Explain why a topology description is not AVAILABLE, or why a group is unhealthy",
 		long: `Diagnose streams groups: why the broker has no topology description for a
 group (KIP-1331), or why the group is unhealthy. For each group it reads
@@ -53,49 +55,41 @@ is wrong:
                   clients have topology.description.push.enabled=false,
                   or the push has not happened yet
 
--o json|yaml prints the findings as a document.` + "\n\n" +
-			ownExitHelp(doctorExitStatuses, "These are doctor's own codes, the same with --detailed-exit-codes."),
+-o json|yaml prints the findings as a document.`,
 		example: `  # Why does describe --topology say NOT_STORED?
   kstreams-groups doctor --group my-app
+
+  # Every streams group of the cluster
+  kstreams-groups doctor --all-groups
 
   # The findings as JSON, for a ticket
   kstreams-groups doctor --group my-app -o json`,
 		parse: func(v flagValues) job {
-			opts := doctor.Options{Groups: v.strings("group")}
+			opts := doctor.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups")}
 			return job{opts: opts, validate: opts.Validate, run: func(ctx context.Context) error { return a.doctor(ctx, opts) }}
 		},
 	}
 }
 
-// doctor runs the doctor verb.
+// doctor runs the doctor verb: a group it could not diagnose is exit 3,
+// a finding that is wrong 1.
 func (a *app) doctor(ctx context.Context, opts doctor.Options) error {
-	if o := a.cfg.Output; o.Graph() || o == format.Prometheus {
-		return usageErrorf("-o %s: doctor prints text, json or yaml", o)
+	p := printer[*doctor.Result]{
+		text: func(w io.Writer, res *doctor.Result, st *format.Styles) error { return format.DoctorText(w, res, st) },
+		doc:  func(res *doctor.Result) any { return format.NewDoctorDoc(res) },
+		line: func(_ *doctor.Result, f kafka.Failure, _ format.Output) string {
+			return a.groupErrorLine(f.Group, f.Err)
+		},
+		failed: func(err error) (*doctor.Result, error) { return nil, &verbExit{code: doctorUndiagnose, err: err} },
+		outcome: func(res *doctor.Result, failures []error) error {
+			switch {
+			case len(failures) > 0:
+				return &verbExit{code: doctorUndiagnose}
+			case res.Wrong():
+				return &verbExit{code: doctorWrong}
+			}
+			return nil
+		},
 	}
-	ctx, c, done, err := a.connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer done()
-	stop := a.showWaiting(c)
-	res, err := doctor.Run(ctx, c, opts)
-	stop()
-	if err != nil {
-		return &verbExit{code: doctorUndiagnose, err: err}
-	}
-	err = a.write(func() any { return format.NewDoctorDoc(res) }, func(w io.Writer, st *format.Styles) error { return format.DoctorText(w, res, st) })
-	if err != nil {
-		return err
-	}
-	fails := res.Failures()
-	for _, f := range fails {
-		a.printError(a.groupErrorLine(f.Group, f.Err))
-	}
-	switch {
-	case len(fails) > 0:
-		return &verbExit{code: doctorUndiagnose}
-	case res.Wrong():
-		return &verbExit{code: doctorWrong}
-	}
-	return nil
+	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*doctor.Result, error) { return doctor.Run(ctx, c, opts) })
 }

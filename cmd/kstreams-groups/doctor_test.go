@@ -29,6 +29,7 @@ var ports = regexp.MustCompile(`127\.0\.0\.1:\d+`)
 
 // doctor on each cause, against the playground.
 func TestDoctor_causes(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := healthCluster(t)
 	bs := bootstrap(c)
@@ -152,14 +153,16 @@ func TestDoctor_causes(t *testing.T) {
 	t.Run("usage", func(t *testing.T) {
 		r := runCLI(t, "--bootstrap-server", bs, "doctor")
 		assert.Equal(t, 2, r.code)
-		assert.Equal(t, "doctor needs --group (repeatable)\nRun 'kstreams-groups --help' for usage.\n", r.stderr)
-		r = runCLI(t, "--bootstrap-server", bs, "doctor", "--all-groups")
+		assert.Equal(t, "doctor needs --group (repeatable) or --all-groups\nRun 'kstreams-groups doctor --help' for usage.\n", r.stderr)
+		r = runCLI(t, "--bootstrap-server", bs, "doctor", "--all-groups", "--group", "g")
 		assert.Equal(t, 2, r.code)
+		assert.Equal(t, "Option \"[group]\" can't be used with option \"[all-groups]\"\nRun 'kstreams-groups doctor --help' for usage.\n", r.stderr)
 	})
 }
 
 // The README's table of doctor's exit codes is doctorExitStatuses.
 func TestREADMEDoctorExitCodes(t *testing.T) {
+	t.Parallel()
 	var want [][]string
 	for _, s := range doctorExitStatuses {
 		want = append(want, []string{itoa(s.Code), s.Meaning})

@@ -10,6 +10,7 @@ import (
 // stays Kafka's and one line on stderr says why, in both forms; exit 0.
 // fraud-detector is the seed's Empty group, with no committed offset.
 func TestEmptyViews_sayWhyOnStderr(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	bs := bootstrap(seedCluster(t))
 	tests := []struct {

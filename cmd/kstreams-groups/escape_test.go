@@ -34,6 +34,7 @@ func controlChars(s string) []rune {
 // names and a hostile broker error message never put a control character
 // on stdout or stderr, while the ordinary group prints Kafka's exact text.
 func TestHostileNames(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := startCluster(t, 1, playground.Kafka44)
 	c.PutStreamsGroup(streamsGroup("word-count", tt.WordCount()))
@@ -64,6 +65,7 @@ func TestHostileNames(t *testing.T) {
 // clamping warnings, the commit and deletion notes, the refusal of
 // --delete-internal-topic and the delete-offsets table.
 func TestHostileNames_offsetVerbs(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := startCluster(t, 1, playground.Kafka44)
 	const (

@@ -51,6 +51,7 @@ import (
 // with the reason and is skipped by name (t.Skip), never silently; an
 // entry of either table that matches no example fails the test.
 func TestHelpExamples(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	if _, err := exec.LookPath("bash"); err != nil {
 		if os.Getenv("CI") != "" {
@@ -179,6 +180,9 @@ var exampleCodes = map[string]struct {
 	"--lag-warning 1000 --lag-critical 10000 --min-members 2": {"check", 2},
 	"--all-groups --require-topology -v":                      {"check", 2},
 	"-o prometheus > ":                                        {"check", 1},
+	// doctor --all-groups: the seed's Empty groups and its ERROR and
+	// NOT_STORED descriptions are wrong (1).
+	"doctor --all-groups": {"doctor --all-groups", 1},
 	// --all-groups --detailed-exit-codes: billing's description is ERROR
 	// (4), the first failure in id order.
 	"--describe --topology --all-groups --detailed-exit-codes": {"--all-groups", 4},

@@ -17,6 +17,7 @@ import (
 )
 
 func TestExitCodeFor(t *testing.T) {
+	t.Parallel()
 	notFound := admin.NewKafkaError(69, nil)
 	tests := []struct {
 		name             string
@@ -69,6 +70,7 @@ func TestExitCodeFor(t *testing.T) {
 
 // The README's exit status table must say what the code does.
 func TestREADMEExitCodes(t *testing.T) {
+	t.Parallel()
 	s := readDocs(t)
 	start, end := strings.Index(s, "<!-- exit-codes:start -->"), strings.Index(s, "<!-- exit-codes:end -->")
 	require.True(t, start >= 0 && end > start, "README lacks the exit-codes markers")

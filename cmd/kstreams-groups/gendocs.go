@@ -1,10 +1,15 @@
+//go:build gendocs
+
 package main
 
 // The release's documents: goreleaser's before hook runs the hidden
 // gen-docs command, which writes the shell completion scripts (what the
 // completion command prints) and a man page per command (reference.go) for
-// the archives. gen-docs --reference writes the Markdown command reference
-// of docs/reference instead (make docs).
+// the archives; gen-docs --reference writes the Markdown command reference
+// of docs/reference instead (make docs). It is built only with the gendocs
+// tag (go run -tags gendocs ./cmd/kstreams-groups gen-docs DIR): cobra's
+// doc generator brings a markdown library whose start-up every run would
+// pay.
 
 import (
 	"os"
@@ -67,7 +72,7 @@ func (a *app) newGenDocsCmd() *cobra.Command {
 			// build is reproducible. goreleaser knows no commit in a clone
 			// without a remote (it passes 0): then SOURCE_DATE_EPOCH, or now.
 			if date <= 0 {
-				date, _ = strconv.ParseInt(os.Getenv("SOURCE_DATE_EPOCH"), 10, 64)
+				date, _ = strconv.ParseInt(a.getenv("SOURCE_DATE_EPOCH"), 10, 64)
 			}
 			when := time.Unix(date, 0).UTC()
 			if date <= 0 {

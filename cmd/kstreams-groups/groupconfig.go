@@ -57,7 +57,8 @@ them, --execute applies them and reads the configs back. Nothing is changed
 without --execute. A key that is not a group config (a broker config such as
 group.streams.num.standby.replicas, or an application config) is refused
 before anything is sent. Deleting a group does not delete its configs: see
-delete --delete-configs.` + "\n\n" + exitStatusHelp(),
+delete --delete-configs.`,
+		exits: clusterExits(exitNotFound, exitConfigRefused),
 		example: `  # What is this application configured to do?
   kstreams-groups config --group orders-app
 
@@ -85,8 +86,7 @@ func (a *app) groupConfig(ctx context.Context, opts groupconfig.Options) error {
 		text: func(w io.Writer, res *groupconfig.Result, _ *format.Styles) error {
 			return format.GroupConfigText(w, res)
 		},
-		doc:     func(res *groupconfig.Result) any { return format.NewGroupConfigDoc(res) },
-		noGraph: "-o %s draws a topology: config prints text, json or yaml",
+		doc: func(res *groupconfig.Result) any { return format.NewGroupConfigDoc(res) },
 		line: func(res *groupconfig.Result, f kafka.Failure, o format.Output) string {
 			if !o.Machine() {
 				return "" // the text names every failure

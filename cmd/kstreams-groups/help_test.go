@@ -1,6 +1,8 @@
 package main
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -37,6 +39,7 @@ func commandPaths(t *testing.T) [][]string {
 // Every command's help exits 0 on stdout, shows examples and an "Exit
 // status" block built from exitStatuses, and is pinned by a golden file.
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	for _, path := range commandPaths(t) {
 		name := strings.Join(append([]string{"kstreams-groups"}, path...), " ")
 		t.Run(name, func(t *testing.T) {
@@ -67,25 +70,36 @@ func exampleBlock(help string) string {
 	return before
 }
 
-// Commands with the whole exit-code contract print the table exactly as
-// exitcode.go has it.
+// The root, the Kafka form with the whole exit-code contract, prints the
+// table exactly as exitcode.go has it; a verb, the rows it declares.
 func TestHelp_exitStatusFromTable(t *testing.T) {
+	t.Parallel()
 	isolate(t)
-	for _, args := range [][]string{{"--help"}, {"describe", "--help"}} {
-		r := runCLI(t, args...)
-		assert.Contains(t, r.stdout, exitStatusHelp()+"\n", args)
+	r := runCLI(t, "--help")
+	assert.Contains(t, r.stdout, exitStatusHelp()+"\n")
+	for _, s := range exitStatuses {
+		assert.Contains(t, r.stdout, s.Meaning)
+	}
+	for _, vb := range verbs() {
+		r := runCLI(t, vb.name, "--help")
+		assert.Contains(t, r.stdout, "\n\n"+vb.outputHelp()+"\n\n"+vb.exitHelp()+"\n\nUsage:", vb.name)
+		assert.NotContains(t, vb.long, "Exit status:", "%s: the block is derived from the declaration, not written in long", vb.name)
 		for _, s := range exitStatuses {
-			assert.Contains(t, r.stdout, s.Meaning, args)
+			if !slices.Contains(vb.exitCodes(), s.Code) && vb.own == nil {
+				assert.NotContains(t, r.stdout, "\n  "+strconv.Itoa(s.Code)+"  ", "%s cannot exit %d", vb.name, s.Code)
+			}
 		}
 	}
 }
 
 func TestExitStatusHelpFor(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, "Exit status:\n  0  Success\n  2  Usage error", exitStatusHelpFor(exitOK, exitUsage))
 	assert.Equal(t, "Exit status:\n  0  Success\n  1  Any failure\n  2  Usage error", exitStatusHelpFor(exitUsage, exitFailure, exitOK), "table order")
 }
 
 func Test_firstClause(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"Success; for --describe --topology, every group is AVAILABLE.", "Success"},
 		{"Usage error: unknown flag, bad value.", "Usage error"},
@@ -99,10 +113,11 @@ func Test_firstClause(t *testing.T) {
 // The Java tool prints its help and exits 1 without arguments; so do we
 // (on stderr, exit 2 as every usage error), while --help is a success.
 func TestHelp_noArgumentsIsAUsageError(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	var out, errOut strings.Builder
 	// An empty, non-nil slice: cobra reads os.Args when given nil.
-	code := run([]string{}, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{})
+	code := testRun(t, []string{}, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{})
 	r := result{stdout: out.String(), stderr: errOut.String(), code: code}
 	assert.Equal(t, 2, r.code)
 	assert.Empty(t, r.stdout)

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -25,24 +27,73 @@ type result struct {
 	code           int
 }
 
-// runCLI runs the real command path in-process with captured streams.
-func runCLI(t *testing.T, args ...string) result {
+// runCLI runs the real command path in-process with captured streams and
+// the test's environment (setenv).
+func runCLI(t testing.TB, args ...string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{})
+	code := testRun(t, args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{})
 	return result{stdout: out.String(), stderr: errOut.String(), code: code}
 }
 
-// isolate keeps a test away from the real home's config file and from
-// KSTREAMS_GROUPS_* variables; a test may set its own afterwards.
-func isolate(t *testing.T) {
+// testRun is run with the test's environment (setenv) when d has none:
+// a command test never sees the developer's environment, and tests run in
+// parallel.
+func testRun(t testing.TB, args []string, ios IOStreams, d deps) int {
 	t.Helper()
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("HOME", t.TempDir())
-	for _, k := range []string{"KSTREAMS_GROUPS_BOOTSTRAP_SERVER", "KSTREAMS_GROUPS_TIMEOUT", "KSTREAMS_GROUPS_DETAILED_EXIT_CODES", "KSTREAMS_GROUPS_CONFIG",
-		"KSTREAMS_GROUPS_OUTPUT", "KSTREAMS_GROUPS_PROFILE", "KSTREAMS_GROUPS_COMMAND_CONFIG", "KSTREAMS_GROUPS_DEBUG"} {
-		t.Setenv(k, "")
+	if d.env.lookup == nil {
+		d.env = testEnv(t)
 	}
+	return run(args, ios, d)
+}
+
+// testEnvs are the variables tests set, by test name: a subtest sees its
+// parents' too.
+var testEnvs sync.Map // t.Name() -> *envVars
+
+type envVars struct {
+	mu   sync.Mutex
+	vars map[string]string
+}
+
+// setenv sets a variable for the commands the test (and its subtests)
+// runs in-process, as t.Setenv would for the process, without keeping
+// the test from running in parallel.
+func setenv(t testing.TB, key, value string) {
+	t.Helper()
+	e, loaded := testEnvs.LoadOrStore(t.Name(), &envVars{vars: map[string]string{}})
+	if !loaded {
+		name := t.Name()
+		t.Cleanup(func() { testEnvs.Delete(name) })
+	}
+	ev := e.(*envVars)
+	ev.mu.Lock()
+	ev.vars[key] = value
+	ev.mu.Unlock()
+}
+
+// testEnv is the environment of the test: what it and its parents set,
+// nothing of the process.
+func testEnv(t testing.TB) environ {
+	vars := map[string]string{}
+	parts := strings.Split(t.Name(), "/")
+	for i := range parts {
+		if e, ok := testEnvs.Load(strings.Join(parts[:i+1], "/")); ok {
+			ev := e.(*envVars)
+			ev.mu.Lock()
+			maps.Copy(vars, ev.vars)
+			ev.mu.Unlock()
+		}
+	}
+	return mapEnviron(vars)
+}
+
+// isolate gives a test a home and a config directory of its own, empty.
+// (Every in-process command sees only the test's environment anyway.)
+func isolate(t testing.TB) {
+	t.Helper()
+	setenv(t, "XDG_CONFIG_HOME", t.TempDir())
+	setenv(t, "HOME", t.TempDir())
 }
 
 // startCluster starts a test broker that the test stops.

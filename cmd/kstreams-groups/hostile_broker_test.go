@@ -51,6 +51,7 @@ func hostileCluster(t *testing.T) *playground.Cluster {
 }
 
 func TestHostileBroker(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	describe := []string{"--describe", "--topology", "--group", "word-count"}
 	del := []string{"--delete", "--group", "old-app"}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -43,7 +44,7 @@ func runHostile(t *testing.T, tc hostileCase) result {
 	}
 	var out, errOut bytes.Buffer
 	start := time.Now()
-	code := run(tc.args, IOStreams{In: in, Out: &out, ErrOut: &errOut}, deps{})
+	code := testRun(t, tc.args, IOStreams{In: in, Out: &out, ErrOut: &errOut}, deps{})
 	elapsed := time.Since(start)
 	r := result{stdout: out.String(), stderr: errOut.String(), code: code}
 	t.Logf("exit %d after %s", code, elapsed.Round(time.Millisecond))
@@ -51,7 +52,7 @@ func runHostile(t *testing.T, tc hostileCase) result {
 	first, _, _ := strings.Cut(r.stderr, "\n")
 	assert.Equal(t, tc.line, first)
 	if tc.code == exitUsage {
-		assert.Equal(t, first+"\nRun 'kstreams-groups --help' for usage.\n", r.stderr, "one line, then the hint")
+		assert.Regexp(t, "^"+regexp.QuoteMeta(first)+"\nRun 'kstreams-groups( [a-z-]+)? --help' for usage.\n$", r.stderr, "one line, then the hint")
 	}
 	noRawControlBytes(t, "stdout", r.stdout)
 	noRawControlBytes(t, "stderr", r.stderr)
@@ -81,6 +82,7 @@ func (zeros) Read(p []byte) (int, error) {
 // Every local input has a size limit: past it, exit 2 at once with the
 // file and the limit, never a read of the whole input.
 func TestHostile_sizeLimits(t *testing.T) {
+	t.Parallel()
 	props := filepath.Join(t.TempDir(), "ssl.properties")
 	require.NoError(t, os.WriteFile(props, []byte("security.protocol=SSL\nssl.truststore.type=PEM\nssl.truststore.location=/dev/zero\n"), 0o600))
 	for _, tc := range []hostileCase{
@@ -110,6 +112,7 @@ const hostileHost = "evil\x1b]0;PWN\x07\x1b[2J\rX"
 // --debug escapes broker strings too: a Metadata answer naming a hostile
 // host reaches stderr escaped in every line that quotes it.
 func TestHostile_debugEscapesBrokerStrings(t *testing.T) {
+	t.Parallel()
 	c, err := kfake.NewCluster(kfake.NumBrokers(1))
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
@@ -133,6 +136,7 @@ func TestHostile_debugEscapesBrokerStrings(t *testing.T) {
 // --state list, the --config and --command-config paths, a property key;
 // a UTF-16 properties file is named as such instead of echoing its NULs.
 func TestHostile_usageErrorsAreEscaped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, data string) string {
 		p := filepath.Join(dir, name)
@@ -175,6 +179,7 @@ func TestHostile_usageErrorsAreEscaped(t *testing.T) {
 // A broker's error message is cut to a readable length in text output,
 // with a note; JSON keeps it whole.
 func TestHostile_longBrokerMessages(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := startCluster(t, 1, playground.Kafka44)
 	long := "no\x1b[2J" + strings.Repeat("m", 20_000)
@@ -200,6 +205,7 @@ func TestHostile_longBrokerMessages(t *testing.T) {
 // The SASL example and a line holding only a secret: exit 2, one
 // line naming the file and the line, no part of the password.
 func TestHostile_secretsInProperties(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, data string) string {
 		p := filepath.Join(dir, name)
@@ -226,6 +232,7 @@ func TestHostile_secretsInProperties(t *testing.T) {
 // Bidi and invisible characters are escaped in text; JSON escapes DEL and
 // the C1 controls.
 func TestHostile_bidiAndC1(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := startCluster(t, 1, playground.Kafka44)
 	d := tt.Desc([]*topology.Subtopology{tt.Sub("0", tt.Src("src\u202egnp.exe", []string{"in\u200b\x7f"}, "p\u2066"), tt.Proc("p\u2066", []string{"s\u0085"}))})
@@ -246,6 +253,7 @@ func TestHostile_bidiAndC1(t *testing.T) {
 // are Kafka's bytes, sorted by the name; and diff of the group against its
 // own text, saved or on stdin, finds nothing (F330).
 func TestHostile_roundTrip(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := startCluster(t, 1, playground.Kafka44)
 	d := tt.Desc([]*topology.Subtopology{tt.Sub("0",
@@ -289,6 +297,7 @@ func (w *rawControlWriter) Write(p []byte) (int, error) {
 // byte. Its cost (linear: 300,000 nodes once took -o dot minutes and -o
 // yaml gigabytes) is measured by BenchmarkRender, not asserted here.
 func TestHostile_largeTopology(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	var text bytes.Buffer
 	require.NoError(t, formatTopology(&text, 50_000))
@@ -299,7 +308,7 @@ func TestHostile_largeTopology(t *testing.T) {
 			var out rawControlWriter
 			var errOut bytes.Buffer
 			start := time.Now()
-			code := run([]string{"render", "-o", o, file}, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{})
+			code := testRun(t, []string{"render", "-o", o, file}, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{})
 			elapsed := time.Since(start)
 			t.Logf("render -o %s of %d bytes: %d bytes in %s", o, text.Len(), out.n, elapsed.Round(time.Millisecond))
 			assert.Equal(t, exitOK, code, errOut.String())

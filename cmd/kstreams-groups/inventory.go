@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,7 +63,9 @@ re-checking that each group still does not exist.
 application and the orphaned bytes. Requests: ListGroups per broker, one
 Metadata, StreamsGroupDescribe and OffsetFetch per coordinator, one
 DescribeConfigs, one DescribeLogDirs per broker, ListOffsets and Fetch per
-partition leader; DeleteTopics only with --execute.` + "\n\n" + exitStatusHelp(),
+partition leader; DeleteTopics only with --execute.`,
+		outputs: []outputRule{{formats: append(slices.Clone(documentOutputs), format.Prometheus)}},
+		exits:   clusterExits(exitNotFound, exitNotDeleted),
 		example: `  # What does each application own, and what is wrong with it?
   kstreams-groups inventory
 
@@ -112,7 +115,6 @@ func (a *app) inventory(ctx context.Context, opts inventory.Options) error {
 		line: func(_ *inventory.Result, f kafka.Failure, _ format.Output) string {
 			return "Error: " + format.EscapeMessage(f.Err.Error())
 		},
-		noGraph: "-o %s: inventory prints text, json, yaml or prometheus",
 	}
 	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*inventory.Result, error) { return inventory.Run(ctx, c, opts) })
 }

@@ -24,6 +24,7 @@ func lagCluster(t *testing.T) *playground.Cluster {
 // cancel another task's lag and is shown as what it is; sums do not wrap
 // around; a source topic that does not exist is named, CRITICAL in check.
 func TestLag_mustNotLie(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := lagCluster(t)
 	bs := bootstrap(c)
@@ -116,6 +117,7 @@ func TestLag_mustNotLie(t *testing.T) {
 // Prometheus series (a CR, and the text \x0D) give one each, and the
 // exposition passes the Prometheus parser and promtool.
 func TestLag_collidingNames(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := lagCluster(t)
 	names := []string{"a'b", "a_b", "a=b", "c\rx", `c\x0Dx`}
@@ -149,6 +151,7 @@ func TestLag_collidingNames(t *testing.T) {
 // The message rides a fault of the playground, as in
 // TestHostile_longBrokerMessages; JSON keeps it whole.
 func TestHostile_longBrokerMessagesCheckDoctor(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := startCluster(t, 1, playground.Kafka44)
 	long := "no\x1b[2J" + strings.Repeat("m", 1<<20)

@@ -40,7 +40,9 @@ with a comma-separated list of states, only the groups in those states
 
 Groups are sorted by id (kafka-streams-groups.sh prints them in hash order).
 NotReady groups are matched even where kafka-streams-groups.sh finds none
-(brokers spell the state not_ready when filtering).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage, exitSIGINT, exitSIGTERM),
+(brokers spell the state not_ready when filtering).`,
+		outputs: []outputRule{{formats: documentOutputs}, {formats: []format.Output{format.Prometheus}, with: "state"}},
+		exits:   clusterExits(),
 		example: `  # Every streams group
   kstreams-groups list --bootstrap-server localhost:9092
 
@@ -74,11 +76,9 @@ NotReady groups are matched even where kafka-streams-groups.sh finds none
 // list runs the list verb.
 func (a *app) list(ctx context.Context, opts list.Options) error {
 	p := printer[*list.Result]{
-		text:    func(w io.Writer, res *list.Result, st *format.Styles) error { return format.ListText(w, res, st) },
-		doc:     func(res *list.Result) any { return format.NewListDoc(res) },
-		noGraph: "-o %s draws a topology: use it with --describe --topology or render",
-		noProm:  "list has them with --state (list --state -o prometheus)",
-		notes:   func(res *list.Result) []string { return format.ListNotes(res, opts.States) },
+		text:  func(w io.Writer, res *list.Result, st *format.Styles) error { return format.ListText(w, res, st) },
+		doc:   func(res *list.Result) any { return format.NewListDoc(res) },
+		notes: func(res *list.Result) []string { return format.ListNotes(res, opts.States) },
 	}
 	if opts.WithState {
 		p.prom = func(w io.Writer, res *list.Result) error { return format.ListPrometheus(w, res) }

@@ -28,6 +28,7 @@ func listCluster(t *testing.T) *playground.Cluster {
 }
 
 func TestList(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		args       []string
@@ -71,6 +72,7 @@ func TestList(t *testing.T) {
 // --list asks every broker once, with the streams type filter and no
 // state filter (states are matched here, see admin.ListStreamsGroupsInStates).
 func TestList_wire(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := listCluster(t)
 	c.ResetRequests()
@@ -91,6 +93,7 @@ func TestList_wire(t *testing.T) {
 }
 
 func TestList_errors(t *testing.T) {
+	t.Parallel()
 	const valid = "Valid states are: Empty, NotReady, Stable, Assigning, Reconciling, Dead\n"
 	tests := []struct {
 		name       string
@@ -101,7 +104,7 @@ func TestList_errors(t *testing.T) {
 		{name: "invalid state", args: []string{"--list", "--state", "foo"}, wantStderr: "Invalid state list 'foo'. " + valid, wantCode: 2},
 		{name: "Kafka's internal spelling is not a state", args: []string{"list", "--state", "not_ready"}, wantStderr: "Invalid state list 'not_ready'. " + valid, wantCode: 2},
 		{name: "empty entry", args: []string{"--list", "--state", "Stable,,Empty"}, wantStderr: "Invalid state list 'Stable,,Empty'. " + valid, wantCode: 2},
-		{name: "graph output", args: []string{"list", "-o", "dot"}, wantStderr: "-o dot draws a topology", wantCode: 2},
+		{name: "graph output", args: []string{"list", "-o", "dot"}, wantStderr: "-o dot: list prints text, json or yaml, and prometheus with --state; -o dot is printed by describe --topology, overview and render", wantCode: 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -21,6 +21,7 @@ import (
 // --shift-by saturates at the ends of int64, then the clamp to the log
 // applies: a shift past the end never wraps around to the log start.
 func TestResetOffsets_shiftBySaturates(t *testing.T) {
+	t.Parallel()
 	shift := func(n string) []string {
 		return []string{"reset-offsets", "--group", "wc", "--all-input-topics", "--shift-by", n, "--execute"}
 	}
@@ -56,6 +57,7 @@ func TestResetOffsets_shiftBySaturates(t *testing.T) {
 // the ListOffsets by timestamp asks for 0, never for a negative timestamp
 // (-1 latest, -2 earliest, -3 max-timestamp to the broker).
 func TestResetOffsets_datetimeBeforeTheEpoch(t *testing.T) {
+	t.Parallel()
 	var tests []offsetsCase
 	for _, v := range []string{"1969-12-31T23:59:59.999", "1969-12-31T23:59:59.998", "1969-12-31T23:59:59.997", "1969-12-31T23:59:59.996Z", "1900-01-01T00:00:00.000+05:00"} {
 		tests = append(tests, offsetsCase{name: v, args: []string{"reset-offsets", "--group", "wc", "--all-input-topics", "--to-datetime", v, "--execute"},
@@ -96,6 +98,7 @@ var hostileNames = []string{
 // to exactly the groups and topics it was made for, not to the groups
 // named as the escaped text reads.
 func TestResetOffsets_exportRoundTripOfHostileNames(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := offsetsCluster(t)
 	groupArgs := []string{"--bootstrap-server", bootstrap(c)}
@@ -159,6 +162,7 @@ func stripMeta(cs []playground.Committed) []playground.Committed {
 // to the log end: the Java tool's Warn: lines go to stderr, and stdout is
 // only CSV.
 func TestResetOffsets_readmeExportLoop(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := offsetsCluster(t)
 	bs := []string{"--bootstrap-server", bootstrap(c)}
@@ -182,6 +186,7 @@ func TestResetOffsets_readmeExportLoop(t *testing.T) {
 // --from-file skips a byte order mark at the start of the file (a
 // spreadsheet's CSV) instead of making it part of the first topic.
 func TestResetOffsets_fromFileByteOrderMark(t *testing.T) {
+	t.Parallel()
 	plan := filepath.Join(t.TempDir(), "plan.csv")
 	require.NoError(t, os.WriteFile(plan, []byte("\ufeffwc-input,0,11\r\nwc-input,1,4\r\n"), 0o644))
 	runOffsetsCases(t, []offsetsCase{
@@ -198,6 +203,7 @@ func TestResetOffsets_fromFileByteOrderMark(t *testing.T) {
 // what Escape changes is refused there (escaped, the CSV would name
 // another group), and written exactly into a pipe.
 func TestResetOffsets_exportToATerminal(t *testing.T) {
+	t.Parallel()
 	c := offsetsCluster(t)
 	n := "esc\x1b]0;title\x07x"
 	c.PutTopic(n, 1)

@@ -87,7 +87,7 @@ func offsetValidationCases(t *testing.T, bs string) []struct {
 		c("conflicting lines", reset, "--from-file: "+conflict+":2: t-0 of group 'g' is already on line 1 with offset 1, not 2", "--all-groups", "--dry-run", "--from-file", conflict),
 		c("a bad number in a one-group file is reported as such", reset, "--from-file: "+badNumber+`:2: offset "1e3" is not a decimal integer`, "--group", "g", "--dry-run", "--from-file", badNumber),
 		c("from-file is bounded", reset, "--from-file: cannot read /dev/zero: the file is larger than 64 MiB, the limit for a --from-file reset plan", "--group", "g", "--dry-run", "--from-file", "/dev/zero"),
-		c("reset drawing", reset, "-o dot draws a topology: reset-offsets prints text, json or yaml", "--group", "g", "--dry-run", "--all-input-topics", "--to-earliest", "-o", "dot"),
+		c("reset drawing", reset, "-o dot: reset-offsets prints text, json or yaml; -o dot is printed by describe --topology, overview and render", "--group", "g", "--dry-run", "--all-input-topics", "--to-earliest", "-o", "dot"),
 		c("export is text", reset, "--export prints the plan as CSV: leave out -o json", "--group", "g", "--dry-run", "--all-input-topics", "--to-earliest", "--export", "-o", "json"),
 
 		c("delete-offsets without group", del, "Option [delete-offsets] takes the [group] and one of these options: [all-input-topics], [input-topic]", "--all-input-topics"),
@@ -97,6 +97,6 @@ func offsetValidationCases(t *testing.T, bs string) []struct {
 		c("delete-offsets negative partition", del, "--input-topic 't:0,-1': partition -1 is negative", "--group", "g", "--input-topic", "t:0,-1"),
 		c("delete-offsets empty topic", del, "--input-topic '': the topic name is empty", "--group", "g", "--input-topic", "t", "--input-topic", ""),
 		c("delete-offsets empty topic with partitions", del, "--input-topic ':0': the topic name is empty", "--group", "g", "--input-topic", ":0"),
-		c("delete-offsets drawing", del, "-o mermaid draws a topology: delete-offsets prints text, json or yaml", "--group", "g", "--all-input-topics", "-o", "mermaid"),
+		c("delete-offsets drawing", del, "-o mermaid: delete-offsets prints text, json or yaml; -o mermaid is printed by describe --topology, overview and render", "--group", "g", "--all-input-topics", "-o", "mermaid"),
 	}
 }

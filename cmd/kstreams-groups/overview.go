@@ -8,6 +8,7 @@ package main
 import (
 	"context"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
@@ -61,7 +62,9 @@ and png draw one group.
 Requests: one StreamsGroupDescribe v1 per coordinator, one OffsetFetch per
 coordinator for its groups, and ListOffsets (earliest, latest) per partition
 leader; --time-lag adds one Metadata and one Fetch (read_committed) per
-partition leader. It needs Apache Kafka 4.4 or newer.` + "\n\n" + exitStatusHelp(),
+partition leader. It needs Apache Kafka 4.4 or newer.`,
+		outputs: []outputRule{{formats: slices.Concat(documentOutputs, drawingOutputs, []format.Output{format.Prometheus})}},
+		exits:   clusterExits(exitNotFound),
 		example: `  # Which part of my application is behind, and who runs it?
   kstreams-groups overview --group my-app
 

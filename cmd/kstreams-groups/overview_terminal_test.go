@@ -12,6 +12,7 @@ import (
 // On a terminal the overview colors lag, the largest task and moving tasks;
 // the colored text is the plain text plus escape sequences.
 func TestOverview_colorOnATerminal(t *testing.T) {
+	t.Parallel()
 	c := seedCluster(t)
 	args := []string{"--bootstrap-server", bootstrap(c), "overview", "--group", "page-views"}
 	term := []string{"TERM=xterm-256color"}
@@ -34,6 +35,7 @@ func TestOverview_colorOnATerminal(t *testing.T) {
 
 // A PNG is never written to a terminal.
 func TestOverview_pngNotOnATerminal(t *testing.T) {
+	t.Parallel()
 	c := seedCluster(t)
 	got, code := onTerminal(t, nil, "--bootstrap-server", bootstrap(c), "overview", "--group", "page-views", "-o", "png")
 	assert.Equal(t, 2, code)

@@ -43,6 +43,7 @@ func stableOverview(c *playground.Cluster, s string) []byte {
 }
 
 func TestOverview(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := seedCluster(t)
 	tests := []struct {
@@ -84,6 +85,7 @@ func TestOverview(t *testing.T) {
 }
 
 func TestOverview_allGroups(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := seedCluster(t)
 	r := runCLI(t, "--bootstrap-server", bootstrap(c), "overview", "--all-groups", "-o", "json")
@@ -99,6 +101,7 @@ func TestOverview_allGroups(t *testing.T) {
 }
 
 func TestOverview_usageErrors(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := seedCluster(t)
 	bs := bootstrap(c)
@@ -128,6 +131,7 @@ func TestOverview_usageErrors(t *testing.T) {
 
 // The subcommand hands the verb its options (the runF seam: no broker).
 func TestOverview_options(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	var got any
 	d := noClient(t)
@@ -146,6 +150,7 @@ func TestOverview_options(t *testing.T) {
 // P of the subtopology's source topics), and every task's holders are the
 // members whose assignment in `describe --members -o json` names it.
 func TestOverview_crossCheck(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := seedCluster(t)
 	bs := bootstrap(c)
@@ -214,6 +219,7 @@ func TestOverview_crossCheck(t *testing.T) {
 // -o svg and -o png render in the binary: for the overview, for describe
 // --topology and for render.
 func TestPictures(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := seedCluster(t)
 	bs := bootstrap(c)
@@ -262,6 +268,6 @@ func runPicture(t *testing.T, args ...string) result {
 	var text bytes.Buffer
 	require.NoError(t, format.Topology(&text, tt.WordCount()))
 	var out, errOut bytes.Buffer
-	code := run(args, IOStreams{In: &text, Out: &out, ErrOut: &errOut}, deps{})
+	code := testRun(t, args, IOStreams{In: &text, Out: &out, ErrOut: &errOut}, deps{})
 	return result{stdout: out.String(), stderr: errOut.String(), code: code}
 }

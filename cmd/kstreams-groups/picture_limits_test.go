@@ -14,6 +14,7 @@ import (
 // names the limit and suggests -o dot, before any layout starts; -o dot
 // of the same file works.
 func TestRender_pictureTooLarge(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	var text bytes.Buffer
 	require.NoError(t, formatTopology(&text, 12_000))

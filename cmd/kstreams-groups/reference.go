@@ -1,3 +1,5 @@
+//go:build gendocs
+
 package main
 
 // The command reference: a Markdown page per command for docs/reference

@@ -51,8 +51,8 @@ Exit status:
 			if err := a.checkBinaryOutput(); err != nil {
 				return err
 			}
-			if a.cfg.Output == format.Prometheus {
-				return noPrometheus("render reads a topology, which has none")
+			if err := checkOfflineOutput("render", a.cfg.Output); err != nil {
+				return err
 			}
 			var data string
 			var err error

@@ -18,11 +18,12 @@ import (
 func runWithStdin(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(args, IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut}, deps{})
+	code := testRun(t, args, IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut}, deps{})
 	return result{stdout: out.String(), stderr: errOut.String(), code: code}
 }
 
 func TestRender(t *testing.T) {
+	t.Parallel()
 	streams := "../../e2e/testdata/streams-describe/wordcount.txt"
 	for _, o := range []string{"text", "json", "yaml", "dot", "mermaid"} {
 		t.Run("streams describe to "+o, func(t *testing.T) {
@@ -38,6 +39,7 @@ func TestRender(t *testing.T) {
 // The CLI's own --describe --topology text round-trips byte for byte, from
 // a file and from stdin, and so do its JSON and YAML documents.
 func TestRender_roundTrip(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := describeCluster(t)
 	desc := runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--topology", "--group", "word-count")
@@ -61,6 +63,7 @@ func TestRender_roundTrip(t *testing.T) {
 }
 
 func TestRender_errors(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	r := runWithStdin(t, "Topologies:\n   Sub-topology: 0\n    Widget: w\n", "render")
 	assert.Equal(t, 1, r.code)
@@ -76,6 +79,7 @@ func TestRender_errors(t *testing.T) {
 }
 
 func TestDescribeTopology_graphs(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := describeCluster(t)
 	c.PutStreamsGroup(streamsGroup("hostile\x1b[31m", tt.WordCount()))
@@ -102,7 +106,7 @@ func TestDescribeTopology_graphs(t *testing.T) {
 	t.Run("graphs need the topology view", func(t *testing.T) {
 		r := runCLI(t, "--bootstrap-server", bootstrap(c), "--describe", "--group", "word-count", "-o", "dot")
 		assert.Equal(t, 2, r.code)
-		assert.Contains(t, r.stderr, "-o dot draws a topology: use it with --describe --topology or render")
+		assert.Contains(t, r.stderr, "-o dot: describe prints text, json or yaml, and dot, mermaid, svg or png with --topology; -o dot is printed by describe --topology, overview and render")
 	})
 	_ = playground.AnyNode
 }

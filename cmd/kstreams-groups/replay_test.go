@@ -36,8 +36,8 @@ import (
 )
 
 // replayRun is the one call into the CLI.
-func replayRun(args []string, stdout, stderr *bytes.Buffer) int {
-	return run(args, IOStreams{In: strings.NewReader(""), Out: stdout, ErrOut: stderr}, deps{})
+func replayRun(t testing.TB, args []string, stdout, stderr *bytes.Buffer) int {
+	return testRun(t, args, IOStreams{In: strings.NewReader(""), Out: stdout, ErrOut: stderr}, deps{})
 }
 
 var (
@@ -183,7 +183,7 @@ var replayDifferences = map[string]replayDifference{
 		// Without arguments both tools print their help on stderr; ours is
 		// its own (what --help prints), then the usage error.
 		var help, errOut bytes.Buffer
-		require.Equal(t, exitOK, replayRun([]string{"--help"}, &help, &errOut), errOut.String())
+		require.Equal(t, exitOK, replayRun(t, []string{"--help"}, &help, &errOut), errOut.String())
 		e.stderr = []string{strings.TrimSuffix(help.String(), "\n"), "no action given", e.stderr[len(e.stderr)-1]}
 	}},
 	"group error line": {`README "Group errors"; FINDINGS F27, F45, F62, F72`, func(t *testing.T, e *replayExpect) {
@@ -355,6 +355,7 @@ func withAddr(t *testing.T, s, addr string) string {
 }
 
 func TestReplayRealCaptures(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	t.Run("every capture", func(t *testing.T) {
 		replayed := map[string]bool{}
@@ -500,7 +501,7 @@ func replayStepRun(t *testing.T, r *replayCluster, step replayStep) {
 	want := withAddr(t, e.stdout(), r.addr)
 
 	var stdout, stderr bytes.Buffer
-	code := replayRun(args, &stdout, &stderr)
+	code := replayRun(t, args, &stdout, &stderr)
 	requireSameBytes(t, want, stdout.String(), "stdout (differences applied: %v)", step.diffs)
 	assert.Equal(t, e.exit, code, "exit code (Java: %d; differences applied: %v)", capture.exit, step.diffs)
 	wantErr := ""
@@ -751,6 +752,7 @@ func requireSameBytes(t *testing.T, want, got string, msgAndArgs ...any) {
 }
 
 func TestReplay_withAddr(t *testing.T) {
+	t.Parallel()
 	const captured = "em-app          ${BOOTSTRAP} (1)       sticky          Empty                     0\n"
 	for addr, want := range map[string]string{
 		"127.0.0.1:45678": "em-app          127.0.0.1:45678 (1)       sticky          Empty                     0\n",

@@ -87,7 +87,8 @@ the group's coordinator (the broker refuses it if the group gained a member
 meanwhile); --delete-all-internal-topics then deletes the group's inferred
 internal topics, --delete-internal-topic T only T, which must be one of them.
 Unlike kafka-streams-groups.sh, a group whose offsets were not reset makes the
-exit status non-zero.` + "\n\n" + exitStatusHelp(),
+exit status non-zero.`,
+		exits: clusterExits(exitNotFound, exitGroupActive, exitNoResetPlan, exitNotInternal),
 		example: `  # Plan a reprocessing from the start, then commit it (the application must be stopped)
   kstreams-groups reset-offsets --group orders-app --all-input-topics --to-earliest --dry-run
   kstreams-groups reset-offsets --group orders-app --all-input-topics --to-earliest --execute
@@ -140,15 +141,14 @@ func (a *app) resetOffsets(ctx context.Context, opts resetoffsets.Options, req r
 			if !opts.Export {
 				return format.ResetOffsetsText(w, res)
 			}
-			if isTerminal(a.io.Out) {
+			if a.isTerminal(a.io.Out) {
 				if unprintable = format.ResetCSVUnprintable(res); len(unprintable) > 0 {
 					return nil
 				}
 			}
 			return format.ResetOffsetsCSV(w, res)
 		},
-		doc:     func(res *resetoffsets.Result) any { return format.NewResetOffsetsDoc(res) },
-		noGraph: "-o %s draws a topology: reset-offsets prints text, json or yaml",
+		doc: func(res *resetoffsets.Result) any { return format.NewResetOffsetsDoc(res) },
 		line: func(res *resetoffsets.Result, f kafka.Failure, o format.Output) string {
 			g := resetGroup(res, f.Group)
 			switch re := g.Refusal(); {

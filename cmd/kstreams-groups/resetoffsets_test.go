@@ -128,6 +128,7 @@ func unchanged(t *testing.T, c *playground.Cluster) {
 // (../shared/reference/kafka-streams-groups-offsets.md §1.8 has the same
 // seed's live output, checked again by e2e/offsets_test.go).
 func TestResetOffsets_scopesAndScenarios(t *testing.T) {
+	t.Parallel()
 	dry := func(args ...string) []string {
 		return append([]string{"--reset-offsets", "--group", "wc"}, append(args, "--dry-run")...)
 	}
@@ -205,6 +206,7 @@ func TestResetOffsets_scopesAndScenarios(t *testing.T) {
 
 // Which groups are reset, and the deliberate differences around them.
 func TestResetOffsets_groups(t *testing.T) {
+	t.Parallel()
 	runOffsetsCases(t, []offsetsCase{
 		{name: "an active group is left alone and fails the command after the others",
 			args:       []string{"--reset-offsets", "--group", "wc-live", "--group", "wc", "--all-input-topics", "--to-earliest", "--dry-run"},
@@ -258,6 +260,7 @@ func TestResetOffsets_groups(t *testing.T) {
 
 // --execute commits the plan; the table is the same as the dry run's.
 func TestResetOffsets_execute(t *testing.T) {
+	t.Parallel()
 	runOffsetsCases(t, []offsetsCase{
 		{name: "commit", args: []string{"--reset-offsets", "--group", "wc", "--all-input-topics", "--to-offset", "15", "--execute"},
 			wantStdout: resetHeader + row("wc", "wc-input", 0, 15) + row("wc", "wc-input", 1, 10) + "\n",
@@ -336,6 +339,7 @@ func TestResetOffsets_execute(t *testing.T) {
 // --export writes the Java tool's CSV and --from-file reads it back, 3 or
 // 4 columns, quoted or not.
 func TestResetOffsets_exportAndFromFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := func(name, content string) string {
 		p := filepath.Join(dir, name)
@@ -404,6 +408,7 @@ func TestResetOffsets_exportAndFromFile(t *testing.T) {
 // -o json|yaml: per partition the committed, new, log start and log end
 // offsets, and why a new offset is not the one asked for.
 func TestResetOffsets_documents(t *testing.T) {
+	t.Parallel()
 	runOffsetsCases(t, []offsetsCase{
 		{name: "json", args: []string{"--reset-offsets", "--group", "wc", "--group", "wc-live", "--group", "nosuch", "--all-input-topics", "--to-offset", "15", "--dry-run", "-o", "json"},
 			wantGolden: true,
@@ -426,6 +431,7 @@ func TestResetOffsets_documents(t *testing.T) {
 // log end, timestamp) one ListOffsets per partition leader, for all groups
 // together; each group's coordinator is looked up once.
 func TestResetOffsets_requests(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := offsetsCluster(t)
 	c.ResetRequests()

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 )
@@ -23,6 +25,11 @@ type app struct {
 	args []string
 	// profiles is every --profile given (serve watches each).
 	profiles profileFlag
+	// verbList are the verbs, built once (verbs).
+	verbList []*verb
+	// helpPath is the command whose --help a usage error points to: the
+	// subcommand that ran, or the root ("" ).
+	helpPath string
 }
 
 // profileFlag is --profile: a string flag whose last value is the
@@ -59,7 +66,10 @@ func run(args []string, ios IOStreams, d deps) int {
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
+	if cmd != nil && cmd != root && cmd.Name() != cobra.ShellCompRequestCmd {
+		a.helpPath = cmd.CommandPath()
+	}
 	var ended *signalError
 	if se := d.signals.cause(); se != nil && err != nil && !errors.As(err, &ended) {
 		// Whatever the signal interrupted, the signal ended it (a command
@@ -95,10 +105,25 @@ func (a *app) report(err error) {
 		// Usage errors quote argv and local files (flag names, paths,
 		// property keys), which may hold anything.
 		fmt.Fprintln(a.io.ErrOut, format.Escape(ue.Error()))
-		fmt.Fprintln(a.io.ErrOut, "Run 'kstreams-groups --help' for usage.")
+		fmt.Fprintln(a.io.ErrOut, usageHint(a.helpPath))
 	default:
 		a.printError(a.errorText(err))
 	}
+}
+
+// completing reports whether the command line is the shell's request for
+// completions (cobra's hidden __complete command).
+func (a *app) completing() bool {
+	return len(a.args) > 0 && (a.args[0] == cobra.ShellCompRequestCmd || a.args[0] == cobra.ShellCompNoDescRequestCmd)
+}
+
+// usageHint is the one line after a usage error: the help of the command
+// that was run (a subcommand's own, "" for the root).
+func usageHint(path string) string {
+	if path == "" {
+		path = "kstreams-groups"
+	}
+	return "Run '" + path + " --help' for usage."
 }
 
 // groupErrorLine is the stderr line for the error that kept one group from
@@ -144,14 +169,18 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 			if cmd.Name() == cobra.ShellCompRequestCmd {
 				return nil // completion functions load what they need, silently
 			}
+			if err := a.term.check(); err != nil {
+				return err
+			}
 			return a.loadConfig(cmd)
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.runKafkaForm(cmd)
 		},
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return a.rootFlagError(err) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return a.rootFlagError(flagError(c, err)) })
 	root.SetVersionTemplate("{{.Version}}\n")
+	root.SuggestionsMinimumDistance = 2
 
 	pf := root.PersistentFlags()
 	pf.String("bootstrap-server", "", "REQUIRED: The server(s) to connect to (host:port, comma-separated). Also KSTREAMS_GROUPS_BOOTSTRAP_SERVER or the config file.")
@@ -160,6 +189,7 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 	pf.StringP("output", "o", "text", outputFlagUsage())
 	pf.String("config", "", "Config file (default $XDG_CONFIG_HOME/kstreams-groups/config.yaml).")
 	pf.BoolVar(&a.term.noColor, "no-color", false, "Never color the output. Color is used only on a terminal, and never with NO_COLOR set, TERM=dumb or -o other than text.")
+	pf.StringVar(&a.term.color, "color", "auto", "When to color text output: auto (a terminal without NO_COLOR or TERM=dumb), always or never; --no-color is never.")
 	pf.String("command-config", "", "Property file containing configs to be passed to Admin Client: security.protocol, sasl.*, ssl.*, client.id, request.timeout.ms (Java properties syntax).")
 	pf.Var(&a.profiles, "profile", "Profile of the config file to use (also KSTREAMS_GROUPS_PROFILE, or the file's top-level profile key).")
 	pf.Bool("debug", false, "Log every Kafka request and response (API, version, broker) on stderr; credentials are never logged.")
@@ -171,10 +201,52 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 	for _, vb := range a.verbs() {
 		root.AddCommand(a.newVerbCmd(vb))
 	}
-	root.AddCommand(a.newPlaygroundCmd(), a.newServeCmd(), a.newRenderCmd(), a.newVersionCmd(), a.newCompletionCmd(), a.newGenDocsCmd())
-	a.registerCompletions(root)
+	root.AddCommand(a.newPlaygroundCmd(), a.newServeCmd(), a.newRenderCmd(), a.newVersionCmd(), a.newCompletionCmd())
+	if gen := a.newGenDocsCmd(); gen != nil {
+		root.AddCommand(gen)
+	}
+	if a.completing() {
+		// Only the shell's __complete request asks for values; walking
+		// every flag of every command is a fifth of a plain run's start.
+		a.registerCompletions(root)
+	}
 	documentHelpCommand(root)
+	for _, c := range root.Commands() {
+		if slices.Contains(offlineCommands, c.Name()) {
+			offlineHelp(c)
+		}
+	}
 	return root
+}
+
+// offlineCommands are the commands that talk to no cluster; a command
+// added to the root talks to one unless it is named here.
+var offlineCommands = []string{"render", "playground", "version", "completion", "help"}
+
+// connectionFlags are the root's options for talking to a cluster, which
+// the help of a command that talks to none leaves out.
+var connectionFlags = []string{"bootstrap-server", "command-config", "timeout", "detailed-exit-codes", "debug"}
+
+// offlineHelp leaves the connection flags out of the help of c, a command
+// that talks to no cluster (render, playground, version, completion,
+// help). They stay accepted: a shell's KSTREAMS_GROUPS_* or an alias must
+// not break an offline command.
+func offlineHelp(c *cobra.Command) {
+	c.SetHelpFunc(func(c *cobra.Command, args []string) {
+		var hidden []*pflag.Flag
+		for _, name := range connectionFlags {
+			if f := c.Root().PersistentFlags().Lookup(name); f != nil && !f.Hidden {
+				f.Hidden = true
+				hidden = append(hidden, f)
+			}
+		}
+		defer func() {
+			for _, f := range hidden {
+				f.Hidden = false
+			}
+		}()
+		c.Root().HelpFunc()(c, args)
+	})
 }
 
 // rootFlagError is a usage error for a flag the root command does not know.
@@ -199,26 +271,19 @@ func (a *app) rootFlagError(err error) error {
 	return ue
 }
 
-func noArgs(_ *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usageErrorf("unexpected argument %q", args[0])
+// noArgs refuses arguments; at the root an argument is a misspelt
+// subcommand, and the closest ones are suggested.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
 	}
-	return nil
+	if c != nil && !c.HasParent() {
+		if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+			return usageErrorf("unknown command %q; did you mean %s?", args[0], orList(quoteAll(s)))
+		}
+	}
+	return usageErrorf("unexpected argument %q", args[0])
 }
 
-func exitStatusHelp() string {
-	var b strings.Builder
-	b.WriteString("Exit status:\n")
-	for _, s := range exitStatuses {
-		if !s.Detailed {
-			fmt.Fprintf(&b, "  %d  %s\n", s.Code, s.Meaning)
-		}
-	}
-	b.WriteString("With --detailed-exit-codes:\n")
-	for _, s := range exitStatuses {
-		if s.Detailed {
-			fmt.Fprintf(&b, "  %d  %s\n", s.Code, s.Meaning)
-		}
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
+// exitStatusHelp is the whole exit-code contract, for the root command.
+func exitStatusHelp() string { return exitStatusHelpOf(nil) }

@@ -30,6 +30,7 @@ func wireLog(c *playground.Cluster) (names []string, conns int) {
 // with no Metadata round trip. Before, it took 6 requests over 2
 // connections (7 over 3 on a 3-node cluster). e2e/FINDINGS.md F146.
 func TestRoundTrips_describeTopology(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		nodes     int
@@ -87,6 +88,7 @@ func TestRoundTrips_describeTopology(t *testing.T) {
 // The version check still refuses a broker too old for --topology before
 // anything is sent to it, from the handshake's table alone.
 func TestRoundTrips_brokerTooOld(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := startCluster(t, 1, playground.Kafka43)
 	c.PutStreamsGroup(streamsGroup("word-count", tt.WordCount()))
@@ -102,6 +104,7 @@ func TestRoundTrips_brokerTooOld(t *testing.T) {
 // OffsetFetch version check) and --delete reach a bootstrap coordinator
 // over the bootstrap connection.
 func TestRoundTrips_offsetsAndDelete(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := startCluster(t, 1, playground.Kafka44)
 	c.PutStreamsGroup(streamsGroup("word-count", tt.WordCount()))

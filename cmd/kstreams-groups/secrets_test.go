@@ -105,8 +105,8 @@ func FuzzSecrets(f *testing.F) {
 			{"--config", config, "--list", "--bootstrap-server", "127.0.0.1:9", "--debug"},
 		} {
 			var out, errOut bytes.Buffer
-			t.Setenv("XDG_CONFIG_HOME", dir)
-			run(args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{newClient: noBroker})
+			setenv(t, "XDG_CONFIG_HOME", dir)
+			testRun(t, args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{newClient: noBroker})
 			if s := leaked(out.String(), secret); s != "" {
 				t.Fatalf("stdout holds %q of the secret %q (%v):\n%s\nproperties:\n%s", s, secret, args, out.String(), props)
 			}

@@ -196,7 +196,7 @@ func (a *app) serveClusters(cmd *cobra.Command) (names []string, cfgs []Config, 
 		if p == "" {
 			return nil, nil, usageErrorf("--profile: want a profile name, got \"\"")
 		}
-		cfg, err := resolveConfig(cmd, &p)
+		cfg, err := resolveConfig(cmd, a.deps.env, &p)
 		if err != nil {
 			return nil, nil, err
 		}

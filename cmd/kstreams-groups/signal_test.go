@@ -207,6 +207,9 @@ func noRawControls(t *testing.T, what, s string) {
 	}
 }
 
+// Not in parallel: each phase gives the child signalGrace (1 s) to unwind,
+// which under the race detector, beside the other tests on a loaded
+// machine, it once did not (the diff phase ended by the fallback).
 func TestSignals(t *testing.T) {
 	dir := t.TempDir()
 	big := map[int]string{} // node count -> file, shared by the subtests
@@ -363,6 +366,7 @@ func TestSignals(t *testing.T) {
 // A signal that arrives after the command ended changes nothing, and the
 // in-process signal path maps onto the codes.
 func TestSignalError(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, 130, exitCodeFor(&signalError{sig: syscall.SIGINT}, false))
 	assert.Equal(t, 143, exitCodeFor(fmt.Errorf("x: %w", &signalError{sig: syscall.SIGTERM}), true))
 
@@ -370,7 +374,7 @@ func TestSignalError(t *testing.T) {
 	cancel(&signalError{sig: syscall.SIGINT})
 	w := &signalWatch{ctx: ctx}
 	var out, errOut bytes.Buffer
-	code := run([]string{"render", "-o", "json"}, IOStreams{In: strings.NewReader("Topologies:\n"), Out: &out, ErrOut: &errOut}, deps{signals: w})
+	code := testRun(t, []string{"render", "-o", "json"}, IOStreams{In: strings.NewReader("Topologies:\n"), Out: &out, ErrOut: &errOut}, deps{signals: w})
 	assert.Equal(t, 130, code)
 	assert.Empty(t, out.String())
 	assert.Equal(t, "Error: interrupted by SIGINT\n", errOut.String())

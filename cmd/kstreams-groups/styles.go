@@ -1,9 +1,10 @@
 package main
 
 // Color and terminal handling. Color is decided once per stream, here and
-// nowhere else: on only when the stream is a terminal, NO_COLOR is unset or
-// empty (no-color.org), TERM is not "dumb", --no-color was not given and the
-// output format is text. The decision builds format.Styles whose colors are
+// nowhere else: with --color=auto (the default), on only when the stream is
+// a terminal, NO_COLOR is unset or empty (no-color.org), TERM is not
+// "dumb", --no-color was not given and the output format is text;
+// --color=always colors text output anyway, --color=never never. The decision builds format.Styles whose colors are
 // switched per instance; fatih/color's global NoColor is never touched.
 // stdout and stderr are decided separately, so that `2>err.log` keeps
 // escape sequences out of the log while stdout on a terminal is colored.
@@ -21,8 +22,18 @@ import (
 
 // terminal is the color state of one invocation.
 type terminal struct {
-	noColor     bool // --no-color
+	noColor     bool   // --no-color
+	color       string // --color: auto, always or never
 	out, errOut *format.Styles
+}
+
+// check refuses a --color other than auto, always and never.
+func (t *terminal) check() error {
+	switch t.color {
+	case "", "auto", "always", "never":
+		return nil
+	}
+	return usageErrorf("invalid --color %q: want auto, always or never", t.color)
 }
 
 // outStyles are the styles of stdout, decided on first use (after the
@@ -53,12 +64,16 @@ func (a *app) errStyles() *format.Styles {
 // colorOn is the one color decision for a stream.
 func (a *app) colorOn(w io.Writer) bool {
 	switch {
-	case a.term.noColor, a.cfg.Output != format.Text:
+	case a.term.noColor, a.term.color == "never", a.cfg.Output != format.Text:
 		return false
-	case os.Getenv("NO_COLOR") != "", os.Getenv("TERM") == "dumb":
+	case a.term.color == "always":
+		// Asked for on the command line: above NO_COLOR (no-color.org)
+		// and whatever w is (a pager that shows colors).
+		return true
+	case a.getenv("NO_COLOR") != "", a.getenv("TERM") == "dumb":
 		return false
 	}
-	return isTerminal(w)
+	return a.isTerminal(w)
 }
 
 // isTerminal reports whether w is a terminal (a Cygwin/MSYS pty counts).

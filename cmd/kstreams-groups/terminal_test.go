@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"regexp"
@@ -176,6 +177,7 @@ func TestTerminal_hostileNames(t *testing.T) {
 
 // The color decision itself, on a real terminal device.
 func Test_colorOn(t *testing.T) {
+	t.Parallel()
 	ptmx, tty, err := pty.Open()
 	require.NoError(t, err)
 	defer ptmx.Close()
@@ -207,12 +209,9 @@ func Test_colorOn(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv("TERM", "xterm")
-			t.Setenv("NO_COLOR", "")
-			for k, v := range tc.env {
-				t.Setenv(k, v)
-			}
-			a := &app{cfg: Config{Output: tc.output}, term: terminal{noColor: tc.noColor}}
+			env := map[string]string{"TERM": "xterm", "NO_COLOR": ""}
+			maps.Copy(env, tc.env)
+			a := &app{cfg: Config{Output: tc.output}, term: terminal{noColor: tc.noColor}, deps: deps{env: mapEnviron(env)}}
 			assert.Equal(t, tc.want, a.colorOn(tc.out))
 		})
 	}

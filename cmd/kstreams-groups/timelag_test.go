@@ -21,6 +21,7 @@ func timeLagCluster(t *testing.T) *playground.Cluster {
 }
 
 func TestOverviewTimeLag(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := timeLagCluster(t)
 	for _, tc := range []struct {
@@ -48,6 +49,7 @@ func TestOverviewTimeLag(t *testing.T) {
 // sub-topology and group; records are counted without the aborted
 // transaction and its marker.
 func TestOverviewTimeLag_figures(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := timeLagCluster(t)
 	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", bootstrap(c), "overview", "--time-lag", "--group", "shop", "--group", "idle-eos", "-o", "json")
@@ -131,6 +133,7 @@ func requestsWithKey(c *playground.Cluster, key int16) []playground.Request {
 }
 
 func TestCheckTimeLag(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := timeLagCluster(t)
 	for _, tc := range []struct {
@@ -156,6 +159,7 @@ func TestCheckTimeLag(t *testing.T) {
 }
 
 func TestCheckTimeLag_usage(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, tc := range []struct {
 		args []string
@@ -176,6 +180,7 @@ func TestCheckTimeLag_usage(t *testing.T) {
 // exposition parses (expfmt) and, where promtool is installed, passes
 // promtool check metrics.
 func TestPrometheusTimeLag(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := timeLagCluster(t)
 	for _, tc := range []struct {
@@ -211,6 +216,7 @@ func TestPrometheusTimeLag(t *testing.T) {
 // says in one line why the records were not read; check's time-lag
 // threshold is UNKNOWN, with the reason.
 func TestTimeLag_fetchNeverAnswered(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := timeLagCluster(t)
 	h := admintest.Start(t, c, admintest.Rule{Key: 1, Action: admintest.Hang})
@@ -227,6 +233,7 @@ func TestTimeLag_fetchNeverAnswered(t *testing.T) {
 // overview --watch --time-lag: from the second sample on, each
 // sub-topology's pace since the last one and the time to catch up.
 func TestWatchTimeLagRates(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := timeLagCluster(t)
 	clk := newFakeClock(func(n int) {

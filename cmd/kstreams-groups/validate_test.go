@@ -24,7 +24,7 @@ import (
 func runWith(t *testing.T, d deps, args ...string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, d)
+	code := testRun(t, args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, d)
 	return result{stdout: out.String(), stderr: errOut.String(), code: code}
 }
 
@@ -41,6 +41,7 @@ func noClient(t *testing.T) deps {
 // same message, the same exit code and nothing sent, because both forms
 // run one validation in the Java tool's order.
 func TestValidation_bothForms(t *testing.T) {
+	t.Parallel()
 	const bs = "127.0.0.1:9"
 	tests := []struct {
 		name      string
@@ -62,9 +63,9 @@ func TestValidation_bothForms(t *testing.T) {
 		{"delete group and all groups", []string{"--bootstrap-server", bs, "--delete", "--group", "g", "--all-groups"}, []string{"--bootstrap-server", bs, "delete", "--group", "g", "--all-groups"}, `Option "[group]" can't be used with option "[all-groups]"`},
 		{"list bad state", []string{"--bootstrap-server", bs, "--list", "--state", "foo"}, []string{"--bootstrap-server", bs, "list", "--state", "foo"}, "Invalid state list 'foo'. Valid states are: Empty, NotReady, Stable, Assigning, Reconciling, Dead"},
 		{"list bad state among good ones", []string{"--bootstrap-server", bs, "--list", "--state=Stable,x"}, []string{"--bootstrap-server", bs, "list", "--state=Stable,x"}, "Invalid state list 'Stable,x'. Valid states are: Empty, NotReady, Stable, Assigning, Reconciling, Dead"},
-		{"describe drawing without topology", []string{"--bootstrap-server", bs, "--describe", "--group", "g", "-o", "dot"}, []string{"--bootstrap-server", bs, "describe", "--group", "g", "-o", "dot"}, "-o dot draws a topology: use it with --describe --topology or render"},
-		{"list drawing", []string{"--bootstrap-server", bs, "--list", "-o", "mermaid"}, []string{"--bootstrap-server", bs, "list", "-o", "mermaid"}, "-o mermaid draws a topology: use it with --describe --topology or render"},
-		{"delete drawing", []string{"--bootstrap-server", bs, "--delete", "--group", "g", "-o", "dot"}, []string{"--bootstrap-server", bs, "delete", "--group", "g", "-o", "dot"}, "-o dot draws a topology: delete prints text, json or yaml"},
+		{"describe drawing without topology", []string{"--bootstrap-server", bs, "--describe", "--group", "g", "-o", "dot"}, []string{"--bootstrap-server", bs, "describe", "--group", "g", "-o", "dot"}, "-o dot: describe prints text, json or yaml, and dot, mermaid, svg or png with --topology; -o dot is printed by describe --topology, overview and render"},
+		{"list drawing", []string{"--bootstrap-server", bs, "--list", "-o", "mermaid"}, []string{"--bootstrap-server", bs, "list", "-o", "mermaid"}, "-o mermaid: list prints text, json or yaml, and prometheus with --state; -o mermaid is printed by describe --topology, overview and render"},
+		{"delete drawing", []string{"--bootstrap-server", bs, "--delete", "--group", "g", "-o", "dot"}, []string{"--bootstrap-server", bs, "delete", "--group", "g", "-o", "dot"}, "-o dot: delete prints text, json or yaml; -o dot is printed by describe --topology, overview and render"},
 		{"unknown output", []string{"--bootstrap-server", bs, "--list", "-o", "xml"}, []string{"--bootstrap-server", bs, "list", "-o", "xml"}, `unknown output format "xml" (want text, json, yaml, dot, mermaid, svg, png, prometheus)`},
 		{"bad timeout", []string{"--bootstrap-server", bs, "--list", "--timeout", "0"}, []string{"--bootstrap-server", bs, "list", "--timeout", "0"}, "invalid timeout 0: want a positive number of milliseconds or a duration such as 10s, 500ms or 1m"},
 	}
@@ -77,7 +78,12 @@ func TestValidation_bothForms(t *testing.T) {
 				assert.Equal(t, exitUsage, r.code, "%s: %v", form, args)
 				first, _, _ := strings.Cut(r.stderr, "\n")
 				assert.Equal(t, tc.wantError, first, "%s: %v", form, args)
-				assert.Contains(t, r.stderr, "Run 'kstreams-groups --help' for usage.", form)
+				hint := "Run 'kstreams-groups --help' for usage.\n"
+				if form == "subcommand" {
+					// The subcommand's own help.
+					hint = "Run 'kstreams-groups " + subcommandOf(tc.sub) + " --help' for usage.\n"
+				}
+				assert.True(t, strings.HasSuffix(r.stderr, hint), "%s: %q", form, r.stderr)
 				assert.Empty(t, r.stdout, form)
 			}
 		})
@@ -87,6 +93,7 @@ func TestValidation_bothForms(t *testing.T) {
 // The Kafka form alone can name options without their action or several
 // actions; it checks them in the Java tool's order too.
 func TestValidation_kafkaForm(t *testing.T) {
+	t.Parallel()
 	const bs = "127.0.0.1:9"
 	tests := []struct {
 		args      []string
@@ -132,6 +139,7 @@ func TestValidation_kafkaForm(t *testing.T) {
 
 // Both forms hand a verb the same options (the runF seam: no broker).
 func TestOptions_bothForms(t *testing.T) {
+	t.Parallel()
 	const bs = "127.0.0.1:9"
 	tests := []struct {
 		name       string
@@ -296,6 +304,7 @@ func fakeDeps(f *fakeClient) deps {
 // The rendering path runs on a fake client: stdout, stderr and the exit
 // code of a verb, without any broker.
 func TestRun_fakeClient(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	f := &fakeClient{groups: map[string]*kafka.StreamsGroup{
 		"orders": {State: "Stable", GroupEpoch: 7, AssignmentEpoch: 7, TopologyEpoch: 1, TopologyStatus: topology.NotStored},
@@ -313,6 +322,7 @@ func TestRun_fakeClient(t *testing.T) {
 // name: a SASL failure exits 6 and its document says AUTHENTICATION_FAILED
 // (it said ERROR while the two were classified apart).
 func TestClassification_exitCodeAndDocumentAgree(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	tests := []struct {
 		name     string
@@ -337,4 +347,18 @@ func TestClassification_exitCodeAndDocumentAgree(t *testing.T) {
 			assert.Equal(t, categoryCodes[kafka.Classify(tc.err).Category], r.code)
 		})
 	}
+}
+
+// subcommandOf is the subcommand of a command line: its first word that is
+// not an option or an option's value (the options before it take one).
+func subcommandOf(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] == "--bootstrap-server", args[i] == "--timeout", args[i] == "-o", args[i] == "--command-config":
+			i++
+		case !strings.HasPrefix(args[i], "-"):
+			return args[i]
+		}
+	}
+	return ""
 }

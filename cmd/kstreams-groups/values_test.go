@@ -16,6 +16,7 @@ import (
 // line. Nothing connects.
 
 func TestBootstrapValues_usageErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		flag   string            // --bootstrap-server, when set
@@ -52,7 +53,7 @@ func TestBootstrapValues_usageErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			isolate(t)
 			for k, v := range tt.env {
-				t.Setenv(k, v)
+				setenv(t, k, v)
 			}
 			var args []string
 			want := tt.want
@@ -79,6 +80,7 @@ func TestBootstrapValues_usageErrors(t *testing.T) {
 // The checks of the Java tool come first: a bad bootstrap server is found
 // where Kafka's client finds it, when the admin client is built.
 func TestBootstrapValues_afterOptionChecks(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	r := runWith(t, noClient(t), "--bootstrap-server", "localhost", "--describe")
 	assert.Equal(t, exitUsage, r.code)
@@ -88,6 +90,7 @@ func TestBootstrapValues_afterOptionChecks(t *testing.T) {
 // Kafka's clients accept a listener prefix (Utils.getHost's pattern), IPv6
 // in brackets or bare, and trim around commas; so do we.
 func TestParseBootstrap_accepts(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string][]string{
 		"PLAINTEXT://127.0.0.1:9092":       {"127.0.0.1:9092"},
 		"SASL_SSL://broker-1.example:9093": {"broker-1.example:9093"},
@@ -111,6 +114,7 @@ func TestParseBootstrap_accepts(t *testing.T) {
 
 // A listener prefix reaches the broker: the address is dialled without it.
 func TestBootstrapValues_listenerPrefixConnects(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := startCluster(t, 1, "")
 	r := runCLI(t, "--bootstrap-server", "PLAINTEXT://"+c.Addrs()[0], "--timeout", "5000", "--list")
@@ -119,6 +123,7 @@ func TestBootstrapValues_listenerPrefixConnects(t *testing.T) {
 }
 
 func TestTimeoutValues(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		args   []string
@@ -147,7 +152,7 @@ func TestTimeoutValues(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			isolate(t)
 			for k, v := range tt.env {
-				t.Setenv(k, v)
+				setenv(t, k, v)
 			}
 			args := append([]string{"--bootstrap-server", "x:1"}, tt.args...)
 			want := tt.want
@@ -173,6 +178,7 @@ func TestTimeoutValues(t *testing.T) {
 }
 
 func TestConfigFile_duplicates(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, want string
 	}{
@@ -203,6 +209,7 @@ func TestConfigFile_duplicates(t *testing.T) {
 }
 
 func TestClientID_tooLong(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	dir := t.TempDir()
 	props := writeFile(t, dir, "client.properties", "security.protocol=PLAINTEXT\nclient.id="+strings.Repeat("x", 32768)+"\n")
@@ -224,6 +231,7 @@ func TestClientID_tooLong(t *testing.T) {
 }
 
 func TestPlaygroundPort_usageErrors(t *testing.T) {
+	t.Parallel()
 	for args, want := range map[string]string{
 		"--port 70000": "invalid --port 70000: want 1-65533 for 3 nodes (node i listens on port+i), or 0 for free ports",
 		"--port 65534": "invalid --port 65534: want 1-65533 for 3 nodes (node i listens on port+i), or 0 for free ports",

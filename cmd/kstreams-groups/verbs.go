@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -48,6 +49,13 @@ type verb struct {
 	// status line). usage applies both.
 	usageExit int
 	usageLine func(err error) string
+	// outputs are the -o formats the verb prints (nil: text, json, yaml);
+	// any other is refused before the verb runs (declare.go).
+	outputs []outputRule
+	// exits are the codes of exitStatuses the verb can end with, for its
+	// help; own replaces them for a verb with codes of its own.
+	exits []int
+	own   *ownExit
 }
 
 // job is one invocation of a verb, built from its options.
@@ -66,12 +74,18 @@ type job struct {
 
 // verbs lists the verbs in the order the Java tool checks their options
 // (StreamsGroupCommandOptions.checkArgs) and the Kafka form lists them.
+// They are built once per invocation (a.verbList): a run asks for them
+// several times, and start-up is most of a run.
 func (a *app) verbs() []*verb {
-	return []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.deleteOffsetsVerb(), a.resetOffsetsVerb(), a.overviewVerb(), a.diffVerb(), a.checkVerb(), a.doctorVerb(), a.groupConfigVerb(), a.inventoryVerb()}
+	if a.verbList == nil {
+		a.verbList = []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.deleteOffsetsVerb(), a.resetOffsetsVerb(), a.overviewVerb(), a.diffVerb(), a.checkVerb(), a.doctorVerb(), a.groupConfigVerb(), a.inventoryVerb()}
+	}
+	return a.verbList
 }
 
-// verbs without an app, for their flag tables.
-func verbs() []*verb { return (&app{}).verbs() }
+// verbs without an app, for their declarations (flag tables, outputs):
+// built once, and never changed.
+var verbs = sync.OnceValue(func() []*verb { return (&app{}).verbs() })
 
 // kafkaActions is the order of the action options in the Kafka form's help.
 var kafkaActions = []string{"list", "describe", "delete", "reset-offsets", "delete-offsets"}
@@ -108,9 +122,12 @@ func (a *app) newVerbCmd(vb *verb) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     vb.name,
 		Short:   vb.short,
-		Long:    vb.long,
+		Long:    vb.long + "\n\n" + vb.outputHelp() + "\n\n" + vb.exitHelp(),
 		Example: vb.example,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.term.check(); err != nil {
+				return vb.usage(err)
+			}
 			return vb.usage(a.loadConfig(cmd))
 		},
 		Args: func(c *cobra.Command, args []string) error { return vb.usage(noArgs(c, args)) },
@@ -118,7 +135,7 @@ func (a *app) newVerbCmd(vb *verb) *cobra.Command {
 			return vb.usage(a.start(cmd.Context(), []*verb{vb}, flagValues{fs: cmd.Flags(), args: args}))
 		},
 	}
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return vb.usage(&usageError{err: err}) })
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return vb.usage(&usageError{err: flagError(c, err)}) })
 	if vb.args != "" {
 		cmd.Use += " " + vb.args
 		cmd.Args = cobra.ArbitraryArgs
@@ -167,6 +184,9 @@ func (a *app) start(ctx context.Context, present []*verb, v flagValues) error {
 	if err != nil {
 		return err
 	}
+	if err := present[0].checkOutput(a.cfg.Output, v); err != nil {
+		return err
+	}
 	if a.deps.runF != nil {
 		return a.deps.runF(present[0].name, j.opts)
 	}
@@ -212,7 +232,7 @@ func (a *app) validate(ctx context.Context, present []*verb, v flagValues) (job,
 			}
 		}
 	}
-	if err := sharedChecks(v, has); err != nil {
+	if err := sharedChecks(v.lenient(), has); err != nil {
 		return job{}, err
 	}
 	if len(present) != 1 {
@@ -270,51 +290,66 @@ type verbResult interface {
 	Failures() []kafka.Failure
 }
 
-// printer is how a verb's result R is printed, for every -o.
+// printer is how a verb's result R is printed, for every -o, and what the
+// verb's run path needs beyond the common one (runVerb): a run over other
+// clusters than one, a failed run that is still a result, an exit of its
+// own. Which formats it is asked for is the verb's declaration (outputs).
 type printer[R verbResult] struct {
 	// text writes the text view (Kafka's layout where Kafka has one).
 	text func(w io.Writer, res R, st *format.Styles) error
 	// doc is the JSON/YAML document of the result.
 	doc func(res R) any
-	// graph draws the result for -o dot|mermaid; nil when the verb has no
-	// drawing, and noGraph then says so (with %s for the format).
-	graph   func(res R) error
-	noGraph string
-	// prom writes the result for -o prometheus; nil when the verb has no
-	// metrics (noProm then says what has).
-	prom   func(w io.Writer, res R) error
-	noProm string
+	// graph draws the result for -o dot|mermaid|svg|png; nil when the
+	// verb declares no drawing.
+	graph func(res R) error
+	// prom writes the result for -o prometheus; nil when the verb declares
+	// no metrics.
+	prom func(w io.Writer, res R) error
 	// line is the stderr line (already escaped) of one of the result's
 	// failures, or "" when the output shows it; nil prints none.
 	line func(res R, f kafka.Failure, o format.Output) string
 	// notes are further lines for stderr, after the failures.
 	notes func(res R) []string
+
+	// session opens what the run needs and bounds it; nil means one client
+	// of the default cluster, the whole run within --timeout (connect).
+	// diff opens none, one or two clusters.
+	session func(ctx context.Context) (context.Context, client, []any, func(), error)
+	// failed is what an error of the whole run (opening the session or
+	// running; never a usage error) becomes: a result to print (check's
+	// UNKNOWN) or the verb's own exit (doctor, diff); nil returns it.
+	failed func(err error) (R, error)
+	// writeFailed is what an error writing the result becomes (diff: 2,
+	// since 1 says "differences"); nil returns it.
+	writeFailed func(err error) error
+	// outcome is the exit of a printed result whose failures (if any)
+	// were reported; nil means the first failure's (outcomeError).
+	outcome func(res R, failures []error) error
 }
 
-// runVerb is the glue every verb shares: connect within --timeout, run,
-// print the result in the -o format on stdout, report failures on stderr,
-// and return nil or the outcome whose first failure sets the exit code.
+// runVerb is the one run path of the verbs: open the session (connect
+// within --timeout), run, print the result in the -o format on stdout,
+// report failures on stderr, and return the outcome that sets the exit
+// code.
 func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(ctx context.Context, c client) (R, error)) error {
 	o := a.cfg.Output
-	if o.Graph() && p.graph == nil {
-		return usageErrorf(p.noGraph, o)
-	}
-	if o == format.Prometheus && p.prom == nil {
-		return noPrometheus(p.noProm)
+	if o.Graph() && p.graph == nil || o == format.Prometheus && p.prom == nil {
+		// validate refused what the verb does not declare: this is a verb
+		// that declares a format it has no printer for.
+		return fmt.Errorf("-o %s is declared but the verb has no printer for it", o)
 	}
 	if err := a.checkBinaryOutput(); err != nil {
 		return err
 	}
-	ctx, c, done, err := a.connect(ctx)
+	res, err := runSession(a, ctx, p, run)
 	if err != nil {
-		return err
-	}
-	defer done()
-	stop := a.showWaiting(c)
-	res, err := run(ctx, c)
-	stop()
-	if err != nil {
-		return err
+		var ue *usageError
+		if p.failed == nil || errors.As(err, &ue) {
+			return err
+		}
+		if res, err = p.failed(err); err != nil {
+			return err
+		}
 	}
 	switch {
 	case o.Graph():
@@ -325,6 +360,9 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 		err = a.write(func() any { return p.doc(res) }, func(w io.Writer, st *format.Styles) error { return p.text(w, res, st) })
 	}
 	if err != nil {
+		if p.writeFailed != nil {
+			return p.writeFailed(err)
+		}
 		return err
 	}
 	var causes []error
@@ -341,19 +379,37 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 			fmt.Fprintln(a.io.ErrOut, n)
 		}
 	}
+	if p.outcome != nil {
+		return p.outcome(res, causes)
+	}
 	if len(causes) > 0 {
 		return &outcomeError{causes: causes}
 	}
 	return nil
 }
 
-// noPrometheus refuses -o prometheus to a command without metrics; why,
-// when set, says what would have them.
-func noPrometheus(why string) error {
-	if why == "" {
-		why = "use it with check, overview or list --state"
+// runSession opens the verb's session, runs it with the status line of
+// what it waits on, and closes it.
+func runSession[R verbResult](a *app, ctx context.Context, p printer[R], run func(ctx context.Context, c client) (R, error)) (R, error) {
+	var zero R
+	open := p.session
+	if open == nil {
+		open = func(ctx context.Context) (context.Context, client, []any, func(), error) {
+			ctx, c, done, err := a.connect(ctx)
+			if err != nil {
+				return nil, nil, nil, nil, err
+			}
+			return ctx, c, []any{c}, done, nil
+		}
 	}
-	return usageErrorf("-o prometheus prints metrics: %s", why)
+	ctx, c, waiting, done, err := open(ctx)
+	if err != nil {
+		return zero, err
+	}
+	defer done()
+	stop := a.showWaiting(waiting...)
+	defer stop()
+	return run(ctx, c)
 }
 
 // write prints a result on stdout in the -o format: the document for json
@@ -369,7 +425,7 @@ func (a *app) write(doc func() any, text func(w io.Writer, st *format.Styles) er
 // checkBinaryOutput refuses to write a binary picture (-o png) to a
 // terminal, where it would only garble the screen.
 func (a *app) checkBinaryOutput() error {
-	if a.cfg.Output.Binary() && isTerminal(a.io.Out) {
+	if a.cfg.Output.Binary() && a.isTerminal(a.io.Out) {
 		return usageErrorf("-o %s writes a binary image: redirect stdout to a file (> topology.%s)", a.cfg.Output, a.cfg.Output)
 	}
 	return nil

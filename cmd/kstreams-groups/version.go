@@ -116,7 +116,7 @@ one line.` + "\n\n" + exitStatusHelpFor(exitOK, exitUsage),
 			case format.JSON, format.YAML:
 				return format.Encode(a.io.Out, out, format.VersionDoc(info))
 			}
-			return usageErrorf("version prints text, json or yaml, not %s", out)
+			return checkOfflineOutput("version", out)
 		},
 	}
 	return cmd

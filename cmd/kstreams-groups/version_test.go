@@ -13,6 +13,7 @@ import (
 )
 
 func Test_resolveVersionFrom(t *testing.T) {
+	t.Parallel()
 	vcs := func(rev, at, modified string) []debug.BuildSetting {
 		return []debug.BuildSetting{{Key: "vcs.revision", Value: rev}, {Key: "vcs.time", Value: at}, {Key: "vcs.modified", Value: modified}}
 	}
@@ -62,6 +63,7 @@ func Test_resolveVersionFrom(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	info := resolveVersion()
 
@@ -88,7 +90,7 @@ func TestVersion(t *testing.T) {
 
 	r = runCLI(t, "version", "-o", "dot")
 	assert.Equal(t, 2, r.code)
-	assert.Contains(t, r.stderr, "version prints text, json or yaml, not dot")
+	assert.Contains(t, r.stderr, "-o dot: version prints text, json or yaml; -o dot is printed by describe --topology, overview and render")
 
 	r = runCLI(t, "version", "extra")
 	assert.Equal(t, 2, r.code)
@@ -96,8 +98,9 @@ func TestVersion(t *testing.T) {
 
 // A broken configuration must not hide which build is running.
 func TestVersion_ignoresABrokenConfigFile(t *testing.T) {
+	t.Parallel()
 	isolate(t)
-	t.Setenv("KSTREAMS_GROUPS_CONFIG", "/nonexistent/config.yaml")
+	setenv(t, "KSTREAMS_GROUPS_CONFIG", "/nonexistent/config.yaml")
 	assert.Equal(t, 0, runCLI(t, "version").code)
 	assert.Equal(t, 0, runCLI(t, "--version").code)
 }
@@ -107,6 +110,7 @@ func TestVersion_ignoresABrokenConfigFile(t *testing.T) {
 // it is the root's unknown flag, a usage error in that subcommand's
 // convention (check: UNKNOWN, 3, with its status line).
 func TestVersion_dashVIsNotVersion(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	tests := []struct {
 		name   string

@@ -78,6 +78,7 @@ func stable(s string) []byte {
 }
 
 func TestDescribeViews(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		args       []string
@@ -119,6 +120,7 @@ func TestDescribeViews(t *testing.T) {
 
 // The subcommand form runs the same code and prints the same bytes.
 func TestDescribeViews_subcommandForm(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := viewsCluster(t)
 	for _, view := range [][]string{{}, {"--offsets"}, {"--members"}, {"--state"}} {
@@ -136,6 +138,7 @@ func TestDescribeViews_subcommandForm(t *testing.T) {
 // coordinator for all groups, and log offsets with ListOffsets at the
 // partition leaders; other views send neither.
 func TestDescribeViews_offsetsWire(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := viewsCluster(t)
 	c.ResetRequests()
@@ -181,6 +184,7 @@ func TestDescribeViews_offsetsWire(t *testing.T) {
 }
 
 func TestDescribeViews_offsetErrors(t *testing.T) {
+	t.Parallel()
 	t.Run("OffsetFetch refused", func(t *testing.T) {
 		isolate(t)
 		c := viewsCluster(t)
@@ -204,6 +208,7 @@ func TestDescribeViews_offsetErrors(t *testing.T) {
 // Kafka's validation rules for the views, with Kafka's messages (the
 // real 4.4.0 tool's, e2e/FINDINGS.md), exit 2 and nothing sent.
 func TestDescribeViews_usageErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -227,7 +232,7 @@ func TestDescribeViews_usageErrors(t *testing.T) {
 		{"subcommand: two views", []string{"describe", "--members", "--state", "--group", "x"}, "Option [describe] takes at most one of these options: [members], [offsets], [state], [topology]\n"},
 		{"subcommand: state with a value", []string{"describe", "--state=Stable", "--group", "x"}, "Option [describe] does not take a value for [state]\n"},
 		{"subcommand: no group", []string{"describe", "--offsets"}, "Option [describe] takes one of these options: [all-groups], [group]\n"},
-		{"subcommand: graph output", []string{"describe", "--members", "--group", "x", "-o", "mermaid"}, "-o mermaid draws a topology"},
+		{"subcommand: graph output", []string{"describe", "--members", "--group", "x", "-o", "mermaid"}, "-o mermaid: describe prints text, json or yaml, and dot, mermaid, svg or png with --topology; -o mermaid is printed by describe --topology, overview and render\n"},
 		{"list subcommand takes no group", []string{"list", "--group", "x"}, "unknown flag: --group"},
 	}
 	for _, tc := range tests {
@@ -247,6 +252,7 @@ func TestDescribeViews_usageErrors(t *testing.T) {
 // With 1,000 streams groups over 3 nodes, --describe --all-groups --state
 // sends one StreamsGroupDescribe per coordinator node, not one per group.
 func TestDescribeViews_allGroupsBatched(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := manyGroups(t, 1000)
 	c.ResetRequests()
@@ -296,7 +302,7 @@ func BenchmarkDescribeAllGroupsState(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		var out, errOut strings.Builder
-		if code := run(args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{}); code != 0 {
+		if code := testRun(b, args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, deps{}); code != 0 {
 			b.Fatalf("exit %d: %s", code, errOut.String())
 		}
 	}

@@ -41,7 +41,7 @@ func (a *app) showWaiting(cs ...any) (stop func()) {
 			ws = append(ws, w)
 		}
 	}
-	if len(ws) == 0 || a.cfg.Debug || !isTerminal(a.io.ErrOut) {
+	if len(ws) == 0 || a.cfg.Debug || !a.isTerminal(a.io.ErrOut) {
 		return func() {}
 	}
 	var (

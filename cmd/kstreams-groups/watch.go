@@ -25,6 +25,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
@@ -134,6 +135,12 @@ type sample struct {
 func watchVerb[R verbResult](a *app, ctx context.Context, w watchOptions, p printer[R], run func(ctx context.Context, c client) (R, error), snap func(R) watch.Snapshot) error {
 	return a.watchLoop(ctx, w, func(ctx context.Context, c client, st *format.Styles) sample {
 		res, err := run(ctx, c)
+		failed := err != nil
+		if failed && p.failed != nil {
+			// A verb whose failed run is a result (check's UNKNOWN) shows
+			// it as a sample without a snapshot.
+			res, err = p.failed(err)
+		}
 		if err != nil {
 			return sample{lines: []string{st.ErrorLabel() + " sample failed: " + a.errorText(err)}, outcome: err}
 		}
@@ -141,8 +148,11 @@ func watchVerb[R verbResult](a *app, ctx context.Context, w watchOptions, p prin
 		if err := p.text(&b, res, st); err != nil {
 			return sample{lines: []string{st.ErrorLabel() + " " + a.errorText(err)}, outcome: err}
 		}
-		s := snap(res)
-		out := sample{body: b.Bytes(), snap: &s}
+		out := sample{body: b.Bytes()}
+		if !failed {
+			s := snap(res)
+			out.snap = &s
+		}
 		var causes []error
 		for _, f := range res.Failures() {
 			if p.line != nil {
@@ -155,7 +165,10 @@ func watchVerb[R verbResult](a *app, ctx context.Context, w watchOptions, p prin
 		if p.notes != nil {
 			out.lines = append(out.lines, p.notes(res)...)
 		}
-		if len(causes) > 0 {
+		switch {
+		case p.outcome != nil:
+			out.outcome = p.outcome(res, causes)
+		case len(causes) > 0:
 			out.outcome = &outcomeError{causes: causes}
 		}
 		return out
@@ -173,7 +186,7 @@ func (a *app) watchLoop(ctx context.Context, w watchOptions, take func(ctx conte
 		return err
 	}
 	defer c.Close()
-	d := &drawer{term: isTerminal(a.io.Out), interval: w.interval}
+	d := &drawer{term: a.isTerminal(a.io.Out), interval: w.interval}
 	d.st = a.outStyles() // may wrap a.io.Out for a Windows console: after isTerminal
 	d.w = a.io.Out
 	d.begin()
@@ -226,7 +239,7 @@ const (
 	clearBelow = "\x1b[J"
 )
 
-var sgr = regexp.MustCompile("\x1b\\[[0-9;]*m")
+var sgr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b\\[[0-9;]*m") })
 
 // drawer draws the samples of a watch on w.
 type drawer struct {
@@ -284,7 +297,7 @@ func (d *drawer) frame(at time.Time, n int, changes []watch.Change, rates []watc
 	}
 	seen := map[string]int{}
 	for _, l := range body {
-		plain := sgr.ReplaceAllString(l, "")
+		plain := sgr().ReplaceAllString(l, "")
 		seen[plain]++
 		if !d.term {
 			lines = append(lines, l)

@@ -54,7 +54,7 @@ func (c *fakeClock) After(d time.Duration) <-chan time.Time {
 func runCLIWith(t *testing.T, d deps, args ...string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, d)
+	code := testRun(t, args, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, d)
 	return result{stdout: out.String(), stderr: errOut.String(), code: code}
 }
 
@@ -74,6 +74,7 @@ func healthGroup(t *testing.T, id string) playground.StreamsGroup {
 // since the last sample as "changed:" lines, no escape sequence, and the
 // exit code of the last sample.
 func TestWatch_pipe(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := healthCluster(t)
 	bs := bootstrap(c)
@@ -156,6 +157,7 @@ func TestWatch_pipe(t *testing.T) {
 }
 
 func TestWatch_usage(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, tc := range []struct {
 		args []string
@@ -184,6 +186,7 @@ func TestWatch_usage(t *testing.T) {
 // marks each line of the view that is new since the last frame; in a pipe
 // it writes the plain block.
 func TestDrawer(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	d := &drawer{w: &b, st: format.NewStyles(true), term: true, interval: 2 * time.Second}
 	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
@@ -208,6 +211,7 @@ func TestDrawer(t *testing.T) {
 // The timestamp keeps its width from sample to sample: RFC3339Nano trimmed
 // trailing zeros (10:00:00.5Z, then 10:00:00.25Z, then 10:00:01Z).
 func TestWatchFrame_timestampFixedWidth(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	for _, interval := range []time.Duration{250 * time.Millisecond, 100 * time.Millisecond, 2 * time.Second} {
 		t.Run(interval.String(), func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -12,7 +13,9 @@ import (
 
 // fkJoinTopic matches the internal topics of a foreign-key join, whose
 // names do not end in one of the internal suffixes.
-var fkJoinTopic = regexp.MustCompile(`^.+-KTABLE-FK-JOIN-SUBSCRIPTION-(?:REGISTRATION|RESPONSE)-[0-9]+-topic$`)
+var fkJoinTopic = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^.+-KTABLE-FK-JOIN-SUBSCRIPTION-(?:REGISTRATION|RESPONSE)-[0-9]+-topic$`)
+})
 
 // internalSuffixes end the names Kafka Streams gives its internal topics.
 var internalSuffixes = []string{"-changelog", "-repartition", "-subscription-registration-topic", "-subscription-response-topic"}
@@ -57,7 +60,7 @@ func IsInternalTopic(appID, topic string) bool {
 			return true
 		}
 	}
-	return fkJoinTopic.MatchString(topic)
+	return fkJoinTopic().MatchString(topic)
 }
 
 // InternalTopics are a group's internal topics, inferred from the topology

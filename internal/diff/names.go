@@ -3,6 +3,7 @@ package diff
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Kafka Streams names what the user does not name: a node is its operator's
@@ -125,13 +126,15 @@ const (
 	changelogSuffix   = "-changelog"
 )
 
-var fkJoinTopic = regexp.MustCompile(`(-subscription-(registration|response)-topic|^KTABLE-FK-JOIN-SUBSCRIPTION-(REGISTRATION|RESPONSE)-[0-9]{10}-topic)$`)
+var fkJoinTopic = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(-subscription-(registration|response)-topic|^KTABLE-FK-JOIN-SUBSCRIPTION-(REGISTRATION|RESPONSE)-[0-9]{10}-topic)$`)
+})
 
 // isRepartition tells whether a topic name (without the application id
 // prefix) is one of a repartition topic or a foreign-key join topic: the
 // internal topics a sub-topology writes for another one to read.
 func isRepartition(topic string) bool {
-	return strings.HasSuffix(topic, repartitionSuffix) || fkJoinTopic.MatchString(topic)
+	return strings.HasSuffix(topic, repartitionSuffix) || fkJoinTopic().MatchString(topic)
 }
 
 // isInternalName tells whether a topic name (without the prefix) has the

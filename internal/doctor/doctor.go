@@ -25,19 +25,22 @@ const (
 
 // Options select the groups to diagnose.
 type Options struct {
-	Groups []string
+	// Groups are diagnosed in this order; AllGroups lists them instead.
+	Groups    []string
+	AllGroups bool
 }
 
 // Validate checks the options before any I/O.
 func (o Options) Validate() error {
-	if len(o.Groups) == 0 {
-		return errors.New("doctor needs --group (repeatable)")
+	if !o.AllGroups && len(o.Groups) == 0 {
+		return errors.New("doctor needs --group (repeatable) or --all-groups")
 	}
 	return nil
 }
 
 // Client is what Run needs from the admin client.
 type Client interface {
+	admin.GroupLister
 	DescribeStreamsGroups(ctx context.Context, groups []string, includeTopology bool) []admin.DescribedGroup
 	BrokerAPIs(ctx context.Context, b kafka.Broker) (*kafka.BrokerAPIs, error)
 	DescribeBrokerConfigs(ctx context.Context, b kafka.Broker, names []string) ([]kafka.BrokerConfig, error)
@@ -131,7 +134,14 @@ func (g *Group) add(check string, s Severity, hint, format string, args ...any) 
 
 // Run diagnoses the groups of opts, which passed Validate.
 func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
-	described := client.DescribeStreamsGroups(ctx, opts.Groups, true)
+	ids, err := admin.RequestedGroups(ctx, client, opts.Groups, opts.AllGroups)
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		return &Result{}, nil
+	}
+	described := client.DescribeStreamsGroups(ctx, ids, true)
 	var old []string
 	for _, d := range described {
 		if errors.Is(d.Err, kafka.ErrBrokerTooOld) {
@@ -152,18 +162,18 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		}
 	}
 	res := &Result{}
-	var ids []string
+	var streamsIDs []string
 	var coord *kafka.Broker
 	for _, d := range described {
 		if d.Err == nil && d.Streams != nil {
-			ids = append(ids, d.Group)
+			streamsIDs = append(streamsIDs, d.Group)
 			if coord == nil && d.Coordinator != (kafka.Broker{}) {
 				c := d.Coordinator
 				coord = &c
 			}
 		}
 	}
-	settings := readSettings(ctx, client, ids, coord)
+	settings := readSettings(ctx, client, streamsIDs, coord)
 	brokers := map[int32]*brokerFacts{}
 	for _, d := range described {
 		g := &Group{Group: d.Group, Streams: d.Streams}

@@ -3,6 +3,7 @@ package doctor
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -26,6 +27,7 @@ type fake struct {
 	configErr error
 	apiErr    error
 	described []bool
+	listErr   error
 }
 
 func (f *fake) DescribeStreamsGroups(_ context.Context, groups []string, includeTopology bool) []admin.DescribedGroup {
@@ -50,6 +52,19 @@ func (f *fake) DescribeStreamsGroups(_ context.Context, groups []string, include
 		out[i] = d
 	}
 	return out
+}
+
+// ListStreamsGroups lists the groups of the fake, sorted, or fails with
+// listErr.
+func (f *fake) ListStreamsGroups(context.Context) ([]admin.ListedGroup, error) {
+	if f.listErr != nil {
+		return nil, f.listErr
+	}
+	var out []admin.ListedGroup
+	for _, id := range slices.Sorted(maps.Keys(f.groups)) {
+		out = append(out, admin.ListedGroup{Group: id, State: f.groups[id].State})
+	}
+	return out, nil
 }
 
 func (f *fake) BrokerAPIs(context.Context, kafka.Broker) (*kafka.BrokerAPIs, error) {
@@ -220,5 +235,28 @@ func TestRun_details(t *testing.T) {
 		"topology-epoch ok: every member runs the group's topology epoch 2",
 		"description ok: the topology description is AVAILABLE",
 	}, oks)
-	assert.EqualError(t, Options{}.Validate(), "doctor needs --group (repeatable)")
+	assert.EqualError(t, Options{}.Validate(), "doctor needs --group (repeatable) or --all-groups")
+	assert.NoError(t, Options{AllGroups: true}.Validate())
+}
+
+// --all-groups diagnoses every streams group the cluster lists, in id
+// order; a failed listing fails the run, and no group is no finding.
+func TestRun_allGroups(t *testing.T) {
+	f := &fake{groups: map[string]*kafka.StreamsGroup{"b": healthy(), "a": healthy()}, plugin: str("x")}
+	res, err := Run(context.Background(), f, Options{AllGroups: true, Groups: []string{"ignored"}})
+	require.NoError(t, err)
+	var ids []string
+	for _, g := range res.Groups {
+		ids = append(ids, g.Group)
+	}
+	assert.Equal(t, []string{"a", "b"}, ids)
+	assert.False(t, res.Wrong())
+
+	_, err = Run(context.Background(), &fake{listErr: errors.New("listing failed")}, Options{AllGroups: true})
+	require.EqualError(t, err, "listing failed")
+
+	res, err = Run(context.Background(), &fake{groups: map[string]*kafka.StreamsGroup{}}, Options{AllGroups: true})
+	require.NoError(t, err)
+	assert.Empty(t, res.Groups)
+	assert.False(t, res.Wrong())
 }

@@ -2,13 +2,14 @@ package playground
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // softwareRE is the KIP-511 pattern a v3+ ApiVersions request must match.
-var softwareRE = regexp.MustCompile(`^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$`)
+var softwareRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$`) })
 
 // finalizedFeaturesEpoch stands in for the metadata offset real brokers
 // report; anything but -1 makes clients read the finalized levels.
@@ -18,7 +19,7 @@ func (c *Cluster) handleApiVersions(n *node, req kmsg.Request) (kmsg.Response, e
 	r := req.(*kmsg.ApiVersionsRequest)
 	resp := r.ResponseKind().(*kmsg.ApiVersionsResponse)
 
-	if r.Version >= 3 && (!softwareRE.MatchString(r.ClientSoftwareName) || !softwareRE.MatchString(r.ClientSoftwareVersion)) {
+	if r.Version >= 3 && (!softwareRE().MatchString(r.ClientSoftwareName) || !softwareRE().MatchString(r.ClientSoftwareVersion)) {
 		resp.ErrorCode = kerr.InvalidRequest.Code
 		return resp, nil
 	}

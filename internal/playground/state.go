@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -510,7 +511,9 @@ func typeErr(n *yaml.Node, format string, args ...any) error {
 	return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: ", n.Line) + fmt.Sprintf(format, args...)}}
 }
 
-var fieldNotFoundRE = regexp.MustCompile(`^line (\d+): field (.+) not found in type playground\.(\w+)$`)
+var fieldNotFoundRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^line (\d+): field (.+) not found in type playground\.(\w+)$`)
+})
 
 // sectionNames names the Go types behind each part of the schema, so errors
 // speak the file's language instead of Go's.
@@ -542,7 +545,7 @@ func friendlyYAMLError(err error) error {
 	}
 	msgs := make([]string, 0, len(te.Errors))
 	for _, e := range te.Errors {
-		if m := fieldNotFoundRE.FindStringSubmatch(e); m != nil {
+		if m := fieldNotFoundRE().FindStringSubmatch(e); m != nil {
 			section := sectionNames[m[3]]
 			if section == "" {
 				section = m[3]

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -162,13 +163,15 @@ func (p *dtParser) fixed(n int) int {
 
 // durationPattern is java.time.Duration.parse's grammar: PnDTnHnMn.nS with
 // optional signs, case-insensitive, no years or months.
-var durationPattern = regexp.MustCompile(`(?i)^([-+]?)P(?:([-+]?[0-9]+)D)?(T(?:([-+]?[0-9]+)H)?(?:([-+]?[0-9]+)M)?(?:([-+]?[0-9]+)(?:[.,]([0-9]{0,9}))?S)?)?$`)
+var durationPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^([-+]?)P(?:([-+]?[0-9]+)D)?(T(?:([-+]?[0-9]+)H)?(?:([-+]?[0-9]+)M)?(?:([-+]?[0-9]+)(?:[.,]([0-9]{0,9}))?S)?)?$`)
+})
 
 // ParseDuration reads a --by-duration value as java.time.Duration.parse
 // does and returns it in milliseconds (a fraction below one millisecond is
 // dropped). A negative duration points into the future.
 func ParseDuration(s string) (int64, error) {
-	m := durationPattern.FindStringSubmatch(s)
+	m := durationPattern().FindStringSubmatch(s)
 	if m == nil || strings.EqualFold(m[3], "T") || m[2] == "" && m[4] == "" && m[5] == "" && m[6] == "" {
 		return 0, durationError(s)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -51,11 +52,13 @@ func ParseString(data string) (*topology.Description, error) {
 	return parseText(data)
 }
 
-var docKey = regexp.MustCompile(`^(groups|subtopologies|global_stores|topology_description)\s*:`)
+var docKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(groups|subtopologies|global_stores|topology_description)\s*:`)
+})
 
 func firstLineIsKey(s string) bool {
 	line, _, _ := strings.Cut(s, "\n")
-	return docKey.MatchString(strings.TrimSpace(line))
+	return docKey().MatchString(strings.TrimSpace(line))
 }
 
 func parseDocument(data []byte, isJSON bool) (*topology.Description, error) {
@@ -176,11 +179,11 @@ func documentPath(field string) string {
 	return strings.Join(keys, ".")
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 func yamlError(err error) error {
 	line := 1
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 		fmt.Sscan(m[1], &line)
 	}
 	return &Error{Line: line, Msg: "expected a YAML topology document: " + strings.TrimPrefix(err.Error(), "yaml: ")}

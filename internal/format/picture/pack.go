@@ -85,7 +85,9 @@ func RenderParts(ctx context.Context, parts [][]byte, titled bool, f Format, w i
 	return fmt.Errorf("unknown picture format %d", f)
 }
 
-var svgViewBox = regexp.MustCompile(`viewBox="([-0-9.]+) ([-0-9.]+) ([0-9.]+) ([0-9.]+)"`)
+var svgViewBox = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`viewBox="([-0-9.]+) ([-0-9.]+) ([0-9.]+) ([0-9.]+)"`)
+})
 
 // writePrefixedIDs writes body to b with prefix put in front of the value
 // of every id attribute (an `id="` not preceded by a word character, as
@@ -125,7 +127,7 @@ func parseSVGPart(svg []byte) (svgPart, error) {
 		return svgPart{}, fmt.Errorf("graphviz -Tsvg: no <svg> element")
 	}
 	tagEnd := bytes.IndexByte(svg[open:], '>')
-	m := svgViewBox.FindSubmatch(svg[open : open+tagEnd])
+	m := svgViewBox().FindSubmatch(svg[open : open+tagEnd])
 	if tagEnd < 0 || m == nil {
 		return svgPart{}, fmt.Errorf("graphviz -Tsvg: no viewBox")
 	}
