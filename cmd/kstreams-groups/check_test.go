@@ -272,14 +272,14 @@ func TestPrometheusOutput(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"list"}, "-o prometheus: list prints text, json or yaml, and prometheus with --state; -o prometheus is printed by list --state, overview and check"},
-		{[]string{"--describe", "--group", "steady"}, "-o prometheus: describe prints text, json or yaml, and dot, mermaid, svg or png with --topology; -o prometheus is printed by list --state, overview and check"},
-		{[]string{"describe", "--members", "--group", "steady"}, "-o prometheus: describe prints text, json or yaml, and dot, mermaid, svg or png with --topology; -o prometheus is printed by list --state, overview and check"},
-		{[]string{"delete", "--group", "stopped"}, "-o prometheus: delete prints text, json or yaml; -o prometheus is printed by list --state, overview and check"},
-		{[]string{"doctor", "--group", "steady"}, "-o prometheus: doctor prints text, json or yaml; -o prometheus is printed by list --state, overview and check"},
-		{[]string{"diff", "group:steady", "group:steady"}, "-o prometheus: diff prints text, json or yaml; -o prometheus is printed by list --state, overview and check"},
-		{[]string{"render", "testdata/health.yaml"}, "-o prometheus: render prints text, json, yaml, dot, mermaid, svg or png; -o prometheus is printed by list --state, overview and check"},
-		{[]string{"version"}, "-o prometheus: version prints text, json or yaml; -o prometheus is printed by list --state, overview and check"},
+		{[]string{"list"}, "-o prometheus: list prints text, json or yaml, and prometheus with --state; -o prometheus is printed by list --state, overview, check and inventory"},
+		{[]string{"--describe", "--group", "steady"}, "-o prometheus: describe prints text, json or yaml, and dot, mermaid, svg or png with --topology; -o prometheus is printed by list --state, overview, check and inventory"},
+		{[]string{"describe", "--members", "--group", "steady"}, "-o prometheus: describe prints text, json or yaml, and dot, mermaid, svg or png with --topology; -o prometheus is printed by list --state, overview, check and inventory"},
+		{[]string{"delete", "--group", "stopped"}, "-o prometheus: delete prints text, json or yaml; -o prometheus is printed by list --state, overview, check and inventory"},
+		{[]string{"doctor", "--group", "steady"}, "-o prometheus: doctor prints text, json or yaml; -o prometheus is printed by list --state, overview, check and inventory"},
+		{[]string{"diff", "group:steady", "group:steady"}, "-o prometheus: diff prints text, json or yaml; -o prometheus is printed by list --state, overview, check and inventory"},
+		{[]string{"render", "testdata/health.yaml"}, "-o prometheus: render prints text, json, yaml, dot, mermaid, svg or png; -o prometheus is printed by list --state, overview, check and inventory"},
+		{[]string{"version"}, "-o prometheus: version prints text, json or yaml; -o prometheus is printed by list --state, overview, check and inventory"},
 	} {
 		r := runCLI(t, append([]string{"--bootstrap-server", bs, "-o", "prometheus"}, tc.args...)...)
 		assert.Equal(t, 2, r.code, "%v: %s", tc.args, r.stderr)

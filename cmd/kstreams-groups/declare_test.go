@@ -21,10 +21,11 @@ import (
 // text, json and yaml, without the option its rule needs (added from the
 // rule).
 var declaredArgs = map[string][]string{
-	"describe": {"describe", "--group", "g"},
-	"list":     {"list"},
-	"overview": {"overview", "--group", "g"},
-	"check":    {"check", "--group", "g"},
+	"describe":  {"describe", "--group", "g"},
+	"list":      {"list"},
+	"overview":  {"overview", "--group", "g"},
+	"check":     {"check", "--group", "g"},
+	"inventory": {"inventory"},
 }
 
 // Every format a verb declares has a printer: runVerb refuses, before

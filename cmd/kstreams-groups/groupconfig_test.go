@@ -167,7 +167,7 @@ func TestGroupConfig_usage(t *testing.T) {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			r := runCLI(t, append([]string{"--bootstrap-server", "127.0.0.1:9"}, tc.args...)...)
 			assert.Equal(t, exitUsage, r.code)
-			assert.Equal(t, tc.want+"\nRun 'kstreams-groups --help' for usage.\n", r.stderr)
+			assert.Equal(t, tc.want+"\nRun 'kstreams-groups config --help' for usage.\n", r.stderr)
 			assert.Empty(t, r.stdout)
 		})
 	}
