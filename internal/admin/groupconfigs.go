@@ -42,16 +42,9 @@ func (c *Client) DescribeGroupConfigs(ctx context.Context, groups []string) []ka
 			r.ResourceType, r.ResourceName = kmsg.ConfigResourceTypeGroupConfig, g
 			req.Resources = append(req.Resources, r)
 		}
-		shard := c.cl.RequestSharded(ctx, req)[0] // GROUP resources: one broker answers
-		if shard.Err != nil {
-			return brokerAddr(shard.Meta), shard.Err
-		}
-		r, ok := shard.Resp.(*kmsg.DescribeConfigsResponse)
-		if !ok {
-			return brokerAddr(shard.Meta), &kafka.MalformedError{Reason: fmt.Sprintf("DescribeConfigs answered with %T", shard.Resp)}
-		}
+		r, addr, err := requestAnyBroker[*kmsg.DescribeConfigsResponse](ctx, c, req, "DescribeConfigs")
 		resp = r
-		return brokerAddr(shard.Meta), nil
+		return addr, err
 	})
 	if err != nil {
 		for i := range out {
@@ -161,16 +154,9 @@ func (c *Client) AlterGroupConfigs(ctx context.Context, alters []GroupConfigAlte
 			}
 			req.Resources = append(req.Resources, r)
 		}
-		shard := c.cl.RequestSharded(ctx, req)[0] // GROUP resources: one broker answers
-		if shard.Err != nil {
-			return brokerAddr(shard.Meta), shard.Err
-		}
-		r, ok := shard.Resp.(*kmsg.IncrementalAlterConfigsResponse)
-		if !ok {
-			return brokerAddr(shard.Meta), &kafka.MalformedError{Reason: fmt.Sprintf("IncrementalAlterConfigs answered with %T", shard.Resp)}
-		}
+		r, addr, err := requestAnyBroker[*kmsg.IncrementalAlterConfigsResponse](ctx, c, req, "IncrementalAlterConfigs")
 		resp = r
-		return brokerAddr(shard.Meta), nil
+		return addr, err
 	})
 	if err != nil {
 		for i := range out {
@@ -198,4 +184,20 @@ func (c *Client) AlterGroupConfigs(ctx context.Context, alters []GroupConfigAlte
 		}
 	}
 	return out
+}
+
+// requestAnyBroker sends req, about GROUP config resources, which any
+// broker answers, and returns its answer as T with the answering
+// broker's address (for the retry's step).
+func requestAnyBroker[T kmsg.Response](ctx context.Context, c *Client, req kmsg.Request, name string) (T, string, error) {
+	var zero T
+	shard := c.cl.RequestSharded(ctx, req)[0]
+	if shard.Err != nil {
+		return zero, brokerAddr(shard.Meta), shard.Err
+	}
+	r, ok := shard.Resp.(T)
+	if !ok {
+		return zero, brokerAddr(shard.Meta), &kafka.MalformedError{Reason: fmt.Sprintf("%s answered with %T", name, shard.Resp)}
+	}
+	return r, brokerAddr(shard.Meta), nil
 }
