@@ -95,11 +95,15 @@ func TestHealth(t *testing.T) {
 		assert.Regexp(t, `^STREAMS OK - hc-app: Stable, 1 member, lag 0, 0 tasks moving, description AVAILABLE \| 'hc-app lag'=0;0;10;0 'hc-app max_task_lag'=0;;;0 'hc-app members'=1;;1:;0 'hc-app moving_tasks'=0;0;;0 'hc-app group_epoch'=\d+ 'hc-app target_assignment_epoch'=\d+ 'hc-app topology_epoch'=0\nhc-app: OK \(`, r.Stdout)
 		assert.Empty(t, r.Stderr)
 
+		// OverviewApp sets streams.num.standby.replicas=1 on its group, and
+		// hc-app runs one instance: doctor's one finding is that no standby
+		// can be placed (issue 22), everything else is ok.
 		r = run(t, a, "doctor", "--group", "hc-app")
-		require.Equal(t, 0, r.ExitCode, r.Stdout)
+		require.Equal(t, 1, r.ExitCode, r.Stdout)
 		assert.Contains(t, r.Stdout, "ok       topology description plugin org.apache.kafka.server.streams.InMemoryTopologyDescriptionPlugin is configured on coordinator 1 (STATIC_BROKER_CONFIG)\n")
 		assert.Contains(t, r.Stdout, "ok       coordinator 1 speaks StreamsGroupDescribe up to v1 and StreamsGroupTopologyDescriptionUpdate (key 93) up to v0: Apache Kafka 4.4 or newer\n")
-		assert.True(t, strings.HasSuffix(r.Stdout, "Nothing is wrong.\n"), r.Stdout)
+		assert.Contains(t, r.Stdout, "  WARNING  4 of 4 stateful tasks have fewer than the 1 standby configured: 1_0, 1_1, 1_2 and 1 more (only 1 process for 2 copies: the active and 1 standby)\n")
+		assert.True(t, strings.HasSuffix(r.Stdout, "0 problems, 1 warning.\n"), r.Stdout)
 
 		r = run(t, a, "check", "--group", "hc-app", "--watch", "--interval", "200ms", "--count", "2")
 		require.Equal(t, 0, r.ExitCode, r.Stdout)

@@ -135,13 +135,25 @@ func TestInventory(t *testing.T) {
 	})
 
 	t.Run("deleted application: its topics are orphans, a cleanup deletes exactly them", func(t *testing.T) {
-		// Its records processed and committed, so that its changelog holds them.
+		// Its records processed and committed by both sub-topologies, so
+		// that its changelog holds them: a commit of the repartition
+		// topic's offsets follows the flush of the counts' changelog (a
+		// commit of wc-input alone does not: the counting sub-topology may
+		// not have run yet).
 		for i := 0; ; i++ {
-			got, err := committedOffsets(ctx, b, "inv-gone", func(tp string) bool { return tp == "wc-input" })
-			if err == nil && got["wc-input-0"] >= 5 {
+			got, err := committedOffsets(ctx, b, "inv-gone", func(tp string) bool {
+				return tp == "wc-input" || tp == "inv-gone-word-counts-repartition"
+			})
+			counted := int64(0)
+			for tp, o := range got {
+				if strings.HasPrefix(tp, "inv-gone-word-counts-repartition-") {
+					counted += o
+				}
+			}
+			if err == nil && got["wc-input-0"] >= 5 && counted > 0 {
 				break
 			}
-			require.Less(t, i, 150, "inv-gone did not commit wc-input: %v %v", got, err)
+			require.Less(t, i, 150, "inv-gone did not commit wc-input and its repartition topic: %v %v", got, err)
 			time.Sleep(200 * time.Millisecond)
 		}
 		// A group config, which DeleteGroups leaves behind (F402).
