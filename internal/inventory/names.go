@@ -3,6 +3,7 @@ package inventory
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The names Kafka Streams 4.4 gives its internal topics, all
@@ -25,8 +26,10 @@ import (
 var internalSuffixes = []string{"-changelog", "-repartition", "-subscription-registration-topic", "-subscription-response-topic"}
 
 // fkJoinName is a generated foreign-key join topic name after the
-// application id.
-var fkJoinName = regexp.MustCompile(`^KTABLE-FK-JOIN-SUBSCRIPTION-(?:REGISTRATION|RESPONSE)-[0-9]+-topic$`)
+// application id; compiled on first use, not at every start of the binary.
+var fkJoinName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^KTABLE-FK-JOIN-SUBSCRIPTION-(?:REGISTRATION|RESPONSE)-[0-9]+-topic$`)
+})
 
 // generatedMarkers start the generated part of a name: what comes before
 // is the application id.
@@ -45,7 +48,7 @@ func IsInternalName(appID, topic string) bool {
 			return true
 		}
 	}
-	return fkJoinName.MatchString(rest)
+	return fkJoinName().MatchString(rest)
 }
 
 // Owners returns every application id that topic could be an internal
