@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
@@ -34,13 +33,13 @@ type HandlerOptions struct {
 //	/readyz   200 once every cluster has had a successful cycle, else 503
 func Handler(cs Collectors, opts HandlerOptions) http.Handler {
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(newSelfCollector(cs), collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(newSelfCollector(cs))
 	errLog := opts.Logger
 	if errLog == nil {
 		errLog = slog.New(slog.DiscardHandler)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", &scrapeCache{gen: cs.generation, h: promhttp.HandlerFor(gatherer{cs: cs, reg: reg}, promhttp.HandlerOpts{
+	mux.Handle("GET /metrics", &scrapeCache{gen: cs.generation, h: promhttp.HandlerFor(gatherer{cs: cs, own: processGatherer(reg)}, promhttp.HandlerOpts{
 		ErrorLog:      slog.NewLogLogger(errLog.Handler(), slog.LevelError),
 		ErrorHandling: promhttp.ContinueOnError,
 	})})
@@ -73,6 +72,14 @@ func Handler(cs Collectors, opts HandlerOptions) http.Handler {
 	}
 	mux.Handle("/", web)
 	return securityHeaders(mux)
+}
+
+// processGatherer is serve's own metrics (reg) with the Go and process
+// metrics of the default registry, whose collectors client_golang's init
+// registers in every process that links it: making them again (package
+// collectors) cost another package's init at every start of the binary.
+func processGatherer(reg *prometheus.Registry) prometheus.Gatherer {
+	return prometheus.Gatherers{reg, prometheus.DefaultGatherer}
 }
 
 // placeholder is the page until one is mounted.

@@ -59,14 +59,14 @@ func clusterFamilies(cluster string, fams []*format.PromFamily, maxSeries int) (
 
 // gatherer answers a scrape from the published snapshots: the group
 // families of every cluster, merged by name, and the collectors' own
-// metrics with the process's (reg). It sends no Kafka request.
+// metrics with the process's (own). It sends no Kafka request.
 type gatherer struct {
 	cs  Collectors
-	reg *prometheus.Registry
+	own prometheus.Gatherer
 }
 
 func (g gatherer) Gather() ([]*dto.MetricFamily, error) {
-	own, err := g.reg.Gather()
+	own, err := g.own.Gather()
 	if err != nil {
 		return nil, err
 	}
