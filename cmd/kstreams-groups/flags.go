@@ -181,11 +181,11 @@ func (v flagValues) optional(name string) (given bool, value *string) {
 	return true, &s
 }
 
-// optionalFlagNames are the options that take an optional value, for
-// joinOptionalArgs.
-func optionalFlagNames() []string {
+// optionalFlagNames are the options of vbs that take an optional value,
+// for joinOptionalArgs.
+func optionalFlagNames(vbs []*verb) []string {
 	var names []string
-	for _, vb := range verbs() {
+	for _, vb := range vbs {
 		for _, f := range vb.flags {
 			if f.kind == optionalFlag && !slices.Contains(names, f.name) {
 				names = append(names, f.name)
@@ -201,7 +201,13 @@ func optionalFlagNames() []string {
 // value "--state=" plus optionalNoValue. The word a shell completion asks
 // about (the last of cobra's __complete request) is left as it is.
 func joinOptionalArgs(args []string) []string {
-	names := optionalFlagNames()
+	return joinOptionalArgsOf(args, verbs())
+}
+
+// joinOptionalArgsOf is joinOptionalArgs for the options of vbs (a run's
+// own verbs: making the declarations a second time cost its start-up).
+func joinOptionalArgsOf(args []string, vbs []*verb) []string {
+	names := optionalFlagNames(vbs)
 	// Never nil: cobra reads os.Args when given nil.
 	out := append([]string{}, args...)
 	end := len(out)

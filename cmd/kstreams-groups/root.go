@@ -61,8 +61,9 @@ func run(args []string, ios IOStreams, d deps) int {
 	}
 	a := &app{io: ios, deps: d, args: args}
 	a.io.Out = ctxWriter{ctx: ctx, w: ios.Out}
-	root := a.newRootCmd()
-	root.SetArgs(joinOptionalArgs(args))
+	args = joinOptionalArgsOf(args, a.verbs())
+	root := a.newRootCmdFor(args)
+	root.SetArgs(args)
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
@@ -144,15 +145,150 @@ func (a *app) errorText(err error) string {
 	return format.EscapeMessage(s)
 }
 
+// newRootCmd is the whole command tree, every subcommand built: what
+// help, completion, the doc generator and the tests walk.
 func (a *app) newRootCmd() *cobra.Command {
-	root := &cobra.Command{
-		Use:   "kstreams-groups",
-		Short: "List, describe and delete Kafka Streams groups and reset their offsets",
-		Long: `kstreams-groups lists, describes and deletes Kafka Streams groups (KIP-1071),
+	root := a.newRootBase()
+	root.Long = rootLong()
+	for _, s := range a.subcommands() {
+		root.AddCommand(a.finishCmd(s.build()))
+	}
+	a.finishRoot(root)
+	return root
+}
+
+// newRootCmdFor is the command tree that the command line args needs:
+// the root with its options, the subcommand that args runs, and every
+// other subcommand as a placeholder that has its name only. Building all
+// of them (their options, help texts and exit tables) was a tenth of the
+// start-up of a run that uses one, or none (--version, the Kafka form).
+// A line that may show other commands (help, completion, a stray word
+// that gets "did you mean") gets the whole tree.
+func (a *app) newRootCmdFor(args []string) *cobra.Command {
+	if a.completing() || mayShowHelp(args) {
+		return a.newRootCmd()
+	}
+	root := a.newRootBase()
+	subs := a.subcommands()
+	for _, s := range subs {
+		root.AddCommand(&cobra.Command{Use: s.name, Annotations: map[string]string{placeholderAnnotation: s.name},
+			Run: func(*cobra.Command, []string) {}})
+	}
+	build := func(c *cobra.Command) {
+		for _, s := range subs {
+			if c.Annotations[placeholderAnnotation] == s.name {
+				root.RemoveCommand(c)
+				root.AddCommand(a.finishCmd(s.build()))
+			}
+		}
+	}
+	if c, _, err := root.Find(args); err == nil && c != root {
+		build(c)
+	}
+	whole := func() {
+		for _, c := range slices.Clone(root.Commands()) {
+			build(c)
+		}
+		root.Long = rootLong()
+	}
+	// A word the root does not take is a misspelt subcommand; its
+	// suggestions need every subcommand (noArgs).
+	root.Args = func(c *cobra.Command, rest []string) error {
+		if len(rest) > 0 {
+			whole()
+		}
+		return noArgs(c, rest)
+	}
+	a.finishRoot(root)
+	// Help that a line did not announce (the Kafka form's help after "no
+	// action given") lists every subcommand too.
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		whole()
+		help(c, args)
+	})
+	return root
+}
+
+// placeholderAnnotation marks a subcommand not built (newRootCmdFor).
+const placeholderAnnotation = "kstreams-groups/placeholder"
+
+// mayShowHelp reports whether a command line may ask for help, which
+// lists every subcommand: -h or --help, alone or with other shorthands,
+// or the help command (also where a word is a flag's value: the whole
+// tree is only slower, never wrong).
+func mayShowHelp(args []string) bool {
+	for _, arg := range args {
+		switch {
+		case arg == "--":
+			return false
+		case arg == "help", arg == "--help", strings.HasPrefix(arg, "--help="):
+			return true
+		case !strings.HasPrefix(arg, "--") && strings.HasPrefix(arg, "-") && strings.Contains(arg, "h"):
+			return true
+		}
+	}
+	return false
+}
+
+// subcommand is a command of the root by name, built on demand.
+type subcommand struct {
+	name  string
+	build func() *cobra.Command
+}
+
+// subcommands are the root's commands in the order of its help.
+func (a *app) subcommands() []subcommand {
+	var subs []subcommand
+	for _, vb := range a.verbs() {
+		subs = append(subs, subcommand{vb.name, func() *cobra.Command { return a.newVerbCmd(vb) }})
+	}
+	subs = append(subs, subcommand{"playground", a.newPlaygroundCmd}, subcommand{"serve", a.newServeCmd},
+		subcommand{"render", a.newRenderCmd}, subcommand{"version", a.newVersionCmd}, subcommand{"completion", a.newCompletionCmd})
+	if a.newGenDocsCmd() != nil {
+		subs = append(subs, subcommand{"gen-docs", a.newGenDocsCmd})
+	}
+	return subs
+}
+
+// finishCmd gives a built subcommand the help of an offline command.
+func (a *app) finishCmd(c *cobra.Command) *cobra.Command {
+	if slices.Contains(offlineCommands, c.Name()) {
+		offlineHelp(c)
+	}
+	return c
+}
+
+// finishRoot completes the root once its subcommands are added.
+func (a *app) finishRoot(root *cobra.Command) {
+	if a.completing() {
+		// Only the shell's __complete request asks for values; walking
+		// every flag of every command is a fifth of a plain run's start.
+		a.registerCompletions(root)
+	}
+	documentHelpCommand(root)
+	for _, c := range root.Commands() {
+		if c.Name() == "help" {
+			a.finishCmd(c)
+		}
+	}
+}
+
+// rootLong is the root's help text.
+func rootLong() string {
+	return `kstreams-groups lists, describes and deletes Kafka Streams groups (KIP-1071),
 resets and deletes their offsets, and prints the topology description that
 the broker's plugin stored for a group (KIP-1331). It accepts the options of
 Apache Kafka 4.4's kafka-streams-groups.sh and prints the same text, and it
-also offers subcommands.` + "\n\n" + exitStatusHelp(),
+also offers subcommands.` + "\n\n" + exitStatusHelp()
+}
+
+// newRootBase is the root command with its options, both forms', and no
+// subcommand.
+func (a *app) newRootBase() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "kstreams-groups",
+		Short: "List, describe and delete Kafka Streams groups and reset their offsets",
 		Example: `  # Print the stored topology of a group, as kafka-streams-groups.sh does
   kstreams-groups --bootstrap-server localhost:9092 --describe --topology --group my-app
 
@@ -161,7 +297,9 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 
   # Exit 3 when a group's description is NOT_STORED, 4 on ERROR (health checks)
   kstreams-groups --bootstrap-server localhost:9092 --describe --topology --all-groups --detailed-exit-codes`,
-		Version:       resolveVersion().short(),
+		// cobra prints "kstreams-groups version " and this, without the
+		// text/template that a version template costs.
+		Version:       resolveVersion().line(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          noArgs,
@@ -179,7 +317,6 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 		},
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return a.rootFlagError(flagError(c, err)) })
-	root.SetVersionTemplate("{{.Version}}\n")
 	root.SuggestionsMinimumDistance = 2
 
 	pf := root.PersistentFlags()
@@ -198,24 +335,6 @@ also offers subcommands.` + "\n\n" + exitStatusHelp(),
 	// Declared here so that cobra adds no -v: "-v check …" printed the
 	// version and exited 0, and a monitoring line written so read OK forever.
 	root.Flags().Bool("version", false, "Print the version and exit (there is no -v).")
-	for _, vb := range a.verbs() {
-		root.AddCommand(a.newVerbCmd(vb))
-	}
-	root.AddCommand(a.newPlaygroundCmd(), a.newServeCmd(), a.newRenderCmd(), a.newVersionCmd(), a.newCompletionCmd())
-	if gen := a.newGenDocsCmd(); gen != nil {
-		root.AddCommand(gen)
-	}
-	if a.completing() {
-		// Only the shell's __complete request asks for values; walking
-		// every flag of every command is a fifth of a plain run's start.
-		a.registerCompletions(root)
-	}
-	documentHelpCommand(root)
-	for _, c := range root.Commands() {
-		if slices.Contains(offlineCommands, c.Name()) {
-			offlineHelp(c)
-		}
-	}
 	return root
 }
 

@@ -74,7 +74,12 @@ func resolveVersionFrom(v, c, d string, read func() (*debug.BuildInfo, bool)) ve
 
 // short is the one-line form printed by --version.
 func (v versionInfo) short() string {
-	return fmt.Sprintf("kstreams-groups version %s (commit %s, built %s)", v.Version, v.Commit, v.Date)
+	return "kstreams-groups version " + v.line()
+}
+
+// line is short without the program's name, which cobra prints before it.
+func (v versionInfo) line() string {
+	return v.Version + " (commit " + v.Commit + ", built " + v.Date + ")"
 }
 
 func (v versionInfo) writeText(w io.Writer) error {
