@@ -45,7 +45,9 @@ func (a *app) newGenDocsCmd() *cobra.Command {
 		},
 		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root := cmd.Root()
+			// The whole tree: a run builds only the command it runs
+			// (newRootCmdFor).
+			root := (&app{}).newRootCmd()
 			if reference {
 				return writeReference(root, args[0])
 			}
