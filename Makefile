@@ -8,8 +8,8 @@ GOLDEN_PKGS = $$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join
 help: ## list targets
 	@awk -F':.*## ' '/^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-build: ## build the static binary into bin/
-	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/kstreams-groups
+build: ## build the static binary into bin/ (as the release builds it: stripped, -trimpath)
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o $(BIN) ./cmd/kstreams-groups
 
 demo: build ## run --describe --topology against the built-in playground (no Kafka needed)
 	./scripts/demo.sh $(BIN)
