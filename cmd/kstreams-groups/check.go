@@ -43,38 +43,55 @@ func ownExitHelp(statuses []exitStatus, note string) string {
 var checkExits = &ownExit{checkExitStatuses, "With several groups the worst counts: CRITICAL, then UNKNOWN, then WARNING.\n" +
 	"These are check's own codes, the same with --detailed-exit-codes; a --watch\nended by Ctrl-C exits 130."}
 
+// checkConditions are check's conditions, in the order of its help; serve
+// takes them too.
+var checkConditions = struct {
+	expectState                                                      stringOpt
+	minMembers, lagWarning, lagCritical, taskLagWarning              stringOpt
+	taskLagCritical, maxMovingTasks, timeLagWarning, timeLagCritical stringOpt
+	minStandbys                                                      stringOpt
+	requireTopology, timeLag, standbysCritical, requireConfigured    boolOpt
+}{
+	expectState: stringOption(flagDef{name: "expect-state",
+		help: "The `STATES` that are OK, comma-separated (default Stable); another state is WARNING, Dead is CRITICAL."}),
+	minMembers:      checkCount("min-members", "CRITICAL when the group has fewer than `N` members (an Empty group has none)."),
+	lagWarning:      checkCount("lag-warning", "WARNING when the group's total lag is above `N` records."),
+	lagCritical:     checkCount("lag-critical", "CRITICAL when the group's total lag is above `N` records."),
+	taskLagWarning:  checkCount("task-lag-warning", "WARNING when the lag of one task is above `N` records."),
+	taskLagCritical: checkCount("task-lag-critical", "CRITICAL when the lag of one task is above `N` records."),
+	requireTopology: boolOption(flagDef{name: "require-topology",
+		help: "CRITICAL unless the topology description is AVAILABLE (KIP-1331; needs Apache Kafka 4.4)."}),
+	maxMovingTasks:  checkCount("max-moving-tasks", "WARNING when more than `N` tasks are moving (their target holders differ from their current ones)."),
+	timeLagWarning:  checkCount("time-lag-warning", "WARNING when the group's time lag (the age of its oldest unprocessed record) is above `D` (90s, 5m, 1h30m, or seconds)."),
+	timeLagCritical: checkCount("time-lag-critical", "CRITICAL when the group's time lag is above `D`."),
+	timeLag: boolOption(flagDef{name: "time-lag",
+		help: "Read the records (one Fetch per leader) for the time lag in the performance data, without a time-lag threshold."}),
+	minStandbys:      checkCount("min-standbys", "WARNING when a stateful task has fewer than `N` standbys that count (not on its active's process or host)."),
+	standbysCritical: boolOption(flagDef{name: "standbys-critical", help: "Make --min-standbys CRITICAL instead of WARNING."}),
+	requireConfigured: boolOption(flagDef{name: "require-configured-standbys",
+		help: "WARNING when a stateful task has fewer standbys that count than the group's streams.num.standby.replicas."}),
+}
+
+func checkCount(name, help string) stringOpt { return stringOption(flagDef{name: name, help: help}) }
+
+// checkConditionFlags is the flag table of checkConditions.
+func checkConditionFlags() []flagDef {
+	c := checkConditions
+	return table(c.expectState, c.minMembers, c.lagWarning, c.lagCritical, c.taskLagWarning, c.taskLagCritical,
+		c.requireTopology, c.maxMovingTasks, c.timeLagWarning, c.timeLagCritical, c.timeLag,
+		c.minStandbys, c.standbysCritical, c.requireConfigured)
+}
+
 func (a *app) checkVerb() *verb {
-	count := func(name, help string) flagDef { return flagDef{name: name, kind: stringFlag, help: help} }
-	flags := []flagDef{
-		groupFlag,
-		allGroupsFlag,
-		{name: "expect-state", kind: stringFlag,
-			help: "The `STATES` that are OK, comma-separated (default Stable); another state is WARNING, Dead is CRITICAL."},
-		count("min-members", "CRITICAL when the group has fewer than `N` members (an Empty group has none)."),
-		count("lag-warning", "WARNING when the group's total lag is above `N` records."),
-		count("lag-critical", "CRITICAL when the group's total lag is above `N` records."),
-		count("task-lag-warning", "WARNING when the lag of one task is above `N` records."),
-		count("task-lag-critical", "CRITICAL when the lag of one task is above `N` records."),
-		{name: "require-topology", kind: boolFlag,
-			help: "CRITICAL unless the topology description is AVAILABLE (KIP-1331; needs Apache Kafka 4.4)."},
-		count("max-moving-tasks", "WARNING when more than `N` tasks are moving (their target holders differ from their current ones)."),
-		count("time-lag-warning", "WARNING when the group's time lag (the age of its oldest unprocessed record) is above `D` (90s, 5m, 1h30m, or seconds)."),
-		count("time-lag-critical", "CRITICAL when the group's time lag is above `D`."),
-		{name: "time-lag", kind: boolFlag,
-			help: "Read the records (one Fetch per leader) for the time lag in the performance data, without a time-lag threshold."},
-		count("min-standbys", "WARNING when a stateful task has fewer than `N` standbys that count (not on its active's process or host)."),
-		{name: "standbys-critical", kind: boolFlag, help: "Make --min-standbys CRITICAL instead of WARNING."},
-		{name: "require-configured-standbys", kind: boolFlag,
-			help: "WARNING when a stateful task has fewer standbys that count than the group's streams.num.standby.replicas."},
-		partitionMetricsFlag,
-		{name: "verbose", short: "v", kind: boolFlag, help: "After the status line, one line per group."},
-	}
+	verboseFlag := boolOption(flagDef{name: "verbose", short: "v", help: "After the status line, one line per group."})
+	flags := slices.Concat(table(groupFlag, allGroupsFlag), checkConditionFlags(),
+		table(partitionMetricsFlag, verboseFlag, watchFlag, watchIntervalFlag, watchCountFlag))
 	return &verb{
 		name:           "check",
 		subcommandOnly: true,
 		usageExit:      int(check.Unknown),
 		usageLine:      a.checkUsageOutput,
-		flags:          append(flags, watchFlags...),
+		flags:          flags,
 		short:          "Health check for monitoring systems (Nagios, Icinga, Sensu, Zabbix, ...)",
 		long: `Check streams groups against thresholds and report in the Monitoring
 Plugins convention: one status line, STREAMS OK, WARNING, CRITICAL or
@@ -129,7 +146,8 @@ standby settings.`,
   mv /var/lib/node_exporter/kstreams.prom.$$ /var/lib/node_exporter/kstreams.prom`,
 		parse: func(v flagValues) job {
 			opts, perr := a.checkOptions(v)
-			verbose := v.bool("verbose")
+			opts.Groups, opts.AllGroups = groupFlag.get(v), allGroupsFlag.get(v)
+			verbose := verboseFlag.get(v)
 			w, werr := parseWatch(v)
 			validate := func() error {
 				if perr != nil {
@@ -142,9 +160,11 @@ standby settings.`,
 	}
 }
 
-// checkOptions reads check's options; the error is the first bad value.
+// checkOptions reads check's conditions (and --partition-metrics), which
+// serve takes too; the error is the first bad value.
 func (a *app) checkOptions(v flagValues) (check.Options, error) {
-	opts := check.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"), RequireTopology: v.bool("require-topology"),
+	c := checkConditions
+	opts := check.Options{RequireTopology: c.requireTopology.get(v),
 		Now: func() time.Time { return a.clock().Now() }}
 	var first error
 	keep := func(err error) {
@@ -152,38 +172,38 @@ func (a *app) checkOptions(v flagValues) (check.Options, error) {
 			first = err
 		}
 	}
-	if v.set("expect-state") {
-		states, err := check.ParseStates(v.string("expect-state"))
+	if s := c.expectState.given(v); s != nil {
+		states, err := check.ParseStates(*s)
 		keep(err)
 		opts.ExpectStates = states
 	}
-	for _, c := range []struct {
-		name string
-		to   **int64
+	for _, n := range []struct {
+		opt stringOpt
+		to  **int64
 	}{
-		{"min-members", &opts.MinMembers}, {"lag-warning", &opts.LagWarning}, {"lag-critical", &opts.LagCritical},
-		{"task-lag-warning", &opts.TaskLagWarning}, {"task-lag-critical", &opts.TaskLagCritical}, {"max-moving-tasks", &opts.MaxMovingTasks},
-		{"min-standbys", &opts.MinStandbys},
+		{c.minMembers, &opts.MinMembers}, {c.lagWarning, &opts.LagWarning}, {c.lagCritical, &opts.LagCritical},
+		{c.taskLagWarning, &opts.TaskLagWarning}, {c.taskLagCritical, &opts.TaskLagCritical}, {c.maxMovingTasks, &opts.MaxMovingTasks},
+		{c.minStandbys, &opts.MinStandbys},
 	} {
-		if v.set(c.name) {
-			n, err := check.ParseCount(c.name, v.string(c.name))
+		if s := n.opt.given(v); s != nil {
+			count, err := check.ParseCount(n.opt.name, *s)
 			keep(err)
-			*c.to = n
+			*n.to = count
 		}
 	}
-	for _, c := range []struct {
-		name string
-		to   **time.Duration
-	}{{"time-lag-warning", &opts.TimeLagWarning}, {"time-lag-critical", &opts.TimeLagCritical}} {
-		if v.set(c.name) {
-			d, err := check.ParseDuration(c.name, v.string(c.name))
+	for _, d := range []struct {
+		opt stringOpt
+		to  **time.Duration
+	}{{c.timeLagWarning, &opts.TimeLagWarning}, {c.timeLagCritical, &opts.TimeLagCritical}} {
+		if s := d.opt.given(v); s != nil {
+			dur, err := check.ParseDuration(d.opt.name, *s)
 			keep(err)
-			*c.to = d
+			*d.to = dur
 		}
 	}
-	opts.StandbysCritical, opts.RequireConfiguredStandbys = v.bool("standbys-critical"), v.bool("require-configured-standbys")
-	opts.TimeLag = v.bool("time-lag")
-	opts.PartitionMetrics = v.bool("partition-metrics")
+	opts.StandbysCritical, opts.RequireConfiguredStandbys = c.standbysCritical.get(v), c.requireConfigured.get(v)
+	opts.TimeLag = c.timeLag.get(v)
+	opts.PartitionMetrics = partitionMetricsFlag.get(v)
 	return opts, first
 }
 

@@ -58,6 +58,10 @@ type deps struct {
 	// terminal, when set, tells which writers are terminals (tests);
 	// nil asks the operating system.
 	terminal func(w io.Writer) bool
+	// undeclared, when set, is told of a verb's read of an option its
+	// flag table lacks (flagValues.undeclared): the command tests fail on
+	// it; nil reads it as not given.
+	undeclared func(name string)
 }
 
 // target is a cluster a verb talks to: its bootstrap servers and where the

@@ -18,11 +18,11 @@ import (
 )
 
 // outputRule is a set of -o formats a verb prints, with the option
-// without which it does not ("topology": describe draws only its
-// topology view); with "" means always.
+// without which it does not (--topology: describe draws only its
+// topology view); with nil means always.
 type outputRule struct {
 	formats []format.Output
-	with    string
+	with    declared
 }
 
 // documentOutputs are the formats every verb prints, and the outputs of a
@@ -53,7 +53,7 @@ var offlineOutputs = []struct {
 // allows reports whether the verb prints o in the invocation v.
 func (vb *verb) allows(o format.Output, v flagValues) bool {
 	for _, r := range outputsOf(vb.outputs) {
-		if slices.Contains(r.formats, o) && (r.with == "" || v.set(r.with)) {
+		if slices.Contains(r.formats, o) && (r.with == nil || r.with.def().set(v)) {
 			return true
 		}
 	}
@@ -79,8 +79,8 @@ func describeOutputs(rules []outputRule) string {
 	var parts []string
 	for _, r := range outputsOf(rules) {
 		s := joinFormats(r.formats)
-		if r.with != "" {
-			s += " with --" + r.with
+		if r.with != nil {
+			s += " with --" + r.with.def().name
 		}
 		parts = append(parts, s)
 	}
@@ -105,8 +105,8 @@ func printersOf(o format.Output) []string {
 	add := func(name string, rules []outputRule) {
 		for _, r := range outputsOf(rules) {
 			if slices.Contains(r.formats, o) {
-				if r.with != "" {
-					name += " --" + r.with
+				if r.with != nil {
+					name += " --" + r.with.def().name
 				}
 				who = append(who, name)
 				return

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/spf13/cobra"
 	"io"
 	"slices"
 	"strings"
@@ -43,8 +42,8 @@ func TestVerbOutputs_declaredArePrinted(t *testing.T) {
 				args, ok := declaredArgs[vb.name]
 				require.True(t, ok, "%s declares -o %s: add it to declaredArgs", vb.name, o)
 				args = append(slices.Clone(args), "-o", string(o), "--bootstrap-server", "127.0.0.1:9")
-				if r.with != "" {
-					args = append(args, "--"+r.with)
+				if r.with != nil {
+					args = append(args, "--"+r.with.def().name)
 				}
 				res := runWith(t, deps{newClient: noBroker}, args...)
 				assert.NotContains(t, res.stderr, "has no printer", args)
@@ -211,32 +210,4 @@ func TestDoctor_allGroups(t *testing.T) {
 	listed := runCLI(t, "--bootstrap-server", bootstrap(c), "list")
 	require.Equal(t, 0, listed.code)
 	assert.Equal(t, strings.Fields(listed.stdout), got)
-}
-
-// Every verb's parse (and its validate) reads only the options its flag
-// table declares (and the root's): a misspelt name would silently read as
-// "not given". Both forms.
-func TestVerbParse_readsOnlyItsFlags(t *testing.T) {
-	t.Parallel()
-	a := &app{io: IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, deps: deps{env: mapEnviron(nil)}}
-	root := a.newRootCmd()
-	require.NoError(t, root.ParseFlags(nil))
-	for _, vb := range a.verbs() {
-		sub, _, err := root.Find([]string{vb.name})
-		require.NoError(t, err)
-		require.NoError(t, sub.ParseFlags(nil)) // merges the root's persistent flags
-		forms := map[string]*cobra.Command{"subcommand": sub}
-		if !vb.subcommandOnly {
-			forms["kafka form"] = root
-		}
-		for form, cmd := range forms {
-			var unknown []string
-			v := flagValues{fs: cmd.Flags(), unknown: func(name string) { unknown = append(unknown, name) }}
-			j := vb.parse(v)
-			if j.validate != nil {
-				_ = j.validate()
-			}
-			assert.Empty(t, unknown, "%s (%s) reads options it does not declare", vb.name, form)
-		}
-	}
 }

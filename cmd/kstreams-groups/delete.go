@@ -15,19 +15,17 @@ import (
 )
 
 func (a *app) deleteVerb() *verb {
+	deleteConfigs := boolOption(flagDef{name: "delete-configs", availableIf: []string{"delete"},
+		kafkaHelp: "Also delete the dynamic group configs (streams.num.standby.replicas, ...) of each deleted group, which deleting a group leaves on the broker. Supported operation: delete.",
+		help:      "Also delete each deleted group's dynamic configs (streams.num.standby.replicas, ...), which deleting a group leaves on the broker for a new group of the same id."})
 	return &verb{
 		name:       "delete",
 		actionHelp: "Pass in groups to delete topic partition offsets and ownership information over the entire streams group.",
-		flags: []flagDef{
-			groupFlag,
-			allGroupsFlag,
+		flags: table(groupFlag, allGroupsFlag,
 			dryRunFlag.withHelp("Run the pre-checks and print what would be deleted, without deleting."),
 			deleteAllInternalTopicsFlag.withHelp("Also delete the internal topics inferred from each deleted group's topology."),
 			deleteInternalTopicFlag.withHelp("Also delete this internal topic of a deleted group (repeatable); a topic that is not an internal topic of a group to delete is refused and nothing is deleted."),
-			{name: "delete-configs", kind: boolFlag, availableIf: []string{"delete"},
-				kafkaHelp: "Also delete the dynamic group configs (streams.num.standby.replicas, ...) of each deleted group, which deleting a group leaves on the broker. Supported operation: delete.",
-				help:      "Also delete each deleted group's dynamic configs (streams.num.standby.replicas, ...), which deleting a group leaves on the broker for a new group of the same id."},
-		},
+			deleteConfigs),
 		short: "Delete Kafka Streams groups",
 		long: `Delete Kafka Streams groups, as kafka-streams-groups.sh --delete does: a group
 must exist, be a streams group and be Empty, or it is not sent to the broker.
@@ -52,16 +50,17 @@ requested group was deleted.`,
   # Per-group results for a script
   kstreams-groups delete --group orders-app -o json --detailed-exit-codes`,
 		parse: func(v flagValues) job {
-			opts := groupdelete.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"),
-				DryRun: v.bool("dry-run"), DeleteInternalTopics: v.bool("delete-all-internal-topics"),
-				InternalTopics: v.strings("delete-internal-topic"), DeleteConfigs: v.bool("delete-configs")}
+			opts := groupdelete.Options{Groups: groupFlag.get(v), AllGroups: allGroupsFlag.get(v),
+				DryRun: dryRunFlag.get(v), DeleteInternalTopics: deleteAllInternalTopicsFlag.get(v),
+				InternalTopics: deleteInternalTopicFlag.get(v), DeleteConfigs: deleteConfigs.get(v)}
 			validate := func() error {
 				if err := opts.Validate(); err != nil {
 					return err
 				}
 				// The Kafka form holds every verb's options; the Java tool
-				// refuses these in its --delete checks.
-				if v.set("input-topic") || v.bool("all-input-topics") {
+				// refuses these in its --delete checks; the subcommand
+				// has neither.
+				if other := v.lenient(); inputTopicFlag.set(other) || allInputTopicsFlag.get(other) {
 					return errors.New("Kafka Streams does not support topic-specific offset deletion from a streams group.")
 				}
 				return nil

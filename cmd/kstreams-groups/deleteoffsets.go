@@ -16,11 +16,8 @@ func (a *app) deleteOffsetsVerb() *verb {
 	return &verb{
 		name:       "delete-offsets",
 		actionHelp: "Delete offsets of streams group. Supports one streams group at a time, and multiple topics.",
-		flags: []flagDef{
-			groupFlag.withHelp("The streams group whose offsets to delete (exactly one)."),
-			allInputTopicsFlag,
-			inputTopicFlag,
-		},
+		flags: table(groupFlag.withHelp("The streams group whose offsets to delete (exactly one)."),
+			allInputTopicsFlag, inputTopicFlag),
 		short: "Delete committed offsets of a Kafka Streams group",
 		long: `Delete committed offsets of one Kafka Streams group, as
 kafka-streams-groups.sh --delete-offsets does, with OffsetDelete to the group's
@@ -41,7 +38,7 @@ was deleted.`,
   # Only two partitions of one topic, as JSON
   kstreams-groups --delete-offsets --group orders-app --input-topic orders:0,1 -o json`,
 		parse: func(v flagValues) job {
-			opts := deleteoffsets.Options{Groups: v.strings("group"), AllInputTopics: v.bool("all-input-topics"), InputTopics: v.strings("input-topic")}
+			opts := deleteoffsets.Options{Groups: groupFlag.get(v), AllInputTopics: allInputTopicsFlag.get(v), InputTopics: inputTopicFlag.get(v)}
 			var req deleteoffsets.Request
 			return job{opts: opts, validate: opts.Validate,
 				prepare: func(context.Context) (err error) { req, err = opts.Prepare(); return err },

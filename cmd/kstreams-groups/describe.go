@@ -19,39 +19,42 @@ import (
 
 // Options shared by several verbs, with the Java tool's help.
 var (
-	groupFlag = flagDef{name: "group", kind: stringsFlag,
+	groupFlag = stringsOption(flagDef{name: "group",
 		kafkaHelp: "The streams group we wish to act on.",
-		help:      "The streams group we wish to act on (repeatable)."}
-	allGroupsFlag = flagDef{name: "all-groups", kind: boolFlag,
-		kafkaHelp: "Apply to all streams groups."}
+		help:      "The streams group we wish to act on (repeatable)."})
+	allGroupsFlag = boolOption(flagDef{name: "all-groups",
+		kafkaHelp: "Apply to all streams groups."})
+	// stateFlag is describe's and list's --state, each with its own help.
+	stateFlag = optionalOption(flagDef{name: "state", valueName: "STATES", availableIf: []string{"describe", "list"},
+		kafkaHelp: stateKafkaHelp})
 	stateKafkaHelp = "When specified with '--describe', includes the state of the group. When specified with '--list', it displays the state of all groups. It can also be used to list groups with specific states. The valid values are " + quotedStates() + "."
+)
+
+// describe's views that the Java tool's checks between verbs read
+// (sharedChecks: --list refuses them).
+var (
+	membersFlag = boolOption(flagDef{name: "members", availableIf: []string{"describe"},
+		kafkaHelp: "Describe members of the group. This option may be used with the '--describe' option only.",
+		help:      "Show the members of the group and their tasks."})
+	offsetsFlag = boolOption(flagDef{name: "offsets", availableIf: []string{"describe"},
+		kafkaHelp: "Describe the group and list all topic partitions in the group along with their offset information. This is the default sub-action and may be used with the '--describe' option only.",
+		help:      "Show the offsets and lag of the partitions the group reads (the default view)."})
 )
 
 func (a *app) describeVerb() *verb {
 	only := []string{"describe"}
+	topology := boolOption(flagDef{name: "topology", availableIf: only,
+		kafkaHelp: "Describe the topology of the streams group, as recorded by the broker's topology description plugin. This option may be used with the '--describe' option only.",
+		help:      "Print the topology description the broker stored for the group (KIP-1331)."})
+	verbose := boolOption(flagDef{name: "verbose", availableIf: only,
+		kafkaHelp: "Use with --describe --state to show group epoch and target assignment epoch. Use with --describe --members to show for each member the member epoch, target assignment epoch, current assignment, target assignment, and whether member is still using the classic rebalance protocol. Use with --describe --offsets and --describe to show leader epochs for each partition.",
+		help:      "Add the verbose columns: epochs, target assignment, member protocol, committed offsets and leader epochs."})
+	state := stateFlag.withHelp("Show the state of the group: coordinator, assignor, state, number of members.")
 	return &verb{
 		name:       "describe",
 		actionHelp: "Describe streams group and list offset lag related to given group.",
-		flags: []flagDef{
-			{name: "topology", kind: boolFlag, availableIf: only,
-				kafkaHelp: "Describe the topology of the streams group, as recorded by the broker's topology description plugin. This option may be used with the '--describe' option only.",
-				help:      "Print the topology description the broker stored for the group (KIP-1331)."},
-			{name: "members", kind: boolFlag, availableIf: only,
-				kafkaHelp: "Describe members of the group. This option may be used with the '--describe' option only.",
-				help:      "Show the members of the group and their tasks."},
-			{name: "offsets", kind: boolFlag, availableIf: only,
-				kafkaHelp: "Describe the group and list all topic partitions in the group along with their offset information. This is the default sub-action and may be used with the '--describe' option only.",
-				help:      "Show the offsets and lag of the partitions the group reads (the default view)."},
-			{name: "verbose", kind: boolFlag, availableIf: only,
-				kafkaHelp: "Use with --describe --state to show group epoch and target assignment epoch. Use with --describe --members to show for each member the member epoch, target assignment epoch, current assignment, target assignment, and whether member is still using the classic rebalance protocol. Use with --describe --offsets and --describe to show leader epochs for each partition.",
-				help:      "Add the verbose columns: epochs, target assignment, member protocol, committed offsets and leader epochs."},
-			{name: "state", kind: optionalFlag, valueName: "STATES", availableIf: []string{"describe", "list"},
-				kafkaHelp: stateKafkaHelp,
-				help:      "Show the state of the group: coordinator, assignor, state, number of members."},
-			groupFlag,
-			allGroupsFlag,
-			watchFlags[0], watchFlags[1], watchFlags[2],
-		},
+		flags: table(topology, membersFlag, offsetsFlag, verbose, state, groupFlag, allGroupsFlag,
+			watchFlag, watchIntervalFlag, watchCountFlag),
 		short: "Describe Kafka Streams groups",
 		long: `Describe Kafka Streams groups, with the views and the text of
 kafka-streams-groups.sh --describe:
@@ -68,7 +71,7 @@ Members are sorted by member id and partitions by topic and partition.
 
 Only --topology is health-aware: the other views exit 0 unless a group could
 not be described.`,
-		outputs: []outputRule{{formats: documentOutputs}, {formats: drawingOutputs, with: "topology"}},
+		outputs: []outputRule{{formats: documentOutputs}, {formats: drawingOutputs, with: topology}},
 		exits:   clusterExits(exitNotStored, exitDescError, exitNotFound),
 		example: `  # The lag of every partition of a group
   kstreams-groups describe --group my-app --bootstrap-server localhost:9092
@@ -86,11 +89,11 @@ not be described.`,
   kstreams-groups describe --topology --all-groups --detailed-exit-codes`,
 		parse: func(v flagValues) job {
 			opts := describe.Options{
-				Groups: v.strings("group"), AllGroups: v.bool("all-groups"),
-				Topology: v.bool("topology"), Members: v.bool("members"), Offsets: v.bool("offsets"),
-				Verbose: v.bool("verbose"),
+				Groups: groupFlag.get(v), AllGroups: allGroupsFlag.get(v),
+				Topology: topology.get(v), Members: membersFlag.get(v), Offsets: offsetsFlag.get(v),
+				Verbose: verbose.get(v),
 			}
-			opts.State, opts.StateValue = v.optional("state")
+			opts.State, opts.StateValue = state.get(v)
 			w, werr := parseWatch(v)
 			return job{opts: opts, validate: withWatch(opts.Validate, werr), run: func(ctx context.Context) error { return a.describe(ctx, opts, w) }}
 		},

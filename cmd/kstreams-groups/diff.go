@@ -42,6 +42,14 @@ var diffExitStatuses = []exitStatus{
 var diffExits = &ownExit{diffExitStatuses, "These are diff's own codes, the same with --detailed-exit-codes."}
 
 func (a *app) diffVerb() *verb {
+	applicationID := stringOption(flagDef{name: "application-id",
+		help: "The application.id of a file side: its \"<id>-\" prefix is taken off internal topic names (default: the group id of the other side, when that side is group:NAME)."})
+	failOn := stringOption(flagDef{name: "fail-on",
+		help: "The least severity that exits 3: breaking (the default), warning or info."})
+	newBootstrapServer := stringOption(flagDef{name: "new-bootstrap-server",
+		help: "The cluster of a group: NEW side, when it is not OLD's (host:port, comma-separated)."})
+	newCommandConfig := stringOption(flagDef{name: "new-command-config",
+		help: "Client properties for a group: NEW side (default: OLD's, from --command-config or the profile)."})
 	return &verb{
 		name:           "diff",
 		args:           "OLD NEW",
@@ -49,22 +57,13 @@ func (a *app) diffVerb() *verb {
 		own:            diffExits,
 		needsBootstrap: func(v flagValues) bool {
 			for i, arg := range v.args {
-				if strings.HasPrefix(arg, diff.GroupPrefix) && (i == 0 || !v.set("new-bootstrap-server")) {
+				if strings.HasPrefix(arg, diff.GroupPrefix) && (i == 0 || !newBootstrapServer.set(v)) {
 					return true
 				}
 			}
 			return false
 		},
-		flags: []flagDef{
-			{name: "application-id", kind: stringFlag,
-				help: "The application.id of a file side: its \"<id>-\" prefix is taken off internal topic names (default: the group id of the other side, when that side is group:NAME)."},
-			{name: "fail-on", kind: stringFlag,
-				help: "The least severity that exits 3: breaking (the default), warning or info."},
-			{name: "new-bootstrap-server", kind: stringFlag,
-				help: "The cluster of a group: NEW side, when it is not OLD's (host:port, comma-separated)."},
-			{name: "new-command-config", kind: stringFlag,
-				help: "Client properties for a group: NEW side (default: OLD's, from --command-config or the profile)."},
-		},
+		flags: table(applicationID, failOn, newBootstrapServer, newCommandConfig),
 		short: "Check that a new topology can replace a running one (upgrade safety)",
 		long: `Compare the topology of a running Kafka Streams application with the one
 about to be deployed, and say what deploying it would do to the state the
@@ -116,14 +115,14 @@ colored on a terminal. -o json|yaml gives the same as one document.`,
   # Two files, the stored text saved earlier with describe --topology
   kstreams-groups diff saved.txt - --application-id orders-app < build/topology.txt`,
 		parse: func(v flagValues) job {
-			opts := diff.Options{Args: v.args, ApplicationID: v.string("application-id"), FailOn: v.string("fail-on"),
-				NewCluster: v.set("new-bootstrap-server") || v.set("new-command-config")}
-			newBootstrap, newConfig := v.string("new-bootstrap-server"), v.string("new-command-config")
+			opts := diff.Options{Args: v.args, ApplicationID: applicationID.get(v), FailOn: failOn.get(v),
+				NewCluster: newBootstrapServer.set(v) || newCommandConfig.set(v)}
+			newBootstrap, newConfig := newBootstrapServer.get(v), newCommandConfig.get(v)
 			validate := func() error {
 				if err := opts.Validate(); err != nil {
 					return err
 				}
-				if v.set("new-bootstrap-server") && len(splitServers(newBootstrap)) == 0 {
+				if newBootstrapServer.set(v) && len(splitServers(newBootstrap)) == 0 {
 					return errors.New("--new-bootstrap-server: no server given")
 				}
 				return nil

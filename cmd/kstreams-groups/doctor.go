@@ -32,7 +32,7 @@ func (a *app) doctorVerb() *verb {
 	return &verb{
 		name:           "doctor",
 		subcommandOnly: true,
-		flags:          []flagDef{groupFlag, allGroupsFlag.withHelp("Diagnose every streams group of the cluster.")},
+		flags:          table(groupFlag, allGroupsFlag.withHelp("Diagnose every streams group of the cluster.")),
 		own:            &ownExit{doctorExitStatuses, "These are doctor's own codes, the same with --detailed-exit-codes."},
 		short:          "Explain why a topology description is not AVAILABLE, or why a group is unhealthy",
 		long: `Diagnose streams groups: why the broker has no topology description for a
@@ -65,7 +65,7 @@ is wrong:
   # The findings as JSON, for a ticket
   kstreams-groups doctor --group my-app -o json`,
 		parse: func(v flagValues) job {
-			opts := doctor.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups")}
+			opts := doctor.Options{Groups: groupFlag.get(v), AllGroups: allGroupsFlag.get(v)}
 			return job{opts: opts, validate: opts.Validate, run: func(ctx context.Context) error { return a.doctor(ctx, opts) }}
 		},
 	}

@@ -5,8 +5,9 @@ package main
 // the root command (the kafka-streams-groups.sh form) takes the union of
 // every verb's options with the Java tool's help texts, and each subcommand
 // takes its own verb's options with friendlier help. Parsed values are read
-// back by name (flagValues), so a verb builds the same options struct from
-// either form and validation runs once, in validate (verbs.go).
+// back through the options' typed handles, so a verb builds the same
+// options struct from either form and validation runs once, in validate
+// (verbs.go).
 
 import (
 	"slices"
@@ -31,7 +32,8 @@ type flagDef struct {
 	name string
 	// short is a one-letter shorthand (check's -v); "" for none.
 	short string
-	kind  flagKind
+	// kind is set by the handle's constructor (boolOption, ...).
+	kind flagKind
 	// kafkaHelp is the help of the kafka-streams-groups.sh form.
 	kafkaHelp string
 	// help is the help in the verb's subcommand.
@@ -43,13 +45,6 @@ type flagDef struct {
 	// brackets as the Java tool shows an optional argument ("--state
 	// [STATES]"; joptsimple prints "[String]").
 	valueName string
-}
-
-// withHelp is f with another subcommand help, for a verb that shares the
-// option (and its Kafka help) with others.
-func (f flagDef) withHelp(help string) flagDef {
-	f.help = help
-	return f
 }
 
 // optionalNoValue is what an optionalFlag holds when given without a value
@@ -87,98 +82,176 @@ func (f flagDef) register(fs *pflag.FlagSet, kafkaForm bool) {
 	}
 }
 
-// flagValues reads the parsed options of one command line by name, and
-// its positional arguments (for a verb that takes some, such as diff).
-type flagValues struct {
-	fs   *pflag.FlagSet
-	args []string
-	// unknown, when set, is told of every name read that the flag set
-	// does not have: a misspelt name would read as "not given", so the
-	// test of every verb's parse (TestVerbParse_readsOnlyItsFlags) fails
-	// on it. Reads between verbs (sharedChecks) go through lenient.
-	unknown func(name string)
+// The typed handles of options. A verb declares each option once as a
+// handle (boolOption, stringOption, ...), lists the handles in its table
+// and reads each value back through its handle: the value's type is the
+// handle's, and a name is spelt once, where it is declared. A verb's own
+// options are local to its declaration, so another verb cannot read them;
+// a shared handle (groupFlag, dryRunFlag) read by a verb whose table lacks
+// it is told to flagValues.undeclared, which the command tests turn into a
+// failure.
+type (
+	boolOpt     struct{ flagDef }
+	stringOpt   struct{ flagDef }
+	stringsOpt  struct{ flagDef }
+	optionalOpt struct{ flagDef }
+)
+
+// declared is any handle, as a verb's table lists it.
+type declared interface{ def() flagDef }
+
+func (f flagDef) def() flagDef { return f }
+
+// table is a flag table from the handles of its options, in help order.
+func table(opts ...declared) []flagDef {
+	defs := make([]flagDef, len(opts))
+	for i, o := range opts {
+		defs[i] = o.def()
+	}
+	return defs
 }
 
-// lenient is v for reading the options of other verbs, which a
-// subcommand does not have: absent means not given.
-func (v flagValues) lenient() flagValues {
-	v.unknown = nil
-	return v
+func boolOption(f flagDef) boolOpt {
+	f.kind = boolFlag
+	return boolOpt{f}
 }
 
-// lookup is the flag of that name, nil (and unknown told) when there is
-// none.
-func (v flagValues) lookup(name string) *pflag.Flag {
-	if v.fs == nil {
-		return nil
-	}
-	f := v.fs.Lookup(name)
-	if f == nil && v.unknown != nil {
-		v.unknown(name)
-	}
-	return f
+func stringOption(f flagDef) stringOpt {
+	f.kind = stringFlag
+	return stringOpt{f}
+}
+
+// stringsOption is a repeatable option (--group a --group b).
+func stringsOption(f flagDef) stringsOpt {
+	f.kind = stringsFlag
+	return stringsOpt{f}
+}
+
+// optionalOption is an option with an optional value (--state or
+// --state=V).
+func optionalOption(f flagDef) optionalOpt {
+	f.kind = optionalFlag
+	return optionalOpt{f}
+}
+
+// withHelp is the handle with another subcommand help, for a verb that
+// shares the option (and its Kafka help) with others.
+func (o boolOpt) withHelp(help string) boolOpt       { o.help = help; return o }
+func (o stringOpt) withHelp(help string) stringOpt   { o.help = help; return o }
+func (o stringsOpt) withHelp(help string) stringsOpt { o.help = help; return o }
+func (o optionalOpt) withHelp(help string) optionalOpt {
+	o.help = help
+	return o
 }
 
 // set reports whether the option was given on the command line.
-func (v flagValues) set(name string) bool {
-	f := v.lookup(name)
-	return f != nil && f.Changed
+func (f flagDef) set(v flagValues) bool {
+	pf := v.lookup(f)
+	return pf != nil && pf.Changed
 }
 
-func (v flagValues) bool(name string) bool {
-	if v.lookup(name) == nil {
-		return false
-	}
-	b, _ := v.fs.GetBool(name)
-	return b
+func (o boolOpt) get(v flagValues) bool {
+	f := v.lookup(o.flagDef)
+	return f != nil && f.Value.String() == "true"
 }
 
-// strings returns a repeatable option's values, nil when none was given.
-func (v flagValues) strings(name string) []string {
+// get returns a repeatable option's values, nil when none was given.
+func (o stringsOpt) get(v flagValues) []string {
 	// The values as given: pflag's GetStringArray reads them back through
 	// encoding/csv, which turns a CR LF into LF (another group's name).
-	f := v.lookup(name)
+	f := v.lookup(o.flagDef)
 	if f == nil {
 		return nil
 	}
-	sv, ok := f.Value.(pflag.SliceValue)
-	if !ok {
-		return nil
-	}
-	if s := sv.GetSlice(); len(s) > 0 {
+	if s := f.Value.(pflag.SliceValue).GetSlice(); len(s) > 0 {
 		return s
 	}
 	return nil
 }
 
-// given returns a string option's value, nil when it was not given.
-func (v flagValues) given(name string) *string {
-	if !v.set(name) {
+func (o stringOpt) get(v flagValues) string {
+	f := v.lookup(o.flagDef)
+	if f == nil {
+		return ""
+	}
+	return f.Value.String()
+}
+
+// given returns the option's value, nil when it was not given.
+func (o stringOpt) given(v flagValues) *string {
+	if !o.set(v) {
 		return nil
 	}
-	s := v.string(name)
+	s := o.get(v)
 	return &s
 }
 
-func (v flagValues) string(name string) string {
-	if v.lookup(name) == nil {
-		return ""
-	}
-	s, _ := v.fs.GetString(name)
-	return s
-}
-
-// optional returns whether an optionalFlag was given and its value, nil
-// when it was given without one.
-func (v flagValues) optional(name string) (given bool, value *string) {
-	if !v.set(name) {
+// get returns whether the option was given and its value, nil when it was
+// given without one.
+func (o optionalOpt) get(v flagValues) (given bool, value *string) {
+	if !o.set(v) {
 		return false, nil
 	}
-	s := v.fs.Lookup(name).Value.String()
+	s := v.fs.Lookup(o.name).Value.String()
 	if s == optionalNoValue {
 		return true, nil
 	}
 	return true, &s
+}
+
+// flagValues are the parsed options of one command line, read through the
+// handles, and its positional arguments (for a verb that takes some, such
+// as diff).
+type flagValues struct {
+	fs   *pflag.FlagSet
+	args []string
+	// undeclared, when set, is told of every read of an option the flag
+	// set does not have, or has with another kind: it reads as "not
+	// given", so the command tests (deps.undeclared, and
+	// TestVerbParse_readsOnlyItsFlags for every verb) fail on it. Reads of
+	// other verbs' options (sharedChecks, the Kafka form's checks in a
+	// verb) go through lenient.
+	undeclared func(name string)
+}
+
+// lenient is v for reading the options of other verbs, which a
+// subcommand does not have: absent means not given.
+func (v flagValues) lenient() flagValues {
+	v.undeclared = nil
+	return v
+}
+
+// lookup is the parsed flag of f, nil (and undeclared told) when the flag
+// set has none of that name and kind.
+func (v flagValues) lookup(f flagDef) *pflag.Flag {
+	if v.fs == nil {
+		return nil
+	}
+	pf := v.fs.Lookup(f.name)
+	if pf != nil && kindOf(pf) != f.kind {
+		pf = nil
+	}
+	if pf == nil && v.undeclared != nil {
+		v.undeclared(f.name)
+	}
+	return pf
+}
+
+// kindOf is the kind of a registered flag (register's inverse); -1 for a
+// flag that register does not make (the root's --timeout, an int).
+func kindOf(f *pflag.Flag) flagKind {
+	if _, ok := f.Value.(*optionalValue); ok {
+		return optionalFlag
+	}
+	switch f.Value.Type() {
+	case "bool":
+		return boolFlag
+	case "stringArray":
+		return stringsFlag
+	case "string":
+		return stringFlag
+	}
+	return -1
 }
 
 // optionalFlagNames are the options of vbs that take an optional value,
@@ -234,5 +307,6 @@ func joinOptionalArgsOf(args []string, vbs []*verb) []string {
 
 // changed reports whether the user set a flag on the command line.
 func changed(fs *pflag.FlagSet, name string) bool {
-	return flagValues{fs: fs}.set(name)
+	f := fs.Lookup(name)
+	return f != nil && f.Changed
 }

@@ -20,21 +20,19 @@ import (
 )
 
 func (a *app) groupConfigVerb() *verb {
+	set := stringsOption(flagDef{name: "set",
+		help: "Set a group config, `KEY=VALUE` (repeatable), e.g. streams.num.standby.replicas=1; needs --dry-run or --execute."})
+	deleteConfig := stringsOption(flagDef{name: "delete-config",
+		help: "Remove a group config from the group, so that the broker's default applies again (`KEY`, repeatable); needs --dry-run or --execute."})
+	dryRun := boolOption(flagDef{name: "dry-run", help: "Have the broker validate the changes (its own bounds, with its message) without applying them."})
+	execute := boolOption(flagDef{name: "execute", help: "Apply the changes, then read the configs back and print them."})
+	dynamic := boolOption(flagDef{name: "dynamic",
+		help: "Show only the configs set on the group, exactly as kafka-configs.sh --describe --entity-type groups prints them."})
 	return &verb{
 		name:           "config",
 		subcommandOnly: true,
-		flags: []flagDef{
-			groupFlag,
-			allGroupsFlag.withHelp("Show the configs of every streams group."),
-			{name: "set", kind: stringsFlag,
-				help: "Set a group config, `KEY=VALUE` (repeatable), e.g. streams.num.standby.replicas=1; needs --dry-run or --execute."},
-			{name: "delete-config", kind: stringsFlag,
-				help: "Remove a group config from the group, so that the broker's default applies again (`KEY`, repeatable); needs --dry-run or --execute."},
-			{name: "dry-run", kind: boolFlag, help: "Have the broker validate the changes (its own bounds, with its message) without applying them."},
-			{name: "execute", kind: boolFlag, help: "Apply the changes, then read the configs back and print them."},
-			{name: "dynamic", kind: boolFlag,
-				help: "Show only the configs set on the group, exactly as kafka-configs.sh --describe --entity-type groups prints them."},
-		},
+		flags: table(groupFlag, allGroupsFlag.withHelp("Show the configs of every streams group."),
+			set, deleteConfig, dryRun, execute, dynamic),
 		short: "Show or change the group configs of Kafka Streams groups (standbys, session, assignor)",
 		long: `Show or change a streams group's configs. Under the streams rebalance
 protocol the broker, not the application, decides how many standby replicas a
@@ -72,9 +70,9 @@ delete --delete-configs.`,
   # Every group's configs for a script
   kstreams-groups config --all-groups -o json`,
 		parse: func(v flagValues) job {
-			opts := groupconfig.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"),
-				Set: v.strings("set"), DeleteConfigs: v.strings("delete-config"),
-				DryRun: v.bool("dry-run"), Execute: v.bool("execute"), Dynamic: v.bool("dynamic")}
+			opts := groupconfig.Options{Groups: groupFlag.get(v), AllGroups: allGroupsFlag.get(v),
+				Set: set.get(v), DeleteConfigs: deleteConfig.get(v),
+				DryRun: dryRun.get(v), Execute: execute.get(v), Dynamic: dynamic.get(v)}
 			return job{opts: opts, validate: opts.Validate, run: func(ctx context.Context) error { return a.groupConfig(ctx, opts) }}
 		},
 	}

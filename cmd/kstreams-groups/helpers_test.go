@@ -44,6 +44,11 @@ func testRun(t testing.TB, args []string, ios IOStreams, d deps) int {
 	if d.env.lookup == nil {
 		d.env = testEnv(t)
 	}
+	if d.undeclared == nil {
+		d.undeclared = func(name string) {
+			t.Errorf("%v: a verb read --%s, which its flag table does not declare (or declares with another kind)", args, name)
+		}
+	}
 	return run(args, ios, d)
 }
 

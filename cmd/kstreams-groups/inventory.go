@@ -19,19 +19,19 @@ import (
 )
 
 func (a *app) inventoryVerb() *verb {
+	orphans := boolOption(flagDef{name: "orphans", help: "Show only the orphaned internal topics (and, with --delete, delete them)."})
+	del := boolOption(flagDef{name: "delete", help: "With --orphans: delete the orphans listed, each re-checked just before (a dry run unless --execute)."})
+	dryRun := boolOption(flagDef{name: "dry-run", help: "With --delete: show what would be deleted, delete nothing (the default)."})
+	execute := boolOption(flagDef{name: "execute", help: "With --delete: really delete."})
+	configs := boolOption(flagDef{name: "configs", help: "With --delete: also delete the dynamic configs left by groups that no longer exist."})
+	minAge := stringOption(flagDef{name: "min-age", help: "With --delete: keep a topic whose newest record is younger than `D` (default 24h; 0 deletes regardless of age)."})
 	return &verb{
 		name:           "inventory",
 		subcommandOnly: true,
-		flags: []flagDef{
+		flags: table(
 			groupFlag.withHelp("Show this streams group (repeatable); orphans are then only the topics named after one of the groups given. Default: every live streams group."),
 			allGroupsFlag.withHelp("Show every live streams group (the default)."),
-			{name: "orphans", kind: boolFlag, help: "Show only the orphaned internal topics (and, with --delete, delete them)."},
-			{name: "delete", kind: boolFlag, help: "With --orphans: delete the orphans listed, each re-checked just before (a dry run unless --execute)."},
-			{name: "dry-run", kind: boolFlag, help: "With --delete: show what would be deleted, delete nothing (the default)."},
-			{name: "execute", kind: boolFlag, help: "With --delete: really delete."},
-			{name: "configs", kind: boolFlag, help: "With --delete: also delete the dynamic configs left by groups that no longer exist."},
-			{name: "min-age", kind: stringFlag, help: "With --delete: keep a topic whose newest record is younger than `D` (default 24h; 0 deletes regardless of age)."},
-		},
+			orphans, del, dryRun, execute, configs, minAge),
 		short: "Each application's internal topics, what is wrong with them, and what is left over",
 		long: `Show, for each streams group, the internal topics it declares (KIP-1071:
 changelogs and repartition topics, foreign-key join topics among them, with
@@ -78,14 +78,14 @@ partition leader; DeleteTopics only with --execute.`,
   # Bytes per application for a textfile collector
   kstreams-groups inventory -o prometheus`,
 		parse: func(v flagValues) job {
-			opts := inventory.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"), Orphans: v.bool("orphans"),
-				Delete: v.bool("delete"), Execute: v.bool("execute"), Configs: v.bool("configs"), MinAge: inventory.DefaultMinAge,
+			opts := inventory.Options{Groups: groupFlag.get(v), AllGroups: allGroupsFlag.get(v), Orphans: orphans.get(v),
+				Delete: del.get(v), Execute: execute.get(v), Configs: configs.get(v), MinAge: inventory.DefaultMinAge,
 				Now: func() time.Time { return a.clock().Now() }}
 			var perr error
-			if v.set("min-age") {
-				d, err := time.ParseDuration(strings.TrimSpace(v.string("min-age")))
+			if s := minAge.given(v); s != nil {
+				d, err := time.ParseDuration(strings.TrimSpace(*s))
 				if err != nil {
-					perr = fmt.Errorf("--min-age: %q is not a duration such as 24h, 90m or 0", v.string("min-age"))
+					perr = fmt.Errorf("--min-age: %q is not a duration such as 24h, 90m or 0", *s)
 				}
 				opts.MinAge = d
 			}
@@ -93,10 +93,10 @@ partition leader; DeleteTopics only with --execute.`,
 				if perr != nil {
 					return perr
 				}
-				if v.bool("dry-run") && v.bool("execute") {
+				if dryRun.get(v) && execute.get(v) {
 					return fmt.Errorf("Option [dry-run] can't be used with option [execute]")
 				}
-				if v.bool("dry-run") && !opts.Delete {
+				if dryRun.get(v) && !opts.Delete {
 					return fmt.Errorf("Option [dry-run] takes [delete]")
 				}
 				return opts.Validate()

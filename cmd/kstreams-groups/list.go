@@ -24,15 +24,12 @@ func quotedStates() string {
 }
 
 func (a *app) listVerb() *verb {
+	state := stateFlag.withHelp("Print each group's state; with a comma-separated list of states, list only the groups in those states.")
 	return &verb{
 		name:       "list",
 		actionHelp: "List all streams groups.",
-		flags: []flagDef{
-			{name: "state", kind: optionalFlag, valueName: "STATES", availableIf: []string{"describe", "list"},
-				kafkaHelp: stateKafkaHelp,
-				help:      "Print each group's state; with a comma-separated list of states, list only the groups in those states."},
-		},
-		short: "List Kafka Streams groups",
+		flags:      table(state),
+		short:      "List Kafka Streams groups",
 		long: `List the streams groups of the cluster, one id per line, as
 kafka-streams-groups.sh --list does. With --state, print a GROUP/STATE table;
 with a comma-separated list of states, only the groups in those states
@@ -41,7 +38,7 @@ with a comma-separated list of states, only the groups in those states
 Groups are sorted by id (kafka-streams-groups.sh prints them in hash order).
 NotReady groups are matched even where kafka-streams-groups.sh finds none
 (brokers spell the state not_ready when filtering).`,
-		outputs: []outputRule{{formats: documentOutputs}, {formats: []format.Output{format.Prometheus}, with: "state"}},
+		outputs: []outputRule{{formats: documentOutputs}, {formats: []format.Output{format.Prometheus}, with: state}},
 		exits:   clusterExits(),
 		example: `  # Every streams group
   kstreams-groups list --bootstrap-server localhost:9092
@@ -53,7 +50,7 @@ NotReady groups are matched even where kafka-streams-groups.sh finds none
   kstreams-groups list --state -o json`,
 		parse: func(v flagValues) job {
 			var opts list.Options
-			given, value := v.optional("state")
+			given, value := state.get(v)
 			j := job{opts: &opts}
 			j.prepare = func(context.Context) error {
 				if !given {

@@ -19,23 +19,19 @@ import (
 
 // partitionMetricsFlag asks -o prometheus for the time lag of every source
 // partition, one series each: opt-in, for the cardinality.
-var partitionMetricsFlag = flagDef{name: "partition-metrics", kind: boolFlag,
-	help: "With -o prometheus and the time lag: also kstreams_partition_lag_seconds, one series per source partition."}
+var partitionMetricsFlag = boolOption(flagDef{name: "partition-metrics",
+	help: "With -o prometheus and the time lag: also kstreams_partition_lag_seconds, one series per source partition."})
 
 func (a *app) overviewVerb() *verb {
+	store := stringOption(flagDef{name: "store",
+		help: "Show, for this state store, one row per partition with the hosts of its active, standby and warm-up copies."})
+	timeLag := boolOption(flagDef{name: "time-lag",
+		help: "Also read the first unprocessed record of each partition (one Fetch per leader): the time lag (its age) and the records to process, markers and aborted records left out."})
 	return &verb{
 		name:           "overview",
 		subcommandOnly: true,
-		flags: []flagDef{
-			groupFlag,
-			allGroupsFlag,
-			{name: "store", kind: stringFlag,
-				help: "Show, for this state store, one row per partition with the hosts of its active, standby and warm-up copies."},
-			{name: "time-lag", kind: boolFlag,
-				help: "Also read the first unprocessed record of each partition (one Fetch per leader): the time lag (its age) and the records to process, markers and aborted records left out."},
-			partitionMetricsFlag,
-			watchFlags[0], watchFlags[1], watchFlags[2],
-		},
+		flags: table(groupFlag, allGroupsFlag, store, timeLag, partitionMetricsFlag,
+			watchFlag, watchIntervalFlag, watchCountFlag),
 		short: "The topology, who runs each task, and where the lag is, in one view",
 		long: `Show, for each streams group, its sub-topologies with what they read and
 write (repartition topics marked), their state stores and changelogs and,
@@ -77,8 +73,8 @@ partition leader. It needs Apache Kafka 4.4 or newer.`,
   # Every group as JSON
   kstreams-groups overview --all-groups -o json`,
 		parse: func(v flagValues) job {
-			opts := overview.Options{Groups: v.strings("group"), AllGroups: v.bool("all-groups"),
-				StoreGiven: v.set("store"), Store: v.string("store"), TimeLag: v.bool("time-lag"), PartitionMetrics: v.bool("partition-metrics")}
+			opts := overview.Options{Groups: groupFlag.get(v), AllGroups: allGroupsFlag.get(v),
+				StoreGiven: store.set(v), Store: store.get(v), TimeLag: timeLag.get(v), PartitionMetrics: partitionMetricsFlag.get(v)}
 			if opts.TimeLag {
 				// The watch's clock, so that tests fix the time.
 				opts.Now = func() time.Time { return a.clock().Now() }

@@ -20,48 +20,47 @@ import (
 // Options shared by the offset verbs (and --delete), with the Java tool's
 // help where the Java tool has the same behaviour.
 var (
-	allInputTopicsFlag = flagDef{name: "all-input-topics", kind: boolFlag,
+	allInputTopicsFlag = boolOption(flagDef{name: "all-input-topics",
 		kafkaHelp: "Consider all input topics used in the topology of the group. Supported operations: delete-offsets, reset-offsets.",
-		help:      "Every partition of the topology's source topics that the group has committed (repartition topics are left out)."}
-	inputTopicFlag = flagDef{name: "input-topic", kind: stringsFlag,
+		help:      "Every partition of the topology's source topics that the group has committed (repartition topics are left out)."})
+	inputTopicFlag = stringsOption(flagDef{name: "input-topic",
 		kafkaHelp: "The input topic whose committed offset should be deleted or reset. Partitions can be specified using this format: topic:0,1,2, where 0,1,2 are the partitions to be included. Multiple input topics can be specified. Supported operations: delete-offsets, reset-offsets.",
-		help:      "A topic, or topic:0,1,2 for some of its partitions (repeatable)."}
-	dryRunFlag = flagDef{name: "dry-run", kind: boolFlag,
-		kafkaHelp: "Only show results without executing changes on streams group. Supported operations: reset-offsets, delete (runs the pre-checks and prints what would be deleted)."}
-	deleteAllInternalTopicsFlag = flagDef{name: "delete-all-internal-topics", kind: boolFlag,
-		kafkaHelp: "Delete all internal topics linked to the streams group. Supported operations: reset-offsets, delete. With reset-offsets, this option is applicable only when --execute is used."}
-	deleteInternalTopicFlag = flagDef{name: "delete-internal-topic", kind: stringsFlag,
-		kafkaHelp: "Delete specified internal topic of the streams group; it must be an internal topic of the group. Supported operations: reset-offsets (only when --execute is used), delete."}
+		help:      "A topic, or topic:0,1,2 for some of its partitions (repeatable)."})
+	dryRunFlag = boolOption(flagDef{name: "dry-run",
+		kafkaHelp: "Only show results without executing changes on streams group. Supported operations: reset-offsets, delete (runs the pre-checks and prints what would be deleted)."})
+	deleteAllInternalTopicsFlag = boolOption(flagDef{name: "delete-all-internal-topics",
+		kafkaHelp: "Delete all internal topics linked to the streams group. Supported operations: reset-offsets, delete. With reset-offsets, this option is applicable only when --execute is used."})
+	deleteInternalTopicFlag = stringsOption(flagDef{name: "delete-internal-topic",
+		kafkaHelp: "Delete specified internal topic of the streams group; it must be an internal topic of the group. Supported operations: reset-offsets (only when --execute is used), delete."})
+	// executeFlag is reset-offsets' --execute, which the checks between
+	// verbs read (sharedChecks); config and inventory declare their own.
+	executeFlag = boolOption(flagDef{name: "execute", kafkaHelp: "Execute the offset reset operation. Supported operation: reset-offsets.",
+		help: "Commit the plan (the group must be Empty)."})
 )
 
 func (a *app) resetOffsetsVerb() *verb {
+	toEarliest := boolOption(flagDef{name: "to-earliest", kafkaHelp: "Reset offsets to earliest offset."})
+	toLatest := boolOption(flagDef{name: "to-latest", kafkaHelp: "Reset offsets to latest offset."})
+	toCurrent := boolOption(flagDef{name: "to-current", kafkaHelp: "Reset offsets to current offset."})
+	toOffset := stringOption(flagDef{name: "to-offset", kafkaHelp: "Reset offsets to a specific offset."})
+	shiftBy := stringOption(flagDef{name: "shift-by", kafkaHelp: "Reset offsets shifting current offset by 'n', where 'n' can be positive or negative."})
+	toDatetime := stringOption(flagDef{name: "to-datetime", kafkaHelp: "Reset offsets to offset from datetime. Format: 'YYYY-MM-DDThh:mm:ss.sss'",
+		help: "Reset offsets to the first record at or after an ISO 8601 time, e.g. 2020-01-01T05:00:00.000 (UTC) or 2020-01-01T05:00:00+05:30."})
+	byDuration := stringOption(flagDef{name: "by-duration", kafkaHelp: "Reset offsets by duration from current timestamp. Format: 'PnDTnHnMnS'",
+		help: "Reset offsets to the first record at or after now minus a duration, e.g. PT1H30M or P1D."})
+	fromFile := stringOption(flagDef{name: "from-file", kafkaHelp: "Reset offsets to values defined in CSV file.",
+		help: "Reset offsets to the values of a CSV file of at most 64 MiB, as --export writes it (topic,partition,offset with one --group, else group,topic,partition,offset)."})
+	export := boolOption(flagDef{name: "export", kafkaHelp: "Generate offset reset information in CSV format for export to a file. Supported operation: reset-offsets.",
+		help: "Print the plan as CSV, for --from-file: stdout holds only the CSV, each name's exact bytes (warnings go to stderr)."})
 	return &verb{
 		name:       "reset-offsets",
 		actionHelp: "Reset offsets of streams group. The instances should be inactive. Takes --dry-run to plan which offsets to reset or --execute to update them (and, with --delete-all-internal-topics or --delete-internal-topic, delete internal topics); --export prints the plan as CSV. Scenarios: --to-datetime, --by-duration, --to-earliest, --to-latest, --shift-by, --from-file, --to-current, --to-offset. Scope: --all-input-topics or --input-topic, unless --from-file is used.",
-		flags: []flagDef{
-			groupFlag,
-			allGroupsFlag,
-			allInputTopicsFlag,
-			inputTopicFlag,
-			{name: "to-earliest", kind: boolFlag, kafkaHelp: "Reset offsets to earliest offset."},
-			{name: "to-latest", kind: boolFlag, kafkaHelp: "Reset offsets to latest offset."},
-			{name: "to-current", kind: boolFlag, kafkaHelp: "Reset offsets to current offset."},
-			{name: "to-offset", kind: stringFlag, kafkaHelp: "Reset offsets to a specific offset."},
-			{name: "shift-by", kind: stringFlag, kafkaHelp: "Reset offsets shifting current offset by 'n', where 'n' can be positive or negative."},
-			{name: "to-datetime", kind: stringFlag, kafkaHelp: "Reset offsets to offset from datetime. Format: 'YYYY-MM-DDThh:mm:ss.sss'",
-				help: "Reset offsets to the first record at or after an ISO 8601 time, e.g. 2020-01-01T05:00:00.000 (UTC) or 2020-01-01T05:00:00+05:30."},
-			{name: "by-duration", kind: stringFlag, kafkaHelp: "Reset offsets by duration from current timestamp. Format: 'PnDTnHnMnS'",
-				help: "Reset offsets to the first record at or after now minus a duration, e.g. PT1H30M or P1D."},
-			{name: "from-file", kind: stringFlag, kafkaHelp: "Reset offsets to values defined in CSV file.",
-				help: "Reset offsets to the values of a CSV file of at most 64 MiB, as --export writes it (topic,partition,offset with one --group, else group,topic,partition,offset)."},
+		flags: table(groupFlag, allGroupsFlag, allInputTopicsFlag, inputTopicFlag,
+			toEarliest, toLatest, toCurrent, toOffset, shiftBy, toDatetime, byDuration, fromFile,
 			dryRunFlag.withHelp("Only show the plan; change nothing."),
-			{name: "execute", kind: boolFlag, kafkaHelp: "Execute the offset reset operation. Supported operation: reset-offsets.",
-				help: "Commit the plan (the group must be Empty)."},
-			{name: "export", kind: boolFlag, kafkaHelp: "Generate offset reset information in CSV format for export to a file. Supported operation: reset-offsets.",
-				help: "Print the plan as CSV, for --from-file: stdout holds only the CSV, each name's exact bytes (warnings go to stderr)."},
+			executeFlag, export,
 			deleteAllInternalTopicsFlag.withHelp("With --execute: after the commit, delete the internal topics inferred from each group's topology."),
-			deleteInternalTopicFlag.withHelp("With --execute: after the commit, delete this internal topic of the group (repeatable); a topic that is not an internal topic of a requested group is refused and nothing is committed."),
-		},
+			deleteInternalTopicFlag.withHelp("With --execute: after the commit, delete this internal topic of the group (repeatable); a topic that is not an internal topic of a requested group is refused and nothing is committed.")),
 		short: "Reset the committed offsets of Kafka Streams groups",
 		long: `Reset the committed offsets of Kafka Streams groups, as
 kafka-streams-groups.sh --reset-offsets does, so that an application
@@ -104,13 +103,13 @@ exit status non-zero.`,
   kstreams-groups --reset-offsets --group orders-app --all-input-topics --to-earliest --execute --delete-all-internal-topics`,
 		parse: func(v flagValues) job {
 			opts := resetoffsets.Options{
-				Groups: v.strings("group"), AllGroups: v.bool("all-groups"),
-				AllInputTopics: v.bool("all-input-topics"), InputTopics: v.strings("input-topic"),
-				ToEarliest: v.bool("to-earliest"), ToLatest: v.bool("to-latest"), ToCurrent: v.bool("to-current"),
-				ToOffset: v.given("to-offset"), ShiftBy: v.given("shift-by"),
-				ToDatetime: v.given("to-datetime"), ByDuration: v.given("by-duration"), FromFile: v.given("from-file"),
-				DryRun: v.bool("dry-run"), Execute: v.bool("execute"), Export: v.bool("export"),
-				DeleteAllInternalTopics: v.bool("delete-all-internal-topics"), DeleteInternalTopics: v.strings("delete-internal-topic"),
+				Groups: groupFlag.get(v), AllGroups: allGroupsFlag.get(v),
+				AllInputTopics: allInputTopicsFlag.get(v), InputTopics: inputTopicFlag.get(v),
+				ToEarliest: toEarliest.get(v), ToLatest: toLatest.get(v), ToCurrent: toCurrent.get(v),
+				ToOffset: toOffset.given(v), ShiftBy: shiftBy.given(v),
+				ToDatetime: toDatetime.given(v), ByDuration: byDuration.given(v), FromFile: fromFile.given(v),
+				DryRun: dryRunFlag.get(v), Execute: executeFlag.get(v), Export: export.get(v),
+				DeleteAllInternalTopics: deleteAllInternalTopicsFlag.get(v), DeleteInternalTopics: deleteInternalTopicFlag.get(v),
 			}
 			var req resetoffsets.Request
 			return job{opts: opts, validate: opts.Validate,

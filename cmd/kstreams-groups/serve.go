@@ -39,28 +39,29 @@ const (
 	serveShutdown = 600 * time.Millisecond
 )
 
-// serveFlags are serve's own options; the check's conditions are added
-// from the check's flag table.
+// serve's own options; the check's conditions follow them in its table.
+var serveFlag = struct {
+	group                                                                 stringsOpt
+	interval, listen, webConfig, maxSeries, logFormat, logLevel, addrFile stringOpt
+	partitionMetrics                                                      boolOpt
+}{
+	group:            groupFlag.withHelp("A streams group to serve (repeatable); default: every streams group, listed again each cycle."),
+	interval:         stringOption(flagDef{name: "interval", help: "The time `D` between the starts of two cycles (default 30s; at least 1s)."}),
+	listen:           stringOption(flagDef{name: "listen", help: "The `ADDRESS` to serve HTTP on (default " + defaultListen + ": this host only)."}),
+	webConfig:        stringOption(flagDef{name: "web.config.file", help: "The exporter web configuration `FILE` (TLS, basic authentication), as every Prometheus exporter takes it."}),
+	maxSeries:        stringOption(flagDef{name: "max-series", help: "At most `N` group series per cluster (default 100000; 0: no cap); past it the series with the most labels are dropped and counted."}),
+	partitionMetrics: partitionMetricsFlag.withHelp("Also the per-partition series: kstreams_task_lag, and kstreams_partition_lag_seconds with the time lag."),
+	logFormat:        stringOption(flagDef{name: "log-format", help: "The log `FORMAT` on stderr: text (the default) or json."}),
+	logLevel:         stringOption(flagDef{name: "log-level", help: "The least `LEVEL` logged: debug, info (the default), warn or error."}),
+	addrFile:         stringOption(flagDef{name: "addr-file", help: "Write the address served on to this `FILE` once listening (with --listen 127.0.0.1:0)."}),
+}
+
+// serveFlags is serve's flag table: its own options, then the check's
+// conditions.
 func serveFlags() []flagDef {
-	own := []flagDef{
-		groupFlag.withHelp("A streams group to serve (repeatable); default: every streams group, listed again each cycle."),
-		{name: "interval", kind: stringFlag, help: "The time `D` between the starts of two cycles (default 30s; at least 1s)."},
-		{name: "listen", kind: stringFlag, help: "The `ADDRESS` to serve HTTP on (default " + defaultListen + ": this host only)."},
-		{name: "web.config.file", kind: stringFlag, help: "The exporter web configuration `FILE` (TLS, basic authentication), as every Prometheus exporter takes it."},
-		{name: "max-series", kind: stringFlag, help: "At most `N` group series per cluster (default 100000; 0: no cap); past it the series with the most labels are dropped and counted."},
-		{name: "partition-metrics", kind: boolFlag, help: "Also the per-partition series: kstreams_task_lag, and kstreams_partition_lag_seconds with the time lag."},
-		{name: "log-format", kind: stringFlag, help: "The log `FORMAT` on stderr: text (the default) or json."},
-		{name: "log-level", kind: stringFlag, help: "The least `LEVEL` logged: debug, info (the default), warn or error."},
-		{name: "addr-file", kind: stringFlag, help: "Write the address served on to this `FILE` once listening (with --listen 127.0.0.1:0)."},
-	}
-	for _, f := range (&app{}).checkVerb().flags {
-		switch f.name {
-		case "group", "all-groups", "verbose", "partition-metrics", "watch", "interval", "count":
-			continue
-		}
-		own = append(own, f)
-	}
-	return own
+	s := serveFlag
+	return append(table(s.group, s.interval, s.listen, s.webConfig, s.maxSeries, s.partitionMetrics, s.logFormat, s.logLevel, s.addrFile),
+		checkConditionFlags()...)
 }
 
 // serveOptions are serve's parsed options.
@@ -116,7 +117,7 @@ SIGTERM stop it within a second, with exit 0.` + "\n\n" + exitStatusHelpFor(exit
       --listen :9464 --web.config.file /etc/kstreams-groups/web.yml`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts, err := a.serveOptions(flagValues{fs: cmd.Flags()})
+			opts, err := a.serveOptions(a.flagValues(cmd, nil))
 			if err != nil {
 				return err
 			}
@@ -132,37 +133,38 @@ SIGTERM stop it within a second, with exit 0.` + "\n\n" + exitStatusHelpFor(exit
 
 // serveOptions reads and checks serve's options.
 func (a *app) serveOptions(v flagValues) (serveOptions, error) {
+	s := serveFlag
 	o := serveOptions{interval: defaultServeInterval, listen: defaultListen, maxSeries: defaultMaxSeries,
-		partitions: v.bool("partition-metrics"), groups: v.strings("group"), checkSettings: v,
-		webConfig: v.string("web.config.file"), addrFile: v.string("addr-file")}
-	if v.set("interval") {
-		d, err := time.ParseDuration(strings.TrimSpace(v.string("interval")))
+		partitions: s.partitionMetrics.get(v), groups: s.group.get(v), checkSettings: v,
+		webConfig: s.webConfig.get(v), addrFile: s.addrFile.get(v)}
+	if given := s.interval.given(v); given != nil {
+		d, err := time.ParseDuration(strings.TrimSpace(*given))
 		if err != nil || d < time.Second {
-			return o, usageErrorf("--interval: want a duration of at least 1s, such as 30s or 1m, got %q", v.string("interval"))
+			return o, usageErrorf("--interval: want a duration of at least 1s, such as 30s or 1m, got %q", *given)
 		}
 		o.interval = d
 	}
-	if v.set("listen") {
-		o.listen = strings.TrimSpace(v.string("listen"))
+	if given := s.listen.given(v); given != nil {
+		o.listen = strings.TrimSpace(*given)
 		if _, _, err := net.SplitHostPort(o.listen); err != nil {
-			return o, usageErrorf("--listen: want HOST:PORT, such as 127.0.0.1:9464 or :9464, got %q", v.string("listen"))
+			return o, usageErrorf("--listen: want HOST:PORT, such as 127.0.0.1:9464 or :9464, got %q", *given)
 		}
 	}
-	if v.set("max-series") {
-		n, err := strconv.Atoi(strings.TrimSpace(v.string("max-series")))
+	if given := s.maxSeries.given(v); given != nil {
+		n, err := strconv.Atoi(strings.TrimSpace(*given))
 		if err != nil || n < 0 {
-			return o, usageErrorf("--max-series: want a whole number, 0 or more, got %q", v.string("max-series"))
+			return o, usageErrorf("--max-series: want a whole number, 0 or more, got %q", *given)
 		}
 		o.maxSeries = n
 	}
-	switch f := v.string("log-format"); f {
+	switch f := s.logFormat.get(v); f {
 	case "", "text":
 	case "json":
 		o.logJSON = true
 	default:
 		return o, usageErrorf("--log-format: want text or json, got %q", f)
 	}
-	if l := v.string("log-level"); l != "" {
+	if l := s.logLevel.get(v); l != "" {
 		if err := o.logLevel.UnmarshalText([]byte(l)); err != nil {
 			return o, usageErrorf("--log-level: want debug, info, warn or error, got %q", l)
 		}

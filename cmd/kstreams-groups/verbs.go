@@ -99,7 +99,7 @@ func (a *app) registerKafkaForm(root *cobra.Command) {
 		byName[vb.name] = vb
 	}
 	for _, name := range kafkaActions {
-		fs.Bool(name, false, byName[name].actionHelp)
+		byName[name].action().register(fs, true)
 	}
 	for _, vb := range a.verbs() {
 		if vb.subcommandOnly {
@@ -132,7 +132,7 @@ func (a *app) newVerbCmd(vb *verb) *cobra.Command {
 		},
 		Args: func(c *cobra.Command, args []string) error { return vb.usage(noArgs(c, args)) },
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return vb.usage(a.start(cmd.Context(), []*verb{vb}, flagValues{fs: cmd.Flags(), args: args}))
+			return vb.usage(a.start(cmd.Context(), []*verb{vb}, a.flagValues(cmd, args)))
 		},
 	}
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return vb.usage(&usageError{err: flagError(c, err)}) })
@@ -144,6 +144,17 @@ func (a *app) newVerbCmd(vb *verb) *cobra.Command {
 		f.register(cmd.Flags(), false)
 	}
 	return cmd
+}
+
+// action is the Kafka form's --<name> option of the verb.
+func (vb *verb) action() boolOpt {
+	return boolOption(flagDef{name: vb.name, kafkaHelp: vb.actionHelp})
+}
+
+// flagValues are the parsed options of cmd, checked as the tests ask
+// (deps.undeclared).
+func (a *app) flagValues(cmd *cobra.Command, args []string) flagValues {
+	return flagValues{fs: cmd.Flags(), args: args, undeclared: a.deps.undeclared}
 }
 
 // usage gives a usage error its verb's own exit code and stdout line
@@ -168,10 +179,10 @@ func (a *app) runKafkaForm(cmd *cobra.Command) error {
 		_ = cmd.Help()
 		return usageErrorf("no action given")
 	}
-	v := flagValues{fs: cmd.Flags()}
+	v := a.flagValues(cmd, nil)
 	var present []*verb
 	for _, vb := range a.verbs() {
-		if !vb.subcommandOnly && v.bool(vb.name) {
+		if !vb.subcommandOnly && vb.action().get(v) {
 			present = append(present, vb)
 		}
 	}
@@ -214,7 +225,9 @@ func (a *app) validate(ctx context.Context, present []*verb, v flagValues) (job,
 				continue
 			}
 			seen[f.name] = true
-			if v.set(f.name) && !slices.ContainsFunc(f.availableIf, has) {
+			// Every Kafka-form option is looked for, the subcommand's
+			// table holds only its own: lenient.
+			if f.set(v.lenient()) && !slices.ContainsFunc(f.availableIf, has) {
 				return job{}, usageErrorf("Option(s) [%s] are unavailable given other options on the command line", f.name)
 			}
 		}
@@ -253,28 +266,29 @@ func (a *app) validate(ctx context.Context, present []*verb, v flagValues) (job,
 // --execute, for config), and --delete takes --delete-internal-topic, as
 // the Kafka 4.4 docs promise.
 func sharedChecks(v flagValues, has func(string) bool) error {
-	groups := len(v.strings("group")) > 0
+	groups := len(groupFlag.get(v)) > 0
 	reset := has("reset-offsets")
-	deleteAll, deleteNamed := v.bool("delete-all-internal-topics"), v.set("delete-internal-topic")
+	deleteAll, deleteNamed := deleteAllInternalTopicsFlag.get(v), deleteInternalTopicFlag.set(v)
+	execute := executeFlag.get(v)
 	switch {
 	case deleteAll && !reset && !has("delete"):
 		return usageErrorf("Option [delete-all-internal-topics] takes one of these options: [delete], [reset-offsets]")
-	case deleteAll && reset && !v.bool("execute"):
+	case deleteAll && reset && !execute:
 		return usageErrorf("Option [delete-all-internal-topics] takes [execute] when [reset-offsets] is used.")
-	case !deleteAll && deleteNamed && !has("delete") && !(reset && v.bool("execute")):
+	case !deleteAll && deleteNamed && !has("delete") && !(reset && execute):
 		return usageErrorf("Option [delete-internal-topic] takes [reset-offsets] when [execute] is used.")
-	case (v.bool("dry-run") && !has("delete") || v.bool("execute")) && !reset && !has("config") && !has("inventory"):
+	case (dryRunFlag.get(v) && !has("delete") || execute) && !reset && !has("config") && !has("inventory"):
 		return usageErrorf("Only Option [reset-offsets] accepts [execute] or [dry-run]")
-	case has("list") && v.bool("members"):
+	case has("list") && membersFlag.get(v):
 		return usageErrorf(`Option "[list]" can't be used with option "[members]"`)
-	case has("list") && v.bool("offsets"):
+	case has("list") && offsetsFlag.get(v):
 		return usageErrorf(`Option "[list]" can't be used with option "[offsets]"`)
-	case groups && v.bool("all-groups"):
+	case groups && allGroupsFlag.get(v):
 		return usageErrorf(`Option "[group]" can't be used with option "[all-groups]"`)
 	case groups && has("list"):
 		return usageErrorf(`Option "[group]" can't be used with option "[list]"`)
 	}
-	if v.set("input-topic") {
+	if inputTopicFlag.set(v) {
 		// --delete with --input-topic failed in the delete checks already.
 		for _, other := range []string{"list", "describe", "delete"} {
 			if has(other) {

@@ -33,14 +33,14 @@ import (
 )
 
 // The options of --watch, shared by the verbs that watch.
-var watchFlags = []flagDef{
-	{name: "watch", kind: boolFlag, availableIf: []string{"describe"},
-		kafkaHelp: watchHelp, help: watchHelp},
-	{name: "interval", kind: stringFlag, availableIf: []string{"describe"},
-		kafkaHelp: intervalHelp, help: intervalHelp},
-	{name: "count", kind: stringFlag, availableIf: []string{"describe"},
-		kafkaHelp: countHelp, help: countHelp},
-}
+var (
+	watchFlag = boolOption(flagDef{name: "watch", availableIf: []string{"describe"},
+		kafkaHelp: watchHelp, help: watchHelp})
+	watchIntervalFlag = stringOption(flagDef{name: "interval", availableIf: []string{"describe"},
+		kafkaHelp: intervalHelp, help: intervalHelp})
+	watchCountFlag = stringOption(flagDef{name: "count", availableIf: []string{"describe"},
+		kafkaHelp: countHelp, help: countHelp})
+)
 
 const (
 	watchHelp    = "Look again every --interval until Ctrl-C: on a terminal the view is redrawn in place with what changed marked; in a pipe each sample is a block after a timestamp line (text output only)."
@@ -63,23 +63,23 @@ type watchOptions struct {
 
 // parseWatch reads the --watch options of v; the error is a usage error's.
 func parseWatch(v flagValues) (watchOptions, error) {
-	w := watchOptions{on: v.bool("watch"), interval: defaultInterval}
-	for _, name := range []string{"interval", "count"} {
-		if v.set(name) && !w.on {
-			return w, fmt.Errorf("--%s needs --watch", name)
+	w := watchOptions{on: watchFlag.get(v), interval: defaultInterval}
+	for _, o := range []stringOpt{watchIntervalFlag, watchCountFlag} {
+		if o.set(v) && !w.on {
+			return w, fmt.Errorf("--%s needs --watch", o.name)
 		}
 	}
-	if v.set("interval") {
-		d, err := time.ParseDuration(strings.TrimSpace(v.string("interval")))
+	if s := watchIntervalFlag.given(v); s != nil {
+		d, err := time.ParseDuration(strings.TrimSpace(*s))
 		if err != nil || d < minInterval {
-			return w, fmt.Errorf("--interval: want a duration of at least %s, such as 2s or 500ms, got %q", minInterval, v.string("interval"))
+			return w, fmt.Errorf("--interval: want a duration of at least %s, such as 2s or 500ms, got %q", minInterval, *s)
 		}
 		w.interval = d
 	}
-	if v.set("count") {
-		n, err := strconv.Atoi(strings.TrimSpace(v.string("count")))
+	if s := watchCountFlag.given(v); s != nil {
+		n, err := strconv.Atoi(strings.TrimSpace(*s))
 		if err != nil || n < 1 {
-			return w, fmt.Errorf("--count: want a number of samples, 1 or more, got %q", v.string("count"))
+			return w, fmt.Errorf("--count: want a number of samples, 1 or more, got %q", *s)
 		}
 		w.count = n
 	}
