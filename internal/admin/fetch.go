@@ -138,9 +138,11 @@ type partRead struct {
 func (c *Client) FetchFirstRecords(ctx context.Context, qs []FirstRecordQuery) ([]FirstRecord, FetchStats, error) {
 	var stats FetchStats
 	reads := make([]*partRead, len(qs))
+	slab := make([]partRead, len(qs)) // one allocation for every read
 	var topics []string
 	for i, q := range qs {
-		r := &partRead{q: q, pos: q.From, maxBytes: fetchPartitionBytes, out: FirstRecord{TopicPartition: q.TopicPartition, Timestamp: -1, Offset: -1}}
+		r := &slab[i]
+		*r = partRead{q: q, pos: q.From, maxBytes: fetchPartitionBytes, out: FirstRecord{TopicPartition: q.TopicPartition, Timestamp: -1, Offset: -1}}
 		if q.Count {
 			r.maxBytes = fetchCountPartitionBytes
 		}

@@ -69,8 +69,18 @@ func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders ma
 	if !ok {
 		return 0
 	}
-	var qs []admin.FirstRecordQuery
-	var rows []*PartitionLag
+	n := 0
+	for _, g := range groups {
+		if g.Err == nil {
+			for _, st := range g.Subtopologies {
+				for _, t := range st.Tasks {
+					n += len(t.Offsets)
+				}
+			}
+		}
+	}
+	qs := make([]admin.FirstRecordQuery, 0, n)
+	rows := make([]*PartitionLag, 0, n)
 	for _, g := range groups {
 		if g.Err != nil {
 			continue
