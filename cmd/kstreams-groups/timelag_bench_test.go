@@ -124,7 +124,9 @@ func BenchmarkOverviewTimeLag(b *testing.B) {
 
 // timeLagPlaygroundEnv makes the test binary serve the playground seeded
 // with largeTimeLagState(N) for BenchmarkOverviewTimeLag (N the value): it
-// prints the bootstrap address on stdout and serves until its stdin ends.
+// prints the bootstrap address on stdout and serves until its stdin ends
+// (the parent closed it, or ended). The mode is entered from an init, not
+// TestMain, so that it stays in this file.
 const timeLagPlaygroundEnv = "KSTREAMS_GROUPS_TEST_TIMELAG_PLAYGROUND"
 
 func init() {
