@@ -76,6 +76,11 @@ type FirstRecordQuery struct {
 	kafka.TopicPartition
 	From, End int64
 	Count     bool
+	// Leader is the partition's leader when LeaderKnown (the node that
+	// answered ListOffsets for End): no Metadata request is sent for the
+	// partitions whose leader is known.
+	Leader      int32
+	LeaderKnown bool
 }
 
 // FirstRecord is the answer for one partition.
@@ -112,15 +117,20 @@ type FetchStats struct {
 // partRead is the state of one partition's read.
 type partRead struct {
 	q        FirstRecordQuery
+	leader   int32
 	pos      int64
 	maxBytes int32
 	stuck    bool
 	done     bool
+	// answered tells that this round's answer held the partition (each
+	// read belongs to one leader's round: no lock).
+	answered bool
 	out      FirstRecord
 }
 
 // FetchFirstRecords reads, for each query, the first record at or after
-// From (see FirstRecordQuery): one Metadata request for the leaders, then
+// From (see FirstRecordQuery): one Metadata request for the leaders not
+// known (Leader), then
 // rounds of one Fetch per leader (read_committed, no wait, a few bytes per
 // partition) until every partition is answered or fetchRounds is reached.
 // The result is in query order; a partition that failed carries its error.
@@ -128,9 +138,11 @@ type partRead struct {
 func (c *Client) FetchFirstRecords(ctx context.Context, qs []FirstRecordQuery) ([]FirstRecord, FetchStats, error) {
 	var stats FetchStats
 	reads := make([]*partRead, len(qs))
+	slab := make([]partRead, len(qs)) // one allocation for every read
 	var topics []string
 	for i, q := range qs {
-		r := &partRead{q: q, pos: q.From, maxBytes: fetchPartitionBytes, out: FirstRecord{TopicPartition: q.TopicPartition, Timestamp: -1, Offset: -1}}
+		r := &slab[i]
+		*r = partRead{q: q, pos: q.From, maxBytes: fetchPartitionBytes, out: FirstRecord{TopicPartition: q.TopicPartition, Timestamp: -1, Offset: -1}}
 		if q.Count {
 			r.maxBytes = fetchCountPartitionBytes
 		}
@@ -139,35 +151,40 @@ func (c *Client) FetchFirstRecords(ctx context.Context, qs []FirstRecordQuery) (
 			r.done, r.out.Counted = true, q.Count
 		}
 		reads[i] = r
-		if !r.done {
+		switch {
+		case r.done:
+		case q.LeaderKnown:
+			r.leader = q.Leader
+		default:
 			topics = append(topics, q.Topic)
 		}
 	}
-	if len(topics) == 0 {
-		return collect(reads), stats, nil
-	}
-	tis, err := c.DescribeTopics(ctx, topics)
-	if err != nil {
-		return nil, stats, err
-	}
-	leaders := map[kafka.TopicPartition]int32{}
-	topicErr := map[string]error{}
-	for _, ti := range tis {
-		topicErr[ti.Topic] = ti.Err
-		for _, p := range ti.Partitions {
-			leaders[kafka.TopicPartition{Topic: ti.Topic, Partition: p.Partition}] = p.Leader
+	if len(topics) > 0 {
+		tis, err := c.DescribeTopics(ctx, topics)
+		if err != nil {
+			return nil, stats, err
 		}
-	}
-	for _, r := range reads {
-		if r.done {
-			continue
+		leaders := map[kafka.TopicPartition]int32{}
+		topicErr := map[string]error{}
+		for _, ti := range tis {
+			topicErr[ti.Topic] = ti.Err
+			for _, p := range ti.Partitions {
+				leaders[kafka.TopicPartition{Topic: ti.Topic, Partition: p.Partition}] = p.Leader
+			}
 		}
-		if err := topicErr[r.q.Topic]; err != nil {
-			r.fail(err)
-		} else if l, ok := leaders[r.q.TopicPartition]; !ok {
-			r.fail(NewKafkaError(kerr.UnknownTopicOrPartition.Code, nil))
-		} else if l < 0 {
-			r.fail(NewKafkaError(kerr.LeaderNotAvailable.Code, nil))
+		for _, r := range reads {
+			if r.done || r.q.LeaderKnown {
+				continue
+			}
+			if err := topicErr[r.q.Topic]; err != nil {
+				r.fail(err)
+			} else if l, ok := leaders[r.q.TopicPartition]; !ok {
+				r.fail(NewKafkaError(kerr.UnknownTopicOrPartition.Code, nil))
+			} else if l < 0 {
+				r.fail(NewKafkaError(kerr.LeaderNotAvailable.Code, nil))
+			} else {
+				r.leader = l
+			}
 		}
 	}
 	dec := newBoundedDecompressor(maxDecompressedBatch)
@@ -175,8 +192,7 @@ func (c *Client) FetchFirstRecords(ctx context.Context, qs []FirstRecordQuery) (
 		byLeader := map[int32][]*partRead{}
 		for _, r := range reads {
 			if !r.done {
-				l := leaders[r.q.TopicPartition]
-				byLeader[l] = append(byLeader[l], r)
+				byLeader[r.leader] = append(byLeader[r.leader], r)
 			}
 		}
 		if len(byLeader) == 0 {
@@ -312,21 +328,23 @@ func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, d
 		}
 		return
 	}
-	answered := map[*partRead]bool{}
+	for _, r := range rs {
+		r.answered = false
+	}
 	for i := range resp.Topics {
 		t := &resp.Topics[i]
 		for j := range t.Partitions {
 			p := &t.Partitions[j]
 			for _, r := range byTP[kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}] {
-				if !answered[r] { // asked once, answered twice: the first counts
-					answered[r] = true
+				if !r.answered { // asked once, answered twice: the first counts
+					r.answered = true
 					r.take(p, dec)
 				}
 			}
 		}
 	}
 	for _, r := range rs {
-		if !answered[r] {
+		if !r.answered {
 			// Left out of the answer (a response limit): next round.
 			r.stuck = true
 		}
@@ -423,11 +441,15 @@ var crc32c = crc32.MakeTable(crc32.Castagnoli)
 // that does not fit): takeRecords reads those and says what is wrong.
 func (r *partRead) takeHeaders(p *kmsg.FetchResponseTopicPartition, dec kgo.Decompressor) (next int64, ok bool) {
 	out, next := r.out, r.pos
-	aborted := slices.Clone(p.AbortedTransactions)
-	slices.SortStableFunc(aborted, func(a, b kmsg.FetchResponseTopicPartitionAbortedTransaction) int {
+	aborted := p.AbortedTransactions
+	byFirst := func(a, b kmsg.FetchResponseTopicPartitionAbortedTransaction) int {
 		return cmp.Compare(a.FirstOffset, b.FirstOffset)
-	})
-	open := map[int64]bool{} // producers inside an aborted transaction
+	}
+	if !slices.IsSortedFunc(aborted, byFirst) {
+		aborted = slices.Clone(aborted)
+		slices.SortStableFunc(aborted, byFirst)
+	}
+	var open map[int64]bool // producers inside an aborted transaction (most answers have none)
 	b := p.RecordBatches
 	for len(b) >= batchLengthAt+4 {
 		size := int64(int32(binary.BigEndian.Uint32(b[batchLengthAt:]))) + batchLengthAt + 4
@@ -450,6 +472,9 @@ func (r *partRead) takeHeaders(p *kmsg.FetchResponseTopicPartition, dec kgo.Deco
 		attrs := binary.BigEndian.Uint16(raw[batchAttrsAt:])
 		producer := int64(binary.BigEndian.Uint64(raw[batchProducerAt:]))
 		for len(aborted) > 0 && aborted[0].FirstOffset <= last {
+			if open == nil {
+				open = map[int64]bool{}
+			}
 			open[aborted[0].ProducerID] = true
 			aborted = aborted[1:]
 		}

@@ -158,7 +158,10 @@ type ListedOffset struct {
 	kafka.TopicPartition
 	Offset      int64
 	LeaderEpoch int32
-	Err         error
+	// Leader is the node that answered (the partition's leader, which a
+	// Fetch of it goes to); -1 when none did.
+	Leader int32
+	Err    error
 }
 
 // ListOffsets asks the partition leaders for the offset at timestamp
@@ -203,7 +206,7 @@ func (c *Client) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, ti
 				for _, t := range sreq.Topics {
 					for _, p := range t.Partitions {
 						tp := kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}
-						got[tp] = ListedOffset{TopicPartition: tp, Offset: -1, LeaderEpoch: -1, Err: shardErr}
+						got[tp] = ListedOffset{TopicPartition: tp, Offset: -1, LeaderEpoch: -1, Leader: -1, Err: shardErr}
 					}
 				}
 			}
@@ -216,7 +219,7 @@ func (c *Client) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, ti
 		for _, t := range resp.Topics {
 			for _, p := range t.Partitions {
 				tp := kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}
-				lo := ListedOffset{TopicPartition: tp, Offset: p.Offset, LeaderEpoch: p.LeaderEpoch}
+				lo := ListedOffset{TopicPartition: tp, Offset: p.Offset, LeaderEpoch: p.LeaderEpoch, Leader: shard.Meta.NodeID}
 				if p.ErrorCode != 0 {
 					lo.Err = NewKafkaError(p.ErrorCode, nil)
 				}
@@ -232,7 +235,7 @@ func (c *Client) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, ti
 			if err == nil {
 				err = &kafka.MalformedError{Reason: fmt.Sprintf("ListOffsets has no answer for %s-%d", tp.Topic, tp.Partition)}
 			}
-			lo = ListedOffset{TopicPartition: tp, Offset: -1, LeaderEpoch: -1, Err: err}
+			lo = ListedOffset{TopicPartition: tp, Offset: -1, LeaderEpoch: -1, Leader: -1, Err: err}
 		}
 		out = append(out, lo)
 	}

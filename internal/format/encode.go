@@ -40,13 +40,22 @@ func encode(w io.Writer, o Output, v any) error {
 	var b bytes.Buffer
 	switch o {
 	case JSON:
+		// Compact first, then indented by indentJSON: encoding/json's
+		// own indentation (SetIndent) runs its scanner over every byte
+		// and was most of the cost of a large document.
 		enc := json.NewEncoder(&b)
-		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		if err := enc.Encode(v); err != nil {
 			return err
 		}
-		return sp.write(w, o, escapeDELAndC1(b.Bytes()))
+		compact := escapeDELAndC1(bytes.TrimSuffix(b.Bytes(), []byte{'\n'}))
+		if len(sp.models) == 0 {
+			// Nothing to splice: indented straight into w.
+			_, err := indentJSON(make([]byte, 0, jsonChunk+4<<10), compact, w)
+			return err
+		}
+		out, _ := indentJSON(make([]byte, 0, 2*len(compact)), compact, nil)
+		return sp.write(w, o, out)
 	case YAML:
 		enc := yaml.NewEncoder(&b)
 		enc.SetIndent(2)
@@ -59,6 +68,109 @@ func encode(w io.Writer, o Output, v any) error {
 		return sp.write(w, o, b.Bytes())
 	}
 	return fmt.Errorf("format %q is not a document format", o)
+}
+
+// indentJSON appends src, one value as encoding/json writes it compact
+// (no space outside strings), to dst indented as json.Indent(dst, src, "",
+// "  ") does, and a newline, as json.Encoder writes with SetIndent("",
+// "  "): a newline and two spaces per level after an opening bracket and
+// each comma, a space after each colon, empty objects and arrays kept as
+// {} and []. Strings are copied whole. With w, dst is written to w
+// whenever it holds jsonChunk bytes, and at the end (dst is then empty).
+// FuzzIndentJSON compares it with json.Indent.
+func indentJSON(dst, src []byte, w io.Writer) ([]byte, error) {
+	depth := 0
+	open := false // an opening bracket waits for its first element
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if open && c != '}' && c != ']' {
+			open = false
+			depth++
+			dst = jsonNewline(dst, depth)
+		}
+		switch c {
+		case '"':
+			// To the closing quote: one not escaped, that is, after an
+			// even number of backslashes.
+			j := i + 1
+			for {
+				k := bytes.IndexByte(src[j:], '"')
+				if k < 0 {
+					j = len(src) - 1
+					break
+				}
+				j += k
+				bs := 0
+				for bs < j-i-1 && src[j-1-bs] == '\\' {
+					bs++
+				}
+				if bs%2 == 0 {
+					break
+				}
+				j++
+			}
+			dst = append(dst, src[i:j+1]...)
+			i = j
+		case '{', '[':
+			open = true
+			dst = append(dst, c)
+		case ',':
+			dst = jsonNewline(append(dst, c), depth)
+			if w != nil && len(dst) >= jsonChunk {
+				if _, err := w.Write(dst); err != nil {
+					return dst[:0], err
+				}
+				dst = dst[:0]
+			}
+		case ':':
+			dst = append(dst, ':', ' ')
+		case '}', ']':
+			if open {
+				open = false
+			} else {
+				depth--
+				dst = jsonNewline(dst, depth)
+			}
+			dst = append(dst, c)
+		default:
+			// A number or a literal: to the next punctuation.
+			j := i + 1
+			for j < len(src) && !isJSONPunct(src[j]) {
+				j++
+			}
+			dst = append(dst, src[i:j]...)
+			i = j - 1
+		}
+	}
+	dst = append(dst, '\n')
+	if w != nil {
+		_, err := w.Write(dst)
+		return dst[:0], err
+	}
+	return dst, nil
+}
+
+// jsonChunk is how much indentJSON gathers before a write.
+const jsonChunk = 64 << 10
+
+// jsonNewline appends a newline and the indentation of depth.
+func jsonNewline(dst []byte, depth int) []byte {
+	const spaces = "                                                                "
+	dst = append(dst, '\n')
+	for n := 2 * depth; n > 0; {
+		k := min(n, len(spaces))
+		dst = append(dst, spaces[:k]...)
+		n -= k
+	}
+	return dst
+}
+
+func isJSONPunct(c byte) bool {
+	switch c {
+	case '{', '}', '[', ']', ',', ':', '"':
+		return true
+	}
+	return false
 }
 
 // escapeDELAndC1 writes DEL and the C1 controls of encoding/json's output

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
@@ -344,9 +345,6 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		res.Groups = append(res.Groups, build(d))
 	}
 	fillAll(ctx, client, res, opts)
-	if !opts.WithoutSettings {
-		fillSettings(ctx, client, res.Groups)
-	}
 	for _, g := range res.Groups {
 		if g.Err == nil {
 			g.Coverage = computeCoverage(g, g.Settings)
@@ -563,7 +561,10 @@ func sortedSet(xs []string) []string {
 // committed on a subtopology's source topics; a group whose offsets cannot
 // be fetched gets Err. Partition 0 of every source topic is asked too,
 // whether a task reads it or not: a topic without it does not exist.
-func fillLag(ctx context.Context, client Client, groups []*Group) {
+//
+// It returns the leader of each partition whose log end it read (the node
+// that answered ListOffsets), for the time lag's Fetch.
+func fillLag(ctx context.Context, client Client, groups []*Group) map[kafka.TopicPartition]int32 {
 	var ok []*Group
 	var ids []string
 	for _, g := range groups {
@@ -572,7 +573,7 @@ func fillLag(ctx context.Context, client Client, groups []*Group) {
 		}
 	}
 	if len(ok) == 0 {
-		return
+		return nil
 	}
 	committed := map[string]map[kafka.TopicPartition]admin.CommittedOffset{}
 	for _, co := range client.FetchCommittedOffsets(ctx, ids) {
@@ -603,7 +604,7 @@ func fillLag(ctx context.Context, client Client, groups []*Group) {
 		}
 	}
 	if len(all) == 0 {
-		return
+		return nil
 	}
 	earliest, errE := admin.IndexListedOffsets(client.ListOffsets(ctx, all, admin.EarliestTimestamp))
 	latest, errL := admin.IndexListedOffsets(client.ListOffsets(ctx, all, admin.LatestTimestamp))
@@ -617,18 +618,42 @@ func fillLag(ctx context.Context, client Client, groups []*Group) {
 		}
 		g.Err = computeLag(g, committed[g.Group], latest, earliest)
 	}
+	leaders := make(map[kafka.TopicPartition]int32, len(latest))
+	for tp, lo := range latest {
+		if lo.Err == nil && lo.Leader >= 0 {
+			leaders[tp] = lo.Leader
+		}
+	}
+	return leaders
 }
 
 // fillAll computes the lag of groups and, with opts.TimeLag, their time
-// lag.
+// lag, and reads their settings (unless opts.WithoutSettings). The
+// settings depend on the description only: they are read while the
+// offsets and records are (the same groups as before: those described;
+// they are kept for those whose offsets were read).
 func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
-	fillLag(ctx, client, res.Groups)
+	var settings map[string]*Settings
+	var wg sync.WaitGroup
+	if !opts.WithoutSettings {
+		ids, coord := settingsGroups(res.Groups)
+		wg.Go(func() { settings = ReadSettings(ctx, client, ids, coord) })
+	}
+	leaders := fillLag(ctx, client, res.Groups)
 	if opts.TimeLag {
 		now := time.Now
 		if opts.Now != nil {
 			now = opts.Now
 		}
-		res.Fetches = fillTimeLag(ctx, client, res.Groups, now)
+		res.Fetches = fillTimeLag(ctx, client, res.Groups, leaders, now)
+	}
+	wg.Wait()
+	if settings != nil {
+		for _, g := range res.Groups {
+			if g.Err == nil {
+				g.Settings = settings[g.Group]
+			}
+		}
 	}
 }
 

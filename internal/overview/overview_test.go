@@ -77,9 +77,9 @@ func (f *fake) ListOffsets(_ context.Context, tps []kafka.TopicPartition, ts int
 			m = f.start
 		}
 		off, ok := m[tp]
-		lo := admin.ListedOffset{TopicPartition: tp, Offset: off}
+		lo := admin.ListedOffset{TopicPartition: tp, Offset: off, Leader: 100 + tp.Partition} // the time lag's Fetch goes there
 		if !ok {
-			lo.Offset, lo.Err = -1, admin.NewKafkaError(kafka.CodeUnknownTopicOrPartition, nil)
+			lo.Offset, lo.Leader, lo.Err = -1, -1, admin.NewKafkaError(kafka.CodeUnknownTopicOrPartition, nil)
 		}
 		out = append(out, lo)
 	}

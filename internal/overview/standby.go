@@ -459,10 +459,9 @@ func ReadSettings(ctx context.Context, client any, groups []string, coord *kafka
 	return out
 }
 
-// fillSettings reads the settings of the groups described without error.
-func fillSettings(ctx context.Context, client Client, groups []*Group) {
-	var ids []string
-	var coord *kafka.Broker
+// settingsGroups are the groups described without error, whose settings
+// are read, and the coordinator of the first.
+func settingsGroups(groups []*Group) (ids []string, coord *kafka.Broker) {
 	for _, g := range groups {
 		if g.Err == nil {
 			ids = append(ids, g.Group)
@@ -471,15 +470,7 @@ func fillSettings(ctx context.Context, client Client, groups []*Group) {
 			}
 		}
 	}
-	got := ReadSettings(ctx, client, ids, coord)
-	if got == nil {
-		return
-	}
-	for _, g := range groups {
-		if g.Err == nil {
-			g.Settings = got[g.Group]
-		}
-	}
+	return ids, coord
 }
 
 // Join is a described group's overview without offsets (no lag): its

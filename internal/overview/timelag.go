@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // Time lag and record lag. The offset lag (end minus committed) counts
@@ -60,14 +61,26 @@ type RecordReader interface {
 // groups that have offsets (one Fetch per leader, see
 // admin.FetchFirstRecords) and fills their time lag; it returns the Fetch
 // requests sent. A partition that cannot be read has an unknown time lag
-// and its error; the group keeps its offsets.
-func fillTimeLag(ctx context.Context, client Client, groups []*Group, now func() time.Time) int {
+// and its error; the group keeps its offsets. leaders are the partitions'
+// leaders that ListOffsets met (fillLag): the Fetch goes to them without
+// a Metadata request.
+func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders map[kafka.TopicPartition]int32, now func() time.Time) int {
 	rr, ok := client.(RecordReader)
 	if !ok {
 		return 0
 	}
-	var qs []admin.FirstRecordQuery
-	var rows []*PartitionLag
+	n := 0
+	for _, g := range groups {
+		if g.Err == nil {
+			for _, st := range g.Subtopologies {
+				for _, t := range st.Tasks {
+					n += len(t.Offsets)
+				}
+			}
+		}
+	}
+	qs := make([]admin.FirstRecordQuery, 0, n)
+	rows := make([]*PartitionLag, 0, n)
 	for _, g := range groups {
 		if g.Err != nil {
 			continue
@@ -80,7 +93,9 @@ func fillTimeLag(ctx context.Context, client Client, groups []*Group, now func()
 					if row.Committed != nil {
 						from = max(*row.Committed, row.LogStart)
 					}
-					qs = append(qs, admin.FirstRecordQuery{TopicPartition: row.TopicPartition, From: from, End: row.LogEnd, Count: row.LogEnd-from <= admin.RecordCountBound})
+					l, known := leaders[row.TopicPartition]
+					qs = append(qs, admin.FirstRecordQuery{TopicPartition: row.TopicPartition, From: from, End: row.LogEnd, Count: row.LogEnd-from <= admin.RecordCountBound,
+						Leader: l, LeaderKnown: known})
 					rows = append(rows, row)
 				}
 			}
