@@ -626,7 +626,12 @@ func (c gvColor) xdot() string {
 	if c.name != "" {
 		return "#000000" // the PNG format has no known colors: never a name
 	}
-	return fmt.Sprintf("#%02x%02x%02x%02x", c.rgba[0], c.rgba[1], c.rgba[2], c.rgba[3])
+	const hex = "0123456789abcdef"
+	b := []byte{'#', 0, 0, 0, 0, 0, 0, 0, 0}
+	for i, v := range c.rgba {
+		b[1+2*i], b[2+2*i] = hex[v>>4], hex[v&15]
+	}
+	return string(b)
 }
 
 // style writes svg_grstyle's attributes; for PNG, the painter's state.
