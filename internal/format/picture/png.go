@@ -287,8 +287,8 @@ func white(pix []byte) {
 
 // paint paints one laid-out graph at the painter's x0 and top.
 func (p *painter) paint(g gvJSON) {
-	p.run(g.Draw)
-	p.run(g.LDraw)
+	p.run(drawOps(g.Draw))
+	p.run(drawOps(g.LDraw))
 	for i, o := range g.Objects {
 		if i < g.SubgraphCnt {
 			p.object(o)
@@ -331,52 +331,103 @@ func (p *painter) loadFonts() error {
 
 func (p *painter) object(o gvObject) {
 	for _, ops := range [][]xdotOp{o.Draw, o.HDraw, o.TDraw, o.LDraw, o.HLDraw, o.TLDraw} {
-		p.run(ops)
+		p.run(drawOps(ops))
 	}
+}
+
+// drawOp is one xdot operation as the painter reads it, compact: a
+// large picture's recordings are all held until they are painted.
+type drawOp struct {
+	op    byte
+	align byte         // T: 'l', 'c' or 'r'
+	s     string       // c, C: the color; S: the style; T: the text
+	pts   [][2]float64 // P, p, L, B, b: the points
+	x, y  float64      // E: the center; T: the anchor
+	a, b  float64      // E: the radii; T: a: the width; F: a: the size; t: a: the font flags
+}
+
+// drawOps are -Tjson's operations as the painter reads them (a gradient
+// as its first stop).
+func drawOps(ops []xdotOp) []drawOp {
+	out := make([]drawOp, 0, len(ops))
+	for _, o := range ops {
+		if o.Op == "" {
+			continue
+		}
+		d := drawOp{op: o.Op[0]}
+		switch d.op {
+		case 'c', 'C':
+			d.s = o.Color
+			if o.Grad != "" && o.Grad != "none" && len(o.Stops) > 0 {
+				d.s = o.Stops[0].Color
+			}
+		case 'S':
+			d.s = o.Style
+		case 'F':
+			d.a = o.Size
+		case 't':
+			d.a = float64(o.Fontchar)
+		case 'E', 'e':
+			if len(o.Rect) != 4 {
+				continue
+			}
+			d.x, d.y, d.a, d.b = o.Rect[0], o.Rect[1], o.Rect[2], o.Rect[3]
+		case 'P', 'p', 'L', 'B', 'b':
+			d.pts = o.Points
+		case 'T':
+			if len(o.Pt) < 2 {
+				continue
+			}
+			d.x, d.y, d.a, d.s, d.align = o.Pt[0], o.Pt[1], o.Width, o.Text, 'c'
+			if o.Align == "l" || o.Align == "r" {
+				d.align = o.Align[0]
+			}
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // x and y map graph points to canvas pixels.
 func (p *painter) x(v float64) float64 { return (v - p.x0) * p.scale }
 func (p *painter) y(v float64) float64 { return (p.top - v - p.band) * p.scale }
 
-func (p *painter) run(ops []xdotOp) {
+func (p *painter) run(ops []drawOp) {
 	// Every attribute's operations start from the defaults.
 	p.pen, p.fill, p.lineWidth, p.dash, p.bold = color.Black, color.Black, 1, nil, false
 	for _, op := range ops {
-		switch op.Op {
-		case "c":
-			p.pen = parseColor(op)
-		case "C":
-			p.fill = parseColor(op)
-		case "S":
-			p.style(op.Style)
-		case "F":
-			p.fontSize = op.Size
-		case "t":
-			p.bold = op.Fontchar&1 != 0
-		case "E", "e":
-			if len(op.Rect) == 4 {
-				poly := ellipse(p.x(op.Rect[0]), p.y(op.Rect[1]), op.Rect[2]*p.scale, op.Rect[3]*p.scale)
-				p.finish(poly, op.Op == "E", true)
-			}
-		case "P", "p", "L":
-			if len(op.Points) > 0 {
-				line := make([]pt, len(op.Points))
-				for i, q := range op.Points {
+		switch op.op {
+		case 'c':
+			p.pen = parseColor(op.s)
+		case 'C':
+			p.fill = parseColor(op.s)
+		case 'S':
+			p.style(op.s)
+		case 'F':
+			p.fontSize = op.a
+		case 't':
+			p.bold = int(op.a)&1 != 0
+		case 'E', 'e':
+			poly := ellipse(p.x(op.x), p.y(op.y), op.a*p.scale, op.b*p.scale)
+			p.finish(poly, op.op == 'E', true)
+		case 'P', 'p', 'L':
+			if len(op.pts) > 0 {
+				line := make([]pt, len(op.pts))
+				for i, q := range op.pts {
 					line[i] = pt{p.x(q[0]), p.y(q[1])}
 				}
-				p.finish(line, op.Op == "P", op.Op != "L")
+				p.finish(line, op.op == 'P', op.op != 'L')
 			}
-		case "B", "b":
-			if len(op.Points) >= 4 {
-				line := []pt{{p.x(op.Points[0][0]), p.y(op.Points[0][1])}}
-				for i := 1; i+2 < len(op.Points); i += 3 {
-					a, b, c := op.Points[i], op.Points[i+1], op.Points[i+2]
+		case 'B', 'b':
+			if len(op.pts) >= 4 {
+				line := []pt{{p.x(op.pts[0][0]), p.y(op.pts[0][1])}}
+				for i := 1; i+2 < len(op.pts); i += 3 {
+					a, b, c := op.pts[i], op.pts[i+1], op.pts[i+2]
 					line = cubic(line, line[len(line)-1], pt{p.x(a[0]), p.y(a[1])}, pt{p.x(b[0]), p.y(b[1])}, pt{p.x(c[0]), p.y(c[1])})
 				}
-				p.finish(line, op.Op == "B", op.Op == "B")
+				p.finish(line, op.op == 'B', op.op == 'B')
 			}
-		case "T":
+		case 'T':
 			p.text(op)
 		}
 	}
@@ -422,8 +473,8 @@ func (p *painter) style(s string) {
 	}
 }
 
-func (p *painter) text(op xdotOp) {
-	if len(op.Pt) < 2 || op.Text == "" {
+func (p *painter) text(op drawOp) {
+	if op.s == "" {
 		return
 	}
 	face := p.face(p.fontSize)
@@ -432,27 +483,27 @@ func (p *painter) text(op xdotOp) {
 	}
 	// Graphviz measured the text with its own font metrics (op.Width);
 	// the Go font is shrunk where it would be wider than that.
-	if want := op.Width * p.scale; want > 0 {
-		if got := float64(font.MeasureString(face, op.Text)) / 64; got > want {
+	if want := op.a * p.scale; want > 0 {
+		if got := float64(font.MeasureString(face, op.s)) / 64; got > want {
 			if f := p.face(p.fontSize * want / got); f != nil {
 				face = f
 			}
 		}
 	}
 	ax := 0.5
-	switch op.Align {
-	case "l":
+	switch op.align {
+	case 'l':
 		ax = 0
-	case "r":
+	case 'r':
 		ax = 1
 	}
 	// What gg's DrawStringAnchored does, without its bilinear transform
 	// of every glyph (the matrix is the identity here): the glyphs'
 	// masks drawn at their places.
-	x := p.x(op.Pt[0]) - ax*float64(font.MeasureString(face, op.Text))/64
+	x := p.x(op.x) - ax*float64(font.MeasureString(face, op.s))/64
 	d := font.Drawer{Dst: p.cv.img, Src: image.NewUniform(p.pen), Face: face,
-		Dot: fixed.Point26_6{X: fixed.Int26_6(math.Round(x * 64)), Y: fixed.Int26_6(math.Round(p.y(op.Pt[1]) * 64))}}
-	d.DrawString(op.Text)
+		Dot: fixed.Point26_6{X: fixed.Int26_6(math.Round(x * 64)), Y: fixed.Int26_6(math.Round(p.y(op.y) * 64))}}
+	d.DrawString(op.s)
 }
 
 // glyphCache is a face that keeps the masks of the glyphs it drew, by
@@ -522,12 +573,8 @@ func (p *painter) face(size float64) font.Face {
 }
 
 // parseColor reads an xdot color: #rrggbb or #rrggbbaa (Graphviz writes
-// resolved colors so); a gradient paints as its first stop.
-func parseColor(op xdotOp) color.Color {
-	s := op.Color
-	if op.Grad != "" && op.Grad != "none" && len(op.Stops) > 0 {
-		s = op.Stops[0].Color
-	}
+// resolved colors so).
+func parseColor(s string) color.Color {
 	s = strings.TrimPrefix(s, "#")
 	if len(s) != 6 && len(s) != 8 {
 		return color.Black
