@@ -6,7 +6,8 @@
 // written by Graphviz itself, the parts of a large one by this package's
 // recording render plugin (record.go: the same bytes, without Graphviz's
 // slow number formatting), and a PNG is painted from the recorded
-// drawing with fogleman/gg and the Go fonts. Its single job is that
+// drawing with x/image's rasterizer and the Go fonts, band by band into
+// its own PNG encoder (png.go, raster.go, pngenc.go). Its single job is that
 // conversion; it knows nothing of topologies and never prints.
 //
 // The runtime is built on the first picture only (interpreted for small

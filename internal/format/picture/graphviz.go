@@ -161,6 +161,7 @@ type instance struct {
 	recBuf *bytes.Buffer
 	// funcs, stack and scratch serve the recording callbacks' calls.
 	funcs   map[string]api.Function
+	called  map[string]api.Function
 	stack   [1]uint64
 	scratch uint32
 }
@@ -269,7 +270,7 @@ func (e *engine) renderEach(ctx context.Context, dots [][]byte, outs []drawing, 
 		return stoppedOr(ctx, fmt.Errorf("graphviz.wasm: %w", err))
 	}
 	defer mod.Close(context.Background())
-	in := &instance{mod: mod, stderr: &stderr, funcs: map[string]api.Function{}, recBuf: &bytes.Buffer{}}
+	in := &instance{mod: mod, stderr: &stderr, funcs: map[string]api.Function{}, called: map[string]api.Function{}, recBuf: &bytes.Buffer{}}
 	in.ctx = context.WithValue(ctx, instanceKey{}, in)
 	defer func() {
 		if r := recover(); r != nil {
@@ -457,9 +458,15 @@ func (in *instance) call(name string, args ...uint64) (uint64, error) {
 	if in.ctx.Err() != nil {
 		return 0, context.Cause(in.ctx)
 	}
-	f := in.mod.ExportedFunction(name)
+	// Looked up once per instance: each lookup makes a new function
+	// with a call stack of its own. Not fast's: a function is never
+	// called again while it runs.
+	f := in.called[name]
 	if f == nil {
-		return 0, fmt.Errorf("graphviz.wasm exports no %s", name)
+		if f = in.mod.ExportedFunction(name); f == nil {
+			return 0, fmt.Errorf("graphviz.wasm exports no %s", name)
+		}
+		in.called[name] = f
 	}
 	res, err := f.Call(in.ctx, args...)
 	if err != nil {

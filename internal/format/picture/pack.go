@@ -17,18 +17,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"image"
-	"image/draw"
 	"io"
 	"math"
 	"regexp"
-	"runtime"
 	"strconv"
 	"sync"
-	"sync/atomic"
-
-	"github.com/fogleman/gg"
-	"golang.org/x/image/font"
 )
 
 // gap is the space between two parts, in points.
@@ -80,7 +73,7 @@ func RenderParts(ctx context.Context, parts [][]byte, titled bool, f Format, w i
 		if err != nil {
 			return err
 		}
-		return packPNG(js, titled, w)
+		return packPNG(ctx, js, titled, w)
 	}
 	return fmt.Errorf("unknown picture format %d", f)
 }
@@ -175,7 +168,7 @@ func packSVG(drawings []drawing, titled bool, w io.Writer) error {
 	return b.Flush()
 }
 
-func packPNG(drawings []drawing, titled bool, w io.Writer) error {
+func packPNG(ctx context.Context, drawings []drawing, titled bool, w io.Writer) error {
 	parts := make([]pngPart, len(drawings))
 	sizes := make([][2]float64, len(drawings))
 	for i, d := range drawings {
@@ -186,62 +179,39 @@ func packPNG(drawings []drawing, titled bool, w io.Writer) error {
 		parts[i], sizes[i] = p, [2]float64{p.w - 2*margin, p.h - 2*margin}
 	}
 	places, width, height := shelves(sizes, titled)
-	p, err := newPainter(width+2*margin, height+2*margin, maxPackedPixels)
+	scale, pw, ph, err := canvasSize(width+2*margin, height+2*margin, maxPackedPixels)
 	if err != nil {
 		return err
 	}
-	canvas := p.dc.Image().(*image.RGBA)
-	// The parts are painted side by side, one worker per CPU, each on a
-	// canvas of its own at the picture's scale, then laid over the
-	// picture's canvas at its place: the places do not overlap.
-	workers := min(runtime.GOMAXPROCS(0), maxInstances, len(parts))
-	var next atomic.Int64
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for k := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			wp := &painter{scale: p.scale, faces: map[string]font.Face{}}
-			if errs[k] = wp.loadFonts(); errs[k] != nil {
-				return
-			}
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(parts) {
-					return
-				}
-				part, pl := parts[i], places[i]
-				// The part's pixels: its place, margins included, on
-				// the picture's pixel grid.
-				r := image.Rect(int(math.Floor(pl.x*p.scale)), int(math.Floor(pl.y*p.scale)),
-					int(math.Ceil((pl.x+part.w)*p.scale)), int(math.Ceil((pl.y+part.h)*p.scale))).Intersect(canvas.Rect)
-				if r.Empty() {
-					continue
-				}
-				wp.dc = gg.NewContext(r.Dx(), r.Dy())
-				// Graph coordinates of the part canvas's top left
-				// corner: the picture's, moved to the part's pixels.
-				wp.x0 = part.x0 - pl.x + float64(r.Min.X)/p.scale
-				wp.top = part.top + pl.y - float64(r.Min.Y)/p.scale
-				if errs[k] = part.paint(wp); errs[k] != nil {
-					return
-				}
-				draw.Draw(canvas, r, wp.dc.Image(), image.Point{}, draw.Over)
-				parts[i], drawings[i] = pngPart{}, drawing{}
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
+	// One band per row of parts: a part's pixels, margins included, lie
+	// within its row's (the gap between rows is wider than two margins).
+	var starts []int
+	var rows [][]int
+	for i, pl := range places {
+		if i == 0 || pl.y != places[i-1].y {
+			starts = append(starts, int(math.Floor(pl.y*scale)))
+			rows = append(rows, nil)
 		}
+		rows[len(rows)-1] = append(rows[len(rows)-1], i)
 	}
-	return p.encode(w)
+	starts[0] = 0
+	return paintBands(ctx, w, pw, ph, starts, scale, func(row int, p *painter) error {
+		for _, i := range rows[row] {
+			part, pl := parts[i], places[i]
+			// Graph coordinates of the picture's top left corner, as
+			// the part is placed.
+			p.x0, p.top = part.x0-pl.x, part.top+pl.y
+			if err := part.paint(p); err != nil {
+				return err
+			}
+			parts[i], drawings[i] = pngPart{}, drawing{}
+		}
+		return nil
+	})
 }
 
 // maxPackedPixels bounds the canvas of a packed drawing: hundreds of
 // parts are a map to find one's way in (the SVG is the one to read), and
-// the canvas is most of the memory a PNG takes.
+// clearing, blending and compressing its pixels is most of the time a
+// PNG takes after the layout (the canvas is held a band at a time).
 const maxPackedPixels = 16 << 20

@@ -34,7 +34,7 @@ func Render(ctx context.Context, dot []byte, f Format, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return paintPNG(d, w)
+		return paintPNG(ctx, d, w)
 	}
 	return fmt.Errorf("unknown picture format %d", f)
 }

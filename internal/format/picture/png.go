@@ -4,7 +4,8 @@ package picture
 // xdot 1.7 operations (_draw_, _ldraw_, _hdraw_, _tdraw_, _hldraw_,
 // _tldraw_), in points with y growing upwards inside the graph's bounding
 // box. They are painted in Graphviz's order (the graph, its clusters, the
-// edges, the nodes) at 2 pixels per point on a white canvas. Filled shapes
+// edges, the nodes) at 2 pixels per point (less for a large picture: see
+// maxPixels) on a white canvas, one band of rows at a time. Filled shapes
 // are filled with the fill color and outlined with the pen color; unfilled
 // ones are only outlined. Filled are E, P and, in Graphviz 12.1.2's -Tjson
 // (unlike its -Txdot and the xdot specification), B: its json writer swaps
@@ -13,19 +14,21 @@ package picture
 // where it is wider than the width Graphviz measured. Images (I) are not painted.
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
-	"image/png"
 	"io"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
-	"github.com/fogleman/gg"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
@@ -84,9 +87,10 @@ type xdotStop struct {
 
 // painter holds the state of the xdot operations: colors, font, style.
 type painter struct {
-	dc         *gg.Context
+	cv         canvas
 	scale      float64
-	x0, top    float64 // graph coordinates of the canvas origin (top left)
+	x0, top    float64 // graph coordinates of the picture's origin (top left)
+	band       float64 // points from the picture's top to the canvas's
 	pen, fill  color.Color
 	fontSize   float64
 	bold       bool
@@ -96,20 +100,19 @@ type painter struct {
 	fontsReady struct{ regular, bold *opentype.Font }
 }
 
-func paintPNG(d drawing, w io.Writer) error {
+func paintPNG(ctx context.Context, d drawing, w io.Writer) error {
 	part, err := d.pngPart()
 	if err != nil {
 		return err
 	}
-	p, err := newPainter(part.w, part.h, maxPixels)
+	scale, width, height, err := canvasSize(part.w, part.h, maxPixels)
 	if err != nil {
 		return err
 	}
-	p.x0, p.top = part.x0, part.top
-	if err := part.paint(p); err != nil {
-		return err
-	}
-	return p.encode(w)
+	return paintBands(ctx, w, width, height, []int{0}, scale, func(_ int, p *painter) error {
+		p.x0, p.top = part.x0, part.top
+		return part.paint(p)
+	})
 }
 
 // pngPart is a drawing to paint: its canvas size in points (its margin
@@ -160,31 +163,132 @@ func (d drawing) svg() []byte {
 	return d.data
 }
 
-// newPainter is a white canvas of wPt by hPt points, at pixelsPerPoint or
-// less where that would pass limit pixels.
-func newPainter(wPt, hPt float64, limit float64) (*painter, error) {
-	scale := pixelsPerPoint
+// canvasSize is the scale (pixels per point) and the pixel size of a
+// canvas of wPt by hPt points: pixelsPerPoint, or less where that would
+// pass limit pixels.
+func canvasSize(wPt, hPt float64, limit float64) (scale float64, width, height int, err error) {
+	scale = pixelsPerPoint
 	if px := wPt * hPt * scale * scale; px > limit {
 		scale *= math.Sqrt(limit / px)
 	}
-	width, height := int(math.Ceil(wPt*scale)), int(math.Ceil(hPt*scale))
+	width, height = int(math.Ceil(wPt*scale)), int(math.Ceil(hPt*scale))
 	if width < 1 || height < 1 {
-		return nil, errors.New("graphviz -Tjson: an empty drawing")
+		return 0, 0, 0, errors.New("graphviz -Tjson: an empty drawing")
 	}
-	p := &painter{dc: gg.NewContext(width, height), scale: scale,
-		pen: color.Black, fill: color.Black, fontSize: 14, lineWidth: 1, faces: map[string]font.Face{}}
+	return scale, width, height, nil
+}
+
+// newPainter is a painter at scale pixels per point, with no canvas yet.
+func newPainter(scale float64) (*painter, error) {
+	p := &painter{scale: scale, pen: color.Black, fill: color.Black, fontSize: 14, lineWidth: 1, faces: map[string]font.Face{}}
 	if err := p.loadFonts(); err != nil {
 		return nil, err
 	}
-	p.dc.SetColor(color.White)
-	p.dc.Clear()
 	return p, nil
+}
+
+// paintBands paints and writes a PNG image of width by height pixels in
+// bands of rows, band i starting at row starts[i]: paint paints band i
+// on the painter, whose canvas is the band (white) and whose y origin
+// the band's first row (x0 and top are paint's to set). Bands are
+// painted and compressed side by side, one goroutine per CPU (at most
+// maxInstances), and written in order; at most two per goroutine are
+// held at once. It stops between bands once ctx is done.
+func paintBands(ctx context.Context, w io.Writer, width, height int, starts []int, scale float64, paint func(i int, p *painter) error) error {
+	n := len(starts)
+	workers := min(runtime.GOMAXPROCS(0), maxInstances, n)
+	pw := newPNGWriter(w, width, height)
+	type result struct {
+		band pngBand
+		err  error
+	}
+	results := make([]chan result, n)
+	for i := range results {
+		results[i] = make(chan result, 1)
+	}
+	tokens := make(chan struct{}, 2*workers)
+	stop := make(chan struct{})
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, perr := newPainter(scale)
+			var enc bandEncoder
+			var pix []byte
+			for {
+				select {
+				case tokens <- struct{}{}:
+				case <-stop:
+					return
+				}
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if perr != nil {
+					results[i] <- result{err: perr}
+					continue
+				}
+				if err := ctx.Err(); err != nil {
+					results[i] <- result{err: context.Cause(ctx)}
+					continue
+				}
+				end := height
+				if i+1 < n {
+					end = starts[i+1]
+				}
+				size := 4 * width * (end - starts[i])
+				if cap(pix) < size {
+					pix = make([]byte, size)
+				}
+				pix = pix[:size]
+				white(pix)
+				img := &image.RGBA{Pix: pix, Stride: 4 * width, Rect: image.Rect(0, 0, width, end-starts[i])}
+				p.cv.img = img
+				p.band = float64(starts[i]) / scale
+				r := result{err: paint(i, p)}
+				if r.err == nil {
+					r.band, r.err = enc.encode(img)
+				}
+				results[i] <- r
+			}
+		}()
+	}
+	var err error
+	for i := range n {
+		r := <-results[i]
+		<-tokens
+		if r.err != nil {
+			err = r.err
+			break
+		}
+		pw.band(r.band)
+	}
+	close(stop)
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	return pw.close()
+}
+
+// white sets every byte of pix to 0xff: an opaque white canvas.
+func white(pix []byte) {
+	if len(pix) == 0 {
+		return
+	}
+	pix[0] = 0xff
+	for n := 1; n < len(pix); n *= 2 {
+		copy(pix[n:], pix[:n])
+	}
 }
 
 // paint paints one laid-out graph at the painter's x0 and top.
 func (p *painter) paint(g gvJSON) {
-	p.run(g.Draw)
-	p.run(g.LDraw)
+	p.run(drawOps(g.Draw))
+	p.run(drawOps(g.LDraw))
 	for i, o := range g.Objects {
 		if i < g.SubgraphCnt {
 			p.object(o)
@@ -227,72 +331,129 @@ func (p *painter) loadFonts() error {
 
 func (p *painter) object(o gvObject) {
 	for _, ops := range [][]xdotOp{o.Draw, o.HDraw, o.TDraw, o.LDraw, o.HLDraw, o.TLDraw} {
-		p.run(ops)
+		p.run(drawOps(ops))
 	}
+}
+
+// drawOp is one xdot operation as the painter reads it, compact: a
+// large picture's recordings are all held until they are painted.
+type drawOp struct {
+	op    byte
+	align byte         // T: 'l', 'c' or 'r'
+	s     string       // c, C: the color; S: the style; T: the text
+	pts   [][2]float64 // P, p, L, B, b: the points
+	x, y  float64      // E: the center; T: the anchor
+	a, b  float64      // E: the radii; T: a: the width; F: a: the size; t: a: the font flags
+}
+
+// drawOps are -Tjson's operations as the painter reads them (a gradient
+// as its first stop).
+func drawOps(ops []xdotOp) []drawOp {
+	out := make([]drawOp, 0, len(ops))
+	for _, o := range ops {
+		if o.Op == "" {
+			continue
+		}
+		d := drawOp{op: o.Op[0]}
+		switch d.op {
+		case 'c', 'C':
+			d.s = o.Color
+			if o.Grad != "" && o.Grad != "none" && len(o.Stops) > 0 {
+				d.s = o.Stops[0].Color
+			}
+		case 'S':
+			d.s = o.Style
+		case 'F':
+			d.a = o.Size
+		case 't':
+			d.a = float64(o.Fontchar)
+		case 'E', 'e':
+			if len(o.Rect) != 4 {
+				continue
+			}
+			d.x, d.y, d.a, d.b = o.Rect[0], o.Rect[1], o.Rect[2], o.Rect[3]
+		case 'P', 'p', 'L', 'B', 'b':
+			d.pts = o.Points
+		case 'T':
+			if len(o.Pt) < 2 {
+				continue
+			}
+			d.x, d.y, d.a, d.s, d.align = o.Pt[0], o.Pt[1], o.Width, o.Text, 'c'
+			if o.Align == "l" || o.Align == "r" {
+				d.align = o.Align[0]
+			}
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // x and y map graph points to canvas pixels.
 func (p *painter) x(v float64) float64 { return (v - p.x0) * p.scale }
-func (p *painter) y(v float64) float64 { return (p.top - v) * p.scale }
+func (p *painter) y(v float64) float64 { return (p.top - v - p.band) * p.scale }
 
-func (p *painter) run(ops []xdotOp) {
+func (p *painter) run(ops []drawOp) {
 	// Every attribute's operations start from the defaults.
 	p.pen, p.fill, p.lineWidth, p.dash, p.bold = color.Black, color.Black, 1, nil, false
 	for _, op := range ops {
-		switch op.Op {
-		case "c":
-			p.pen = parseColor(op)
-		case "C":
-			p.fill = parseColor(op)
-		case "S":
-			p.style(op.Style)
-		case "F":
-			p.fontSize = op.Size
-		case "t":
-			p.bold = op.Fontchar&1 != 0
-		case "E", "e":
-			if len(op.Rect) == 4 {
-				p.dc.NewSubPath()
-				p.dc.DrawEllipse(p.x(op.Rect[0]), p.y(op.Rect[1]), op.Rect[2]*p.scale, op.Rect[3]*p.scale)
-				p.finish(op.Op == "E", true)
-			}
-		case "P", "p", "L":
-			if len(op.Points) > 0 {
-				p.dc.NewSubPath()
-				for _, pt := range op.Points {
-					p.dc.LineTo(p.x(pt[0]), p.y(pt[1]))
+		switch op.op {
+		case 'c':
+			p.pen = parseColor(op.s)
+		case 'C':
+			p.fill = parseColor(op.s)
+		case 'S':
+			p.style(op.s)
+		case 'F':
+			p.fontSize = op.a
+		case 't':
+			p.bold = int(op.a)&1 != 0
+		case 'E', 'e':
+			poly := ellipse(p.x(op.x), p.y(op.y), op.a*p.scale, op.b*p.scale)
+			p.finish(poly, op.op == 'E', true)
+		case 'P', 'p', 'L':
+			if len(op.pts) > 0 {
+				line := make([]pt, len(op.pts))
+				for i, q := range op.pts {
+					line[i] = pt{p.x(q[0]), p.y(q[1])}
 				}
-				p.finish(op.Op == "P", op.Op != "L")
+				p.finish(line, op.op == 'P', op.op != 'L')
 			}
-		case "B", "b":
-			if len(op.Points) >= 4 {
-				p.dc.NewSubPath()
-				p.dc.MoveTo(p.x(op.Points[0][0]), p.y(op.Points[0][1]))
-				for i := 1; i+2 < len(op.Points); i += 3 {
-					a, b, c := op.Points[i], op.Points[i+1], op.Points[i+2]
-					p.dc.CubicTo(p.x(a[0]), p.y(a[1]), p.x(b[0]), p.y(b[1]), p.x(c[0]), p.y(c[1]))
+		case 'B', 'b':
+			if len(op.pts) >= 4 {
+				line := []pt{{p.x(op.pts[0][0]), p.y(op.pts[0][1])}}
+				for i := 1; i+2 < len(op.pts); i += 3 {
+					a, b, c := op.pts[i], op.pts[i+1], op.pts[i+2]
+					line = cubic(line, line[len(line)-1], pt{p.x(a[0]), p.y(a[1])}, pt{p.x(b[0]), p.y(b[1])}, pt{p.x(c[0]), p.y(c[1])})
 				}
-				p.finish(op.Op == "B", op.Op == "B")
+				p.finish(line, op.op == 'B', op.op == 'B')
 			}
-		case "T":
+		case 'T':
 			p.text(op)
 		}
 	}
 }
 
-// finish fills (with the fill color) and strokes (with the pen) the path.
-func (p *painter) finish(filled, closed bool) {
-	if closed {
-		p.dc.ClosePath()
+// finish fills (with the fill color) and strokes (with the pen) the
+// polyline, closed or not.
+func (p *painter) finish(line []pt, filled, closed bool) {
+	if filled && len(line) > 2 && visible(p.fill) {
+		p.cv.fill([][]pt{line}, p.fill)
 	}
-	if filled {
-		p.dc.SetColor(p.fill)
-		p.dc.FillPreserve()
+	if !visible(p.pen) {
+		return
 	}
-	p.dc.SetColor(p.pen)
-	p.dc.SetLineWidth(p.lineWidth * p.scale)
-	p.dc.SetDash(p.dash...)
-	p.dc.Stroke()
+	lines := [][]pt{line}
+	if len(p.dash) > 0 {
+		lines = dashed(lines, closed, p.dash)
+		closed = false
+	}
+	p.cv.stroke(lines, closed, p.lineWidth*p.scale, p.pen)
+}
+
+// visible is whether painting c changes anything.
+func visible(c color.Color) bool {
+	_, _, _, a := c.RGBA()
+	return a != 0
 }
 
 func (p *painter) style(s string) {
@@ -312,8 +473,8 @@ func (p *painter) style(s string) {
 	}
 }
 
-func (p *painter) text(op xdotOp) {
-	if len(op.Pt) < 2 || op.Text == "" {
+func (p *painter) text(op drawOp) {
+	if op.s == "" {
 		return
 	}
 	face := p.face(p.fontSize)
@@ -322,27 +483,27 @@ func (p *painter) text(op xdotOp) {
 	}
 	// Graphviz measured the text with its own font metrics (op.Width);
 	// the Go font is shrunk where it would be wider than that.
-	if want := op.Width * p.scale; want > 0 {
-		if got := float64(font.MeasureString(face, op.Text)) / 64; got > want {
+	if want := op.a * p.scale; want > 0 {
+		if got := float64(font.MeasureString(face, op.s)) / 64; got > want {
 			if f := p.face(p.fontSize * want / got); f != nil {
 				face = f
 			}
 		}
 	}
 	ax := 0.5
-	switch op.Align {
-	case "l":
+	switch op.align {
+	case 'l':
 		ax = 0
-	case "r":
+	case 'r':
 		ax = 1
 	}
 	// What gg's DrawStringAnchored does, without its bilinear transform
 	// of every glyph (the matrix is the identity here): the glyphs'
 	// masks drawn at their places.
-	x := p.x(op.Pt[0]) - ax*float64(font.MeasureString(face, op.Text))/64
-	d := font.Drawer{Dst: p.dc.Image().(draw.Image), Src: image.NewUniform(p.pen), Face: face,
-		Dot: fixed.Point26_6{X: fixed.Int26_6(math.Round(x * 64)), Y: fixed.Int26_6(math.Round(p.y(op.Pt[1]) * 64))}}
-	d.DrawString(op.Text)
+	x := p.x(op.x) - ax*float64(font.MeasureString(face, op.s))/64
+	d := font.Drawer{Dst: p.cv.img, Src: image.NewUniform(p.pen), Face: face,
+		Dot: fixed.Point26_6{X: fixed.Int26_6(math.Round(x * 64)), Y: fixed.Int26_6(math.Round(p.y(op.y) * 64))}}
+	d.DrawString(op.s)
 }
 
 // glyphCache is a face that keeps the masks of the glyphs it drew, by
@@ -367,6 +528,11 @@ type glyph struct {
 }
 
 func (c *glyphCache) Glyph(dot fixed.Point26_6, r rune) (image.Rectangle, image.Image, image.Point, fixed.Int26_6, bool) {
+	// The dot at a quarter of a pixel across and a whole pixel down (a
+	// baseline on the pixel grid, as hinting puts it): otherwise nearly
+	// every glyph drawn is at a fraction of its own, rasterized anew.
+	dot.X = (dot.X + 8) &^ 15
+	dot.Y = (dot.Y + 32) &^ 63
 	whole := image.Pt(dot.X.Floor(), dot.Y.Floor())
 	k := glyphKey{r, dot.X - fixed.I(whole.X), dot.Y - fixed.I(whole.Y)}
 	g, hit := c.glyphs[k]
@@ -407,12 +573,8 @@ func (p *painter) face(size float64) font.Face {
 }
 
 // parseColor reads an xdot color: #rrggbb or #rrggbbaa (Graphviz writes
-// resolved colors so); a gradient paints as its first stop.
-func parseColor(op xdotOp) color.Color {
-	s := op.Color
-	if op.Grad != "" && op.Grad != "none" && len(op.Stops) > 0 {
-		s = op.Stops[0].Color
-	}
+// resolved colors so).
+func parseColor(s string) color.Color {
 	s = strings.TrimPrefix(s, "#")
 	if len(s) != 6 && len(s) != 8 {
 		return color.Black
@@ -425,12 +587,4 @@ func parseColor(op xdotOp) color.Color {
 		return color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
 	}
 	return color.NRGBA{R: uint8(v >> 24), G: uint8(v >> 16), B: uint8(v >> 8), A: uint8(v)}
-}
-
-// encode writes the canvas as a PNG image, compressed for speed: a
-// packed drawing's canvas holds up to 16 million pixels, mostly white,
-// and the default level took about a second of CPU for them.
-func (p *painter) encode(w io.Writer) error {
-	e := png.Encoder{CompressionLevel: png.BestSpeed}
-	return e.Encode(w, p.dc.Image())
 }

@@ -52,7 +52,7 @@ type recording struct {
 	// png records the painter's operations (ops), else the SVG (svg).
 	png bool
 	svg *bytes.Buffer
-	ops []xdotOp
+	ops []drawOp
 	// w and h are the canvas size in points; x0 and top the graph
 	// coordinates of its top left corner.
 	w, h, x0, top float64
@@ -240,15 +240,15 @@ func (rec *recording) set(op, v string) {
 	rec.state[op] = v
 	switch op {
 	case "c", "C":
-		rec.ops = append(rec.ops, xdotOp{Op: op, Color: v})
+		rec.ops = append(rec.ops, drawOp{op: op[0], s: v})
 	case "S", "w":
-		rec.ops = append(rec.ops, xdotOp{Op: "S", Style: v})
+		rec.ops = append(rec.ops, drawOp{op: 'S', s: v})
 	case "F":
 		size, _ := strconv.ParseFloat(v, 64)
-		rec.ops = append(rec.ops, xdotOp{Op: op, Size: size})
+		rec.ops = append(rec.ops, drawOp{op: 'F', a: size})
 	case "t":
 		n, _ := strconv.Atoi(v)
-		rec.ops = append(rec.ops, xdotOp{Op: op, Fontchar: n})
+		rec.ops = append(rec.ops, drawOp{op: 't', a: float64(n)})
 	}
 }
 
@@ -626,7 +626,12 @@ func (c gvColor) xdot() string {
 	if c.name != "" {
 		return "#000000" // the PNG format has no known colors: never a name
 	}
-	return fmt.Sprintf("#%02x%02x%02x%02x", c.rgba[0], c.rgba[1], c.rgba[2], c.rgba[3])
+	const hex = "0123456789abcdef"
+	b := []byte{'#', 0, 0, 0, 0, 0, 0, 0, 0}
+	for i, v := range c.rgba {
+		b[1+2*i], b[2+2*i] = hex[v>>4], hex[v&15]
+	}
+	return string(b)
 }
 
 // style writes svg_grstyle's attributes; for PNG, the painter's state.
@@ -692,11 +697,11 @@ func (in *instance) ellipse(rec *recording, job uint32, args []uint64) {
 	obj := in.obj(job)
 	if rec.png {
 		in.style(rec, obj, filled)
-		op := "e"
+		op := byte('e')
 		if filled != 0 {
-			op = "E"
+			op = 'E'
 		}
-		rec.ops = append(rec.ops, xdotOp{Op: op, Rect: []float64{pts[0][0], pts[0][1], pts[1][0] - pts[0][0], pts[1][1] - pts[0][1]}})
+		rec.ops = append(rec.ops, drawOp{op: op, x: pts[0][0], y: pts[0][1], a: pts[1][0] - pts[0][0], b: pts[1][1] - pts[0][1]})
 		return
 	}
 	b := rec.svg
@@ -731,11 +736,11 @@ func (in *instance) shape(rec *recording, job uint32, args []uint64, kind byte) 
 	if rec.png {
 		in.style(rec, obj, filled)
 		// The painter's letters: upper case is filled.
-		op := string(kind)
+		op := kind
 		if filled == 0 && kind != 'L' {
-			op = string(kind + 'a' - 'A')
+			op = kind + 'a' - 'A'
 		}
-		rec.ops = append(rec.ops, xdotOp{Op: op, Points: pts})
+		rec.ops = append(rec.ops, drawOp{op: op, pts: pts})
 		return
 	}
 	b := rec.svg
@@ -796,17 +801,14 @@ func (in *instance) textspan(rec *recording, job uint32, args []uint64) {
 	str := in.cstr(in.u32(span + spanStr))
 	pen := in.color(obj + objPencolor)
 	if rec.png {
-		align := ""
-		switch just {
-		case 'l':
-			align = "l"
-		case 'r':
-			align = "r"
+		align := byte('c')
+		if just == 'l' || just == 'r' {
+			align = just
 		}
 		rec.set("F", strconv.FormatFloat(size, 'g', -1, 64))
 		rec.set("t", strconv.Itoa(int(flags)))
 		rec.set("c", pen.xdot())
-		rec.ops = append(rec.ops, xdotOp{Op: "T", Pt: []float64{x, y}, Align: align, Width: in.f64(span + spanWidth), Text: str})
+		rec.ops = append(rec.ops, drawOp{op: 'T', x: x, y: y, align: align, a: in.f64(span + spanWidth), s: str})
 		return
 	}
 	b := rec.svg

@@ -104,8 +104,8 @@ func TestRecordedPNGPaintsAsJSON(t *testing.T) {
 			require.NoError(t, err)
 			require.NotNil(t, rec.rec)
 			var a, b bytes.Buffer
-			require.NoError(t, paintPNG(js, &a))
-			require.NoError(t, paintPNG(rec, &b))
+			require.NoError(t, paintPNG(context.Background(), js, &a))
+			require.NoError(t, paintPNG(context.Background(), rec, &b))
 			ia, _, err := image.Decode(&a)
 			require.NoError(t, err)
 			ib, _, err := image.Decode(&b)
