@@ -18,7 +18,7 @@ docs: ## regenerate the command reference docs/reference from the commands (Test
 	$(GO) run -tags gendocs ./cmd/kstreams-groups gen-docs --reference docs/reference
 
 test: vet ## the test suite: vet, then go test -race ./..., then the command reference and man pages (built with -tags gendocs only)
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 	$(GO) test -count=1 -tags gendocs -run 'TestCommandReference|TestManPages|TestGenDocs' ./cmd/kstreams-groups/
 
 vet: ## go vet and gofmt
