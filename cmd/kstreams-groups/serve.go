@@ -51,6 +51,7 @@ func serveFlags() []flagDef {
 		{name: "partition-metrics", kind: boolFlag, help: "Also the per-partition series: kstreams_task_lag, and kstreams_partition_lag_seconds with the time lag."},
 		{name: "log-format", kind: stringFlag, help: "The log `FORMAT` on stderr: text (the default) or json."},
 		{name: "log-level", kind: stringFlag, help: "The least `LEVEL` logged: debug, info (the default), warn or error."},
+		{name: "memory-limit", kind: stringFlag, help: "The Go runtime's soft memory limit `SIZE` (such as 128MiB or 1GiB), off, or auto (the default: 120MiB, or 2.5KiB per partition read when more); GOMEMLIMIT, when set, wins."},
 		{name: "addr-file", kind: stringFlag, help: "Write the address served on to this `FILE` once listening (with --listen 127.0.0.1:0)."},
 	}
 	for _, f := range (&app{}).checkVerb().flags {
@@ -73,6 +74,7 @@ type serveOptions struct {
 	logJSON       bool
 	logLevel      slog.Level
 	addrFile      string
+	memoryLimit   memoryLimit
 	groups        []string
 	checkSettings flagValues
 }
@@ -132,7 +134,7 @@ SIGTERM stop it within a second, with exit 0.` + "\n\n" + exitStatusHelpFor(exit
 
 // serveOptions reads and checks serve's options.
 func (a *app) serveOptions(v flagValues) (serveOptions, error) {
-	o := serveOptions{interval: defaultServeInterval, listen: defaultListen, maxSeries: defaultMaxSeries,
+	o := serveOptions{interval: defaultServeInterval, listen: defaultListen, maxSeries: defaultMaxSeries, memoryLimit: memoryLimit{auto: true},
 		partitions: v.bool("partition-metrics"), groups: v.strings("group"), checkSettings: v,
 		webConfig: v.string("web.config.file"), addrFile: v.string("addr-file")}
 	if v.set("interval") {
@@ -154,6 +156,13 @@ func (a *app) serveOptions(v flagValues) (serveOptions, error) {
 			return o, usageErrorf("--max-series: want a whole number, 0 or more, got %q", v.string("max-series"))
 		}
 		o.maxSeries = n
+	}
+	if v.set("memory-limit") {
+		m, err := parseMemoryLimit(v.string("memory-limit"))
+		if err != nil {
+			return o, err
+		}
+		o.memoryLimit = m
 	}
 	switch f := v.string("log-format"); f {
 	case "", "text":
@@ -225,6 +234,8 @@ func (a *app) serve(cmd *cobra.Command, o serveOptions) error {
 		handler = slog.NewJSONHandler(a.io.ErrOut, &slog.HandlerOptions{Level: o.logLevel})
 	}
 	logger := slog.New(handler)
+	// Before the first cycle, which is what it bounds.
+	follow := a.applyMemoryLimit(o.memoryLimit, logger)
 	var cs serve.Collectors
 	for i, cfg := range cfgs {
 		if len(cfg.Bootstrap) == 0 {
@@ -277,6 +288,9 @@ func (a *app) serve(cmd *cobra.Command, o serveOptions) error {
 	defer stop()
 	for _, c := range cs {
 		wg.Go(func() { c.Run(runCtx) })
+	}
+	if follow != nil {
+		wg.Go(func() { followMemoryLimit(runCtx, o.interval, cs, follow) })
 	}
 	served := make(chan error, 1)
 	go func() {

@@ -95,9 +95,9 @@ func serveRSS(b *testing.B, pg *playground.Cluster, env, args []string) {
 	cycles := 0
 	var rss10, rss40, rss100, hwm float64
 	var cpu10, cpu100 time.Duration
-	deadline := time.Now().Add(20 * time.Minute)
+	deadline := time.Now().Add(40 * time.Minute)
 	for cycles < 100 {
-		require.True(b, time.Now().Before(deadline), "100 cycles in 20 minutes")
+		require.True(b, time.Now().Before(deadline), "100 cycles in 40 minutes")
 		// A scrape a cycle, as Prometheus at the interval.
 		_, body := s.get(b, "/metrics")
 		for _, l := range strings.Split(body, "\n") {
