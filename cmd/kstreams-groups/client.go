@@ -55,6 +55,9 @@ type deps struct {
 	// env is the environment the command sees; the zero value is the
 	// process's.
 	env environ
+	// setMemoryLimit, when set, gets serve's soft memory limit instead
+	// of the runtime (servememory.go).
+	setMemoryLimit func(int64)
 	// terminal, when set, tells which writers are terminals (tests);
 	// nil asks the operating system.
 	terminal func(w io.Writer) bool

@@ -43,6 +43,7 @@ const (
 var serveFlag = struct {
 	group                                                                 stringsOpt
 	interval, listen, webConfig, maxSeries, logFormat, logLevel, addrFile stringOpt
+	memoryLimit                                                           stringOpt
 	partitionMetrics                                                      boolOpt
 }{
 	group:            groupFlag.withHelp("A streams group to serve (repeatable); default: every streams group, listed again each cycle."),
@@ -53,6 +54,7 @@ var serveFlag = struct {
 	partitionMetrics: partitionMetricsFlag.withHelp("Also the per-partition series: kstreams_task_lag, and kstreams_partition_lag_seconds with the time lag."),
 	logFormat:        stringOption(flagDef{name: "log-format", help: "The log `FORMAT` on stderr: text (the default) or json."}),
 	logLevel:         stringOption(flagDef{name: "log-level", help: "The least `LEVEL` logged: debug, info (the default), warn or error."}),
+	memoryLimit:      stringOption(flagDef{name: "memory-limit", help: "The Go runtime's soft memory limit `SIZE` (such as 128MiB or 1GiB), off, or auto (the default: 120MiB, or 2.5KiB per partition read when more); GOMEMLIMIT, when set, wins."}),
 	addrFile:         stringOption(flagDef{name: "addr-file", help: "Write the address served on to this `FILE` once listening (with --listen 127.0.0.1:0)."}),
 }
 
@@ -60,7 +62,7 @@ var serveFlag = struct {
 // conditions.
 func serveFlags() []flagDef {
 	s := serveFlag
-	return append(table(s.group, s.interval, s.listen, s.webConfig, s.maxSeries, s.partitionMetrics, s.logFormat, s.logLevel, s.addrFile),
+	return append(table(s.group, s.interval, s.listen, s.webConfig, s.maxSeries, s.partitionMetrics, s.logFormat, s.logLevel, s.memoryLimit, s.addrFile),
 		checkConditionFlags()...)
 }
 
@@ -74,6 +76,7 @@ type serveOptions struct {
 	logJSON       bool
 	logLevel      slog.Level
 	addrFile      string
+	memoryLimit   memoryLimit
 	groups        []string
 	checkSettings flagValues
 }
@@ -134,7 +137,7 @@ SIGTERM stop it within a second, with exit 0.` + "\n\n" + exitStatusHelpFor(exit
 // serveOptions reads and checks serve's options.
 func (a *app) serveOptions(v flagValues) (serveOptions, error) {
 	s := serveFlag
-	o := serveOptions{interval: defaultServeInterval, listen: defaultListen, maxSeries: defaultMaxSeries,
+	o := serveOptions{interval: defaultServeInterval, listen: defaultListen, maxSeries: defaultMaxSeries, memoryLimit: memoryLimit{auto: true},
 		partitions: s.partitionMetrics.get(v), groups: s.group.get(v), checkSettings: v,
 		webConfig: s.webConfig.get(v), addrFile: s.addrFile.get(v)}
 	if given := s.interval.given(v); given != nil {
@@ -156,6 +159,13 @@ func (a *app) serveOptions(v flagValues) (serveOptions, error) {
 			return o, usageErrorf("--max-series: want a whole number, 0 or more, got %q", *given)
 		}
 		o.maxSeries = n
+	}
+	if given := s.memoryLimit.given(v); given != nil {
+		m, err := parseMemoryLimit(*given)
+		if err != nil {
+			return o, err
+		}
+		o.memoryLimit = m
 	}
 	switch f := s.logFormat.get(v); f {
 	case "", "text":
@@ -227,6 +237,8 @@ func (a *app) serve(cmd *cobra.Command, o serveOptions) error {
 		handler = slog.NewJSONHandler(a.io.ErrOut, &slog.HandlerOptions{Level: o.logLevel})
 	}
 	logger := slog.New(handler)
+	// Before the first cycle, which is what it bounds.
+	follow := a.applyMemoryLimit(o.memoryLimit, logger)
 	var cs serve.Collectors
 	for i, cfg := range cfgs {
 		if len(cfg.Bootstrap) == 0 {
@@ -279,6 +291,9 @@ func (a *app) serve(cmd *cobra.Command, o serveOptions) error {
 	defer stop()
 	for _, c := range cs {
 		wg.Go(func() { c.Run(runCtx) })
+	}
+	if follow != nil {
+		wg.Go(func() { followMemoryLimit(runCtx, o.interval, cs, follow) })
 	}
 	served := make(chan error, 1)
 	go func() {

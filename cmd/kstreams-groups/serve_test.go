@@ -38,6 +38,12 @@ type serveChild struct {
 // listens.
 func startServe(t testing.TB, args ...string) *serveChild {
 	t.Helper()
+	return startServeEnv(t, nil, args...)
+}
+
+// startServeEnv is startServe with env added to the child's environment.
+func startServeEnv(t testing.TB, env []string, args ...string) *serveChild {
+	t.Helper()
 	addrFile := filepath.Join(t.TempDir(), "addr")
 	exe, err := os.Executable()
 	require.NoError(t, err)
@@ -45,12 +51,7 @@ func startServe(t testing.TB, args ...string) *serveChild {
 	cmd := exec.Command(exe, append([]string{"serve", "--listen", "127.0.0.1:0", "--addr-file", addrFile}, args...)...)
 	home := t.TempDir()
 	cmd.Env = []string{runAsCLIEnv + "=1", "HOME=" + home, "XDG_CONFIG_HOME=" + home, "PATH=" + os.Getenv("PATH")}
-	for _, k := range []string{"GOMEMLIMIT", "GOGC"} {
-		// The runtime's memory settings, for BenchmarkServeRSS.
-		if v, ok := os.LookupEnv(k); ok {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-	}
+	cmd.Env = append(cmd.Env, env...)
 	c := &serveChild{cmd: cmd, stderr: &buftest.Buffer{}, exited: make(chan struct{})}
 	cmd.Stderr = c.stderr
 	require.NoError(t, cmd.Start())

@@ -63,6 +63,9 @@ type Client struct {
 	tables map[string]*kmsg.ApiVersionsResponse
 	// nodes counts the open connections by broker id.
 	nodes map[int32]int
+	// sharded are the topics ListOffsets asked for since the last
+	// ForgetTopicMetadata: kgo holds their partitions' metadata.
+	sharded map[string]struct{}
 }
 
 // Pinned protocol versions, one per request the CLI sends, so that a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -181,9 +182,18 @@ func (c *Client) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, ti
 	req := kmsg.NewPtrListOffsetsRequest()
 	req.ReplicaID = -1
 	req.IsolationLevel = 0
+	c.mu.Lock()
+	if c.sharded == nil {
+		c.sharded = map[string]struct{}{}
+	}
+	topicRuns(len(want), func(i int) string { return want[i].Topic }, func(topic string, _, _ int) {
+		c.sharded[topic] = struct{}{}
+	})
+	c.mu.Unlock()
 	topicRuns(len(want), func(i int) string { return want[i].Topic }, func(topic string, from, to int) {
 		rt := kmsg.NewListOffsetsRequestTopic()
 		rt.Topic = topic
+		rt.Partitions = make([]kmsg.ListOffsetsRequestTopicPartition, 0, to-from)
 		for _, tp := range want[from:to] {
 			rp := kmsg.NewListOffsetsRequestTopicPartition()
 			rp.Partition = tp.Partition
@@ -195,7 +205,19 @@ func (c *Client) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, ti
 		req.Topics = append(req.Topics, rt)
 	})
 
-	got := map[kafka.TopicPartition]ListedOffset{}
+	// Each answer goes straight to its place in want's order (serve asks
+	// for 50,000 partitions a cycle: no index of them is built); a
+	// partition answered twice keeps the last answer, one not asked for
+	// is ignored.
+	out := make([]ListedOffset, len(want))
+	answered := make([]bool, len(want))
+	put := func(lo ListedOffset) {
+		if i, ok := slices.BinarySearchFunc(want, lo.TopicPartition, kafka.CompareTopicPartitions); ok {
+			// The name asked for: the answer's copy is let go.
+			lo.TopicPartition = want[i]
+			out[i], answered[i] = lo, true
+		}
+	}
 	var shardErr error
 	for _, shard := range c.cl.RequestSharded(ctx, req) {
 		if shard.Err != nil {
@@ -205,8 +227,7 @@ func (c *Client) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, ti
 			if sreq, ok := shard.Req.(*kmsg.ListOffsetsRequest); ok {
 				for _, t := range sreq.Topics {
 					for _, p := range t.Partitions {
-						tp := kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}
-						got[tp] = ListedOffset{TopicPartition: tp, Offset: -1, LeaderEpoch: -1, Leader: -1, Err: shardErr}
+						put(ListedOffset{TopicPartition: kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}, Offset: -1, LeaderEpoch: -1, Leader: -1, Err: shardErr})
 					}
 				}
 			}
@@ -218,28 +239,39 @@ func (c *Client) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, ti
 		}
 		for _, t := range resp.Topics {
 			for _, p := range t.Partitions {
-				tp := kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}
-				lo := ListedOffset{TopicPartition: tp, Offset: p.Offset, LeaderEpoch: p.LeaderEpoch, Leader: shard.Meta.NodeID}
+				lo := ListedOffset{TopicPartition: kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}, Offset: p.Offset, LeaderEpoch: p.LeaderEpoch, Leader: shard.Meta.NodeID}
 				if p.ErrorCode != 0 {
 					lo.Err = NewKafkaError(p.ErrorCode, nil)
 				}
-				got[tp] = lo
+				put(lo)
 			}
 		}
 	}
-	out := make([]ListedOffset, 0, len(want))
-	for _, tp := range want {
-		lo, ok := got[tp]
-		if !ok {
-			err := shardErr
-			if err == nil {
-				err = &kafka.MalformedError{Reason: fmt.Sprintf("ListOffsets has no answer for %s-%d", tp.Topic, tp.Partition)}
-			}
-			lo = ListedOffset{TopicPartition: tp, Offset: -1, LeaderEpoch: -1, Leader: -1, Err: err}
+	for i, tp := range want {
+		if answered[i] {
+			continue
 		}
-		out = append(out, lo)
+		err := shardErr
+		if err == nil {
+			err = &kafka.MalformedError{Reason: fmt.Sprintf("ListOffsets has no answer for %s-%d", tp.Topic, tp.Partition)}
+		}
+		out[i] = ListedOffset{TopicPartition: tp, Offset: -1, LeaderEpoch: -1, Leader: -1, Err: err}
 	}
 	return out, nil
+}
+
+// ForgetTopicMetadata lets go of the partition metadata that kgo keeps
+// for the topics ListOffsets asked for. kgo uses it for MetadataMinAge (5
+// seconds: both ListOffsets of a lag read it once) but keeps it after it
+// expired; serve, which reads the offsets of every partition of every
+// group once per interval, would hold the metadata of all its topics (some
+// 15 MB for 50,000 partitions) from one cycle to the next for nothing.
+func (c *Client) ForgetTopicMetadata() {
+	c.mu.Lock()
+	topics := slices.Collect(maps.Keys(c.sharded))
+	c.sharded = nil
+	c.mu.Unlock()
+	c.cl.PurgeTopicsFromClient(topics...)
 }
 
 // listOffsetsShardError types what kgo reported for a failed shard sent to

@@ -216,3 +216,33 @@ func TestRequestedGroups(t *testing.T) {
 	_, err = RequestedGroups(ctx, cl, nil, true)
 	require.Error(t, err)
 }
+
+// TestForgetTopicMetadata: kgo keeps the partition metadata of the topics
+// ListOffsets asked for; ForgetTopicMetadata lets go of it (serve, between
+// its cycles), so the next ListOffsets asks for it again, and answers the
+// same.
+func TestForgetTopicMetadata(t *testing.T) {
+	c, cl := viewsCluster(t)
+	c.PutTopic("in", 3)
+	for p := range int32(3) {
+		c.SetLogOffsets("in", p, 0, 10+int64(p))
+	}
+	tps := []kafka.TopicPartition{{Topic: "in", Partition: 0}, {Topic: "in", Partition: 1}, {Topic: "in", Partition: 2}}
+	first, err := cl.ListOffsets(viewsCtx(t), tps, LatestTimestamp)
+	require.NoError(t, err)
+
+	c.ResetRequests()
+	again, err := cl.ListOffsets(viewsCtx(t), tps, LatestTimestamp)
+	require.NoError(t, err)
+	assert.Equal(t, first, again)
+	assert.Empty(t, logged(c, 3), "within MetadataMinAge the metadata is kgo's")
+
+	cl.ForgetTopicMetadata()
+	c.ResetRequests()
+	after, err := cl.ListOffsets(viewsCtx(t), tps, LatestTimestamp)
+	require.NoError(t, err)
+	assert.Equal(t, first, after)
+	assert.NotEmpty(t, logged(c, 3), "forgotten: asked again")
+	cl.ForgetTopicMetadata()
+	cl.ForgetTopicMetadata() // nothing to forget: nothing happens
+}

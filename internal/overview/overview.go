@@ -564,7 +564,7 @@ func sortedSet(xs []string) []string {
 //
 // It returns the leader of each partition whose log end it read (the node
 // that answered ListOffsets), for the time lag's Fetch.
-func fillLag(ctx context.Context, client Client, groups []*Group) map[kafka.TopicPartition]int32 {
+func fillLag(ctx context.Context, client Client, groups []*Group) leaderOf {
 	var ok []*Group
 	var ids []string
 	for _, g := range groups {
@@ -575,9 +575,9 @@ func fillLag(ctx context.Context, client Client, groups []*Group) map[kafka.Topi
 	if len(ok) == 0 {
 		return nil
 	}
-	committed := map[string]map[kafka.TopicPartition]admin.CommittedOffset{}
+	committed := map[string]partitionIndex[admin.CommittedOffset]{}
 	for _, co := range client.FetchCommittedOffsets(ctx, ids) {
-		committed[co.Group] = co.Committed()
+		committed[co.Group] = committedIndex(co.Offsets)
 		if co.Err != nil {
 			for _, g := range ok {
 				if g.Group == co.Group {
@@ -586,7 +586,13 @@ func fillLag(ctx context.Context, client Client, groups []*Group) map[kafka.Topi
 			}
 		}
 	}
-	var all []kafka.TopicPartition
+	n := 0
+	for _, g := range ok {
+		for _, st := range g.Subtopologies {
+			n += len(st.Sources) * (1 + len(st.Tasks))
+		}
+	}
+	all := make([]kafka.TopicPartition, 0, n)
 	for _, g := range ok {
 		if g.Err != nil {
 			continue
@@ -606,8 +612,8 @@ func fillLag(ctx context.Context, client Client, groups []*Group) map[kafka.Topi
 	if len(all) == 0 {
 		return nil
 	}
-	earliest, errE := admin.IndexListedOffsets(client.ListOffsets(ctx, all, admin.EarliestTimestamp))
-	latest, errL := admin.IndexListedOffsets(client.ListOffsets(ctx, all, admin.LatestTimestamp))
+	earliest, errE := listedIndex(client.ListOffsets(ctx, all, admin.EarliestTimestamp))
+	latest, errL := listedIndex(client.ListOffsets(ctx, all, admin.LatestTimestamp))
 	for _, g := range ok {
 		if g.Err != nil {
 			continue
@@ -618,13 +624,84 @@ func fillLag(ctx context.Context, client Client, groups []*Group) map[kafka.Topi
 		}
 		g.Err = computeLag(g, committed[g.Group], latest, earliest)
 	}
-	leaders := make(map[kafka.TopicPartition]int32, len(latest))
-	for tp, lo := range latest {
-		if lo.Err == nil && lo.Leader >= 0 {
-			leaders[tp] = lo.Leader
+	return func(tp kafka.TopicPartition) (int32, bool) {
+		lo, ok := latest.get(tp)
+		return lo.Leader, ok && lo.Err == nil && lo.Leader >= 0
+	}
+}
+
+// leaderOf is the node that answered ListOffsets for a partition, false
+// when none did.
+type leaderOf func(kafka.TopicPartition) (int32, bool)
+
+// partitionIndex holds values sorted by partition, one per partition,
+// found by binary search: what a map from partition would answer, without
+// the memory of a map for every partition of every group (serve reads
+// 50,000 partitions a cycle).
+type partitionIndex[T any] struct {
+	vals []T
+	key  func(T) kafka.TopicPartition
+}
+
+// newPartitionIndex indexes vals; of values for the same partition the
+// last one counts, as it would in a map. vals is used as it is when it is
+// already sorted without duplicates (admin's answers are), else copied.
+func newPartitionIndex[T any](vals []T, key func(T) kafka.TopicPartition) partitionIndex[T] {
+	cmpKeys := func(a, b T) int { return kafka.CompareTopicPartitions(key(a), key(b)) }
+	for i := 1; i < len(vals); i++ {
+		if cmpKeys(vals[i-1], vals[i]) >= 0 {
+			sorted := slices.Clone(vals)
+			slices.SortStableFunc(sorted, cmpKeys)
+			kept := sorted[:0]
+			for _, v := range sorted {
+				if len(kept) > 0 && cmpKeys(kept[len(kept)-1], v) == 0 {
+					kept[len(kept)-1] = v
+					continue
+				}
+				kept = append(kept, v)
+			}
+			vals = kept
+			break
 		}
 	}
-	return leaders
+	return partitionIndex[T]{vals: vals, key: key}
+}
+
+// get is the value of tp: the zero value and false when there is none.
+func (x partitionIndex[T]) get(tp kafka.TopicPartition) (T, bool) {
+	i, ok := slices.BinarySearchFunc(x.vals, tp, func(v T, tp kafka.TopicPartition) int {
+		return kafka.CompareTopicPartitions(x.key(v), tp)
+	})
+	if !ok {
+		var zero T
+		return zero, false
+	}
+	return x.vals[i], true
+}
+
+// at is get's value alone, the zero value when there is none.
+func (x partitionIndex[T]) at(tp kafka.TopicPartition) T {
+	v, _ := x.get(tp)
+	return v
+}
+
+// listedIndex indexes a ListOffsets answer by partition, passing the
+// request's error through.
+func listedIndex(los []admin.ListedOffset, err error) (partitionIndex[admin.ListedOffset], error) {
+	if err != nil {
+		return partitionIndex[admin.ListedOffset]{}, err
+	}
+	return newPartitionIndex(los, func(lo admin.ListedOffset) kafka.TopicPartition { return lo.TopicPartition }), nil
+}
+
+// committedIndex indexes the offsets a group committed
+// (admin.GroupOffsets.Committed without its map): a partition answered
+// with an error or without an offset is left out.
+func committedIndex(offs []admin.CommittedOffset) partitionIndex[admin.CommittedOffset] {
+	if slices.ContainsFunc(offs, func(o admin.CommittedOffset) bool { return !o.Committed() }) {
+		offs = slices.DeleteFunc(slices.Clone(offs), func(o admin.CommittedOffset) bool { return !o.Committed() })
+	}
+	return newPartitionIndex(offs, func(o admin.CommittedOffset) kafka.TopicPartition { return o.TopicPartition })
 }
 
 // fillAll computes the lag of groups and, with opts.TimeLag, their time
@@ -660,7 +737,7 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 // addCommittedTasks adds, to a group whose members hold no task at all
 // (an Empty group), a task for each partition it committed on a source
 // topic, so that a stopped application still shows where it stands.
-func addCommittedTasks(g *Group, committed map[kafka.TopicPartition]admin.CommittedOffset) {
+func addCommittedTasks(g *Group, committed partitionIndex[admin.CommittedOffset]) {
 	for _, st := range g.Subtopologies {
 		if len(st.Tasks) > 0 {
 			return
@@ -669,9 +746,9 @@ func addCommittedTasks(g *Group, committed map[kafka.TopicPartition]admin.Commit
 	for _, st := range g.Subtopologies {
 		parts := map[int32]bool{}
 		for _, src := range st.Sources {
-			for tp := range committed {
-				if tp.Topic == src.Topic {
-					parts[tp.Partition] = true
+			for _, co := range committed.vals {
+				if co.Topic == src.Topic {
+					parts[co.Partition] = true
 				}
 			}
 		}
@@ -685,33 +762,33 @@ func addCommittedTasks(g *Group, committed map[kafka.TopicPartition]admin.Commit
 // group's totals. A partition the broker does not know (a source topic with
 // fewer partitions than the subtopology has tasks) is left out; a source
 // topic whose partition 0 it does not know is Missing.
-func computeLag(g *Group, committed map[kafka.TopicPartition]admin.CommittedOffset, latest, earliest map[kafka.TopicPartition]admin.ListedOffset) error {
+func computeLag(g *Group, committed partitionIndex[admin.CommittedOffset], latest, earliest partitionIndex[admin.ListedOffset]) error {
 	g.Lag, g.Largest = 0, nil
 	for _, st := range g.Subtopologies {
 		slices.SortFunc(st.Tasks, func(a, b *Task) int { return cmp.Compare(a.Partition, b.Partition) })
 		for i := range st.Sources {
 			st.Sources[i].Lag = 0
-			st.Sources[i].Missing = isUnknownPartition(latest[kafka.TopicPartition{Topic: st.Sources[i].Topic, Partition: 0}].Err)
+			st.Sources[i].Missing = isUnknownPartition(latest.at(kafka.TopicPartition{Topic: st.Sources[i].Topic, Partition: 0}).Err)
 		}
 		st.Lag, st.MaxTaskLag = 0, 0
 		for _, t := range st.Tasks {
 			t.Lag, t.Offsets = 0, nil
 			for i, src := range st.Sources {
 				tp := kafka.TopicPartition{Topic: src.Topic, Partition: t.Partition}
-				end := latest[tp]
+				end := latest.at(tp)
 				if isUnknownPartition(end.Err) {
 					continue
 				}
 				if end.Err != nil {
 					return end.Err
 				}
-				start := earliest[tp]
+				start := earliest.at(tp)
 				if start.Err != nil && !isUnknownPartition(start.Err) {
 					return start.Err
 				}
 				row := PartitionLag{TopicPartition: tp, Repartition: src.Repartition, LogStart: start.Offset, LogEnd: end.Offset}
 				from := start.Offset
-				if c, ok := committed[tp]; ok {
+				if c, ok := committed.get(tp); ok {
 					off := c.Offset
 					row.Committed, from = &off, off
 				}

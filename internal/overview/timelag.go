@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
-	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // Time lag and record lag. The offset lag (end minus committed) counts
@@ -64,7 +63,7 @@ type RecordReader interface {
 // and its error; the group keeps its offsets. leaders are the partitions'
 // leaders that ListOffsets met (fillLag): the Fetch goes to them without
 // a Metadata request.
-func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders map[kafka.TopicPartition]int32, now func() time.Time) int {
+func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders leaderOf, now func() time.Time) int {
 	rr, ok := client.(RecordReader)
 	if !ok {
 		return 0
@@ -93,7 +92,11 @@ func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders ma
 					if row.Committed != nil {
 						from = max(*row.Committed, row.LogStart)
 					}
-					l, known := leaders[row.TopicPartition]
+					var l int32
+					var known bool
+					if leaders != nil {
+						l, known = leaders(row.TopicPartition)
+					}
 					qs = append(qs, admin.FirstRecordQuery{TopicPartition: row.TopicPartition, From: from, End: row.LogEnd, Count: row.LogEnd-from <= admin.RecordCountBound,
 						Leader: l, LeaderKnown: known})
 					rows = append(rows, row)

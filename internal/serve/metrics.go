@@ -2,6 +2,7 @@ package serve
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 
@@ -19,12 +20,19 @@ import (
 // the families with fewer labels are kept first (group level before
 // sub-topology, task and partition), and the samples past the cap are
 // dropped and counted.
+//
+// They stay in memory from one cycle to the next, some 40,000 series for
+// 2,000 groups, so what the series have in common is shared: a label
+// pair (the group's name, a state) is one value for every series that
+// has it, and so is a gauge value (most are 0 or 1). The encoders only
+// read them.
 func clusterFamilies(cluster string, fams []*format.PromFamily, maxSeries int) (out []*dto.MetricFamily, series, dropped int) {
 	order := slices.Clone(fams)
 	slices.SortStableFunc(order, func(a, b *format.PromFamily) int {
 		return cmp.Compare(len(a.Samples[0].Labels), len(b.Samples[0].Labels))
 	})
-	clusterLabel := &dto.LabelPair{Name: proto.String("cluster"), Value: proto.String(format.PromLabelValue(cluster))}
+	in := interner{pairs: map[[2]string]*dto.LabelPair{}, gauges: map[float64]*dto.Gauge{}, names: map[string]*string{}}
+	clusterLabel := in.pair("cluster", cluster)
 	for _, f := range order {
 		n := len(f.Samples)
 		if maxSeries > 0 {
@@ -36,25 +44,62 @@ func clusterFamilies(cluster string, fams []*format.PromFamily, maxSeries int) (
 		}
 		mf := &dto.MetricFamily{Name: proto.String(f.Name), Help: proto.String(f.Help), Type: dto.MetricType_GAUGE.Enum(),
 			Metric: make([]*dto.Metric, n)}
-		// One allocation for the family's label pairs and gauges.
-		pairs := make([]dto.LabelPair, 0, n*len(f.Samples[0].Labels)/2)
-		gauges := make([]dto.Gauge, n)
+		// One allocation for the family's metrics and one for their
+		// label lists.
+		width := 1 + len(f.Samples[0].Labels)/2
+		labels := make([]*dto.LabelPair, 0, n*width)
 		metrics := make([]dto.Metric, n)
 		for i, s := range f.Samples[:n] {
-			labels := make([]*dto.LabelPair, 1, 1+len(s.Labels)/2)
-			labels[0] = clusterLabel
+			from := len(labels)
+			labels = append(labels, clusterLabel)
 			for j := 0; j < len(s.Labels); j += 2 {
-				pairs = append(pairs, dto.LabelPair{Name: proto.String(s.Labels[j]), Value: proto.String(format.PromLabelValue(s.Labels[j+1]))})
-				labels = append(labels, &pairs[len(pairs)-1])
+				labels = append(labels, in.pair(s.Labels[j], s.Labels[j+1]))
 			}
-			gauges[i].Value = proto.Float64(s.Value)
-			metrics[i].Label, metrics[i].Gauge = labels, &gauges[i]
+			metrics[i].Label, metrics[i].Gauge = labels[from:len(labels):len(labels)], in.gauge(s.Value)
 			mf.Metric[i] = &metrics[i]
 		}
 		series += n
 		out = append(out, mf)
 	}
 	return out, series, dropped
+}
+
+// interner shares the label pairs and gauges of one cycle's families.
+type interner struct {
+	pairs  map[[2]string]*dto.LabelPair
+	gauges map[float64]*dto.Gauge
+	names  map[string]*string
+}
+
+// pair is the label pair of a label name and a broker-supplied value
+// (PromLabelValue gives the value written).
+func (in interner) pair(name, value string) *dto.LabelPair {
+	k := [2]string{name, value}
+	p := in.pairs[k]
+	if p == nil {
+		n := in.names[name]
+		if n == nil {
+			n = proto.String(name)
+			in.names[name] = n
+		}
+		p = &dto.LabelPair{Name: n, Value: proto.String(format.PromLabelValue(value))}
+		in.pairs[k] = p
+	}
+	return p
+}
+
+// gauge is a gauge of value v. A NaN never matches a key and -0 would
+// match 0: each gets a gauge of its own.
+func (in interner) gauge(v float64) *dto.Gauge {
+	if v != v || (v == 0 && math.Signbit(v)) {
+		return &dto.Gauge{Value: proto.Float64(v)}
+	}
+	g := in.gauges[v]
+	if g == nil {
+		g = &dto.Gauge{Value: proto.Float64(v)}
+		in.gauges[v] = g
+	}
+	return g
 }
 
 // gatherer answers a scrape from the published snapshots: the group
