@@ -32,6 +32,9 @@ type AppOptions struct {
 	DescribeOut string // where the app writes topology.describe(); default <broker dir>/<app-id>.describe.txt
 	HeapMB      int    // default 256
 	OffsetReset string // the consumers' auto.offset.reset; "" is Kafka Streams' default (earliest)
+	// TopicPrefix prefixes the wordcount topology's topics (<P>wc-input, <P>wc-output): a test on
+	// the shared broker keeps its topics apart from the other tests' with it.
+	TopicPrefix string
 }
 
 // App is a running e2e.TopologyApp (Kafka Streams, group.protocol=streams, 4.4.0 client).
@@ -76,6 +79,9 @@ func StartApp(tb testing.TB, b *Broker, opts AppOptions) *App {
 	}
 	if opts.OffsetReset != "" {
 		args = append(args, "offset-reset="+opts.OffsetReset)
+	}
+	if opts.TopicPrefix != "" {
+		args = append(args, "topic-prefix="+opts.TopicPrefix)
 	}
 	proc, err := StartJava("app-"+opts.AppID, filepath.Join(b.Dir, "app-"+opts.AppID+".log"), cp, jvm, "e2e.TopologyApp", args...)
 	if err != nil {

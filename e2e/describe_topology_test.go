@@ -180,7 +180,7 @@ func TestDescribeTopology(t *testing.T) {
 	// Java client fails serializing includeTopologyDescription, F28; ours checks ApiVersions), so
 	// the group need not exist and no app is started.
 	t.Run("kafka43", func(t *testing.T) {
-		b := StartBroker(t, BrokerOptions{Version: Kafka43})
+		b := SharedBroker(t, BrokerOptions{Version: Kafka43})
 		s := &sideBySide{bin: bin, bootstrap: b.Addr}
 		java, ours := s.both(t, "--describe", "--topology", "--group", "old-app")
 		require.Equal(t, 1, java.ExitCode)

@@ -29,7 +29,7 @@ func TestDiff(t *testing.T) {
 	defer func() { logf("TestDiff total %s", time.Since(start).Round(time.Millisecond)) }()
 	ctx := context.Background()
 
-	b := StartBroker(t, BrokerOptions{})
+	b := SharedBroker(t, BrokerOptions{})
 	apps := map[string]*App{}
 	for _, o := range []AppOptions{
 		{AppID: "df-blue", Topology: "diff-base"},

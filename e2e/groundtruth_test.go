@@ -190,7 +190,7 @@ func TestGroundTruth(t *testing.T) {
 	// Broker D: 4.4.0 without any topology description plugin.
 	t.Run("noplugin", func(t *testing.T) {
 		gt := gt.sub(t)
-		b := StartBroker(t, BrokerOptions{Plugin: PluginNone})
+		b := SharedBroker(t, BrokerOptions{Plugin: PluginNone})
 		gt.bootstrap = b.Addr
 		v, err := b.ApiVersions(ctx)
 		must(t, err)

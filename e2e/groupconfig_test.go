@@ -29,7 +29,7 @@ func TestGroupConfig(t *testing.T) {
 	start := time.Now()
 	defer func() { logf("TestGroupConfig total %s", time.Since(start).Round(time.Millisecond)) }()
 	ctx := context.Background()
-	broker := StartBroker(t, BrokerOptions{})
+	broker := SharedBroker(t, BrokerOptions{})
 	run := func(t *testing.T, args ...string) ToolResult { return RunOursOn(t, bin, broker, args...) }
 	java := func(t *testing.T, args ...string) ToolResult {
 		t.Helper()

@@ -20,17 +20,21 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/format/promtest"
 )
 
+// hcInput is TestHealth's OverviewApp input (topic-prefix=hc-), its own on the shared broker.
+const hcInput = "hc-ov-input"
+
 // TestHealth runs `kstreams-groups check` and `doctor` (issue 15) against real brokers and Kafka
-// Streams 4.4.0 applications, one broker per broker config the causes need:
+// Streams 4.4.0 applications, on the run's shared brokers (SharedBroker), one per broker config the
+// causes need:
 //
 //   - A, 4.4.0 with Kafka's in-memory plugin: hc-app (e2e.OverviewApp, pausable, so its lag
 //     builds up and holds still) is checked Stable (OK), paused with 30 records produced (a lag
 //     threshold below the real lag: CRITICAL), and stopped (Empty); hc-nopush
 //     (topology.description.push.enabled=false) is diagnosed as NOT_STORED with everything else
 //     healthy;
-//   - B, 4.4.0 without a plugin: np-app is diagnosed as "no plugin configured", read from the
+//   - B, 4.4.0 without a plugin: hc-np is diagnosed as "no plugin configured", read from the
 //     broker with DescribeConfigs;
-//   - C, 4.3.1: old-app is diagnosed as "broker older than 4.4"; check works there without
+//   - C, 4.3.1: hc-old is diagnosed as "broker older than 4.4"; check works there without
 //     --require-topology and is UNKNOWN with it.
 func TestHealth(t *testing.T) {
 	bin := OurBinary(t)
@@ -40,23 +44,23 @@ func TestHealth(t *testing.T) {
 	run := func(t *testing.T, b *Broker, args ...string) ToolResult { return RunOursOn(t, bin, b, args...) }
 
 	// Broker A and its two applications; B and C start while the applications come up.
-	a := StartBroker(t, BrokerOptions{})
-	require.NoError(t, createTopic(ctx, a, "ov-input", 4))
+	a := SharedBroker(t, BrokerOptions{})
+	require.NoError(t, createTopic(ctx, a, hcInput, 4))
 	pause := filepath.Join(a.Dir, "hc-pause")
 	port, err := FreePort()
 	require.NoError(t, err)
-	hc := startOverviewInstance(t, a, "hc-app", "a", "localhost:"+strconv.Itoa(port), pause)
-	nopush := StartApp(t, a, AppOptions{AppID: "hc-nopush", Topology: TopologyWordCount, DisablePush: true})
-	b := StartBroker(t, BrokerOptions{Plugin: PluginNone})
-	np := StartApp(t, b, AppOptions{AppID: "np-app", Topology: TopologyWordCount})
-	c := StartBroker(t, BrokerOptions{Version: Kafka43})
-	old := StartApp(t, c, AppOptions{AppID: "old-app", Topology: TopologyWordCount})
+	hc := startOverviewInstance(t, a, "hc-app", "a", "localhost:"+strconv.Itoa(port), pause, "topic-prefix=hc-")
+	nopush := StartApp(t, a, AppOptions{AppID: "hc-nopush", Topology: TopologyWordCount, DisablePush: true, TopicPrefix: "hc-"})
+	b := SharedBroker(t, BrokerOptions{Plugin: PluginNone})
+	np := StartApp(t, b, AppOptions{AppID: "hc-np", Topology: TopologyWordCount, TopicPrefix: "hc-"})
+	c := SharedBroker(t, BrokerOptions{Version: Kafka43})
+	old := StartApp(t, c, AppOptions{AppID: "hc-old", Topology: TopologyWordCount, TopicPrefix: "hc-"})
 	logf("TestHealth: three brokers up after %s", time.Since(start).Round(time.Millisecond))
 
 	require.NoError(t, a.WaitGroupState(ctx, "hc-app", "Stable", 120*time.Second, hc, a.Proc))
 	_, err = a.WaitTopologyStatus(ctx, "hc-app", StatusAvailable, 60*time.Second, hc, a.Proc)
 	require.NoError(t, err)
-	produceTo(t, a, "ov-input", map[int32]int{0: 5, 1: 5, 2: 5, 3: 5})
+	produceTo(t, a, hcInput, map[int32]int{0: 5, 1: 5, 2: 5, 3: 5})
 	checkDoc := func(t *testing.T, b *Broker, group string, notYet func(checkGroupDoc) string) checkGroupDoc {
 		t.Helper()
 		deadline := time.Now().Add(90 * time.Second)
@@ -114,7 +118,7 @@ func TestHealth(t *testing.T) {
 	t.Run("check with a lag threshold below the real lag", func(t *testing.T) {
 		require.NoError(t, os.WriteFile(pause, nil, 0o644))
 		t.Cleanup(func() { _ = os.Remove(pause) })
-		produceTo(t, a, "ov-input", map[int32]int{0: 20, 1: 10})
+		produceTo(t, a, hcInput, map[int32]int{0: 20, 1: 10})
 		checkDoc(t, a, "hc-app", func(g checkGroupDoc) string {
 			if g.Lag != 30 {
 				return fmt.Sprintf("lag %d", g.Lag)
@@ -154,31 +158,31 @@ func TestHealth(t *testing.T) {
 	t.Run("doctor on a broker without a plugin", func(t *testing.T) {
 		logDescribeConfigs(t, b)
 		require.NoError(t, np.WaitGroupState(ctx, b, "Stable", 90*time.Second))
-		r := run(t, b, "doctor", "--group", "np-app")
+		r := run(t, b, "doctor", "--group", "hc-np")
 		require.Equal(t, 1, r.ExitCode, "stdout: %s\nstderr: %s", r.Stdout, r.Stderr)
 		assert.Equal(t, []string{
 			"PROBLEM  no topology description plugin is configured on coordinator 1 (group.streams.topology.description.plugin.class is not set): the broker stores no description, so every group's is NOT_STORED",
 			"PROBLEM  the topology description is NOT_STORED because no plugin is configured to store it",
 		}, wrongFindings(r.Stdout), r.Stdout)
-		r = run(t, b, "check", "--group", "np-app", "--require-topology")
+		r = run(t, b, "check", "--group", "hc-np", "--require-topology")
 		assert.Equal(t, 2, r.ExitCode)
-		assert.Contains(t, r.Stdout, "np-app CRITICAL: topology description NOT_STORED")
+		assert.Contains(t, r.Stdout, "hc-np CRITICAL: topology description NOT_STORED")
 	})
 
 	t.Run("doctor and check on a 4.3.1 broker", func(t *testing.T) {
 		logDescribeConfigs(t, c)
 		require.NoError(t, old.WaitGroupState(ctx, c, "Stable", 90*time.Second))
-		r := run(t, c, "doctor", "--group", "old-app")
+		r := run(t, c, "doctor", "--group", "hc-old")
 		require.Equal(t, 1, r.ExitCode, "stdout: %s\nstderr: %s", r.Stdout, r.Stderr)
 		assert.Equal(t, []string{"PROBLEM  coordinator 1 speaks StreamsGroupDescribe up to v0 only, and not the topology update API (key 93): it is older than Apache Kafka 4.4 and stores no topology description (KIP-1331)"},
 			wrongFindings(r.Stdout), r.Stdout)
 		assert.Contains(t, r.Stdout, "description NOT_REQUESTED")
-		r = run(t, c, "check", "--group", "old-app", "--min-members", "1")
+		r = run(t, c, "check", "--group", "hc-old", "--min-members", "1")
 		assert.Equal(t, 0, r.ExitCode, "check needs no KIP-1331 without --require-topology: %s %s", r.Stdout, r.Stderr)
-		assert.True(t, strings.HasPrefix(r.Stdout, "STREAMS OK - old-app: Stable, 1 member, "), r.Stdout)
-		r = run(t, c, "check", "--group", "old-app", "--require-topology")
+		assert.True(t, strings.HasPrefix(r.Stdout, "STREAMS OK - hc-old: Stable, 1 member, "), r.Stdout)
+		r = run(t, c, "check", "--group", "hc-old", "--require-topology")
 		assert.Equal(t, 3, r.ExitCode)
-		assert.Equal(t, "STREAMS UNKNOWN - old-app UNKNOWN: --require-topology cannot be checked: topology descriptions: broker 1 supports only v0 of StreamsGroupDescribe, v1 is needed (Apache Kafka 4.4 or newer)\n", r.Stdout)
+		assert.Equal(t, "STREAMS UNKNOWN - hc-old UNKNOWN: --require-topology cannot be checked: topology descriptions: broker 1 supports only v0 of StreamsGroupDescribe, v1 is needed (Apache Kafka 4.4 or newer)\n", r.Stdout)
 	})
 
 	t.Run("check after the application stopped", func(t *testing.T) {

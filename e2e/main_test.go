@@ -11,7 +11,7 @@ import (
 // tests of the binary are done (there is no per-binary cleanup hook in testing.TB).
 func TestMain(m *testing.M) {
 	code := m.Run()
-	stopSharedBrokers()
+	stopSharedBrokers(code != 0)
 	removeOurBinary()
 	os.Exit(code)
 }

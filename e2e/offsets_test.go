@@ -41,7 +41,7 @@ func TestOffsets(t *testing.T) {
 	defer func() { logf("TestOffsets total %s", time.Since(start).Round(time.Millisecond)) }()
 	ctx := context.Background()
 
-	b := StartBroker(t, BrokerOptions{Plugin: PluginInMemory})
+	b := SharedBroker(t, BrokerOptions{Plugin: PluginInMemory})
 	keep := map[string]string{"retention.ms": "-1"} // the 2020 timestamps must not expire
 	for name, parts := range map[string]int32{"wc-input": 3, "side": 1, "pt-input-a": 1, "pt-input-b": 1} {
 		require.NoError(t, ooCreateTopic(ctx, b, name, parts, keep), name)

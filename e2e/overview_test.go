@@ -36,7 +36,7 @@ func TestOverview(t *testing.T) {
 	defer func() { logf("TestOverview total %s", time.Since(start).Round(time.Millisecond)) }()
 	ctx := context.Background()
 
-	b := StartBroker(t, BrokerOptions{Plugin: PluginInMemory})
+	b := SharedBroker(t, BrokerOptions{Plugin: PluginInMemory})
 	require.NoError(t, createTopic(ctx, b, "ov-input", 4))
 	pause := filepath.Join(b.Dir, "ov-pause")
 	endpoints := map[string]bool{}

@@ -14,11 +14,17 @@ import (
 // only by names of its own (a prefix such as "le-", "ms-"), never lists every group
 // (--list, --all-groups), never changes the broker (SetFaults, a restart, a config) and never
 // stops it, takes SharedBroker instead of StartBroker: one broker per set of options serves
-// every such test of the run, and TestMain stops it after the last test.
+// every such test of the run, and TestMain stops it after the last test. Top-level tests run
+// one after the other (none calls t.Parallel), so the apps of one test are stopped (its
+// t.Cleanup) before the next test starts its own.
 var shared struct {
 	sync.Mutex
 	brokers map[string]*Broker
 	errs    map[string]error
+	// users are the tests that took each broker, true once a test has ended: a test that
+	// asks again after it ended (go test -count=N) gets a fresh broker, since its names are
+	// already taken on the old one.
+	users map[string]map[string]bool
 }
 
 // sharedKey is the options after their defaults, so that BrokerOptions{} and
@@ -46,7 +52,7 @@ func sharedKey(opts BrokerOptions) (string, error) {
 }
 
 // SharedBroker returns the run's broker for opts, starting it on first use. Its directory
-// is removed when TestMain stops it (E2E_KEEP=1 keeps it).
+// is removed when TestMain stops it, unless a test failed or E2E_KEEP=1.
 func SharedBroker(tb testing.TB, opts BrokerOptions) *Broker {
 	tb.Helper()
 	key, err := sharedKey(opts)
@@ -58,12 +64,23 @@ func SharedBroker(tb testing.TB, opts BrokerOptions) *Broker {
 	if err := shared.errs[key]; err != nil {
 		tb.Fatalf("shared broker %s failed to start earlier: %v", key, err)
 	}
-	if b := shared.brokers[key]; b != nil {
-		logf("shared broker %s at %s: reused", key, b.Addr)
-		return b
-	}
 	if shared.brokers == nil {
-		shared.brokers, shared.errs = map[string]*Broker{}, map[string]error{}
+		shared.brokers, shared.errs, shared.users = map[string]*Broker{}, map[string]error{}, map[string]map[string]bool{}
+	}
+	test := tb.Name()
+	if b := shared.brokers[key]; b != nil {
+		switch {
+		case shared.users[key][test]: // ended: this is a second run of it
+			logf("shared broker %s at %s: %s runs again, so a fresh broker", key, b.Addr, test)
+			retireShared(key, b, false)
+		case b.Proc.Exited():
+			tb.Fatalf("shared broker %s at %s exited (log %s):\n%s", key, b.Addr, b.Proc.LogPath, logTail(b.Proc.LogPath, 3000))
+		default:
+			logf("shared broker %s at %s: reused by %s", key, b.Addr, test)
+			shared.users[key][test] = false
+			sharedUserEnds(tb, key, test)
+			return b
+		}
 	}
 	b, err := startBroker(opts)
 	if err != nil {
@@ -73,22 +90,43 @@ func SharedBroker(tb testing.TB, opts BrokerOptions) *Broker {
 		shared.errs[key] = err
 		tb.Fatalf("%v", err)
 	}
-	logf("shared broker %s at %s: started in %s", key, b.Addr, b.StartTime)
+	logf("shared broker %s at %s: started in %s for %s", key, b.Addr, b.StartTime, test)
 	shared.brokers[key] = b
+	shared.users[key] = map[string]bool{test: false}
+	sharedUserEnds(tb, key, test)
 	return b
 }
 
-// stopSharedBrokers stops every shared broker (TestMain, after the last test).
-func stopSharedBrokers() {
+// sharedUserEnds marks test as ended for key's broker when it ends.
+func sharedUserEnds(tb testing.TB, key, test string) {
+	tb.Cleanup(func() {
+		shared.Lock()
+		defer shared.Unlock()
+		if u := shared.users[key]; u != nil {
+			u[test] = true
+		}
+	})
+}
+
+// retireShared stops a shared broker by PID and removes its directory unless keep or
+// E2E_KEEP=1.
+func retireShared(key string, b *Broker, keep bool) {
+	b.Close()
+	if keep || os.Getenv("E2E_KEEP") == "1" {
+		logf("kept shared broker %s dir %s", key, b.Dir)
+	} else {
+		_ = os.RemoveAll(b.Dir)
+	}
+	delete(shared.brokers, key)
+	delete(shared.users, key)
+}
+
+// stopSharedBrokers stops every shared broker (TestMain, after the last test); keep keeps
+// their directories (a test failed: its apps' logs are there).
+func stopSharedBrokers(keep bool) {
 	shared.Lock()
 	defer shared.Unlock()
 	for key, b := range shared.brokers {
-		b.Close()
-		if os.Getenv("E2E_KEEP") == "1" {
-			logf("kept shared broker %s dir %s", key, b.Dir)
-		} else {
-			_ = os.RemoveAll(b.Dir)
-		}
+		retireShared(key, b, keep)
 	}
-	shared.brokers = nil
 }

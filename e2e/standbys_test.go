@@ -34,8 +34,8 @@ func TestStandbys(t *testing.T) {
 	defer func() { logf("TestStandbys total %s", time.Since(start).Round(time.Millisecond)) }()
 	ctx := context.Background()
 
-	b := StartBroker(t, BrokerOptions{Plugin: PluginInMemory})
-	require.NoError(t, createTopic(ctx, b, "ov-input", 4))
+	b := SharedBroker(t, BrokerOptions{Plugin: PluginInMemory})
+	require.NoError(t, createTopic(ctx, b, "sb-ov-input", 4))
 	// Before the group exists: the broker accepts configs of a group it does not know (F400).
 	// The report interval of task offsets as low as the broker allows, so that an empty
 	// TaskOffsets below is not for want of time.
@@ -56,11 +56,11 @@ func TestStandbys(t *testing.T) {
 	for _, inst := range []string{"a", "b"} {
 		port, err := FreePort()
 		require.NoError(t, err)
-		procs = append(procs, startOverviewInstance(t, b, "sb-app", inst, fmt.Sprintf("sb-%s.test:%d", inst, port), pause))
+		procs = append(procs, startOverviewInstance(t, b, "sb-app", inst, fmt.Sprintf("sb-%s.test:%d", inst, port), pause, "topic-prefix=sb-"))
 	}
 	require.NoError(t, b.WaitGroupState(ctx, "sb-app", "Stable", 120*time.Second, append(procs, b.Proc)...))
 	stable := time.Now()
-	produceTo(t, b, "ov-input", map[int32]int{0: 10, 1: 10, 2: 10, 3: 10})
+	produceTo(t, b, "sb-ov-input", map[int32]int{0: 10, 1: 10, 2: 10, 3: 10})
 
 	full := pollDoc(t, "sb-app", time.Second, func() standbyDoc { return standbyJSON(t, bin, b, "sb-app") }, func(d standbyDoc) string {
 		c := d.Coverage

@@ -20,8 +20,12 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// TestTimeLag: one exactly-once (exactly_once_v2) application on one
-// broker, in three steps.
+// tlInput is TestTimeLag's OverviewApp input (topic-prefix=tl-), its own on the shared broker:
+// step 3 changes its message.timestamp.type.
+const tlInput = "tl-ov-input"
+
+// TestTimeLag: one exactly-once (exactly_once_v2) application on the
+// shared broker, in four steps.
 //
 //  1. Idle and running, its input receives an aborted transaction of three
 //     records on partition 0: nothing to process, and the app commits past
@@ -42,15 +46,15 @@ func TestTimeLag(t *testing.T) {
 	bin := OurBinary(t)
 	ctx := context.Background()
 	start := time.Now()
-	b := StartBroker(t, BrokerOptions{Plugin: PluginInMemory})
-	require.NoError(t, createTopic(ctx, b, "ov-input", 4))
+	b := SharedBroker(t, BrokerOptions{Plugin: PluginInMemory})
+	require.NoError(t, createTopic(ctx, b, tlInput, 4))
 	pause := filepath.Join(b.Dir, "tl-pause")
 	port, err := FreePort()
 	require.NoError(t, err)
-	proc := startOverviewInstance(t, b, "tl-app", "a", "localhost:"+strconv.Itoa(port), pause, "processing-guarantee=exactly_once_v2")
+	proc := startOverviewInstance(t, b, "tl-app", "a", "localhost:"+strconv.Itoa(port), pause, "processing-guarantee=exactly_once_v2", "topic-prefix=tl-")
 	require.NoError(t, b.WaitGroupState(ctx, "tl-app", "Stable", 120*time.Second, proc, b.Proc))
 	logf("TestTimeLag: broker and app up after %s", time.Since(start).Round(time.Millisecond))
-	produceTo(t, b, "ov-input", map[int32]int{0: 5, 1: 5, 2: 5, 3: 5})
+	produceTo(t, b, tlInput, map[int32]int{0: 5, 1: 5, 2: 5, 3: 5})
 	// Caught up: every input partition committed and nothing left to read.
 	// (The offset difference need not be 0: the app's own transactions
 	// leave markers on its repartition topic.)
@@ -71,13 +75,13 @@ func TestTimeLag(t *testing.T) {
 	// back to 0 by itself (F395).
 	t.Run("aborted transaction on a running exactly-once app", func(t *testing.T) {
 		at := time.Now()
-		abortTransaction(t, b, "ov-input", 0, 3)
+		abortTransaction(t, b, tlInput, 0, 3)
 		d := timeLagJSON(t, bin, b, "tl-app")
-		logf("TestTimeLag: right after the abort: ov-input-0 offset lag %d, records %d", d.inputRows()[0].Lag, d.inputRows()[0].TimeLag.Records)
+		logf("TestTimeLag: right after the abort: "+tlInput+"-0 offset lag %d, records %d", d.inputRows()[0].Lag, d.inputRows()[0].TimeLag.Records)
 		assertNothingToProcess(t, d)
 		waitTimeLag(t, bin, b, "tl-app", func(d tlDoc) string {
 			if l := d.inputRows()[0].Lag; l != 0 {
-				return fmt.Sprintf("ov-input-0 offset lag %d", l)
+				return fmt.Sprintf("%s-0 offset lag %d", tlInput, l)
 			}
 			return ""
 		})
@@ -99,7 +103,7 @@ func TestTimeLag(t *testing.T) {
 			if i == 0 {
 				first[p] = ts
 			}
-			recs = append(recs, &kgo.Record{Topic: "ov-input", Partition: p, Timestamp: ts, Value: fmt.Appendf(nil, "view page-%d region-%d", i%7, i%3)})
+			recs = append(recs, &kgo.Record{Topic: tlInput, Partition: p, Timestamp: ts, Value: fmt.Appendf(nil, "view page-%d region-%d", i%7, i%3)})
 		}
 		pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		require.NoError(t, cl.ProduceSync(pctx, recs...).FirstErr())
@@ -135,7 +139,7 @@ func TestTimeLag(t *testing.T) {
 	for _, st := range g.Subtopologies {
 		for _, task := range st.Tasks {
 			for _, o := range task.Offsets {
-				if o.Topic != "ov-input" {
+				if o.Topic != tlInput {
 					continue
 				}
 				what := fmt.Sprintf("%s-%d", o.Topic, o.Partition)
@@ -160,7 +164,7 @@ func TestTimeLag(t *testing.T) {
 			}
 			return ""
 		})
-		require.NoError(t, alterTopicConfig(ctx, b, "ov-input", "message.timestamp.type", "LogAppendTime"))
+		require.NoError(t, alterTopicConfig(ctx, b, tlInput, "message.timestamp.type", "LogAppendTime"))
 		require.NoError(t, os.WriteFile(pause, nil, 0o644))
 		// The producer's timestamps are ten minutes old; the broker's replace them.
 		old := time.Now().Add(-10 * time.Minute)
@@ -168,7 +172,7 @@ func TestTimeLag(t *testing.T) {
 		require.NoError(t, err)
 		var recs []*kgo.Record
 		for p := range int32(4) {
-			recs = append(recs, &kgo.Record{Topic: "ov-input", Partition: p, Timestamp: old, Value: []byte("append time")})
+			recs = append(recs, &kgo.Record{Topic: tlInput, Partition: p, Timestamp: old, Value: []byte("append time")})
 		}
 		p0 := time.Now()
 		pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -211,10 +215,10 @@ func TestTimeLag(t *testing.T) {
 		})
 		require.NoError(t, proc.Stop(20*time.Second))
 		require.NoError(t, b.WaitGroupState(ctx, "tl-app", "Empty", 30*time.Second, b.Proc))
-		abortTransaction(t, b, "ov-input", 0, 3)
+		abortTransaction(t, b, tlInput, 0, 3)
 		port, err := FreePort()
 		require.NoError(t, err)
-		proc = startOverviewInstance(t, b, "tl-app", "b", "localhost:"+strconv.Itoa(port), pause, "processing-guarantee=exactly_once_v2")
+		proc = startOverviewInstance(t, b, "tl-app", "b", "localhost:"+strconv.Itoa(port), pause, "processing-guarantee=exactly_once_v2", "topic-prefix=tl-")
 		require.NoError(t, b.WaitGroupState(ctx, "tl-app", "Stable", 120*time.Second, proc, b.Proc))
 		logf("TestTimeLag: restarted app Stable %s after the stop", time.Since(at).Round(time.Millisecond))
 		// Many commit intervals (200 ms) for the app to move, if it would.
@@ -228,9 +232,9 @@ func TestTimeLag(t *testing.T) {
 		// Every line the same bytes; ours sorts the rows (README).
 		assert.Equal(t, sortedLines(java.Stdout), sortedLines(ours.Stdout), "java:\n%s\nours:\n%s", java.Stdout, ours.Stdout)
 		rows := parseJavaOffsets(t, java.Stdout)
-		assert.EqualValues(t, 4, rows["ov-input 0"], "3 aborted records + the abort marker")
+		assert.EqualValues(t, 4, rows[tlInput+" 0"], "3 aborted records + the abort marker")
 		for p := 1; p < 4; p++ {
-			assert.EqualValues(t, 0, rows[fmt.Sprintf("ov-input %d", p)])
+			assert.EqualValues(t, 0, rows[fmt.Sprintf("%s %d", tlInput, p)])
 		}
 		d := timeLagJSON(t, bin, b, "tl-app")
 		assert.EqualValues(t, 4, d.inputRows()[0].Lag, "the offset difference stays in the JSON")
@@ -282,14 +286,14 @@ type tlRow struct {
 	TimeLag   tlFig  `json:"time_lag"`
 }
 
-// inputRows are the ov-input partitions, by partition.
+// inputRows are the tlInput partitions, by partition.
 func (d tlDoc) inputRows() []tlRow {
 	var out []tlRow
 	for _, g := range d.Groups {
 		for _, st := range g.Subtopologies {
 			for _, task := range st.Tasks {
 				for _, o := range task.Offsets {
-					if o.Topic == "ov-input" {
+					if o.Topic == tlInput {
 						out = append(out, o)
 					}
 				}

@@ -29,7 +29,7 @@ func TestConnectTraps(t *testing.T) {
 	defer func() { logf("TestConnectTraps total %s", time.Since(start).Round(time.Millisecond)) }()
 	bin := OurBinary(t)
 	ctx := context.Background()
-	b := StartBroker(t, BrokerOptions{HeapMB: 384})
+	b := SharedBroker(t, BrokerOptions{})
 
 	t.Run("SASL client, plaintext listener", func(t *testing.T) {
 		props := filepath.Join(t.TempDir(), "sasl.properties")

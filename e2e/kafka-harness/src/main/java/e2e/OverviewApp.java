@@ -36,7 +36,9 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <p>Arguments are {@code key=value} pairs: {@code bootstrap=}, {@code app-id=}, {@code state-dir=},
  * {@code application-server=HOST:PORT}, {@code pause-file=FILE}, and optionally
- * {@code processing-guarantee=} (e.g. {@code exactly_once_v2}; default at_least_once). While the pause file exists, the
+ * {@code processing-guarantee=} (e.g. {@code exactly_once_v2}; default at_least_once) and
+ * {@code topic-prefix=P} (the topics are {@code P}ov-input and {@code P}ov-output, so tests on one
+ * broker keep apart). While the pause file exists, the
  * first record that reaches the gate (right after the source) waits, so the instance consumes
  * nothing further and commits nothing: end minus committed offset stays put. Heartbeats go on
  * from the consumer's background thread, so the member stays in the group.
@@ -53,22 +55,23 @@ public final class OverviewApp {
 
     private OverviewApp() { }
 
-    static final String INPUT = "ov-input";
-    static final String OUTPUT = "ov-output";
+    // A test on the shared broker names its own topics with topic-prefix=.
+    static String input = "ov-input";
+    static String output = "ov-output";
     static final String STORE = "ov-counts";
 
     private static volatile boolean closing;
 
     static Topology build(Path pauseFile) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(INPUT, Consumed.with(Serdes.String(), Serdes.String()))
+        builder.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
             .peek((k, v) -> gate(pauseFile))
             .flatMapValues(v -> Arrays.asList(v.toLowerCase(Locale.ROOT).split("\\W+")))
             .groupBy((k, word) -> word, Grouped.with(Serdes.String(), Serdes.String()))
             .count(Materialized.<String, Long>as(Stores.inMemoryKeyValueStore(STORE))
                 .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()))
             .toStream()
-            .to(OUTPUT, Produced.with(Serdes.String(), Serdes.Long()));
+            .to(output, Produced.with(Serdes.String(), Serdes.Long()));
         return builder.build();
     }
 
@@ -102,7 +105,10 @@ public final class OverviewApp {
         Path pauseFile = a.containsKey("pause-file") ? Paths.get(a.get("pause-file")) : null;
         Path stateDir = a.containsKey("state-dir") ? Paths.get(a.get("state-dir")) : Files.createTempDirectory("e2e-overview-");
 
-        TopologyApp.createTopics(bootstrap, List.of(OUTPUT));
+        String prefix = a.getOrDefault("topic-prefix", "");
+        input = prefix + input;
+        output = prefix + output;
+        TopologyApp.createTopics(bootstrap, List.of(output));
         setStandbyReplicas(bootstrap, appId);
 
         Properties props = new Properties();

@@ -58,6 +58,8 @@ import org.apache.kafka.streams.state.Stores;
  *   <li>{@code describe-out=FILE} (optional; {@code topology.describe().toString()} is written there)</li>
  *   <li>{@code create-topics=true|false} (default true; creates the topology's input/output topics
  *       with Admin before starting, ignoring "already exists")</li>
+ *   <li>{@code topic-prefix=P} (optional; {@code wordcount} reads {@code P}wc-input and writes
+ *       {@code P}wc-output, so tests on one broker keep their topics apart)</li>
  *   <li>{@code describe-only=true} (print the description and exit without connecting)</li>
  *   <li>{@code offset-reset=earliest|latest} (optional; the consumers' {@code auto.offset.reset},
  *       Kafka Streams' default earliest when absent)</li>
@@ -69,11 +71,14 @@ public final class TopologyApp {
 
     private TopologyApp() { }
 
+    // The prefix of wordcount's topics (topic-prefix=), set before build and topicsFor.
+    static String wcPrefix = "";
+
     /** The topics each topology needs: input topics first, then output topics. */
     static List<String> topicsFor(String topology) {
         switch (topology) {
             case "wordcount":
-                return List.of("wc-input", "wc-output");
+                return List.of(wcPrefix + "wc-input", wcPrefix + "wc-output");
             case "globalstore":
                 return List.of("gs-input", "gs-global", "gs-output");
             case "pattern":
@@ -109,13 +114,13 @@ public final class TopologyApp {
                 return HostileNames.build();
             case "wordcount": {
                 // source -> flatMapValues -> groupBy (repartition) -> count -> toStream -> sink
-                KStream<String, String> lines = builder.stream("wc-input", Consumed.with(Serdes.String(), Serdes.String()));
+                KStream<String, String> lines = builder.stream(wcPrefix + "wc-input", Consumed.with(Serdes.String(), Serdes.String()));
                 lines.flatMapValues(v -> Arrays.asList(v.toLowerCase(Locale.ROOT).split("\\W+")))
                     .groupBy((k, word) -> word, Grouped.with(Serdes.String(), Serdes.String()))
                     .count(Materialized.<String, Long>as(Stores.inMemoryKeyValueStore("word-counts"))
                         .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()))
                     .toStream()
-                    .to("wc-output", Produced.with(Serdes.String(), Serdes.Long()));
+                    .to(wcPrefix + "wc-output", Produced.with(Serdes.String(), Serdes.Long()));
                 break;
             }
             case "globalstore": {
@@ -215,6 +220,7 @@ public final class TopologyApp {
     public static void main(String[] args) throws Exception {
         Map<String, String> a = parseArgs(args);
         String topologyName = required(a, "topology");
+        wcPrefix = a.getOrDefault("topic-prefix", "");
         Topology topology = build(topologyName);
         String description = topology.describe().toString();
 
