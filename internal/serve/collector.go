@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/kstreams-groups/kstreams-groups/internal/check"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
 	"github.com/kstreams-groups/kstreams-groups/internal/serve/snapshot"
 	"github.com/kstreams-groups/kstreams-groups/internal/watch"
@@ -175,13 +177,13 @@ func (c *Collector) Cycle(ctx context.Context) error {
 	start := c.cfg.Now()
 	cctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	lres, cres, err := c.read(cctx)
+	old := c.cur.Load()
+	lres, cres, staleGroups, err := c.read(cctx, old.snap)
 	if ctx.Err() != nil {
 		// Stopping: nothing to publish, and no failure to count.
 		return ctx.Err()
 	}
 	end := c.cfg.Now()
-	old := c.cur.Load()
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			err = &timeoutError{err: err, timeout: c.cfg.Timeout}
@@ -203,7 +205,7 @@ func (c *Collector) Cycle(ctx context.Context) error {
 		c.log.Info("cycle succeeded again", "after_failures", c.fails)
 	}
 	c.fails = 0
-	snap := &snapshot.Cluster{Name: c.cfg.Name, Taken: end, LastSuccess: end, CycleSeconds: end.Sub(start).Seconds(), Check: cres, List: lres}
+	snap := &snapshot.Cluster{Name: c.cfg.Name, Taken: end, LastSuccess: end, CycleSeconds: end.Sub(start).Seconds(), Check: cres, List: lres, StaleGroups: staleGroups}
 	cur := watch.FromCheck(cres)
 	cur.At = start
 	var changes []watch.Change
@@ -211,7 +213,7 @@ func (c *Collector) Cycle(ctx context.Context) error {
 		changes = watch.Changes(*c.prev, cur)
 	}
 	c.prev = &cur
-	snap.History, snap.Events = c.timelines(old.snap, cres, changes, end)
+	snap.History, snap.Events = c.timelines(old.snap, cres, staleGroups, changes, end)
 	fams, series, dropped := clusterFamilies(c.cfg.Name, format.CheckPromFamilies(cres, c.cfg.Metrics), c.cfg.MaxSeries)
 	if dropped > 0 {
 		c.log.Warn("series dropped by --max-series", "series", series, "dropped", dropped)
@@ -222,31 +224,50 @@ func (c *Collector) Cycle(ctx context.Context) error {
 }
 
 // read is one cycle's requests: the groups with their states, then the
-// check of the groups (all those listed, or the configured ones).
-func (c *Collector) read(ctx context.Context) (*list.Result, *check.Result, error) {
+// check of the groups (all those listed, or the configured ones). Without
+// --group, the groups of the last good cycle that the listing omits are
+// checked too (carry): a 4.4.0 coordinator still loading
+// __consumer_offsets after a restart lists without them (F570, F590).
+func (c *Collector) read(ctx context.Context, last *snapshot.Cluster) (*list.Result, *check.Result, map[string]string, error) {
 	if c.client == nil {
 		cl, err := c.cfg.NewClient(ctx)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		c.client = cl
 	}
 	lres, err := list.Run(ctx, c.client, list.Options{WithState: true})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	opts := c.cfg.Check
+	var carried map[string]bool
 	if opts.AllGroups {
 		// The groups just listed: one ListGroups a cycle, and the list
 		// and the check agree.
 		opts.AllGroups, opts.Groups = false, make([]string, 0, len(lres.Groups))
+		listed := make(map[string]bool, len(lres.Groups))
 		for _, g := range lres.Groups {
 			opts.Groups = append(opts.Groups, g.Group)
+			listed[g.Group] = true
+		}
+		if last.Check != nil {
+			for _, g := range last.Check.Groups {
+				if id := g.ID(); !listed[id] && !carried[id] {
+					if carried == nil {
+						carried = map[string]bool{}
+					}
+					carried[id] = true
+					opts.Groups = append(opts.Groups, id)
+				}
+			}
+			// In the listing's order, as if listed.
+			slices.Sort(opts.Groups)
 		}
 	}
 	cres, err := check.Run(ctx, c.client, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	cres.Options.Groups, cres.Options.AllGroups = c.cfg.Check.Groups, c.cfg.Check.AllGroups
 	if f, ok := c.client.(metadataForgetter); ok {
@@ -256,16 +277,74 @@ func (c *Collector) read(ctx context.Context) (*list.Result, *check.Result, erro
 	if err := ctx.Err(); err != nil {
 		// Groups cut short by the timeout would read as failures of
 		// theirs: the cycle failed.
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return lres, cres, nil
+	var stale map[string]string
+	if len(carried) > 0 {
+		stale = settleCarried(last, lres, cres, carried)
+	}
+	return lres, cres, stale, nil
+}
+
+// settleCarried decides the carried groups of a cycle, in place: a group
+// the broker says is gone (GROUP_ID_NOT_FOUND, or Dead) is dropped; one
+// whose coordinator is not ready (loading, moved, not available) keeps the
+// last good cycle's data and is returned as stale with the reason; any
+// other answer is the group's, as for a listed group. The kept ones are
+// added to the listing too, so the list and the check still agree.
+func settleCarried(last *snapshot.Cluster, lres *list.Result, cres *check.Result, carried map[string]bool) map[string]string {
+	prev := make(map[string]*check.Group, len(last.Check.Groups))
+	for _, g := range last.Check.Groups {
+		prev[g.ID()] = g
+	}
+	prevState := map[string]string{}
+	if last.List != nil {
+		for _, g := range last.List.Groups {
+			prevState[g.Group] = g.State
+		}
+	}
+	var stale map[string]string
+	kept := cres.Groups[:0]
+	cres.Status = check.OK
+	for _, g := range cres.Groups {
+		id := g.ID()
+		if carried[id] {
+			ov := g.Overview
+			switch p := prev[id]; {
+			case errors.Is(ov.Err, kafka.ErrGroupNotFound), ov.Err == nil && kafka.StateDead.Is(ov.State):
+				continue
+			case ov.Err != nil && errors.Is(ov.Err, kafka.ErrUnavailable) && p != nil && p.Overview.Err == nil:
+				if stale == nil {
+					stale = map[string]string{}
+				}
+				stale[id] = ov.Err.Error()
+				g = p
+			}
+			state := prevState[id]
+			if g.Overview.Err == nil {
+				state = g.Overview.State
+			}
+			if state == "" {
+				state = "Unknown"
+			}
+			lres.Groups = append(lres.Groups, list.Group{Group: id, State: state})
+			carried[id] = false
+		}
+		kept = append(kept, g)
+		cres.Status = check.Worst(cres.Status, g.Status)
+	}
+	clear(cres.Groups[len(kept):])
+	cres.Groups = kept
+	slices.SortStableFunc(lres.Groups, func(a, b list.Group) int { return strings.Compare(a.Group, b.Group) })
+	return stale
 }
 
 // timelines are the history and the events of this cycle: the previous
 // ones of the groups still checked, with this cycle's sample and changes
-// appended, each bounded. A new slice may share its start with the
+// appended (no sample for a stale group: its data is not new), each
+// bounded. A new slice may share its start with the
 // previous snapshot's: appending writes past every published length only.
-func (c *Collector) timelines(old *snapshot.Cluster, cres *check.Result, changes []watch.Change, at time.Time) (map[string][]snapshot.Sample, map[string][]snapshot.Event) {
+func (c *Collector) timelines(old *snapshot.Cluster, cres *check.Result, stale map[string]string, changes []watch.Change, at time.Time) (map[string][]snapshot.Sample, map[string][]snapshot.Event) {
 	keep := min(MaxHistory, max(1, int((HistoryWindow+c.cfg.Interval-1)/max(c.cfg.Interval, time.Millisecond))))
 	history := make(map[string][]snapshot.Sample, len(cres.Groups))
 	events := make(map[string][]snapshot.Event, len(cres.Groups))
@@ -275,7 +354,7 @@ func (c *Collector) timelines(old *snapshot.Cluster, cres *check.Result, changes
 			continue
 		}
 		h := old.History[id]
-		if g.Overview.Err == nil {
+		if _, kept := stale[id]; g.Overview.Err == nil && !kept {
 			s := snapshot.Sample{Time: at, Lag: g.Lag}
 			if t := g.Overview.Time; t.Measured && t.Known {
 				s.TimeLagSeconds, s.HasTimeLag = t.Lag.Seconds(), true

@@ -29,6 +29,11 @@ type Cluster struct {
 	// the last good cycle's, and Error says why the new one failed.
 	Stale bool
 	Error string
+	// StaleGroups are the groups of a good cycle whose data is the last
+	// good cycle's, with the reason: the listing omitted them and their
+	// coordinator could not describe them yet (loading __consumer_offsets
+	// after a restart, moved, not available). Nil when there is none.
+	StaleGroups map[string]string
 	// CycleSeconds is how long the last cycle took.
 	CycleSeconds float64
 	// Check is the last good cycle's `check` result: every group's
