@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	dto "github.com/prometheus/client_model/go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -63,7 +62,7 @@ func TestServe(t *testing.T) {
 			require.NotEmpty(t, r.Stdout, r.Stderr)
 			want = promtest.Canonical(promtest.Parse(t, r.Stdout))
 			time.Sleep(serveInterval + 500*time.Millisecond) // a cycle after the check
-			got = promtest.Canonical(clusterFamilies(t, s.metrics(t), "default"))
+			got = promtest.Canonical(promtest.ClusterFamilies(t, s.metrics(t), "default"))
 			if assert.ObjectsAreEqual(want, got) {
 				break
 			}
@@ -215,45 +214,6 @@ func (s *ourServe) waitFor(t *testing.T, what string, timeout time.Duration, ok 
 		require.True(t, time.Now().Before(deadline), "serve: no %s after %s", what, timeout)
 		time.Sleep(100 * time.Millisecond)
 	}
-}
-
-// clusterFamilies are the kstreams_ families of an exposition but serve's
-// own, with the cluster label (cluster's samples only) removed.
-func clusterFamilies(t *testing.T, text, cluster string) map[string]*dto.MetricFamily {
-	t.Helper()
-	var b strings.Builder
-	for _, line := range strings.SplitAfter(text, "\n") {
-		name := line
-		if f := strings.Fields(line); len(f) > 2 && f[0] == "#" {
-			name = f[2]
-		}
-		if strings.HasPrefix(name, "kstreams_") && !strings.HasPrefix(name, "kstreams_serve_") {
-			b.WriteString(line)
-		}
-	}
-	fams := promtest.Parse(t, b.String())
-	for name, f := range fams {
-		var kept []*dto.Metric
-		for _, m := range f.GetMetric() {
-			var labels []*dto.LabelPair
-			in := ""
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "cluster" {
-					in = l.GetValue()
-				} else {
-					labels = append(labels, l)
-				}
-			}
-			if in == cluster {
-				m.Label = labels
-				kept = append(kept, m)
-			}
-		}
-		if f.Metric = kept; len(kept) == 0 {
-			delete(fams, name)
-		}
-	}
-	return fams
 }
 
 func lineOf(text, prefix string) string {

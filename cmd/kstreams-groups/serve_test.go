@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	dto "github.com/prometheus/client_model/go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -99,47 +98,6 @@ func (c *serveChild) waitReady(t *testing.T) {
 	}
 }
 
-// groupFamilies are the kstreams_ families of an exposition but serve's
-// own, each sample's cluster label checked and removed.
-func groupFamilies(t *testing.T, text, cluster string) map[string]*dto.MetricFamily {
-	t.Helper()
-	var b strings.Builder
-	for _, line := range strings.SplitAfter(text, "\n") {
-		name := line
-		if f := strings.Fields(line); len(f) > 2 && f[0] == "#" {
-			name = f[2]
-		}
-		if strings.HasPrefix(name, "kstreams_") && !strings.HasPrefix(name, "kstreams_serve_") {
-			b.WriteString(line)
-		}
-	}
-	fams := promtest.Parse(t, b.String())
-	for name, f := range fams {
-		var kept []*dto.Metric
-		for _, m := range f.GetMetric() {
-			var labels []*dto.LabelPair
-			var in string
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "cluster" {
-					in = l.GetValue()
-					continue
-				}
-				labels = append(labels, l)
-			}
-			if in == cluster {
-				m.Label = labels
-				kept = append(kept, m)
-			}
-		}
-		if len(kept) == 0 {
-			delete(fams, name)
-			continue
-		}
-		f.Metric = kept
-	}
-	return fams
-}
-
 // TestServeMetricsEqualCheck: serve's /metrics holds what check -o
 // prometheus prints for the same playground and the same conditions,
 // labelled cluster; SIGTERM stops it within a second with exit 0.
@@ -153,7 +111,7 @@ func TestServeMetricsEqualCheck(t *testing.T) {
 	s.waitReady(t)
 	code, body := s.get(t, "/metrics")
 	require.Equal(t, http.StatusOK, code)
-	got := groupFamilies(t, body, "default")
+	got := promtest.ClusterFamilies(t, body, "default")
 
 	res := runCLI(t, append([]string{"--bootstrap-server", bootstrap(pg), "check", "--all-groups", "-o", "prometheus"}, conditions...)...)
 	require.NotEmpty(t, res.stdout, res.stderr)
@@ -191,7 +149,7 @@ func TestServeProfiles(t *testing.T) {
 	s := startServe(t, "--config", config, "--profile", "prod", "--profile", "staging")
 	s.waitReady(t)
 	_, body := s.get(t, "/metrics")
-	prod, staging := groupFamilies(t, body, "prod"), groupFamilies(t, body, "staging")
+	prod, staging := promtest.ClusterFamilies(t, body, "prod"), promtest.ClusterFamilies(t, body, "staging")
 	assert.True(t, promtest.Has(prod, "kstreams_group_up", "group", "word-count"))
 	assert.False(t, promtest.Has(prod, "kstreams_group_up", "group", "only-in-b"))
 	assert.True(t, promtest.Has(staging, "kstreams_group_up", "group", "only-in-b"))

@@ -89,22 +89,6 @@ func scrape(t *testing.T, h http.Handler, path string) (int, string) {
 	return rec.Code, rec.Body.String()
 }
 
-// kstreamsOnly is the exposition's kstreams_ families without serve's own,
-// for the promtest checks of -o prometheus.
-func kstreamsOnly(text string) string {
-	var b strings.Builder
-	for _, line := range strings.SplitAfter(text, "\n") {
-		name := line
-		if f := strings.Fields(line); len(f) > 2 && f[0] == "#" {
-			name = f[2]
-		}
-		if strings.HasPrefix(name, "kstreams_") && !strings.HasPrefix(name, "kstreams_serve_") {
-			b.WriteString(line)
-		}
-	}
-	return b.String()
-}
-
 // withoutCluster is fams with the cluster label removed, after checking
 // every sample has it with want.
 func withoutCluster(t *testing.T, fams map[string]*dto.MetricFamily, want string) map[string]*dto.MetricFamily {
@@ -144,7 +128,7 @@ func TestMetricsEqualCheck(t *testing.T) {
 	var want bytes.Buffer
 	require.NoError(t, format.CheckPrometheusWith(&want, snap.Check, format.PrometheusOptions{PartitionTimeLag: true}))
 	wantFams := promtest.Parse(t, want.String())
-	gotFams := withoutCluster(t, promtest.Parse(t, kstreamsOnly(body)), "prod")
+	gotFams := withoutCluster(t, promtest.Parse(t, promtest.WithoutServe(body)), "prod")
 	assert.Equal(t, promtest.Canonical(wantFams), promtest.Canonical(gotFams))
 	promtest.Promtool(t, body)
 	for _, line := range strings.Split(body, "\n") {
@@ -206,7 +190,7 @@ func TestCollectorStale(t *testing.T) {
 	assert.True(t, c.Ready(), "ready once a cycle succeeded")
 
 	_, body := scrape(t, h, "/metrics")
-	fams := promtest.Parse(t, kstreamsOnly(body))
+	fams := promtest.Parse(t, promtest.WithoutServe(body))
 	assert.Equal(t, 1.0, promtest.Value(t, fams, "kstreams_group_up", "cluster", "default", "group", "word-count"), "the last good metrics are served")
 	assert.Contains(t, body, `kstreams_serve_stale{cluster="default"} 1`)
 	assert.Contains(t, body, `kstreams_serve_cycle_errors_total{cluster="default"} 1`)
@@ -337,7 +321,7 @@ func TestSeveralClusters(t *testing.T) {
 	code, _ = scrape(t, h, "/readyz")
 	assert.Equal(t, http.StatusOK, code)
 
-	fams := promtest.Parse(t, kstreamsOnly(scrapeBody(t, h)))
+	fams := promtest.Parse(t, promtest.WithoutServe(scrapeBody(t, h)))
 	assert.Equal(t, 1.0, promtest.Value(t, fams, "kstreams_group_up", "cluster", "prod", "group", "billing"))
 	assert.False(t, promtest.Has(fams, "kstreams_group_up", "cluster", "staging", "group", "billing"))
 	assert.Equal(t, 1.0, promtest.Value(t, fams, "kstreams_group_up", "cluster", "staging", "group", "word-count"))
@@ -356,7 +340,7 @@ func TestMaxSeries(t *testing.T) {
 	all := serve.NewCollector(f.config("default"))
 	require.NoError(t, all.Cycle(t.Context()))
 	h := serve.Handler(serve.Collectors{all}, serve.HandlerOptions{})
-	full := promtest.Parse(t, kstreamsOnly(scrapeBody(t, h)))
+	full := promtest.Parse(t, promtest.WithoutServe(scrapeBody(t, h)))
 	total := 0
 	for _, fam := range full {
 		total += len(fam.GetMetric())
@@ -370,7 +354,7 @@ func TestMaxSeries(t *testing.T) {
 	require.NoError(t, c.Cycle(t.Context()))
 	require.NoError(t, c.Cycle(t.Context()))
 	body := scrapeBody(t, serve.Handler(serve.Collectors{c}, serve.HandlerOptions{}))
-	fams := promtest.Parse(t, kstreamsOnly(body))
+	fams := promtest.Parse(t, promtest.WithoutServe(body))
 	kept := 0
 	for _, fam := range fams {
 		kept += len(fam.GetMetric())

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/format/promtest"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/serve"
 )
@@ -103,7 +104,7 @@ func TestGroupOmittedFromListing(t *testing.T) {
 	assert.Equal(t, listed1, listed2)
 	assert.Empty(t, c.Snapshot().StaleGroups)
 	_, metrics2 := scrape(t, h, "/metrics")
-	assert.Equal(t, kstreamsOnly(metrics1), kstreamsOnly(metrics2))
+	assert.Equal(t, promtest.WithoutServe(metrics1), promtest.WithoutServe(metrics2))
 
 	// Omitted and its coordinator loading: the last data, marked stale.
 	lc.set([]string{g}, g)
@@ -115,7 +116,7 @@ func TestGroupOmittedFromListing(t *testing.T) {
 		assert.NoError(t, cg.Overview.Err, cg.ID())
 	}
 	_, metrics3 := scrape(t, h, "/metrics")
-	assert.Equal(t, kstreamsOnly(metrics1), kstreamsOnly(metrics3))
+	assert.Equal(t, promtest.WithoutServe(metrics1), promtest.WithoutServe(metrics3))
 
 	// Really deleted: gone from the next snapshot.
 	lc.set(nil)

@@ -131,3 +131,49 @@ func Promtool(t testing.TB, text string) {
 	assert.NoError(t, err, "promtool check metrics:\n%s\n%s", out, text)
 	assert.Empty(t, strings.TrimSpace(string(out)), "promtool check metrics has remarks")
 }
+
+// WithoutServe is a serve exposition's kstreams_ families without serve's
+// own (kstreams_serve_): what check -o prometheus prints, labelled cluster.
+func WithoutServe(text string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(text, "\n") {
+		name := line
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "#" {
+			name = f[2]
+		}
+		if strings.HasPrefix(name, "kstreams_") && !strings.HasPrefix(name, "kstreams_serve_") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// ClusterFamilies parses WithoutServe(text) and keeps cluster's samples,
+// with their cluster label removed: the families check -o prometheus
+// prints for that cluster.
+func ClusterFamilies(t testing.TB, text, cluster string) map[string]*dto.MetricFamily {
+	t.Helper()
+	fams := Parse(t, WithoutServe(text))
+	for name, f := range fams {
+		var kept []*dto.Metric
+		for _, m := range f.GetMetric() {
+			var labels []*dto.LabelPair
+			in := ""
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "cluster" {
+					in = l.GetValue()
+				} else {
+					labels = append(labels, l)
+				}
+			}
+			if in == cluster {
+				m.Label = labels
+				kept = append(kept, m)
+			}
+		}
+		if f.Metric = kept; len(kept) == 0 {
+			delete(fams, name)
+		}
+	}
+	return fams
+}
