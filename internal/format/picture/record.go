@@ -414,10 +414,8 @@ func (in *instance) cstr(addr uint32) string {
 	}
 }
 
-// fast calls an exported function of one argument and result without
-// the checks of call: the recording callbacks run inside a Graphviz
-// call, on the instance's own goroutine.
-func (in *instance) fast(name string, arg uint64) uint64 {
+// export is the exported function name, looked up once per instance.
+func (in *instance) export(name string) api.Function {
 	f := in.funcs[name]
 	if f == nil {
 		f = in.mod.ExportedFunction(name)
@@ -426,6 +424,14 @@ func (in *instance) fast(name string, arg uint64) uint64 {
 		}
 		in.funcs[name] = f
 	}
+	return f
+}
+
+// fast calls an exported function of one argument and result without
+// the checks of call: the recording callbacks run inside a Graphviz
+// call, on the instance's own goroutine.
+func (in *instance) fast(name string, arg uint64) uint64 {
+	f := in.export(name)
 	in.stack[0] = arg
 	if err := f.CallWithStack(in.ctx, in.stack[:]); err != nil {
 		panic(err)
@@ -482,14 +488,7 @@ func (in *instance) jobInt(getter string, job uint32) int64 {
 }
 
 func (in *instance) fast2(name string, a, b uint64) {
-	f := in.funcs[name]
-	if f == nil {
-		f = in.mod.ExportedFunction(name)
-		if f == nil {
-			panic("graphviz.wasm exports no " + name)
-		}
-		in.funcs[name] = f
-	}
+	f := in.export(name)
 	stack := []uint64{a, b}
 	if err := f.CallWithStack(in.ctx, stack); err != nil {
 		panic(err)
