@@ -55,7 +55,7 @@ seed is still being read).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, ex
 			if nodes := max(state.Nodes, 1); port < 0 || port > 65536-nodes {
 				return usageErrorf("invalid --port %d: want 1-%d for %d nodes (node i listens on port+i), or 0 for free ports", port, 65536-nodes, nodes)
 			}
-			cluster, err := playground.Start(playground.Config{Nodes: state.Nodes, Profile: state.Profile, ClusterID: state.ClusterID, Port: port})
+			cluster, err := playground.Start(playground.Config{Nodes: state.Nodes, Profile: state.Profile, ClusterID: state.ClusterID, Port: port, NoRequestLog: true})
 			if err != nil {
 				return err
 			}

@@ -62,7 +62,7 @@ func BenchmarkServeRSS(b *testing.B) {
 	if testing.Short() {
 		groups = 200
 	}
-	pg, err := playground.StartState(benchtest.ServeState(groups, 25))
+	pg, err := playground.StartStateWith(playground.Config{NoRequestLog: true}, benchtest.ServeState(groups, 25))
 	require.NoError(b, err)
 	b.Cleanup(func() { _ = pg.Close() })
 	for _, setting := range []struct {

@@ -141,7 +141,7 @@ func timeLagPlaygroundChild(n string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	c, err := playground.StartState(largeTimeLagState(groups))
+	c, err := playground.StartStateWith(playground.Config{NoRequestLog: true}, largeTimeLagState(groups))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -59,6 +59,10 @@ type Config struct {
 	// Logf, when set, receives diagnostics such as why a connection was
 	// closed. Tests can pass t.Logf; the playground a stderr logger.
 	Logf func(format string, args ...any)
+	// NoRequestLog keeps no request log (Requests answers nothing): a
+	// playground that serves for hours, or a benchmark's thousands of
+	// runs, would otherwise keep every request it was sent.
+	NoRequestLog bool
 }
 
 // Request is one entry of the request log.
@@ -353,6 +357,9 @@ func (c *Cluster) ResetRequests() {
 }
 
 func (c *Cluster) record(r Request) {
+	if c.cfg.NoRequestLog {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.log = append(c.log, r)

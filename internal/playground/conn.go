@@ -160,7 +160,36 @@ func (c *Cluster) handleFrame(n *node, conn int, frame []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.frame(corr, flexHeader, resp.AppendTo(nil)), nil
+	return appendFrame(corr, flexHeader, resp), nil
+}
+
+// appendFrame encodes resp after its size and response header in one
+// buffer, sized up front for a Fetch answer's record batches: a Fetch
+// answer is mostly their bytes, which growing the buffer from nothing
+// and then copying it behind the header would move several times.
+func appendFrame(corr int32, flexHeader bool, resp kmsg.Response) []byte {
+	hdr := 4
+	if flexHeader {
+		hdr++
+	}
+	size := 256
+	if f, ok := resp.(*kmsg.FetchResponse); ok {
+		for i := range f.Topics {
+			t := &f.Topics[i]
+			size += len(t.Topic) + 32
+			for j := range t.Partitions {
+				size += len(t.Partitions[j].RecordBatches) + 64 + 16*len(t.Partitions[j].AbortedTransactions)
+			}
+		}
+	}
+	out := make([]byte, 4, 4+hdr+size)
+	out = binary.BigEndian.AppendUint32(out, uint32(corr))
+	if flexHeader {
+		out = append(out, 0)
+	}
+	out = resp.AppendTo(out)
+	binary.BigEndian.PutUint32(out, uint32(len(out)-4))
+	return out
 }
 
 // frame prepends the size and response header to body. Response header v1

@@ -152,8 +152,13 @@ func (s *State) applyDefaults() {
 }
 
 // StartState starts a cluster shaped by s and loads it.
-func StartState(s *State) (*Cluster, error) {
-	c, err := Start(Config{Nodes: s.Nodes, Profile: s.Profile, ClusterID: s.ClusterID})
+func StartState(s *State) (*Cluster, error) { return StartStateWith(Config{}, s) }
+
+// StartStateWith is StartState with cfg's other settings (its nodes,
+// profile and cluster id are s's).
+func StartStateWith(cfg Config, s *State) (*Cluster, error) {
+	cfg.Nodes, cfg.Profile, cfg.ClusterID = s.Nodes, s.Profile, s.ClusterID
+	c, err := Start(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ import (
 // partitions), without the per-partition series (serve's default).
 func largeCollector(tb testing.TB, groups int, interval time.Duration) (*serve.Collector, *playground.Cluster) {
 	tb.Helper()
-	pg, err := playground.StartState(benchtest.ServeState(groups, 25))
+	pg, err := playground.StartStateWith(playground.Config{NoRequestLog: true}, benchtest.ServeState(groups, 25))
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = pg.Close() })
 	c := serve.NewCollector(serve.Config{
