@@ -563,8 +563,10 @@ func sortedSet(xs []string) []string {
 // whether a task reads it or not: a topic without it does not exist.
 //
 // It returns the leader of each partition whose log end it read (the node
-// that answered ListOffsets), for the time lag's Fetch.
-func fillLag(ctx context.Context, client Client, groups []*Group) leaderOf {
+// that answered ListOffsets), for the time lag's Fetch. beside, when set,
+// runs while the log starts are asked, with the committed offsets and the
+// log ends read so far (the time lag's Fetch goes out then: prefetch).
+func fillLag(ctx context.Context, client Client, groups []*Group, beside func([]*Group, map[string]partitionIndex[admin.CommittedOffset], partitionIndex[admin.ListedOffset])) leaderOf {
 	var ok []*Group
 	var ids []string
 	for _, g := range groups {
@@ -612,8 +614,13 @@ func fillLag(ctx context.Context, client Client, groups []*Group) leaderOf {
 	if len(all) == 0 {
 		return nil
 	}
-	earliest, errE := listedIndex(client.ListOffsets(ctx, all, admin.EarliestTimestamp))
 	latest, errL := listedIndex(client.ListOffsets(ctx, all, admin.LatestTimestamp))
+	var wg sync.WaitGroup
+	if beside != nil && errL == nil {
+		wg.Go(func() { beside(ok, committed, latest) })
+	}
+	earliest, errE := listedIndex(client.ListOffsets(ctx, all, admin.EarliestTimestamp))
+	wg.Wait()
 	for _, g := range ok {
 		if g.Err != nil {
 			continue
@@ -716,13 +723,20 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 		ids, coord := settingsGroups(res.Groups)
 		wg.Go(func() { settings = ReadSettings(ctx, client, ids, coord) })
 	}
-	leaders := fillLag(ctx, client, res.Groups)
+	var pre *prefetch
+	var beside func([]*Group, map[string]partitionIndex[admin.CommittedOffset], partitionIndex[admin.ListedOffset])
+	if rr, ok := client.(RecordReader); ok && opts.TimeLag {
+		beside = func(groups []*Group, committed map[string]partitionIndex[admin.CommittedOffset], latest partitionIndex[admin.ListedOffset]) {
+			pre = readAhead(ctx, rr, groups, committed, latest)
+		}
+	}
+	leaders := fillLag(ctx, client, res.Groups, beside)
 	if opts.TimeLag {
 		now := time.Now
 		if opts.Now != nil {
 			now = opts.Now
 		}
-		res.Fetches = fillTimeLag(ctx, client, res.Groups, leaders, now)
+		res.Fetches = fillTimeLag(ctx, client, res.Groups, leaders, now, pre)
 	}
 	wg.Wait()
 	if settings != nil {

@@ -1,11 +1,14 @@
 package overview
 
 import (
+	"cmp"
 	"context"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // Time lag and record lag. The offset lag (end minus committed) counts
@@ -63,7 +66,11 @@ type RecordReader interface {
 // and its error; the group keeps its offsets. leaders are the partitions'
 // leaders that ListOffsets met (fillLag): the Fetch goes to them without
 // a Metadata request.
-func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders leaderOf, now func() time.Time) int {
+//
+// pre, when set, holds reads made ahead (readAhead): a partition read
+// there from the same offset to the same end takes that answer, and only
+// the others are fetched now.
+func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders leaderOf, now func() time.Time, pre *prefetch) int {
 	rr, ok := client.(RecordReader)
 	if !ok {
 		return 0
@@ -80,6 +87,9 @@ func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders le
 	}
 	qs := make([]admin.FirstRecordQuery, 0, n)
 	rows := make([]*PartitionLag, 0, n)
+	// Rows answered by the read ahead, with their answers.
+	var early []*PartitionLag
+	var earlyGot []admin.FirstRecord
 	for _, g := range groups {
 		if g.Err != nil {
 			continue
@@ -97,8 +107,13 @@ func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders le
 					if leaders != nil {
 						l, known = leaders(row.TopicPartition)
 					}
-					qs = append(qs, admin.FirstRecordQuery{TopicPartition: row.TopicPartition, From: from, End: row.LogEnd, Count: row.LogEnd-from <= admin.RecordCountBound,
-						Leader: l, LeaderKnown: known})
+					q := admin.FirstRecordQuery{TopicPartition: row.TopicPartition, From: from, End: row.LogEnd, Count: row.LogEnd-from <= admin.RecordCountBound,
+						Leader: l, LeaderKnown: known}
+					if fr, ok := pre.answer(q); ok {
+						early, earlyGot = append(early, row), append(earlyGot, fr)
+						continue
+					}
+					qs = append(qs, q)
 					rows = append(rows, row)
 				}
 			}
@@ -111,6 +126,9 @@ func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders le
 		got, stats, err = rr.FetchFirstRecords(ctx, qs)
 	}
 	at := now()
+	for i, row := range early {
+		row.Time = partitionTimeLag(at, *row, earlyGot[i])
+	}
 	for i, row := range rows {
 		var fr admin.FirstRecord
 		if err != nil || i >= len(got) {
@@ -125,7 +143,85 @@ func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders le
 			aggregate(g)
 		}
 	}
+	if pre != nil {
+		stats.Requests += pre.stats.Requests
+	}
 	return stats.Requests
+}
+
+// prefetch is the time lag's Fetch sent ahead, while the log starts are
+// asked (readAhead): its queries, sorted by partition and offsets, and
+// their answers.
+type prefetch struct {
+	qs    []admin.FirstRecordQuery
+	got   []admin.FirstRecord
+	stats admin.FetchStats
+}
+
+// readAhead reads, for the groups whose offsets were fetched, every
+// partition a task reads from its committed offset up to the log end
+// ListOffsets gave, so that the Fetch and the log starts' ListOffsets are
+// out at once (a round trip less on the time lag's way). What it reads is
+// what fillTimeLag would ask once the log starts are known, for every
+// committed offset at or after its log start; a partition never
+// committed is read from its log start, so when a group has one, nothing
+// is read ahead (a second Fetch per leader would follow). nil when
+// nothing was read or the read failed as a whole (fillTimeLag then reads
+// everything, and says why).
+func readAhead(ctx context.Context, rr RecordReader, groups []*Group, committed map[string]partitionIndex[admin.CommittedOffset], latest partitionIndex[admin.ListedOffset]) *prefetch {
+	var qs []admin.FirstRecordQuery
+	for _, g := range groups {
+		if g.Err != nil {
+			continue
+		}
+		for _, st := range g.Subtopologies {
+			for _, t := range st.Tasks {
+				for _, src := range st.Sources {
+					tp := kafka.TopicPartition{Topic: src.Topic, Partition: t.Partition}
+					end := latest.at(tp)
+					if end.Err != nil {
+						continue // not a row of the overview, or the group fails
+					}
+					c, ok := committed[g.Group].get(tp)
+					if !ok {
+						return nil
+					}
+					qs = append(qs, admin.FirstRecordQuery{TopicPartition: tp, From: c.Offset, End: end.Offset, Count: end.Offset-c.Offset <= admin.RecordCountBound,
+						Leader: end.Leader, LeaderKnown: end.Leader >= 0})
+				}
+			}
+		}
+	}
+	if len(qs) == 0 {
+		return nil
+	}
+	slices.SortFunc(qs, compareQueries)
+	qs = slices.CompactFunc(qs, func(a, b admin.FirstRecordQuery) bool { return compareQueries(a, b) == 0 })
+	got, stats, err := rr.FetchFirstRecords(ctx, qs)
+	if err != nil || len(got) != len(qs) {
+		return nil
+	}
+	return &prefetch{qs: qs, got: got, stats: stats}
+}
+
+// compareQueries orders queries by partition, then by what is read.
+func compareQueries(a, b admin.FirstRecordQuery) int {
+	return cmp.Or(kafka.CompareTopicPartitions(a.TopicPartition, b.TopicPartition),
+		cmp.Compare(a.From, b.From), cmp.Compare(a.End, b.End))
+}
+
+// answer is the read ahead's answer for q: one read of the same partition
+// between the same offsets (a count asked as q asks it, since Count
+// follows from them).
+func (p *prefetch) answer(q admin.FirstRecordQuery) (admin.FirstRecord, bool) {
+	if p == nil {
+		return admin.FirstRecord{}, false
+	}
+	i, ok := slices.BinarySearchFunc(p.qs, q, compareQueries)
+	if !ok || p.qs[i].Count != q.Count {
+		return admin.FirstRecord{}, false
+	}
+	return p.got[i], true
 }
 
 // partitionTimeLag is one partition's figures from its read.
