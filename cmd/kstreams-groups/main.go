@@ -10,6 +10,7 @@ import (
 )
 
 func main() {
+	processStart.set(os.Getenv)
 	os.Exit(mainCode(os.Args[1:], IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr}))
 }
 

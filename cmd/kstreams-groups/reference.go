@@ -68,6 +68,9 @@ Where the config file is looked for (default ~/.config).
 .TP
 \fBNO_COLOR\fP, \fBTERM\fP
 Output is colored only on a terminal, never with NO_COLOR set or TERM=dumb.
+.TP
+\fBGOGC\fP, \fBGOMEMLIMIT\fP
+The Go runtime's garbage collector settings. Unset, a run collects nothing until the runtime holds 32 MiB, then paces as GOGC=100 does (serve sets its own limit, \-\-memory\-limit); set, either one leaves the collector as the variables say.
 `
 
 // manFiles is the FILES section of every man page (roff).

@@ -107,6 +107,7 @@ func (a *app) setMemoryLimit(n int64) {
 // function that follows the partitions read (nil otherwise), for every
 // interval.
 func (a *app) applyMemoryLimit(m memoryLimit, logger *slog.Logger) (follow func(partitions int)) {
+	processStart.finish() // serve's memory is paced from its first cycle on
 	if env := a.deps.env.get("GOMEMLIMIT"); env != "" {
 		logger.Info("memory limit from GOMEMLIMIT", "gomemlimit", env, "memory_limit_flag", m.String())
 		return nil
