@@ -36,6 +36,13 @@ func newBoundedDecompressor(max int) *boundedDecompressor {
 var errTooLarge = errors.New("a record batch decompresses to more than the bound")
 
 func (d *boundedDecompressor) Decompress(src []byte, codec kgo.CompressionCodecType) ([]byte, error) {
+	return d.decompressTo(nil, src, codec)
+}
+
+// decompressTo is Decompress into dst's room (the result may be dst's
+// array, reused): a Fetch reads hundreds of first batches whose records
+// are read once, then dropped.
+func (d *boundedDecompressor) decompressTo(dst, src []byte, codec kgo.CompressionCodecType) ([]byte, error) {
 	switch codec {
 	case kgo.CodecNone:
 		return src, nil
@@ -51,7 +58,7 @@ func (d *boundedDecompressor) Decompress(src []byte, codec kgo.CompressionCodecT
 			return nil, err
 		}
 		defer d.gzip.Put(r)
-		return d.readAll(r)
+		return d.readAll(dst, r)
 	case kgo.CodecLz4:
 		r, _ := d.lz4.Get().(*lz4.Reader)
 		if r == nil {
@@ -59,9 +66,9 @@ func (d *boundedDecompressor) Decompress(src []byte, codec kgo.CompressionCodecT
 		}
 		r.Reset(bytes.NewReader(src))
 		defer d.lz4.Put(r)
-		return d.readAll(r)
+		return d.readAll(dst, r)
 	case kgo.CodecZstd:
-		out, err := d.zstd.DecodeAll(src, nil)
+		out, err := d.zstd.DecodeAll(src, dst[:0])
 		if err != nil {
 			if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
 				return nil, errTooLarge
@@ -70,14 +77,14 @@ func (d *boundedDecompressor) Decompress(src []byte, codec kgo.CompressionCodecT
 		}
 		return out, nil
 	case kgo.CodecSnappy:
-		return d.snappy(src)
+		return d.snappy(dst[:0], src)
 	}
 	return nil, fmt.Errorf("unknown compression codec %d", codec)
 }
 
-// readAll reads r to its end, at most d.max bytes.
-func (d *boundedDecompressor) readAll(r io.Reader) ([]byte, error) {
-	var out bytes.Buffer
+// readAll reads r to its end, at most d.max bytes, into dst's room.
+func (d *boundedDecompressor) readAll(dst []byte, r io.Reader) ([]byte, error) {
+	out := bytes.NewBuffer(dst[:0])
 	n, err := out.ReadFrom(io.LimitReader(r, int64(d.max)+1))
 	if err != nil {
 		return nil, err
@@ -92,11 +99,10 @@ func (d *boundedDecompressor) readAll(r io.Reader) ([]byte, error) {
 // header, then blocks of a big-endian length and a raw snappy block.
 var xerialPrefix = []byte{130, 83, 78, 65, 80, 80, 89, 0}
 
-func (d *boundedDecompressor) snappy(src []byte) ([]byte, error) {
+func (d *boundedDecompressor) snappy(out, src []byte) ([]byte, error) {
 	if len(src) <= 16 || !bytes.HasPrefix(src, xerialPrefix) {
-		return d.snappyBlock(nil, src)
+		return d.snappyBlock(out, src)
 	}
-	var out []byte
 	for rem := src[16:]; len(rem) > 0; {
 		if len(rem) < 4 {
 			return nil, errors.New("malformed xerial framing")
@@ -125,6 +131,14 @@ func (d *boundedDecompressor) snappyBlock(out, block []byte) ([]byte, error) {
 	}
 	if n > d.max-len(out) {
 		return nil, errTooLarge
+	}
+	if cap(out)-len(out) >= n {
+		// Decoded straight into the room after out.
+		dec, err := s2.Decode(out[len(out):cap(out)], block)
+		if err != nil {
+			return nil, err
+		}
+		return out[:len(out)+len(dec)], nil
 	}
 	dec, err := s2.Decode(nil, block)
 	if err != nil {

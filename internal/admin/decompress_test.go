@@ -60,3 +60,43 @@ func TestBoundedDecompressor(t *testing.T) {
 	_, err = d.Decompress([]byte{1, 2, 3}, 7)
 	assert.Error(t, err, "an unknown codec")
 }
+
+// decompressTo gives what Decompress gives, into a used buffer's room
+// when it has enough (its old bytes never show), else into a new one; a
+// bomb is refused all the same.
+func TestBoundedDecompressor_into(t *testing.T) {
+	d := newBoundedDecompressor(1 << 20)
+	framedPlain := bytes.Repeat([]byte("xerial "), 3000)
+	framed := append(append([]byte{}, xerialPrefix...), 0, 0, 0, 1, 0, 0, 0, 1)
+	block := s2.EncodeSnappy(nil, framedPlain)
+	framed = append(binary.BigEndian.AppendUint32(framed, uint32(len(block))), block...)
+	for _, size := range []int{10, 9000, 30000} {
+		plain := bytes.Repeat([]byte("kstreams "), size/9+1)[:size]
+		for _, codec := range []kgo.CompressionCodec{kgo.GzipCompression(), kgo.SnappyCompression(), kgo.Lz4Compression(), kgo.ZstdCompression()} {
+			comp, err := kgo.DefaultCompressor(codec)
+			require.NoError(t, err)
+			var buf bytes.Buffer
+			z, typ := comp.Compress(&buf, plain)
+			z = bytes.Clone(z)
+			for _, room := range []int{0, 16, 64 << 10} {
+				dst := bytes.Repeat([]byte{0xAA}, room)
+				out, err := d.decompressTo(dst, z, typ)
+				require.NoError(t, err, "codec %d", typ)
+				assert.Equal(t, plain, out, "codec %d into %d bytes of room", typ, room)
+				if room == 64<<10 {
+					assert.Same(t, &dst[0], &out[:1][0], "codec %d, %d bytes: decoded into the room", typ, size)
+				}
+			}
+		}
+	}
+	dst := make([]byte, 0, 64<<10)
+	out, err := d.decompressTo(dst, framed, kgo.CodecSnappy)
+	require.NoError(t, err)
+	assert.Equal(t, framedPlain, out)
+	var bombBuf bytes.Buffer
+	comp, err := kgo.DefaultCompressor(kgo.ZstdCompression())
+	require.NoError(t, err)
+	z, typ := comp.Compress(&bombBuf, make([]byte, 4<<20))
+	_, err = d.decompressTo(make([]byte, 0, 8<<20), bytes.Clone(z), typ)
+	assert.Error(t, err, "the bound holds whatever the room")
+}

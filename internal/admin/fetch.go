@@ -251,7 +251,7 @@ func (r *partRead) fail(err error) { r.done, r.out.Err, r.out.Counted = true, er
 // fetchRound sends one Fetch to leader for rs: partitions that made no
 // progress last round go first, where the broker's one-batch minimum
 // applies.
-func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, dec kgo.Decompressor) {
+func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, dec *boundedDecompressor) {
 	slices.SortStableFunc(rs, func(a, b *partRead) int {
 		if a.stuck != b.stuck {
 			if a.stuck {
@@ -331,6 +331,9 @@ func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, d
 	for _, r := range rs {
 		r.answered = false
 	}
+	// The first batches decompress into one buffer, reused: their records
+	// are read once.
+	var scratch []byte
 	for i := range resp.Topics {
 		t := &resp.Topics[i]
 		for j := range t.Partitions {
@@ -338,7 +341,7 @@ func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, d
 			for _, r := range byTP[kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}] {
 				if !r.answered { // asked once, answered twice: the first counts
 					r.answered = true
-					r.take(p, dec)
+					r.take(p, dec, &scratch)
 				}
 			}
 		}
@@ -358,7 +361,7 @@ func (fetchV12) MaxVersion() int16 { return fetchVersion }
 
 // take reads one partition's answer: from the batch headers where they
 // are enough (takeHeaders), else every record decoded by franz-go.
-func (r *partRead) take(p *kmsg.FetchResponseTopicPartition, dec kgo.Decompressor) {
+func (r *partRead) take(p *kmsg.FetchResponseTopicPartition, dec *boundedDecompressor, scratch *[]byte) {
 	if p.ErrorCode != 0 {
 		r.fail(NewKafkaError(p.ErrorCode, nil))
 		return
@@ -366,7 +369,7 @@ func (r *partRead) take(p *kmsg.FetchResponseTopicPartition, dec kgo.Decompresso
 	if typ, ok := batchTimestampType(p.RecordBatches); ok && r.out.TimestampType == "" {
 		r.out.TimestampType = typ
 	}
-	next, ok := r.takeHeaders(p, dec)
+	next, ok := r.takeHeaders(p, dec, scratch)
 	if !ok {
 		var failed bool
 		if next, failed = r.takeRecords(p, dec); failed {
@@ -439,7 +442,7 @@ var crc32c = crc32.MakeTable(crc32.Castagnoli)
 // read_committed consumer tells them. ok is false, with r unchanged, for
 // anything it does not read plainly (another magic, a bad CRC, a count
 // that does not fit): takeRecords reads those and says what is wrong.
-func (r *partRead) takeHeaders(p *kmsg.FetchResponseTopicPartition, dec kgo.Decompressor) (next int64, ok bool) {
+func (r *partRead) takeHeaders(p *kmsg.FetchResponseTopicPartition, dec *boundedDecompressor, scratch *[]byte) (next int64, ok bool) {
 	out, next := r.out, r.pos
 	aborted := p.AbortedTransactions
 	byFirst := func(a, b kmsg.FetchResponseTopicPartitionAbortedTransaction) int {
@@ -493,7 +496,7 @@ func (r *partRead) takeHeaders(p *kmsg.FetchResponseTopicPartition, dec kgo.Deco
 			// its records read (already known as committed), only their
 			// offsets and timestamps.
 			var ok bool
-			if out, ok = r.batchRecords(out, next, raw, attrs, dec); ok {
+			if out, ok = r.batchRecords(out, next, raw, attrs, dec, scratch); ok {
 				break
 			}
 			fp, _ := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
@@ -528,11 +531,14 @@ const (
 // needs of each record (its offset and timestamp deltas): kgo builds a
 // Record of every one. ok is false, out unchanged, for a batch it
 // cannot read plainly (kgo then reads it and says what is wrong).
-func (r *partRead) batchRecords(out FirstRecord, from int64, raw []byte, attrs uint16, dec kgo.Decompressor) (FirstRecord, bool) {
+func (r *partRead) batchRecords(out FirstRecord, from int64, raw []byte, attrs uint16, dec *boundedDecompressor, scratch *[]byte) (FirstRecord, bool) {
 	orig := out
-	recs, err := dec.Decompress(raw[batchHeaderLen:], kgo.CompressionCodecType(attrs&0b111))
+	recs, err := dec.decompressTo(*scratch, raw[batchHeaderLen:], kgo.CompressionCodecType(attrs&0b111))
 	if err != nil {
 		return orig, false
+	}
+	if codec := attrs & 0b111; codec != 0 && cap(recs) > cap(*scratch) {
+		*scratch = recs[:0] // the larger room, for the next batch
 	}
 	base := int64(binary.BigEndian.Uint64(raw))
 	first := int64(binary.BigEndian.Uint64(raw[batchFirstTimestampAt:]))

@@ -172,6 +172,7 @@ func TestTakeHeadersAgreesWithRecords(t *testing.T) {
 				}
 				require.Equal(t, map[int64]bool{13: false, 24: true}, markers)
 				dec := newBoundedDecompressor(maxDecompressedBatch)
+				var scratch []byte // reused by every read, as in a Fetch round
 				n := len(whole.RecordBatches)
 				for _, cut := range []int{n, n - 1, n / 2, n / 3, 30} {
 					p := whole
@@ -184,7 +185,7 @@ func TestTakeHeadersAgreesWithRecords(t *testing.T) {
 									return &partRead{q: q, pos: from, maxBytes: fetchPartitionBytes, out: FirstRecord{Timestamp: -1, Offset: -1}}
 								}
 								byHeaders, byRecords := mk(), mk()
-								byHeaders.take(&p, dec)
+								byHeaders.take(&p, dec, &scratch)
 								next, failed := byRecords.takeRecords(&p, dec)
 								require.False(t, failed)
 								if typ, ok := batchTimestampType(p.RecordBatches); ok {
@@ -233,6 +234,7 @@ func TestBatchRecordsAgreesWithKgo(t *testing.T) {
 				require.NoError(t, err)
 				whole := kr.(*kmsg.FetchResponse).Topics[0].Partitions[0]
 				dec := newBoundedDecompressor(maxDecompressedBatch)
+				var scratch []byte // reused by every read, as in a Fetch round
 				batches := 0
 				for b := whole.RecordBatches; len(b) > batchHeaderLen; {
 					size := int(binary.BigEndian.Uint32(b[batchLengthAt:])) + batchLengthAt + 4
@@ -252,7 +254,7 @@ func TestBatchRecordsAgreesWithKgo(t *testing.T) {
 						for _, end := range []int64{from, last, last + 1, 100} {
 							r := &partRead{q: FirstRecordQuery{TopicPartition: kafka.TopicPartition{Topic: "t"}, From: from, End: end, Count: true}, pos: from}
 							zero := FirstRecord{Timestamp: -1, Offset: -1}
-							got, ok := r.batchRecords(zero, from, raw, attrs, dec)
+							got, ok := r.batchRecords(zero, from, raw, attrs, dec, &scratch)
 							require.True(t, ok, "batch at %d read plainly", base)
 							assert.Equal(t, r.records(zero, from, fp.Records), got, "batch at %d from %d to %d", base, from, end)
 						}

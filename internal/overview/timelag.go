@@ -85,11 +85,16 @@ func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders le
 			}
 		}
 	}
-	qs := make([]admin.FirstRecordQuery, 0, n)
-	rows := make([]*PartitionLag, 0, n)
-	// Rows answered by the read ahead, with their answers.
-	var early []*PartitionLag
+	// The rows to read now, and those the read ahead answered (most or
+	// none), with their answers.
+	var qs []admin.FirstRecordQuery
+	var rows, early []*PartitionLag
 	var earlyGot []admin.FirstRecord
+	if pre != nil {
+		early, earlyGot = make([]*PartitionLag, 0, n), make([]admin.FirstRecord, 0, n)
+	} else {
+		qs, rows = make([]admin.FirstRecordQuery, 0, n), make([]*PartitionLag, 0, n)
+	}
 	for _, g := range groups {
 		if g.Err != nil {
 			continue
@@ -169,7 +174,13 @@ type prefetch struct {
 // nothing was read or the read failed as a whole (fillTimeLag then reads
 // everything, and says why).
 func readAhead(ctx context.Context, rr RecordReader, groups []*Group, committed map[string]partitionIndex[admin.CommittedOffset], latest partitionIndex[admin.ListedOffset]) *prefetch {
-	var qs []admin.FirstRecordQuery
+	n := 0
+	for _, g := range groups {
+		for _, st := range g.Subtopologies {
+			n += len(st.Tasks) * len(st.Sources)
+		}
+	}
+	qs := make([]admin.FirstRecordQuery, 0, n)
 	for _, g := range groups {
 		if g.Err != nil {
 			continue
