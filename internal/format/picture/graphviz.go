@@ -135,6 +135,9 @@ func (e *engine) load() error {
 			if cb, ok := recordingCallbacks[name]; ok {
 				fn = recordingHost(cb)
 			}
+			if name == textLayoutImport {
+				fn = textLayout
+			}
 			env = env.NewFunctionBuilder().WithGoModuleFunction(fn, f.ParamTypes(), f.ResultTypes()).Export(name)
 		}
 		if _, err := env.Instantiate(ctx); err != nil {
