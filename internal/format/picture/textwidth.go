@@ -10,14 +10,21 @@ package picture
 // wide as a viewer can draw it: Helvetica's widths (its AFM; Arial and
 // Liberation Sans have the same) for the characters Helvetica has, a full
 // em for East Asian wide and fullwidth characters, more for emoji, none
-// for combining marks, and a full em, more than any Latin, Greek or
-// Cyrillic letter of those fonts, for anything else. ASCII lines keep
-// Graphviz's own estimate, so that their pictures stay byte-identical.
+// for combining marks, the Go font's widths (which the PNG draws with,
+// and within 12% of Arial's) with a margin for Greek and Cyrillic
+// letters, and a full em for anything else. ASCII lines keep Graphviz's
+// own estimate, so that their pictures stay byte-identical.
 
 import (
+	"math"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
 	"golang.org/x/text/unicode/norm"
 	"golang.org/x/text/width"
 )
@@ -73,6 +80,9 @@ const (
 	em = 1000
 	// emojiEm bounds an emoji's advance: Noto Color Emoji's is 1.245 em.
 	emojiEm = 1300
+	// goFontFactor bounds Arial's Greek and Cyrillic letters by the Go
+	// font's: Arial's ї is 1.13 times the Go font's, its Ω 1.06 times.
+	goFontFactor = 1.15
 	// widerFactor bounds how much wider than Helvetica a bold face or
 	// Times draws a Latin letter (Helvetica-Bold's i and l, Times's i,
 	// j and l are 25% wider than Helvetica's).
@@ -117,6 +127,16 @@ func runeWidth(r rune) int {
 	case width.EastAsianWide, width.EastAsianFullwidth:
 		return em
 	}
+	if unicode.In(r, unicode.Greek, unicode.Cyrillic) && unicode.IsLetter(r) {
+		if f := goFontAdvances(); f != nil {
+			var buf sfnt.Buffer
+			if g, err := f.GlyphIndex(&buf, r); err == nil && g != 0 {
+				if adv, err := f.GlyphAdvance(&buf, g, fixed.I(em), font.HintingNone); err == nil {
+					return int(math.Ceil(float64(adv) / 64 * goFontFactor))
+				}
+			}
+		}
+	}
 	if unicode.Is(unicode.Latin, r) {
 		// A Latin letter with marks is as wide as its letter in
 		// Helvetica, whose accented i and j drop their dot (í is 278,
@@ -135,3 +155,13 @@ func runeWidth(r rune) int {
 	}
 	return em
 }
+
+// goFontAdvances is the Go Regular font, parsed on the first Greek or
+// Cyrillic letter (nil if it cannot be).
+var goFontAdvances = sync.OnceValue(func() *sfnt.Font {
+	f, err := sfnt.Parse(goregular.TTF)
+	if err != nil {
+		return nil
+	}
+	return f
+})

@@ -26,7 +26,10 @@ func TestTextWidth(t *testing.T) {
 		{"ＡＢ", false, 2000}, // fullwidth
 		{"📦🚀", false, 2 * emojiEm},
 		{"★", false, emojiEm},
-		{"Жж", false, 2000},
+		{"Жж", false, 1062 + 770}, // the Go font's 923 and 669, times 1.15
+		{"Ю", false, 1162},        // Arial's is 1010
+		{"ωΩ", false, 1707},
+		{"ا", false, 1000}, // Arabic: an em
 		{"il", true, 2 * 222 * widerFactor},
 		{"名", true, 1000},
 	} {
