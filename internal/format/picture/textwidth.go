@@ -16,7 +16,9 @@ package picture
 // own estimate, so that their pictures stay byte-identical.
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -64,14 +66,20 @@ var helvetica = [0x100 - 0x20]uint16{
 
 // helveticaMore are the AFM's widths of its characters above U+00FF that
 // are not a Latin-1 letter with marks as wide as the letter (ď, ľ and ť
-// take a caron beside them; ı, ł, œ have no decomposition).
-var helveticaMore = map[rune]uint16{
-	'Đ': 722, 'đ': 556, 'ď': 643, 'ı': 278, 'ľ': 299, 'Ł': 556, 'ł': 222,
-	'Œ': 1000, 'œ': 944, 'ť': 316, 'ƒ': 556, 'ˆ': 333, 'ˇ': 333, '˘': 333,
-	'˙': 333, '˚': 333, '˛': 333, '˜': 333, '˝': 333,
-	'–': 556, '—': 1000, '‘': 222, '’': 222, '‚': 222, '“': 333, '”': 333,
-	'„': 333, '†': 556, '‡': 556, '•': 350, '…': 1000, '‰': 1000, '‹': 333,
-	'›': 333, '⁄': 167, '€': 556, '™': 1000, '−': 584,
+// take a caron beside them; ı, ł, œ have no decomposition). A sorted
+// array, not a map: nothing is built at start-up.
+var helveticaMore = [...]afmWidth{
+	{'ď', 643}, {'Đ', 722}, {'đ', 556}, {'ı', 278}, {'ľ', 299}, {'Ł', 556}, {'ł', 222},
+	{'Œ', 1000}, {'œ', 944}, {'ť', 316}, {'ƒ', 556}, {'ˆ', 333}, {'ˇ', 333}, {'˘', 333},
+	{'˙', 333}, {'˚', 333}, {'˛', 333}, {'˜', 333}, {'˝', 333}, {'–', 556}, {'—', 1000},
+	{'‘', 222}, {'’', 222}, {'‚', 222}, {'“', 333}, {'”', 333}, {'„', 333}, {'†', 556},
+	{'‡', 556}, {'•', 350}, {'…', 1000}, {'‰', 1000}, {'‹', 333}, {'›', 333}, {'⁄', 167},
+	{'€', 556}, {'™', 1000}, {'−', 584},
+}
+
+type afmWidth struct {
+	r rune
+	w uint16
 }
 
 const (
@@ -115,8 +123,8 @@ func runeWidth(r rune) int {
 		// before them.
 		return 0
 	}
-	if w, ok := helveticaMore[r]; ok {
-		return int(w)
+	if i, ok := slices.BinarySearchFunc(helveticaMore[:], r, func(e afmWidth, r rune) int { return cmp.Compare(e.r, r) }); ok {
+		return int(helveticaMore[i].w)
 	}
 	if r >= 0x1f000 || unicode.Is(unicode.So, r) {
 		// Emoji and pictographs (most are East Asian wide too), which

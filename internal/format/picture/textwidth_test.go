@@ -36,3 +36,9 @@ func TestTextWidth(t *testing.T) {
 		assert.InDelta(t, c.want*11/1000, textWidth(c.s, 11, c.wider), 1e-9, "%q", c.s)
 	}
 }
+
+func TestHelveticaMore_sorted(t *testing.T) {
+	for i := 1; i < len(helveticaMore); i++ {
+		assert.Less(t, helveticaMore[i-1].r, helveticaMore[i].r, "helveticaMore is sorted by rune")
+	}
+}
