@@ -411,22 +411,26 @@ func (in *instance) byte(addr uint32) byte {
 func (in *instance) cstr(addr uint32) string { return cstrAt(in.mod.Memory(), addr) }
 
 // cstrAt reads the NUL-terminated string at addr of mem ("" for NULL).
-func cstrAt(mem api.Memory, addr uint32) string {
+func cstrAt(mem api.Memory, addr uint32) string { return string(cbytesAt(mem, addr)) }
+
+// cbytesAt is cstrAt's bytes, a view of mem valid until the module runs
+// again.
+func cbytesAt(mem api.Memory, addr uint32) []byte {
 	if addr == 0 {
-		return ""
+		return nil
 	}
 	size := mem.Size()
 	for n := uint32(64); ; n *= 4 {
 		if addr >= size {
-			return ""
+			return nil
 		}
 		n = min(n, size-addr)
 		b, _ := mem.Read(addr, n)
 		if i := bytes.IndexByte(b, 0); i >= 0 {
-			return string(b[:i])
+			return b[:i]
 		}
 		if addr+n >= size {
-			return string(b)
+			return b
 		}
 	}
 }

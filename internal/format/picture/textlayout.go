@@ -37,10 +37,11 @@ func textLayout(_ context.Context, mod api.Module, stack []uint64) {
 	span := uint32(stack[0])
 	stack[0] = 0
 	str, _ := mem.ReadUint32Le(span + spanStr)
-	s := cstrAt(mem, str)
-	if ascii(s) {
-		return
+	b := cbytesAt(mem, str)
+	if ascii(b) {
+		return // most lines: nothing allocated
 	}
+	s := string(b)
 	font, _ := mem.ReadUint32Le(span + spanFont)
 	size, _ := mem.ReadFloat64Le(font + fontSize)
 	flags, _ := mem.ReadUint32Le(font + fontFlags)
@@ -66,7 +67,7 @@ func helveticaLike(name string) bool {
 }
 
 // ascii reports whether s has only ASCII bytes.
-func ascii(s string) bool {
+func ascii(s []byte) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false
