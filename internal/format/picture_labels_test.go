@@ -89,6 +89,13 @@ type svgNode struct {
 // text elements.
 func svgNodes(t *testing.T, data []byte) []svgNode {
 	t.Helper()
+	return svgShapes(t, data, "node")
+}
+
+// svgShapes reads the groups of a class ("node", "cluster", "graph": the
+// whole picture) as svgNodes reads the nodes.
+func svgShapes(t *testing.T, data []byte, class string) []svgNode {
+	t.Helper()
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	var nodes []svgNode
 	var cur *svgNode
@@ -124,7 +131,7 @@ func svgNodes(t *testing.T, data []byte) []svgNode {
 		switch el := tok.(type) {
 		case xml.StartElement:
 			depth++
-			if el.Name.Local == "g" && attr(el, "class") == "node" {
+			if el.Name.Local == "g" && attr(el, "class") == class {
 				nodes = append(nodes, svgNode{minX: 1, maxX: 0})
 				cur, nodeDepth = &nodes[len(nodes)-1], depth
 				continue

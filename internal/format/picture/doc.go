@@ -2,7 +2,9 @@
 // inside the process: Graphviz 12.1.2 compiled to WebAssembly (graphviz.wasm,
 // the build that github.com/goccy/go-graphviz v0.2.10 ships) runs on the
 // pure-Go wazero runtime, so no Graphviz installation and no CGO are needed.
-// Graphviz lays the graph out and decides every shape; a small SVG is
+// Graphviz lays the graph out and decides every shape, sizing the lines
+// of text that are not ASCII by this package's measure (textlayout.go:
+// its own estimate is per byte and ASCII only); a small SVG is
 // written by Graphviz itself, the parts of a large one by this package's
 // recording render plugin (record.go: the same bytes, without Graphviz's
 // slow number formatting), and a PNG is painted from the recorded

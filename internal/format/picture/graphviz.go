@@ -4,9 +4,10 @@ package picture
 // --export-all: it exports Graphviz's C API (agmemread, gvLayout,
 // gvRenderData, ...) and malloc/free, and imports 66 "env" callbacks that
 // go-graphviz uses for plugins written in Go. Graphviz's built-in plugins
-// are used (the dot layout and the core renderers: svg, json), and one
+// are used (the dot layout and the core renderers: svg, json), one
 // render plugin of ours, the recorder (record.go), whose callbacks are
-// the RenderEngine ones; every other callback fails loudly if called.
+// the RenderEngine ones, and one text layout plugin (textlayout.go);
+// every other callback fails loudly if called.
 //
 // wasm32 pointers are 32 bits; the module is instantiated afresh for each
 // picture, so nothing leaks from one picture into the next (the parts of
@@ -134,6 +135,9 @@ func (e *engine) load() error {
 			})
 			if cb, ok := recordingCallbacks[name]; ok {
 				fn = recordingHost(cb)
+			}
+			if name == textLayoutImport {
+				fn = textLayout
 			}
 			env = env.NewFunctionBuilder().WithGoModuleFunction(fn, f.ParamTypes(), f.ResultTypes()).Export(name)
 		}

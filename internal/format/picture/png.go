@@ -11,7 +11,10 @@ package picture
 // (unlike its -Txdot and the xdot specification), B: its json writer swaps
 // the two B-spline letters (e2e/FINDINGS.md F181). Text uses the Go Regular
 // font whatever the face asked, aligned at Graphviz's anchor and shrunk
-// where it is wider than the width Graphviz measured. Images (I) are not painted.
+// where it is wider than the width Graphviz measured (textWidth's for a
+// line that is not ASCII); a character the Go fonts lack (CJK, emoji) is
+// an outlined box as wide as textWidth has it. Images (I) are not
+// painted.
 
 import (
 	"context"
@@ -33,6 +36,7 @@ import (
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
 )
 
@@ -512,6 +516,55 @@ func (p *painter) text(op drawOp) {
 type glyphCache struct {
 	font.Face
 	glyphs map[glyphKey]glyph
+	// font is the face's font and ppem its size in pixels: a character
+	// the Go fonts lack (CJK, emoji) is drawn as an outlined box as wide
+	// as textWidth has it, where the face would draw nothing.
+	font *sfnt.Font
+	buf  sfnt.Buffer
+	ppem float64
+}
+
+// lacks reports whether the font has no glyph for r.
+func (c *glyphCache) lacks(r rune) bool {
+	if c.font == nil || r < 0x80 {
+		return false
+	}
+	g, err := c.font.GlyphIndex(&c.buf, r)
+	return err == nil && g == 0
+}
+
+// boxAdvance is the advance of r's box: its width in the layout.
+func (c *glyphCache) boxAdvance(r rune) fixed.Int26_6 {
+	return fixed.Int26_6(math.Round(float64(runeWidth(r)) / 1000 * c.ppem * 64))
+}
+
+func (c *glyphCache) GlyphAdvance(r rune) (fixed.Int26_6, bool) {
+	if c.lacks(r) {
+		return c.boxAdvance(r), true
+	}
+	return c.Face.GlyphAdvance(r)
+}
+
+// box is the glyph of a character the font lacks: an outline a tenth of
+// its advance in from each side, from the baseline to 0.7 em above it.
+func (c *glyphCache) box(r rune) glyph {
+	adv := c.boxAdvance(r)
+	w := adv.Round()
+	pad := max(1, w/10)
+	h := int(math.Round(0.7 * c.ppem))
+	if w-2*pad < 2 || h < 2 {
+		return glyph{advance: adv, ok: true}
+	}
+	m := image.NewAlpha(image.Rect(0, 0, w-2*pad, h))
+	line := max(1, int(math.Round(c.ppem/16)))
+	for y := range h {
+		for x := range w - 2*pad {
+			if x < line || y < line || x >= w-2*pad-line || y >= h-line {
+				m.Pix[y*m.Stride+x] = 0xff
+			}
+		}
+	}
+	return glyph{dr: image.Rect(pad, -h, w-pad, 0), mask: m, advance: adv, ok: true}
 }
 
 type glyphKey struct {
@@ -536,6 +589,10 @@ func (c *glyphCache) Glyph(dot fixed.Point26_6, r rune) (image.Rectangle, image.
 	whole := image.Pt(dot.X.Floor(), dot.Y.Floor())
 	k := glyphKey{r, dot.X - fixed.I(whole.X), dot.Y - fixed.I(whole.Y)}
 	g, hit := c.glyphs[k]
+	if !hit && c.lacks(r) {
+		g, hit = c.box(r), true
+		c.glyphs[k] = g
+	}
 	if !hit {
 		dr, mask, maskp, advance, ok := c.Face.Glyph(fixed.Point26_6{X: k.x, Y: k.y}, r)
 		g = glyph{dr: dr, maskp: image.Point{}, advance: advance, ok: ok}
@@ -567,7 +624,7 @@ func (p *painter) face(size float64) font.Face {
 	if err != nil {
 		return nil
 	}
-	cached := &glyphCache{Face: face, glyphs: map[glyphKey]glyph{}}
+	cached := &glyphCache{Face: face, glyphs: map[glyphKey]glyph{}, font: f, ppem: size * p.scale}
 	p.faces[key] = cached
 	return cached
 }

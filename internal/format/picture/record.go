@@ -121,8 +121,9 @@ const (
 	gvdeviceDoesLayers   = 1 << 6
 	gvdeviceTruecolor    = 1 << 8
 
-	apiRender = 0
-	apiDevice = 3
+	apiRender     = 0
+	apiTextlayout = 2
+	apiDevice     = 3
 )
 
 // svgKnownColors is the SVG renderer's list of color names it writes as
@@ -268,8 +269,9 @@ func recordingHost(f func(in *instance, rec *recording, job uint32, args []uint6
 
 type instanceKey struct{}
 
-// installRecorder writes the recording plugin into the instance's memory
-// and returns its lt_symlist_t entry's name and library address.
+// installRecorder writes the recording plugin, and the text layout
+// plugin (textlayout.go), into the instance's memory and returns their
+// library's lt_symlist_t entry's name and address.
 func (in *instance) installRecorder() (name, library uint64, err error) {
 	alloc := func(b []byte) (uint64, error) {
 		p, err := in.malloc(uint64(len(b)))
@@ -343,8 +345,15 @@ func (in *instance) installRecorder() (name, library uint64, err error) {
 			return 0, 0, err
 		}
 	}
-	var strs [5]uint64
-	for i, s := range []string{recSVG, recPNG, recSVG + ":" + recSVG, recPNG + ":" + recPNG, "kstreams"} {
+	layout, err := in.call("wasm_bridge_new_TextLayoutEngine")
+	if err != nil {
+		return 0, 0, err
+	}
+	if _, err := in.call("wasm_bridge_set_TextLayoutEngine_textlayout", layout); err != nil {
+		return 0, 0, err
+	}
+	var strs [6]uint64
+	for i, s := range []string{recSVG, recPNG, recSVG + ":" + recSVG, recPNG + ":" + recPNG, "kstreams", "textlayout"} {
 		if strs[i], err = cstr(s); err != nil {
 			return 0, 0, err
 		}
@@ -361,8 +370,14 @@ func (in *instance) installRecorder() (name, library uint64, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
+	// The text layout plugin (textlayout.go): Graphviz picks the one
+	// plugin named "textlayout" when it makes its context.
+	layouts, err := alloc(words(0, uint32(strs[5]), 1, uint32(layout), 0, 0, 0, 0, 0, 0))
+	if err != nil {
+		return 0, 0, err
+	}
 	// gvplugin_api_t array, then gvplugin_library_t.
-	apis, err := alloc(words(apiRender, uint32(renders), apiDevice, uint32(devices), 0, 0))
+	apis, err := alloc(words(apiRender, uint32(renders), apiDevice, uint32(devices), apiTextlayout, uint32(layouts), 0, 0))
 	if err != nil {
 		return 0, 0, err
 	}
@@ -393,23 +408,29 @@ func (in *instance) byte(addr uint32) byte {
 }
 
 // cstring reads the NUL-terminated string at addr ("" for NULL).
-func (in *instance) cstr(addr uint32) string {
+func (in *instance) cstr(addr uint32) string { return cstrAt(in.mod.Memory(), addr) }
+
+// cstrAt reads the NUL-terminated string at addr of mem ("" for NULL).
+func cstrAt(mem api.Memory, addr uint32) string { return string(cbytesAt(mem, addr)) }
+
+// cbytesAt is cstrAt's bytes, a view of mem valid until the module runs
+// again.
+func cbytesAt(mem api.Memory, addr uint32) []byte {
 	if addr == 0 {
-		return ""
+		return nil
 	}
-	mem := in.mod.Memory()
 	size := mem.Size()
 	for n := uint32(64); ; n *= 4 {
 		if addr >= size {
-			return ""
+			return nil
 		}
 		n = min(n, size-addr)
 		b, _ := mem.Read(addr, n)
 		if i := bytes.IndexByte(b, 0); i >= 0 {
-			return string(b[:i])
+			return b[:i]
 		}
 		if addr+n >= size {
-			return string(b)
+			return b
 		}
 	}
 }
