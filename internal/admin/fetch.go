@@ -271,8 +271,8 @@ func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, d
 	req.SessionEpoch = -1 // no fetch session
 	// Several reads of one partition (groups at different offsets) share
 	// one entry, from the lowest position, with the most room any asks.
-	byTP := map[kafka.TopicPartition][]*partRead{}
-	var order []*partRead
+	byTP := make(map[kafka.TopicPartition][]*partRead, len(rs))
+	order := make([]*partRead, 0, len(rs))
 	for _, r := range rs {
 		if byTP[r.q.TopicPartition] == nil {
 			order = append(order, r)
@@ -282,6 +282,7 @@ func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, d
 	topicRuns(len(order), func(i int) string { return order[i].q.Topic }, func(topic string, from, to int) {
 		rt := kmsg.NewFetchRequestTopic()
 		rt.Topic = topic
+		rt.Partitions = make([]kmsg.FetchRequestTopicPartition, 0, to-from)
 		for _, r := range order[from:to] {
 			rp := kmsg.NewFetchRequestTopicPartition()
 			rp.Partition = r.q.Partition

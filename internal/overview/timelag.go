@@ -107,16 +107,13 @@ func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders le
 					if row.Committed != nil {
 						from = max(*row.Committed, row.LogStart)
 					}
-					var l int32
-					var known bool
-					if leaders != nil {
-						l, known = leaders(row.TopicPartition)
-					}
-					q := admin.FirstRecordQuery{TopicPartition: row.TopicPartition, From: from, End: row.LogEnd, Count: row.LogEnd-from <= admin.RecordCountBound,
-						Leader: l, LeaderKnown: known}
+					q := admin.FirstRecordQuery{TopicPartition: row.TopicPartition, From: from, End: row.LogEnd, Count: row.LogEnd-from <= admin.RecordCountBound}
 					if fr, ok := pre.answer(q); ok {
 						early, earlyGot = append(early, row), append(earlyGot, fr)
 						continue
+					}
+					if leaders != nil {
+						q.Leader, q.LeaderKnown = leaders(row.TopicPartition)
 					}
 					qs = append(qs, q)
 					rows = append(rows, row)
