@@ -30,6 +30,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
@@ -119,7 +120,10 @@ func (e *engine) load() error {
 		// instead (instance.call), and the limits (format) keep each
 		// layout short.
 		r := wazero.NewRuntimeWithConfig(ctx, e.config())
-		compiled, err := r.CompileModule(ctx, graphvizWASM)
+		// The compiler's functions are compiled by a worker per CPU: the
+		// first large picture on a machine waits for it (the interpreter
+		// compiles in one pass, no faster with workers).
+		compiled, err := r.CompileModule(experimental.WithCompilationWorkers(ctx, runtime.GOMAXPROCS(0)), graphvizWASM)
 		if err != nil {
 			e.err = fmt.Errorf("graphviz.wasm: %w", err)
 			return
