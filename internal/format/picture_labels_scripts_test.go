@@ -77,13 +77,7 @@ func checkTextsFit(t *testing.T, goFont *sfnt.Font, shapes []svgNode) int {
 	for _, n := range shapes {
 		for _, text := range n.texts {
 			w := drawnWidth(t, goFont, text.s, text.size)
-			left, right := text.x-w/2, text.x+w/2
-			switch text.anchor {
-			case "start":
-				left, right = text.x, text.x+w
-			case "end":
-				left, right = text.x-w, text.x
-			}
+			left, right := text.extent(w)
 			assert.GreaterOrEqual(t, left, n.minX-0.01, "%q starts left of its shape", text.s)
 			assert.LessOrEqual(t, right, n.maxX+0.01, "%q ends right of its shape", text.s)
 			checked++

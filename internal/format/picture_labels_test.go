@@ -59,13 +59,7 @@ func TestPictureSVG_labelsFitTheirShapes(t *testing.T) {
 				require.True(t, ok, "no width for %q", r)
 				w += cw / 1000 * text.size
 			}
-			left, right := text.x-w/2, text.x+w/2
-			switch text.anchor {
-			case "start":
-				left, right = text.x, text.x+w
-			case "end":
-				left, right = text.x-w, text.x
-			}
+			left, right := text.extent(w)
 			assert.GreaterOrEqual(t, left, n.minX, "%q starts left of its shape", text.s)
 			assert.LessOrEqual(t, right, n.maxX, "%q ends right of its shape", text.s)
 			checked++
@@ -77,6 +71,17 @@ func TestPictureSVG_labelsFitTheirShapes(t *testing.T) {
 type svgText struct {
 	s, anchor string
 	x, size   float64
+}
+
+// extent is where a text w wide lies, from its x and text-anchor.
+func (text svgText) extent(w float64) (left, right float64) {
+	switch text.anchor {
+	case "start":
+		return text.x, text.x + w
+	case "end":
+		return text.x - w, text.x
+	}
+	return text.x - w/2, text.x + w/2
 }
 
 type svgNode struct {
