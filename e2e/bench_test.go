@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/benchtest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -167,15 +168,6 @@ func runTimed(ctx context.Context, gnuTime, timeFile string, cmd []string) (benc
 	return benchSample{Wall: wall, CPU: cpu, RSSKiB: kib}, stdout.String(), nil
 }
 
-func median[T int64 | time.Duration](xs []T) T {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
 // benchSummary renders the Markdown table that goes into the README's Speed paragraph.
 func benchSummary(vs []benchVariant, n int, addr, loadBefore, loadAfter string) string {
 	var sb strings.Builder
@@ -197,7 +189,7 @@ func benchSummary(vs []benchVariant, n int, addr, loadBefore, loadAfter string) 
 		for j, s := range v.Samples {
 			walls[j], cpus[j], rss[j] = s.Wall, s.CPU, s.RSSKiB
 		}
-		meds[i] = med{median(walls), median(cpus), median(rss)}
+		meds[i] = med{benchtest.Median(walls), benchtest.Median(cpus), benchtest.Median(rss)}
 		fmt.Fprintf(&sb, "| %s | %s | %s–%s | %s | %.1f MiB | %.1f MiB |\n", v.Name, ms(meds[i].wall),
 			ms(slices.Min(walls)), ms(slices.Max(walls)), ms(meds[i].cpu), float64(meds[i].rss)/1024, float64(slices.Max(rss))/1024)
 	}

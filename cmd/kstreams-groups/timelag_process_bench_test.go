@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/benchtest"
 )
 
 // BenchmarkOverviewTimeLagProcess is issue 21's goal as people meet it:
@@ -40,7 +42,7 @@ func BenchmarkOverviewTimeLagProcess(b *testing.B) {
 			}
 			b.StopTimer()
 			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-			ow, lw, oc, lc := median(offW), median(lagW), median(offC), median(lagC)
+			ow, lw, oc, lc := benchtest.Median(offW), benchtest.Median(lagW), benchtest.Median(offC), benchtest.Median(lagC)
 			b.ReportMetric(ms(ow), "offsets-ms")
 			b.ReportMetric(ms(lw), "time-lag-ms")
 			b.ReportMetric(float64(lw)/float64(max(ow, 1)), "wall-ratio")
@@ -49,14 +51,4 @@ func BenchmarkOverviewTimeLagProcess(b *testing.B) {
 			b.ReportMetric(float64(lc)/float64(max(oc, 1)), "cpu-ratio")
 		})
 	}
-}
-
-// median is the middle of ds (the upper one of an even count).
-func median(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -143,4 +144,19 @@ func ReportChild(b *testing.B, env string, inputBytes int64) Usage {
 	cmd := exec.Command(exe, "-test.run=^$")
 	cmd.Env = append(os.Environ(), env)
 	return Report(b, cmd, inputBytes)
+}
+
+// Median is the middle of xs (the mean of the two middle ones for an even
+// count): a few-millisecond run's figure that one scheduling hiccup of
+// another process does not move, as it moves a mean.
+func Median[T int64 | time.Duration](xs []T) T {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
