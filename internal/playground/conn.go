@@ -163,31 +163,37 @@ func (c *Cluster) handleFrame(n *node, conn int, frame []byte) ([]byte, error) {
 	return appendFrame(corr, flexHeader, resp), nil
 }
 
-// appendFrame encodes resp after its size and response header in one
-// buffer, sized up front for a Fetch answer's record batches: a Fetch
-// answer is mostly their bytes, which growing the buffer from nothing
-// and then copying it behind the header would move several times.
+// appendFrame encodes resp after its size and response header, in a
+// buffer sized up front for a Fetch answer's record batches: a Fetch
+// answer is mostly their bytes, which growing the buffer from nothing and
+// then copying it behind the header would move several times.
 func appendFrame(corr int32, flexHeader bool, resp kmsg.Response) []byte {
+	room := 256
+	if f, ok := resp.(*kmsg.FetchResponse); ok {
+		for i := range f.Topics {
+			t := &f.Topics[i]
+			room += len(t.Topic) + 32
+			for j := range t.Partitions {
+				room += len(t.Partitions[j].RecordBatches) + 64 + 16*len(t.Partitions[j].AbortedTransactions)
+			}
+		}
+	}
+	return frameWith(corr, flexHeader, room, resp.AppendTo)
+}
+
+// frameWith writes a response frame: the size, the response header, then
+// what body appends (room: the bytes it is expected to append).
+func frameWith(corr int32, flexHeader bool, room int, body func([]byte) []byte) []byte {
 	hdr := 4
 	if flexHeader {
 		hdr++
 	}
-	size := 256
-	if f, ok := resp.(*kmsg.FetchResponse); ok {
-		for i := range f.Topics {
-			t := &f.Topics[i]
-			size += len(t.Topic) + 32
-			for j := range t.Partitions {
-				size += len(t.Partitions[j].RecordBatches) + 64 + 16*len(t.Partitions[j].AbortedTransactions)
-			}
-		}
-	}
-	out := make([]byte, 4, 4+hdr+size)
+	out := make([]byte, 4, 4+hdr+room)
 	out = binary.BigEndian.AppendUint32(out, uint32(corr))
 	if flexHeader {
 		out = append(out, 0)
 	}
-	out = resp.AppendTo(out)
+	out = body(out)
 	binary.BigEndian.PutUint32(out, uint32(len(out)-4))
 	return out
 }
@@ -197,17 +203,7 @@ func appendFrame(corr int32, flexHeader bool, resp kmsg.Response) []byte {
 // whose response header is always v0 so that a client that does not know
 // the broker's versions yet can still read it.
 func (*Cluster) frame(corr int32, flexHeader bool, body []byte) []byte {
-	hdr := 4
-	if flexHeader {
-		hdr++
-	}
-	out := make([]byte, 4, 4+hdr+len(body))
-	binary.BigEndian.PutUint32(out, uint32(hdr+len(body)))
-	out = binary.BigEndian.AppendUint32(out, uint32(corr))
-	if flexHeader {
-		out = append(out, 0)
-	}
-	return append(out, body...)
+	return frameWith(corr, flexHeader, len(body), func(out []byte) []byte { return append(out, body...) })
 }
 
 // supports reports whether the profile advertises key at version and kmsg
