@@ -538,8 +538,10 @@ func (r *partRead) batchRecords(out FirstRecord, from int64, raw []byte, attrs u
 	if err != nil {
 		return orig, false
 	}
-	if codec := attrs & 0b111; codec != 0 && cap(recs) > cap(*scratch) {
-		*scratch = recs[:0] // the larger room, for the next batch
+	if attrs&0b111 != 0 {
+		// The room used (or the larger one made) serves the next batch;
+		// uncompressed records are the answer's own bytes.
+		*scratch = recs[:0]
 	}
 	base := int64(binary.BigEndian.Uint64(raw))
 	first := int64(binary.BigEndian.Uint64(raw[batchFirstTimestampAt:]))

@@ -566,7 +566,7 @@ func sortedSet(xs []string) []string {
 // that answered ListOffsets), for the time lag's Fetch. beside, when set,
 // runs while the log starts are asked, with the committed offsets and the
 // log ends read so far (the time lag's Fetch goes out then: prefetch).
-func fillLag(ctx context.Context, client Client, groups []*Group, beside func([]*Group, map[string]partitionIndex[admin.CommittedOffset], partitionIndex[admin.ListedOffset])) leaderOf {
+func fillLag(ctx context.Context, client Client, groups []*Group, beside besideLogStarts) leaderOf {
 	var ok []*Group
 	var ids []string
 	for _, g := range groups {
@@ -636,6 +636,11 @@ func fillLag(ctx context.Context, client Client, groups []*Group, beside func([]
 		return lo.Leader, ok && lo.Err == nil && lo.Leader >= 0
 	}
 }
+
+// besideLogStarts runs while fillLag asks for the log starts, with the
+// groups whose offsets were fetched, their committed offsets and the log
+// ends.
+type besideLogStarts func(groups []*Group, committed map[string]partitionIndex[admin.CommittedOffset], latest partitionIndex[admin.ListedOffset])
 
 // leaderOf is the node that answered ListOffsets for a partition, false
 // when none did.
@@ -724,7 +729,7 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 		wg.Go(func() { settings = ReadSettings(ctx, client, ids, coord) })
 	}
 	var pre *prefetch
-	var beside func([]*Group, map[string]partitionIndex[admin.CommittedOffset], partitionIndex[admin.ListedOffset])
+	var beside besideLogStarts
 	if rr, ok := client.(RecordReader); ok && opts.TimeLag {
 		beside = func(groups []*Group, committed map[string]partitionIndex[admin.CommittedOffset], latest partitionIndex[admin.ListedOffset]) {
 			pre = readAhead(ctx, rr, groups, committed, latest)
