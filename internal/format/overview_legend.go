@@ -82,14 +82,20 @@ func writeDotLegend(bw *graphWriter) {
 		e.dotAttrs(bw)
 		bw.WriteString("];\n")
 	}
+	writeLegendChain(bw, " -> ")
+	bw.WriteString(" [style=invis];\n  }\n")
+}
+
+// writeLegendChain writes the legend's boxes in order joined by link, the
+// invisible links that stack them.
+func writeLegendChain(bw *graphWriter, link string) {
 	bw.WriteString("    ")
 	for i, e := range legendEntries {
 		if i > 0 {
-			bw.WriteString(" -> ")
+			bw.WriteString(link)
 		}
 		bw.WriteString(e.id)
 	}
-	bw.WriteString(" [style=invis];\n  }\n")
 }
 
 // writeMermaidLegend writes the legend subgraph: the same boxes in the
@@ -116,13 +122,7 @@ func writeMermaidLegend(bw *graphWriter) {
 		writeMermaidQuoted(bw, e.label)
 		bw.WriteString(end + "\n")
 	}
-	bw.WriteString("    ")
-	for i, e := range legendEntries {
-		if i > 0 {
-			bw.WriteString(" ~~~ ")
-		}
-		bw.WriteString(e.id)
-	}
+	writeLegendChain(bw, " ~~~ ")
 	bw.WriteString("\n  end\n")
 	bw.WriteString("  style legend stroke:" + legendColor + "\n")
 	for _, e := range legendEntries {
