@@ -154,7 +154,7 @@ var (
 func TestStartup_initBudget(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("-short: builds the release binary; make test and CI run it")
 	}
 	bin := filepath.Join(t.TempDir(), "kstreams-groups")
 	releaseBuild(t, ".", bin)
