@@ -135,14 +135,16 @@ func (c *Collector) Run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		wait := Backoff(c.cfg.Interval, c.fails) - c.cfg.Now().Sub(started)
+		// A cycle that took longer than its back-off starts the next at
+		// once: no wait, never a negative one.
+		wait := max(0, Backoff(c.cfg.Interval, c.fails)-c.cfg.Now().Sub(started))
 		if c.fails > 0 {
 			c.log.Warn("cycle failed", "error", c.Snapshot().Error, "failures", c.fails, "retry_in", wait.Round(time.Millisecond).String())
 		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-c.cfg.After(max(wait, 0)):
+		case <-c.cfg.After(wait):
 		}
 	}
 }
