@@ -120,7 +120,7 @@ SIGTERM stop it within a second, with exit 0.` + "\n\n" + exitStatusHelpFor(exit
       --listen :9464 --web.config.file /etc/kstreams-groups/web.yml`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts, err := a.serveOptions(a.flagValues(cmd, nil))
+			opts, err := a.serveOptions(cmd.Context(), a.flagValues(cmd, nil))
 			if err != nil {
 				return err
 			}
@@ -135,7 +135,7 @@ SIGTERM stop it within a second, with exit 0.` + "\n\n" + exitStatusHelpFor(exit
 }
 
 // serveOptions reads and checks serve's options.
-func (a *app) serveOptions(v flagValues) (serveOptions, error) {
+func (a *app) serveOptions(ctx context.Context, v flagValues) (serveOptions, error) {
 	s := serveFlag
 	o := serveOptions{interval: defaultServeInterval, listen: defaultListen, maxSeries: defaultMaxSeries, memoryLimit: memoryLimit{auto: true},
 		partitions: s.partitionMetrics.get(v), groups: s.group.get(v), checkSettings: v,
@@ -180,6 +180,11 @@ func (a *app) serveOptions(v flagValues) (serveOptions, error) {
 		}
 	}
 	if o.webConfig != "" {
+		// The toolkit reads the file whole, with no limit: it gets it only
+		// once a bounded read has found it small enough.
+		if _, err := webConfigInput.readFile(ctx, "--web.config.file "+o.webConfig, o.webConfig); err != nil {
+			return o, err
+		}
 		if err := web.Validate(o.webConfig); err != nil {
 			return o, usageErrorf("--web.config.file %s: %v", o.webConfig, err)
 		}

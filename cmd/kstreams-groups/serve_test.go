@@ -270,3 +270,27 @@ func TestServeConsole(t *testing.T) {
 	code, _ = s.get(t, "/api/v1/clusters/nope")
 	assert.Equal(t, http.StatusNotFound, code)
 }
+
+// TestServeWebConfigBounded (W6): --web.config.file is read with the
+// --config file's 1 MiB limit before the exporter toolkit reads it
+// (which has none): /dev/zero and a file past the limit are usage errors
+// (exit 2) at once, naming the file and the limit.
+func TestServeWebConfigBounded(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	// Past the limit, the file is not read further: what follows it is
+	// never parsed (had it been, the toolkit would refuse it with
+	// another message).
+	large := "basic_auth_users:\n  prometheus: $2y$10$QOauhQNbBCuQDKes6eFzPeMqBSjb7Mr5DUmpZ/VcEd00UAV/LDeSi\n" + strings.Repeat("x", 1<<20) + "\n"
+	writeFile(t, dir, "large.yml", large)
+	for _, file := range []string{"/dev/zero", filepath.Join(dir, "large.yml")} {
+		start := time.Now()
+		res := runCLI(t, "--bootstrap-server", "127.0.0.1:1", "serve", "--listen", "127.0.0.1:0", "--web.config.file", file)
+		took := time.Since(start)
+		assert.Equal(t, 2, res.code, "%s: %s", file, res.stderr)
+		first, _, _ := strings.Cut(res.stderr, "\n")
+		assert.Contains(t, first, "--web.config.file "+file+" is larger than 1 MiB, the limit for a web configuration file", file)
+		// Generous: the whole run, not only the read, on a loaded machine.
+		assert.Less(t, took, 10*time.Second, file)
+	}
+}
