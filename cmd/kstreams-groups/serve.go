@@ -50,7 +50,7 @@ var serveFlag = struct {
 	interval:         stringOption(flagDef{name: "interval", help: "The time `D` between the starts of two cycles (default 30s; at least 1s)."}),
 	listen:           stringOption(flagDef{name: "listen", help: "The `ADDRESS` to serve HTTP on (default " + defaultListen + ": this host only)."}),
 	webConfig:        stringOption(flagDef{name: "web.config.file", help: "The exporter web configuration `FILE` (TLS, basic authentication), as every Prometheus exporter takes it."}),
-	maxSeries:        stringOption(flagDef{name: "max-series", help: "At most `N` group series per cluster (default 100000; 0: no cap); past it the series with the most labels are dropped and counted."}),
+	maxSeries:        stringOption(flagDef{name: "max-series", help: "At most `N` group series per cluster (default 100000; 0: no cap); past it whole families below group level are dropped, those with the most labels first, and counted."}),
 	partitionMetrics: partitionMetricsFlag.withHelp("Also the per-partition series: kstreams_task_lag, and kstreams_partition_lag_seconds with the time lag."),
 	logFormat:        stringOption(flagDef{name: "log-format", help: "The log `FORMAT` on stderr: text (the default) or json."}),
 	logLevel:         stringOption(flagDef{name: "log-level", help: "The least `LEVEL` logged: debug, info (the default), warn or error."}),

@@ -4,15 +4,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/format/promtest"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	"github.com/kstreams-groups/kstreams-groups/internal/serve"
 )
 
@@ -88,4 +93,98 @@ func TestRunRetryInNeverNegative(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 3, logged)
+}
+
+// fifteenGroups is the playground of the fixture with 15 streams groups
+// more, copies of its own under other ids.
+func fifteenGroups(t *testing.T) *fixture {
+	t.Helper()
+	f := newFixture(t)
+	seed := playground.DefaultState().StreamsGroups
+	for i := range 15 {
+		g := seed[i%len(seed)].StreamsGroup
+		g.ID = fmt.Sprintf("copy-%02d", i)
+		f.pg.PutStreamsGroup(g)
+	}
+	return f
+}
+
+// belowGroupLevel tells a family of a group's parts (sub-topology, task,
+// partition).
+func belowGroupLevel(f *dto.MetricFamily) bool {
+	for _, l := range f.GetMetric()[0].GetLabel() {
+		if l.GetName() == "subtopology" {
+			return true
+		}
+	}
+	return false
+}
+
+// TestMaxSeriesDropsWholeFamilies (W11): past --max-series whole
+// families go, those with the most labels first, and only below group
+// level: every family left has every series it had without the cap, and
+// kstreams_group_up and the state families are there for every group,
+// even when they alone pass the cap.
+func TestMaxSeriesDropsWholeFamilies(t *testing.T) {
+	f := fifteenGroups(t)
+	all := serve.NewCollector(f.config("default"))
+	require.NoError(t, all.Cycle(t.Context()))
+	full := promtest.Parse(t, promtest.WithoutServe(scrapeBody(t, serve.Handler(serve.Collectors{all}, serve.HandlerOptions{}))))
+	total, groupLevel := 0, 0
+	for _, fam := range full {
+		total += len(fam.GetMetric())
+		if !belowGroupLevel(fam) {
+			groupLevel += len(fam.GetMetric())
+		}
+	}
+	groups := len(full["kstreams_group_up"].GetMetric())
+	require.GreaterOrEqual(t, groups, 15)
+	taskLag := len(full["kstreams_task_lag"].GetMetric())
+	require.Positive(t, taskLag)
+	subLag := len(full["kstreams_subtopology_lag"].GetMetric())
+	require.Positive(t, subLag)
+
+	for _, tc := range []struct {
+		name      string
+		maxSeries int
+		// gone are the families dropped.
+		gone []string
+	}{
+		{"one series too many: the task families go whole", total - 1, []string{"kstreams_task_lag"}},
+		{"past the tasks: the sub-topologies go too", total - taskLag - 1, []string{"kstreams_task_lag", "kstreams_subtopology_lag"}},
+		{"below the group level alone", 20, []string{"kstreams_task_lag", "kstreams_subtopology_lag"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := f.config("default")
+			cfg.MaxSeries = tc.maxSeries
+			c := serve.NewCollector(cfg)
+			require.NoError(t, c.Cycle(t.Context()))
+			require.NoError(t, c.Cycle(t.Context()))
+			body := scrapeBody(t, serve.Handler(serve.Collectors{c}, serve.HandlerOptions{}))
+			fams := promtest.Parse(t, promtest.WithoutServe(body))
+			kept := 0
+			for name, fam := range fams {
+				kept += len(fam.GetMetric())
+				assert.Len(t, fam.GetMetric(), len(full[name].GetMetric()), "%s is whole", name)
+			}
+			for name, fam := range full {
+				if slices.Contains(tc.gone, name) {
+					assert.NotContains(t, fams, name)
+				} else {
+					assert.Contains(t, fams, name, "only %v go", tc.gone)
+				}
+				if !belowGroupLevel(fam) {
+					assert.Contains(t, fams, name, "a group-level family is never dropped")
+				}
+			}
+			for _, name := range []string{"kstreams_group_up", "kstreams_group_state", "kstreams_check_group_status"} {
+				assert.Len(t, fams[name].GetMetric(), len(full[name].GetMetric()), name)
+			}
+			assert.Len(t, fams["kstreams_group_up"].GetMetric(), groups)
+			assert.GreaterOrEqual(t, kept, min(tc.maxSeries, groupLevel))
+			dropped := total - kept
+			assert.Contains(t, body, "kstreams_serve_series{cluster=\"default\"} "+itoa(kept)+"\n")
+			assert.Contains(t, body, "kstreams_serve_dropped_series_total{cluster=\"default\"} "+itoa(2*dropped)+"\n", "counted each cycle")
+		})
+	}
 }

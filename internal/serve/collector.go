@@ -60,8 +60,9 @@ type Config struct {
 	// Metrics choose the optional families (the time lag is the
 	// check's, Check.ShowsTimeLag).
 	Metrics format.PrometheusOptions
-	// MaxSeries caps the cluster's group series (0: no cap); the series
-	// past it are dropped, the families with fewer labels kept first.
+	// MaxSeries caps the cluster's group series (0: no cap): past it the
+	// families below group level are dropped whole, those with the most
+	// labels first; the group-level ones are always kept (capFamilies).
 	MaxSeries int
 	Logger    *slog.Logger
 	// Now and After are the clock (time.Now and time.After when nil).
