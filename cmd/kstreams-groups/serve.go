@@ -286,11 +286,8 @@ func (a *app) serve(cmd *cobra.Command, o serveOptions) error {
 			return err
 		}
 	}
-	srv := &http.Server{
-		Handler:           serve.Handler(cs, serve.HandlerOptions{Web: webHandler, Logger: logger}),
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
-	}
+	srv := serve.NewServer(serve.Handler(cs, serve.HandlerOptions{Web: webHandler, Logger: logger}),
+		serve.ServerOptions{WebConfigFile: o.webConfig, Limits: serve.DefaultLimits(), Logger: logger})
 	var wg sync.WaitGroup
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -301,10 +298,7 @@ func (a *app) serve(cmd *cobra.Command, o serveOptions) error {
 		wg.Go(func() { followMemoryLimit(runCtx, o.interval, cs, follow) })
 	}
 	served := make(chan error, 1)
-	go func() {
-		webFlags := &web.FlagConfig{WebListenAddresses: &[]string{o.listen}, WebSystemdSocket: new(bool), WebConfigFile: &o.webConfig}
-		served <- web.Serve(l, srv, webFlags, logger)
-	}()
+	go func() { served <- srv.Serve(l) }()
 	logger.Info("serving", "address", l.Addr().String(), "clusters", strings.Join(names, ","), "interval", o.interval.String())
 	var serveErr error
 	select {

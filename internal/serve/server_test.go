@@ -1,0 +1,202 @@
+package serve_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/serve"
+)
+
+// startServer serves h with opts on 127.0.0.1 until the test ends.
+func startServer(t *testing.T, h http.Handler, opts serve.ServerOptions) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	srv := serve.NewServer(h, opts)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(l) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+		assert.ErrorIs(t, <-served, http.ErrServerClosed)
+	})
+	return l.Addr().String()
+}
+
+// heldConn is one connection of the soak: it ends when the server closes
+// it (or the test gives up on it at deadline).
+type heldConn struct {
+	closedAt time.Time
+	err      error
+}
+
+// idleConn opens a connection, asks /healthz on it with keep-alive, then
+// sends nothing more, and waits for the server to close it.
+func idleConn(addr string, deadline time.Time) heldConn {
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		return heldConn{err: err}
+	}
+	defer c.Close()
+	_ = c.SetDeadline(deadline)
+	if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: soak\r\n\r\n"); err != nil {
+		return heldConn{err: err}
+	}
+	br := bufio.NewReader(c)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil {
+		// Closed before its answer: an idle connection shed at the cap
+		// before it was served is released too.
+		return released(err)
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	_, err = br.ReadByte()
+	return released(err)
+}
+
+// slowBody opens a connection and POSTs a body that never ends: a chunk
+// every 50 ms, until the server closes the connection.
+func slowBody(addr string, deadline time.Time) heldConn {
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		return heldConn{err: err}
+	}
+	defer c.Close()
+	_ = c.SetDeadline(deadline)
+	if _, err := io.WriteString(c, "POST /metrics HTTP/1.1\r\nHost: soak\r\nTransfer-Encoding: chunked\r\n\r\n"); err != nil {
+		return heldConn{err: err}
+	}
+	done := make(chan heldConn, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, c)
+		if err == nil {
+			err = io.EOF
+		}
+		done <- released(err)
+	}()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case h := <-done:
+			return h
+		case <-tick.C:
+			// A write fails once the server has closed: the reader says so.
+			_, _ = io.WriteString(c, "1\r\nx\r\n")
+		}
+	}
+}
+
+// released is the end of a held connection: the server closed it (EOF
+// or reset), or the client's deadline passed (the server held it).
+func released(err error) heldConn {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return heldConn{err: fmt.Errorf("still open at the deadline: %w", err)}
+	}
+	return heldConn{closedAt: time.Now()}
+}
+
+// live counts the goroutines and the heap in use after a collection.
+func live() (goroutines int, heap uint64) {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return runtime.NumGoroutine(), m.HeapInuse
+}
+
+// TestServerReleasesHeldConnections (W2): 500 idle keep-alive connections
+// and 100 POSTs whose body never ends are all closed by the server within
+// its timeouts (short ones here), the goroutines and the heap come back
+// to what they were, and a scraper gets /metrics while the connection
+// cap is reached. Without the read and idle timeouts, every one of them
+// was held for ever.
+func TestServerReleasesHeldConnections(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a soak of 600 connections")
+	}
+	f := newFixture(t)
+	c := serve.NewCollector(f.config("default"))
+	require.NoError(t, c.Cycle(t.Context()))
+	lim := serve.Limits{ReadHeader: time.Second, Read: 2 * time.Second, Write: 5 * time.Second, Idle: time.Second, MaxConns: 200}
+	addr := startServer(t, serve.Handler(serve.Collectors{c}, serve.HandlerOptions{}), serve.ServerOptions{Limits: lim})
+	scrapeOnce := func() (int, error) {
+		cl := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+		res, err := cl.Get("http://" + addr + "/metrics")
+		if err != nil {
+			return 0, err
+		}
+		defer res.Body.Close()
+		_, err = io.Copy(io.Discard, res.Body)
+		return res.StatusCode, err
+	}
+	code, err := scrapeOnce()
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, code)
+	goroutines, heap := live()
+
+	const idle, slow = 500, 100
+	start := time.Now()
+	// The client gives up far past the timeouts: a connection still
+	// open then was held by the server.
+	deadline := start.Add(60 * time.Second)
+	results := make([]heldConn, idle+slow)
+	var wg sync.WaitGroup
+	for i := range idle + slow {
+		wg.Go(func() {
+			if i < idle {
+				results[i] = idleConn(addr, deadline)
+			} else {
+				results[i] = slowBody(addr, deadline)
+			}
+		})
+	}
+	// With the connections opened (more than the cap), a scraper is
+	// still answered.
+	time.Sleep(500 * time.Millisecond)
+	code, err = scrapeOnce()
+	require.NoError(t, err, "a scrape while the cap is reached")
+	assert.Equal(t, http.StatusOK, code)
+	wg.Wait()
+	last := start
+	for i, r := range results {
+		if !assert.NoError(t, r.err, "connection %d", i) {
+			continue
+		}
+		if r.closedAt.After(last) {
+			last = r.closedAt
+		}
+	}
+	t.Logf("%d idle and %d slow connections released in %s (limits %+v)", idle, slow, last.Sub(start).Round(time.Millisecond), lim)
+
+	code, err = scrapeOnce()
+	require.NoError(t, err, "a scrape after")
+	assert.Equal(t, http.StatusOK, code)
+	// The server's goroutines end with their connections; the heap is
+	// back within a margin (the collections' own noise).
+	var g int
+	var h uint64
+	for range 100 {
+		if g, h = live(); g <= goroutines+5 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("goroutines %d -> %d, heap in use %d KiB -> %d KiB", goroutines, g, heap>>10, h>>10)
+	assert.LessOrEqual(t, g, goroutines+5, "the connections' goroutines ended")
+	assert.Less(t, h, heap+8<<20, "the heap is back")
+}
