@@ -3,11 +3,21 @@ package serve_test
 import (
 	"bufio"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
@@ -199,4 +209,71 @@ func TestServerReleasesHeldConnections(t *testing.T) {
 	t.Logf("goroutines %d -> %d, heap in use %d KiB -> %d KiB", goroutines, g, heap>>10, h>>10)
 	assert.LessOrEqual(t, g, goroutines+5, "the connections' goroutines ended")
 	assert.Less(t, h, heap+8<<20, "the heap is back")
+}
+
+// selfSigned writes a certificate for 127.0.0.1 and its key into dir,
+// and returns the pool that trusts it.
+func selfSigned(t *testing.T, dir string) *x509.CertPool {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "serve test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	require.NoError(t, err)
+	kb, err := x509.MarshalECPrivateKey(key)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "tls.crt"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "tls.key"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600))
+	cert, err := x509.ParseCertificate(der)
+	require.NoError(t, err)
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	return pool
+}
+
+// TestServerProbesOpenUnderAuth (W3): with the web configuration's TLS
+// and basic authentication, over HTTP/1.1 and HTTP/2, the probes answer
+// without credentials and every other path asks for them.
+func TestServerProbesOpenUnderAuth(t *testing.T) {
+	f := newFixture(t)
+	c := serve.NewCollector(f.config("default"))
+	require.NoError(t, c.Cycle(t.Context()))
+	dir := t.TempDir()
+	pool := selfSigned(t, dir)
+	// The exporter toolkit's own test hash: bcrypt of "fakepassword".
+	webConfig := filepath.Join(dir, "web.yml")
+	require.NoError(t, os.WriteFile(webConfig, []byte("tls_server_config:\n  cert_file: tls.crt\n  key_file: tls.key\n"+
+		"basic_auth_users:\n  prometheus: $2y$10$QOauhQNbBCuQDKes6eFzPeMqBSjb7Mr5DUmpZ/VcEd00UAV/LDeSi\n"), 0o600))
+	addr := startServer(t, serve.Handler(serve.Collectors{c}, serve.HandlerOptions{}),
+		serve.ServerOptions{WebConfigFile: webConfig, Limits: serve.DefaultLimits()})
+	for _, h2 := range []bool{false, true} {
+		tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, ForceAttemptHTTP2: h2}
+		if !h2 {
+			tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+		}
+		cl := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+		ask := func(path string, auth bool) int {
+			req, err := http.NewRequest(http.MethodGet, "https://"+addr+path, nil)
+			require.NoError(t, err)
+			if auth {
+				req.SetBasicAuth("prometheus", "fakepassword")
+			}
+			res, err := cl.Do(req)
+			require.NoError(t, err)
+			defer res.Body.Close()
+			_, _ = io.Copy(io.Discard, res.Body)
+			assert.Equal(t, h2, res.ProtoMajor == 2, "HTTP/2: %v", h2)
+			return res.StatusCode
+		}
+		for _, p := range []string{"/healthz", "/readyz"} {
+			assert.Equal(t, http.StatusOK, ask(p, false), "%s without credentials (HTTP/2: %v)", p, h2)
+		}
+		for _, p := range []string{"/metrics", "/", "/api/v1/groups", "/healthz/x"} {
+			assert.Equal(t, http.StatusUnauthorized, ask(p, false), "%s without credentials (HTTP/2: %v)", p, h2)
+		}
+		assert.Equal(t, http.StatusOK, ask("/metrics", true), "HTTP/2: %v", h2)
+		tr.CloseIdleConnections()
+	}
 }
