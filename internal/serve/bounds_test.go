@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -16,9 +20,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/check"
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/format/promtest"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	"github.com/kstreams-groups/kstreams-groups/internal/serve"
+	"github.com/kstreams-groups/kstreams-groups/internal/serve/web"
 )
 
 // lockedBuffer is a log destination the collector's goroutine writes and
@@ -187,4 +195,90 @@ func TestMaxSeriesDropsWholeFamilies(t *testing.T) {
 			assert.Contains(t, body, "kstreams_serve_dropped_series_total{cluster=\"default\"} "+itoa(2*dropped)+"\n", "counted each cycle")
 		})
 	}
+}
+
+// TestBrokerMessageBounded (W5): a group whose description fails with a
+// 4-million-character message is kept with the message cut (saying
+// where it is whole) in the snapshot, its problems and its timeline, and
+// every /api/v1 document stays small; the error keeps its Kafka code and
+// name, and the group stays UNKNOWN/CRITICAL as before.
+func TestBrokerMessageBounded(t *testing.T) {
+	f := newFixture(t)
+	c := serve.NewCollector(f.config("default"))
+	require.NoError(t, c.Cycle(t.Context()))
+	const size = 4 << 20
+	huge := "denied: " + strings.Repeat("\x1b[31mé", size/8)
+	f.pg.InjectError(playground.Fault{Key: 89, Group: "word-count", ErrorCode: kafka.CodeGroupAuthorizationFailed, ErrorMessage: &huge, Node: playground.AnyNode})
+	require.NoError(t, c.Cycle(t.Context()))
+
+	snap := c.Snapshot()
+	var g *check.Group
+	for _, cg := range snap.Check.Groups {
+		if cg.ID() == "word-count" {
+			g = cg
+		}
+	}
+	require.NotNil(t, g)
+	require.Error(t, g.Overview.Err)
+	text := g.Overview.Err.Error()
+	assert.Less(t, len(text), 4*format.MaxMessage, "the snapshot keeps a bounded message")
+	assert.Contains(t, text, "[cut: the message has ")
+	assert.Contains(t, text, "characters; kstreams-groups check -o json shows it whole]")
+	assert.True(t, errors.Is(g.Overview.Err, kafka.ErrNotAuthorized), "classified as before")
+	var ke *kafka.Error
+	require.True(t, errors.As(g.Overview.Err, &ke))
+	assert.Equal(t, kafka.CodeGroupAuthorizationFailed, ke.Code)
+	assert.Less(t, len(ke.Message), 4*format.MaxMessage)
+	require.NotEmpty(t, g.Problems)
+	for _, p := range g.Problems {
+		assert.Less(t, len(p.Message), 4*format.MaxMessage, p.Condition)
+	}
+	require.NotEmpty(t, snap.Events["word-count"], "the change to failing is in the timeline")
+	for _, e := range snap.Events["word-count"] {
+		assert.Less(t, len(e.Text), 4*format.MaxMessage)
+	}
+
+	srv := httptest.NewServer(web.Handler(serve.Collectors{c}))
+	defer srv.Close()
+	for _, path := range []string{"/api/v1/groups", "/api/v1/clusters", "/api/v1/clusters/default/check", "/api/v1/clusters/default/overview",
+		"/api/v1/clusters/default/groups/word-count", "/api/v1/clusters/default/groups/word-count/events"} {
+		res, err := srv.Client().Get(srv.URL + path)
+		require.NoError(t, err)
+		body, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, res.StatusCode, path)
+		assert.Less(t, len(body), 256<<10, "%s is bounded", path)
+		if path == "/api/v1/groups" {
+			var doc format.GroupsDoc
+			require.NoError(t, json.Unmarshal(body, &doc))
+			found := false
+			for _, row := range doc.Groups {
+				if row.Group == "word-count" {
+					found = true
+					require.NotNil(t, row.Error)
+					assert.Equal(t, "GROUP_AUTHORIZATION_FAILED", row.Error.Name)
+					assert.Contains(t, row.Error.Message, "denied: ")
+					assert.Contains(t, row.Error.Message, "kstreams-groups check -o json shows it whole]")
+				}
+			}
+			assert.True(t, found)
+		}
+	}
+	_, metrics := scrape(t, serve.Handler(serve.Collectors{c}, serve.HandlerOptions{}), "/metrics")
+	assert.Contains(t, metrics, `kstreams_group_up{cluster="default",group="word-count"} 0`)
+}
+
+// TestCycleErrorBounded (W5): a cycle that fails with a long message
+// keeps it cut in the snapshot (which the log line and the documents
+// show).
+func TestCycleErrorBounded(t *testing.T) {
+	f := newFixture(t)
+	cfg := f.config("default")
+	huge := strings.Repeat("x", 4<<20)
+	cfg.NewClient = func(context.Context) (serve.Client, error) { return nil, errors.New(huge) }
+	c := serve.NewCollector(cfg)
+	require.Error(t, c.Cycle(t.Context()))
+	assert.Less(t, len(c.Snapshot().Error), 4*format.MaxMessage)
+	assert.Contains(t, c.Snapshot().Error, "[cut: the message has 4194304 characters; ")
 }

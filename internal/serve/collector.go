@@ -200,7 +200,7 @@ func (c *Collector) Cycle(ctx context.Context) error {
 		}
 		snap := *old.snap
 		snap.Taken, snap.CycleSeconds = end, end.Sub(start).Seconds()
-		snap.Stale, snap.Error = true, err.Error()
+		snap.Stale, snap.Error = true, cutMessage(err.Error())
 		c.cur.Store(&published{gen: old.gen + 1, snap: &snap, families: old.families, series: old.series, errors: old.errors + 1, dropped: old.dropped})
 		return err
 	}
@@ -272,6 +272,9 @@ func (c *Collector) read(ctx context.Context, last *snapshot.Cluster) (*list.Res
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	// Before anything keeps a message: the carried groups' reasons, the
+	// snapshot, the changes.
+	boundCheck(cres)
 	cres.Options.Groups, cres.Options.AllGroups = c.cfg.Check.Groups, c.cfg.Check.AllGroups
 	if f, ok := c.client.(metadataForgetter); ok {
 		// The next cycle is an interval away: its metadata then is new.
