@@ -180,19 +180,31 @@ func (a *app) serveOptions(ctx context.Context, v flagValues) (serveOptions, err
 		}
 	}
 	if o.webConfig != "" {
-		// The toolkit reads the file whole, with no limit: it gets it only
-		// once a bounded read has found it small enough.
-		if _, err := webConfigInput.readFile(ctx, "--web.config.file "+o.webConfig, o.webConfig); err != nil {
+		if err := checkWebConfig(ctx, o.webConfig); err != nil {
 			return o, err
-		}
-		if err := web.Validate(o.webConfig); err != nil {
-			return o, usageErrorf("--web.config.file %s: %v", o.webConfig, err)
 		}
 	}
 	if a.cfg.Output != format.Text {
 		return o, usageErrorf("-o %s: serve prints nothing on stdout", a.cfg.Output)
 	}
 	return o, nil
+}
+
+// checkWebConfig checks --web.config.file as the exporter toolkit will
+// read it. The toolkit reads the file whole, with no limit: it gets it
+// only once a bounded read found it small enough.
+func checkWebConfig(ctx context.Context, path string) error {
+	if _, err := webConfigInput.readFile(ctx, "--web.config.file "+path, path); err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) || ctx.Err() != nil {
+			return err
+		}
+		return usageErrorf("--web.config.file %s: %v", path, err)
+	}
+	if err := web.Validate(path); err != nil {
+		return usageErrorf("--web.config.file %s: %v", path, err)
+	}
+	return nil
 }
 
 // serveClusters are the clusters to serve: one per --profile, or the

@@ -178,6 +178,7 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"--log-format", "xml"}, "--log-format: want text or json"},
 		{[]string{"--log-level", "loud"}, "--log-level: want debug"},
 		{[]string{"--web.config.file", filepath.Join(dir, "web.yml")}, "--web.config.file"},
+		{[]string{"--web.config.file", filepath.Join(dir, "missing.yml")}, "--web.config.file " + filepath.Join(dir, "missing.yml") + ": open "},
 		{[]string{"--lag-warning", "10", "--lag-critical", "5"}, "--lag-warning 10 is above --lag-critical 5"},
 		{[]string{"-o", "json"}, "serve prints nothing on stdout"},
 		{[]string{"--config", filepath.Join(dir, "config.yaml"), "--profile", "a", "--profile", "a"}, `--profile "a" given twice`},
