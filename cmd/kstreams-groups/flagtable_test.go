@@ -39,7 +39,7 @@ func undeclaredReads(t *testing.T, a *app) map[string][]string {
 	require.NoError(t, err)
 	require.NoError(t, serve.ParseFlags(nil))
 	v := flagValues{fs: serve.Flags(), undeclared: func(name string) { reads["serve"] = append(reads["serve"], name) }}
-	_, _ = a.serveOptions(v)
+	_, _ = a.serveOptions(context.Background(), v)
 	_, _ = a.checkOptions(v)
 	return reads
 }

@@ -1,11 +1,12 @@
 package main
 
-// Local input: the config file, --command-config, render's FILE or stdin
-// (and diff's file sides, with render's limit), reset-offsets' --from-file
-// and the playground's --state. Each is read with a size limit, so that
-// /dev/zero or a runaway file cannot take the machine's memory, and read so
-// that a signal ends the reading at once, even of a terminal or a pipe that
-// never sends anything (docs/usage.md, "Hostile input, limits and signals").
+// Local input: the config file, --command-config, serve's
+// --web.config.file, render's FILE or stdin (and diff's file sides, with
+// render's limit), reset-offsets' --from-file and the playground's
+// --state. Each is read with a size limit, so that /dev/zero or a runaway
+// file cannot take the machine's memory, and read so that a signal ends
+// the reading at once, even of a terminal or a pipe that never sends
+// anything (docs/usage.md, "Hostile input, limits and signals").
 
 import (
 	"context"
@@ -29,7 +30,8 @@ type localInput struct {
 var (
 	configInput     = localInput{kind: "a config file", limit: 1 << 20}
 	propertiesInput = localInput{kind: "a properties file", limit: 1 << 20}
-	renderInput     = localInput{kind: "a topology description", limit: 64 << 20} // render, diff
+	webConfigInput  = localInput{kind: "a web configuration file", limit: 1 << 20} // serve's --web.config.file
+	renderInput     = localInput{kind: "a topology description", limit: 64 << 20}  // render, diff
 	stateInput      = localInput{kind: "a seed file", limit: 64 << 20}
 	planInput       = localInput{kind: "a --from-file reset plan", limit: 64 << 20}
 )

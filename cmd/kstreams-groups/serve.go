@@ -50,7 +50,7 @@ var serveFlag = struct {
 	interval:         stringOption(flagDef{name: "interval", help: "The time `D` between the starts of two cycles (default 30s; at least 1s)."}),
 	listen:           stringOption(flagDef{name: "listen", help: "The `ADDRESS` to serve HTTP on (default " + defaultListen + ": this host only)."}),
 	webConfig:        stringOption(flagDef{name: "web.config.file", help: "The exporter web configuration `FILE` (TLS, basic authentication), as every Prometheus exporter takes it."}),
-	maxSeries:        stringOption(flagDef{name: "max-series", help: "At most `N` group series per cluster (default 100000; 0: no cap); past it the series with the most labels are dropped and counted."}),
+	maxSeries:        stringOption(flagDef{name: "max-series", help: "At most `N` group series per cluster (default 100000; 0: no cap); past it whole families below group level are dropped, those with the most labels first, and counted."}),
 	partitionMetrics: partitionMetricsFlag.withHelp("Also the per-partition series: kstreams_task_lag, and kstreams_partition_lag_seconds with the time lag."),
 	logFormat:        stringOption(flagDef{name: "log-format", help: "The log `FORMAT` on stderr: text (the default) or json."}),
 	logLevel:         stringOption(flagDef{name: "log-level", help: "The least `LEVEL` logged: debug, info (the default), warn or error."}),
@@ -120,7 +120,7 @@ SIGTERM stop it within a second, with exit 0.` + "\n\n" + exitStatusHelpFor(exit
       --listen :9464 --web.config.file /etc/kstreams-groups/web.yml`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts, err := a.serveOptions(a.flagValues(cmd, nil))
+			opts, err := a.serveOptions(cmd.Context(), a.flagValues(cmd, nil))
 			if err != nil {
 				return err
 			}
@@ -135,7 +135,7 @@ SIGTERM stop it within a second, with exit 0.` + "\n\n" + exitStatusHelpFor(exit
 }
 
 // serveOptions reads and checks serve's options.
-func (a *app) serveOptions(v flagValues) (serveOptions, error) {
+func (a *app) serveOptions(ctx context.Context, v flagValues) (serveOptions, error) {
 	s := serveFlag
 	o := serveOptions{interval: defaultServeInterval, listen: defaultListen, maxSeries: defaultMaxSeries, memoryLimit: memoryLimit{auto: true},
 		partitions: s.partitionMetrics.get(v), groups: s.group.get(v), checkSettings: v,
@@ -180,14 +180,31 @@ func (a *app) serveOptions(v flagValues) (serveOptions, error) {
 		}
 	}
 	if o.webConfig != "" {
-		if err := web.Validate(o.webConfig); err != nil {
-			return o, usageErrorf("--web.config.file %s: %v", o.webConfig, err)
+		if err := checkWebConfig(ctx, o.webConfig); err != nil {
+			return o, err
 		}
 	}
 	if a.cfg.Output != format.Text {
 		return o, usageErrorf("-o %s: serve prints nothing on stdout", a.cfg.Output)
 	}
 	return o, nil
+}
+
+// checkWebConfig checks --web.config.file as the exporter toolkit will
+// read it. The toolkit reads the file whole, with no limit: it gets it
+// only once a bounded read found it small enough.
+func checkWebConfig(ctx context.Context, path string) error {
+	if _, err := webConfigInput.readFile(ctx, "--web.config.file "+path, path); err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) || ctx.Err() != nil {
+			return err
+		}
+		return usageErrorf("--web.config.file %s: %v", path, err)
+	}
+	if err := web.Validate(path); err != nil {
+		return usageErrorf("--web.config.file %s: %v", path, err)
+	}
+	return nil
 }
 
 // serveClusters are the clusters to serve: one per --profile, or the
@@ -281,11 +298,8 @@ func (a *app) serve(cmd *cobra.Command, o serveOptions) error {
 			return err
 		}
 	}
-	srv := &http.Server{
-		Handler:           serve.Handler(cs, serve.HandlerOptions{Web: webHandler, Logger: logger}),
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(handler, slog.LevelWarn),
-	}
+	srv := serve.NewServer(serve.Handler(cs, serve.HandlerOptions{Web: webHandler, Logger: logger}),
+		serve.ServerOptions{WebConfigFile: o.webConfig, Limits: serve.DefaultLimits(), Logger: logger})
 	var wg sync.WaitGroup
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -296,10 +310,7 @@ func (a *app) serve(cmd *cobra.Command, o serveOptions) error {
 		wg.Go(func() { followMemoryLimit(runCtx, o.interval, cs, follow) })
 	}
 	served := make(chan error, 1)
-	go func() {
-		webFlags := &web.FlagConfig{WebListenAddresses: &[]string{o.listen}, WebSystemdSocket: new(bool), WebConfigFile: &o.webConfig}
-		served <- web.Serve(l, srv, webFlags, logger)
-	}()
+	go func() { served <- srv.Serve(l) }()
 	logger.Info("serving", "address", l.Addr().String(), "clusters", strings.Join(names, ","), "interval", o.interval.String())
 	var serveErr error
 	select {

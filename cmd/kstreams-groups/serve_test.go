@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/buftest"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
@@ -176,6 +178,7 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"--log-format", "xml"}, "--log-format: want text or json"},
 		{[]string{"--log-level", "loud"}, "--log-level: want debug"},
 		{[]string{"--web.config.file", filepath.Join(dir, "web.yml")}, "--web.config.file"},
+		{[]string{"--web.config.file", filepath.Join(dir, "missing.yml")}, "--web.config.file " + filepath.Join(dir, "missing.yml") + ": open "},
 		{[]string{"--lag-warning", "10", "--lag-critical", "5"}, "--lag-warning 10 is above --lag-critical 5"},
 		{[]string{"-o", "json"}, "serve prints nothing on stdout"},
 		{[]string{"--config", filepath.Join(dir, "config.yaml"), "--profile", "a", "--profile", "a"}, `--profile "a" given twice`},
@@ -269,4 +272,155 @@ func TestServeConsole(t *testing.T) {
 	assert.Contains(t, groups, "word-count")
 	code, _ = s.get(t, "/api/v1/clusters/nope")
 	assert.Equal(t, http.StatusNotFound, code)
+}
+
+// TestServeWebConfigBounded (W6): --web.config.file is read with the
+// --config file's 1 MiB limit before the exporter toolkit reads it
+// (which has none): /dev/zero and a file past the limit are usage errors
+// (exit 2) at once, naming the file and the limit.
+func TestServeWebConfigBounded(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	// Past the limit, the file is not read further: what follows it is
+	// never parsed (had it been, the toolkit would refuse it with
+	// another message).
+	large := "basic_auth_users:\n  prometheus: $2y$10$QOauhQNbBCuQDKes6eFzPeMqBSjb7Mr5DUmpZ/VcEd00UAV/LDeSi\n" + strings.Repeat("x", 1<<20) + "\n"
+	writeFile(t, dir, "large.yml", large)
+	for _, file := range []string{"/dev/zero", filepath.Join(dir, "large.yml")} {
+		start := time.Now()
+		res := runCLI(t, "--bootstrap-server", "127.0.0.1:1", "serve", "--listen", "127.0.0.1:0", "--web.config.file", file)
+		took := time.Since(start)
+		assert.Equal(t, 2, res.code, "%s: %s", file, res.stderr)
+		first, _, _ := strings.Cut(res.stderr, "\n")
+		assert.Contains(t, first, "--web.config.file "+file+" is larger than 1 MiB, the limit for a web configuration file", file)
+		// Generous: the whole run, not only the read, on a loaded machine.
+		assert.Less(t, took, 10*time.Second, file)
+	}
+}
+
+// k8sExample is the container of the shipped Kubernetes Deployment: its
+// arguments and its probes' httpGet.
+type k8sExample struct {
+	args   []string
+	probes map[string]k8sHTTPGet
+}
+
+type k8sHTTPGet struct {
+	Path        string `yaml:"path"`
+	Port        string `yaml:"port"`
+	Scheme      string `yaml:"scheme"`
+	HTTPHeaders []struct {
+		Name  string `yaml:"name"`
+		Value string `yaml:"value"`
+	} `yaml:"httpHeaders"`
+}
+
+type k8sProbe struct {
+	HTTPGet k8sHTTPGet `yaml:"httpGet"`
+}
+
+func readK8sExample(t *testing.T) k8sExample {
+	t.Helper()
+	b, err := os.ReadFile("../../deploy/kubernetes/kstreams-groups-serve.yaml")
+	require.NoError(t, err)
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	for {
+		var doc struct {
+			Kind string `yaml:"kind"`
+			Spec struct {
+				Template struct {
+					Spec struct {
+						Containers []struct {
+							Args           []string `yaml:"args"`
+							ReadinessProbe k8sProbe `yaml:"readinessProbe"`
+							LivenessProbe  k8sProbe `yaml:"livenessProbe"`
+						} `yaml:"containers"`
+					} `yaml:"spec"`
+				} `yaml:"template"`
+			} `yaml:"spec"`
+		}
+		require.NoError(t, dec.Decode(&doc), "the example has a Deployment")
+		if doc.Kind != "Deployment" {
+			continue
+		}
+		require.Len(t, doc.Spec.Template.Spec.Containers, 1)
+		c := doc.Spec.Template.Spec.Containers[0]
+		return k8sExample{args: c.Args, probes: map[string]k8sHTTPGet{"readiness": c.ReadinessProbe.HTTPGet, "liveness": c.LivenessProbe.HTTPGet}}
+	}
+}
+
+// TestServeKubernetesProbesWithBasicAuth (W3): the shipped Kubernetes
+// example, run as shipped (its arguments, its probes) with the basic
+// authentication its comment advises: the probes, which send no
+// credentials, are answered 200, while /metrics, the page and /api/v1
+// ask for them.
+func TestServeKubernetesProbesWithBasicAuth(t *testing.T) {
+	isolate(t)
+	pg, err := playground.StartState(playground.DefaultState())
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = pg.Close() })
+	ex := readK8sExample(t)
+	dir := t.TempDir()
+	// The exporter toolkit's own test hash: bcrypt of "fakepassword".
+	webConfig := writeFile(t, dir, "web.yml", "basic_auth_users:\n  prometheus: $2y$10$QOauhQNbBCuQDKes6eFzPeMqBSjb7Mr5DUmpZ/VcEd00UAV/LDeSi\n")
+	config := writeFile(t, dir, "config.yaml", "bootstrap-server: "+bootstrap(pg)+"\n")
+	var args []string
+	for _, a := range ex.args {
+		switch {
+		case a == "serve":
+		case strings.HasPrefix(a, "--config="):
+			args = append(args, "--config="+config)
+		case strings.HasPrefix(a, "--listen="):
+			// startServe's 127.0.0.1:0 instead of every address.
+		case strings.HasPrefix(a, "--interval="):
+			args = append(args, "--interval=1s")
+		default:
+			args = append(args, a)
+		}
+	}
+	require.Contains(t, ex.args, "serve")
+	s := startServe(t, append(args, "--web.config.file="+webConfig)...)
+
+	ask := func(path, user, pass string, headers map[string]string) int {
+		req, err := http.NewRequest(http.MethodGet, "http://"+s.addr+path, nil)
+		require.NoError(t, err)
+		if user != "" {
+			req.SetBasicAuth(user, pass)
+		}
+		for k, v := range headers {
+			req.Header.Set(k, v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res.StatusCode
+	}
+	for name, p := range ex.probes {
+		require.NotEmpty(t, p.Path, name)
+		assert.Contains(t, []string{"", "HTTP"}, p.Scheme, "%s: the example serves plain HTTP", name)
+		headers := map[string]string{}
+		for _, h := range p.HTTPHeaders {
+			headers[h.Name] = h.Value
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		code := ask(p.Path, "", "", headers)
+		for code == http.StatusServiceUnavailable && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+			code = ask(p.Path, "", "", headers)
+		}
+		assert.Equal(t, http.StatusOK, code, "%s probe %s without credentials", name, p.Path)
+	}
+	// Only the probes' exact paths are open.
+	for _, path := range []string{"/metrics", "/", "/api/v1/groups", "/api/v1/clusters", "/healthz/", "/readyz/../metrics", "/assets/app.js"} {
+		assert.Equal(t, http.StatusUnauthorized, ask(path, "", "", nil), "%s without credentials", path)
+		assert.Equal(t, http.StatusUnauthorized, ask(path, "prometheus", "wrong", nil), "%s with a wrong password", path)
+	}
+	assert.Equal(t, http.StatusOK, ask("/readyz?next=/metrics", "", "", nil), "a query is no part of the path")
+	for _, path := range []string{"/metrics", "/", "/api/v1/groups", "/healthz", "/readyz"} {
+		assert.Equal(t, http.StatusOK, ask(path, "prometheus", "fakepassword", nil), "%s with the credentials", path)
+	}
+	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
+	<-s.exited
+	assert.NoError(t, s.err)
 }

@@ -179,7 +179,7 @@ func (e LineEscaper) Write(p []byte) (int, error) {
 }
 
 // MaxMessage is how many characters of an error message text output
-// shows; JSON and YAML keep it whole.
+// shows; JSON and YAML keep it whole (but serve's, CutMessage).
 const MaxMessage = 1000
 
 // EscapeMessage is Escape(s) for an error message in text output, cut to
@@ -187,7 +187,20 @@ const MaxMessage = 1000
 // (never inside an escape), with a note saying how long it was. A broker
 // can send a message of any length.
 func EscapeMessage(s string) string {
-	e := Escape(s)
+	return cutMessage(s, Escape, "-o json shows it whole")
+}
+
+// CutMessage is an error message as a long-lived document keeps it (serve's
+// snapshot and its /api/v1): not escaped (its encoder escapes it), cut as
+// EscapeMessage cuts one, the note saying where the whole one is.
+func CutMessage(s, whole string) string {
+	return cutMessage(s, func(s string) string { return s }, whole)
+}
+
+// cutMessage is esc(s) cut to MaxMessage characters between two
+// characters of s, with "[cut: the message has N characters; whole]".
+func cutMessage(s string, esc func(string) string, whole string) string {
+	e := esc(s)
 	if len(e) <= MaxMessage || utf8.RuneCountInString(e) <= MaxMessage {
 		return e
 	}
@@ -195,7 +208,7 @@ func EscapeMessage(s string) string {
 	shown := 0
 	for i := 0; i < len(s); {
 		_, n := utf8.DecodeRuneInString(s[i:])
-		part := Escape(s[i : i+n])
+		part := esc(s[i : i+n])
 		w := utf8.RuneCountInString(part)
 		if shown+w > MaxMessage {
 			break
@@ -204,7 +217,7 @@ func EscapeMessage(s string) string {
 		shown += w
 		i += n
 	}
-	fmt.Fprintf(&b, " [cut: the message has %d characters; -o json shows it whole]", utf8.RuneCountInString(e))
+	fmt.Fprintf(&b, " [cut: the message has %d characters; %s]", utf8.RuneCountInString(e), whole)
 	return b.String()
 }
 

@@ -60,8 +60,9 @@ type Config struct {
 	// Metrics choose the optional families (the time lag is the
 	// check's, Check.ShowsTimeLag).
 	Metrics format.PrometheusOptions
-	// MaxSeries caps the cluster's group series (0: no cap); the series
-	// past it are dropped, the families with fewer labels kept first.
+	// MaxSeries caps the cluster's group series (0: no cap): past it the
+	// families below group level are dropped whole, those with the most
+	// labels first; the group-level ones are always kept (capFamilies).
 	MaxSeries int
 	Logger    *slog.Logger
 	// Now and After are the clock (time.Now and time.After when nil).
@@ -135,14 +136,16 @@ func (c *Collector) Run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		wait := Backoff(c.cfg.Interval, c.fails) - c.cfg.Now().Sub(started)
+		// A cycle that took longer than its back-off starts the next at
+		// once: no wait, never a negative one.
+		wait := max(0, Backoff(c.cfg.Interval, c.fails)-c.cfg.Now().Sub(started))
 		if c.fails > 0 {
 			c.log.Warn("cycle failed", "error", c.Snapshot().Error, "failures", c.fails, "retry_in", wait.Round(time.Millisecond).String())
 		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-c.cfg.After(max(wait, 0)):
+		case <-c.cfg.After(wait):
 		}
 	}
 }
@@ -197,7 +200,7 @@ func (c *Collector) Cycle(ctx context.Context) error {
 		}
 		snap := *old.snap
 		snap.Taken, snap.CycleSeconds = end, end.Sub(start).Seconds()
-		snap.Stale, snap.Error = true, err.Error()
+		snap.Stale, snap.Error = true, cutMessage(err.Error())
 		c.cur.Store(&published{gen: old.gen + 1, snap: &snap, families: old.families, series: old.series, errors: old.errors + 1, dropped: old.dropped})
 		return err
 	}
@@ -269,6 +272,9 @@ func (c *Collector) read(ctx context.Context, last *snapshot.Cluster) (*list.Res
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	// Before anything keeps a message: the carried groups' reasons, the
+	// snapshot, the changes.
+	boundCheck(cres)
 	cres.Options.Groups, cres.Options.AllGroups = c.cfg.Check.Groups, c.cfg.Check.AllGroups
 	if f, ok := c.client.(metadataForgetter); ok {
 		// The next cycle is an interval away: its metadata then is new.

@@ -17,9 +17,8 @@ import (
 // families, each sample labelled cluster first: the same names, labels and
 // values as -o prometheus (format's families, one definition). They are
 // built once per cycle, so a scrape only encodes them. With maxSeries > 0
-// the families with fewer labels are kept first (group level before
-// sub-topology, task and partition), and the samples past the cap are
-// dropped and counted.
+// the families below group level are dropped whole past it (capFamilies)
+// and the series dropped counted.
 //
 // They stay in memory from one cycle to the next, some 40,000 series for
 // 2,000 groups, so what the series have in common is shared: a label
@@ -27,21 +26,11 @@ import (
 // has it, and so is a gauge value (most are 0 or 1). The encoders only
 // read them.
 func clusterFamilies(cluster string, fams []*format.PromFamily, maxSeries int) (out []*dto.MetricFamily, series, dropped int) {
-	order := slices.Clone(fams)
-	slices.SortStableFunc(order, func(a, b *format.PromFamily) int {
-		return cmp.Compare(len(a.Samples[0].Labels), len(b.Samples[0].Labels))
-	})
+	kept, dropped := capFamilies(fams, maxSeries)
 	in := interner{pairs: map[[2]string]*dto.LabelPair{}, gauges: map[float64]*dto.Gauge{}, names: map[string]*string{}}
 	clusterLabel := in.pair("cluster", cluster)
-	for _, f := range order {
+	for _, f := range kept {
 		n := len(f.Samples)
-		if maxSeries > 0 {
-			n = max(0, min(n, maxSeries-series))
-			dropped += len(f.Samples) - n
-		}
-		if n == 0 {
-			continue
-		}
 		mf := &dto.MetricFamily{Name: proto.String(f.Name), Help: proto.String(f.Help), Type: dto.MetricType_GAUGE.Enum(),
 			Metric: make([]*dto.Metric, n)}
 		// One allocation for the family's metrics and one for their
@@ -49,7 +38,7 @@ func clusterFamilies(cluster string, fams []*format.PromFamily, maxSeries int) (
 		width := 1 + len(f.Samples[0].Labels)/2
 		labels := make([]*dto.LabelPair, 0, n*width)
 		metrics := make([]dto.Metric, n)
-		for i, s := range f.Samples[:n] {
+		for i, s := range f.Samples {
 			from := len(labels)
 			labels = append(labels, clusterLabel)
 			for j := 0; j < len(s.Labels); j += 2 {
@@ -62,6 +51,62 @@ func clusterFamilies(cluster string, fams []*format.PromFamily, maxSeries int) (
 		out = append(out, mf)
 	}
 	return out, series, dropped
+}
+
+// capFamilies are the families kept under maxSeries (0: no cap), in
+// their order, and the series dropped. While there are more series than
+// maxSeries, the family below group level (one with a subtopology label:
+// per sub-topology, task or partition) with the most labels is dropped
+// whole, the last written first among equals. A family is never cut in
+// the middle, which would export a series for some groups and not for
+// others, and the group-level families (kstreams_group_up, the state,
+// the check status, ...) are never dropped: every group keeps them, even
+// when they alone pass the cap.
+func capFamilies(fams []*format.PromFamily, maxSeries int) (kept []*format.PromFamily, dropped int) {
+	total := 0
+	for _, f := range fams {
+		total += len(f.Samples)
+	}
+	if maxSeries <= 0 || total <= maxSeries {
+		return fams, 0
+	}
+	var below []int
+	for i, f := range fams {
+		if belowGroup(f) {
+			below = append(below, i)
+		}
+	}
+	// The most labels first; among equals, the last written first.
+	slices.SortStableFunc(below, func(a, b int) int {
+		return cmp.Or(cmp.Compare(len(fams[b].Samples[0].Labels), len(fams[a].Samples[0].Labels)), cmp.Compare(b, a))
+	})
+	drop := make([]bool, len(fams))
+	for _, i := range below {
+		if total <= maxSeries {
+			break
+		}
+		drop[i] = true
+		total -= len(fams[i].Samples)
+		dropped += len(fams[i].Samples)
+	}
+	for i, f := range fams {
+		if !drop[i] {
+			kept = append(kept, f)
+		}
+	}
+	return kept, dropped
+}
+
+// belowGroup tells a family of a group's parts: it has a subtopology
+// label.
+func belowGroup(f *format.PromFamily) bool {
+	l := f.Samples[0].Labels
+	for j := 0; j < len(l); j += 2 {
+		if l[j] == "subtopology" {
+			return true
+		}
+	}
+	return false
 }
 
 // interner shares the label pairs and gauges of one cycle's families.

@@ -333,40 +333,6 @@ func TestSeveralClusters(t *testing.T) {
 	assert.Equal(t, "staging", clusters[1].Name)
 }
 
-// TestMaxSeries: past --max-series the families with the most labels go
-// first, the drop is counted, and the group-level series stay.
-func TestMaxSeries(t *testing.T) {
-	f := newFixture(t)
-	all := serve.NewCollector(f.config("default"))
-	require.NoError(t, all.Cycle(t.Context()))
-	h := serve.Handler(serve.Collectors{all}, serve.HandlerOptions{})
-	full := promtest.Parse(t, promtest.WithoutServe(scrapeBody(t, h)))
-	total := 0
-	for _, fam := range full {
-		total += len(fam.GetMetric())
-	}
-	groups := len(full["kstreams_group_up"].GetMetric())
-	require.Greater(t, len(full["kstreams_task_lag"].GetMetric()), 0)
-
-	cfg := f.config("default")
-	cfg.MaxSeries = total - len(full["kstreams_task_lag"].GetMetric()) - 1
-	c := serve.NewCollector(cfg)
-	require.NoError(t, c.Cycle(t.Context()))
-	require.NoError(t, c.Cycle(t.Context()))
-	body := scrapeBody(t, serve.Handler(serve.Collectors{c}, serve.HandlerOptions{}))
-	fams := promtest.Parse(t, promtest.WithoutServe(body))
-	kept := 0
-	for _, fam := range fams {
-		kept += len(fam.GetMetric())
-	}
-	assert.Equal(t, cfg.MaxSeries, kept)
-	assert.Len(t, fams["kstreams_group_up"].GetMetric(), groups, "group-level series are kept first")
-	assert.NotContains(t, fams, "kstreams_task_lag", "the task series (three labels) go first")
-	dropped := total - cfg.MaxSeries
-	assert.Contains(t, body, "kstreams_serve_series{cluster=\"default\"} "+itoa(cfg.MaxSeries)+"\n")
-	assert.Contains(t, body, "kstreams_serve_dropped_series_total{cluster=\"default\"} "+itoa(2*dropped)+"\n", "counted each cycle")
-}
-
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // TestHistoryAndEvents: each cycle adds a sample (bounded to the hour at

@@ -65,6 +65,8 @@ func Handler(src snapshot.Source, opts ...Option) http.Handler {
 	mux.HandleFunc("GET /api/v1/clusters/{cluster}/groups/{group}/events", h.events)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			// RFC 9110: a 405 says which methods the resource takes.
+			w.Header().Set("Allow", "GET, HEAD")
 			writeError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "the API is read-only: GET only")
 			return
 		}
