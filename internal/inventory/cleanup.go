@@ -140,8 +140,14 @@ func whyNot(s *snapshot, topic string) string {
 	if gs := s.declared[topic]; len(gs) > 0 {
 		return "the live streams group " + gs[0] + " declares it"
 	}
-	if r := keptBecause(s, topic, Owners(topic)); r != "" {
+	owners := Owners(topic)
+	if r := keptBecause(s, topic, owners); r != "" {
 		return r
+	}
+	for _, a := range owners {
+		if _, live := s.live[a]; live {
+			return "it belongs to the live streams group " + a + ", not one of --group"
+		}
 	}
 	return "it is no longer named after an application in scope"
 }

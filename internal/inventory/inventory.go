@@ -759,7 +759,10 @@ func sameConfig(key, want, have string) bool {
 
 // orphansOf finds the topics named as internal topics (of one of apps,
 // when given) that no live streams group declares, and sorts them into
-// orphans and those kept by a "never an orphan" rule.
+// orphans and those kept by a "never an orphan" rule. The rules run over
+// every application id the name fits, whatever apps says ("orders-x-changelog"
+// may be the live "orders-x"'s under --group orders): apps only chooses
+// which of the results are listed.
 func orphansOf(s *snapshot, apps []string) ([]Orphan, []Kept) {
 	known := map[string]bool{}
 	for id := range s.groups {
@@ -781,42 +784,64 @@ func orphansOf(s *snapshot, apps []string) ([]Orphan, []Kept) {
 			continue
 		}
 		owners := Owners(name)
-		if len(apps) > 0 {
-			owners = slices.DeleteFunc(owners, func(o string) bool { return !slices.Contains(apps, o) })
-		}
-		if len(owners) == 0 {
+		if len(owners) == 0 || !inScope(owners, apps) {
 			continue
 		}
 		if reason := keptBecause(s, name, owners); reason != "" {
 			kept = append(kept, Kept{Topic: name, Reason: reason})
 			continue
 		}
-		o := Orphan{Topic: name, Partitions: t.Partitions, ReplicationFactor: t.ReplicationFactor}
-		for _, a := range owners { // longest first
-			if _, live := s.live[a]; live {
-				o.Application = a
-				o.Reason = fmt.Sprintf("the live streams group %s does not declare it", a)
-				break
-			}
-		}
-		if o.Application == "" {
-			if g := generatedOwner(name); g != "" && (len(apps) == 0 || slices.Contains(apps, g)) {
-				owners = []string{g} // the generated part names no application
-			}
-			for _, a := range owners {
-				if known[a] {
-					o.Application = a
-					break
-				}
-			}
-			if len(owners) == 1 {
-				o.Application = owners[0]
-			}
-			o.Reason = "no streams group " + noneOf(owners) + " exists"
+		o := orphanOf(s, name, owners, apps, known)
+		if len(apps) > 0 && o.Application != "" && !slices.Contains(apps, o.Application) {
+			continue // another application's, by its name or a live group
 		}
 		orphans = append(orphans, o)
 	}
 	return orphans, kept
+}
+
+// inScope tells whether one of a name's possible owners is among apps
+// (every name is, without apps).
+func inScope(owners, apps []string) bool {
+	return len(apps) == 0 || slices.ContainsFunc(owners, func(o string) bool { return slices.Contains(apps, o) })
+}
+
+// orphanOf is the orphan topic name, whose possible application ids are
+// owners (longest first), with the application it belongs to and why it
+// is an orphan: a live streams group among the owners that does not
+// declare it, else the generated name's id, a group or a requested id
+// among the owners, or the only owner.
+func orphanOf(s *snapshot, name string, owners, apps []string, known map[string]bool) Orphan {
+	t := s.topics[name]
+	o := Orphan{Topic: name, Partitions: t.Partitions, ReplicationFactor: t.ReplicationFactor}
+	for _, a := range owners { // longest first
+		if _, live := s.live[a]; live {
+			o.Application = a
+			o.Reason = fmt.Sprintf("the live streams group %s does not declare it", a)
+			return o
+		}
+	}
+	if g := generatedOwner(name); g != "" {
+		owners = []string{g} // the generated part names no application
+	}
+	o.Reason = "no streams group " + noneOf(owners) + " exists"
+	if len(owners) == 1 {
+		o.Application = owners[0]
+		return o
+	}
+	for _, a := range owners { // a requested id first, then any known one
+		if slices.Contains(apps, a) {
+			o.Application = a
+			return o
+		}
+	}
+	for _, a := range owners {
+		if known[a] {
+			o.Application = a
+			break
+		}
+	}
+	return o
 }
 
 // noneOf names the candidate application ids: "app" or "a, a-b or a-b-c".

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kerr"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/inventory"
@@ -357,4 +358,62 @@ func TestInventory_shareGroupOffsets(t *testing.T) {
 	assert.NotContains(t, orphanNames(r), "gone-store-changelog")
 	assert.Contains(t, r.Kept, inventory.Kept{Topic: "gone-store-changelog", Reason: "group sharer has committed offsets on it"})
 	assert.Empty(t, r.Unread, "a share group's offsets are read")
+}
+
+// TestInventory_groupPrefixKeepsOthers (issue 30, W1): --group A with a
+// shorter id than a live application "A-b" must not delete A-b's topics:
+// the never-an-orphan rules and the live-group check run over every id a
+// name fits, whatever --group says, at the listing and at the re-check.
+func TestInventory_groupPrefixKeepsOthers(t *testing.T) {
+	for _, tc := range []struct {
+		name, group, topic string
+		edit               func(c *playground.Cluster)
+		reason             string
+	}{
+		{"a Stable consumer group", "orders", "orders-enrich-store-changelog", func(c *playground.Cluster) {
+			c.PutGroup("orders-enrich", "consumer", "consumer", "Stable")
+		}, "a consumer group orders-enrich exists: a Kafka Streams application on the classic protocol is a consumer group named after its application id"},
+		{"a Stable classic group", "a", "a-b-store-changelog", func(c *playground.Cluster) {
+			c.PutGroup("a-b", "classic", "consumer", "Stable")
+		}, "a classic group a-b exists: a Kafka Streams application on the classic protocol is a consumer group named after its application id"},
+		{"a streams group that could not be described", "c", "c-d-store-changelog", func(c *playground.Cluster) {
+			c.PutStreamsGroup(wordCount("c-d", "Stable"))
+			msg := "injected"
+			c.InjectError(playground.Fault{Key: 89, Group: "c-d", ErrorCode: kerr.GroupAuthorizationFailed.Code, ErrorMessage: &msg, Node: playground.AnyNode})
+		}, "the streams group c-d could not be described"},
+		{"a NotReady streams group without a topology", "e", "e-f-store-changelog", func(c *playground.Cluster) {
+			c.PutStreamsGroup(playground.StreamsGroup{ID: "e-f", State: "NotReady", Topology: &playground.Topology{Epoch: 1}})
+		}, "the streams group e-f has no topology yet"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, cl := orphanCluster(t)
+			c.PutTopicSpec(playground.TopicSpec{Name: tc.topic, Partitions: 1, Bytes: []int64{100}})
+			records(c, tc.topic, 0, 2, now.Add(-48*time.Hour))
+			tc.edit(c)
+			r := run(t, cl, inventory.Options{Groups: []string{tc.group}, Orphans: true, Delete: true, Execute: true, MinAge: 0})
+			assert.NotContains(t, orphanNames(r), tc.topic)
+			assert.Contains(t, r.Kept, inventory.Kept{Topic: tc.topic, Reason: tc.reason})
+			assert.True(t, c.HasTopic(tc.topic), "another application's topic is kept")
+		})
+		t.Run(tc.name+", appearing before the re-check", func(t *testing.T) {
+			c, cl := orphanCluster(t)
+			c.PutTopicSpec(playground.TopicSpec{Name: tc.topic, Partitions: 1, Bytes: []int64{100}})
+			records(c, tc.topic, 0, 2, now.Add(-48*time.Hour))
+			r := run(t, cl, inventory.Options{Groups: []string{tc.group}, Orphans: true, Delete: true, Execute: true, MinAge: 0,
+				BeforeRecheck: func() { tc.edit(c) }})
+			require.Contains(t, orphanNames(r), tc.topic, "an orphan at the listing")
+			assert.Equal(t, "skipped: it is no longer an orphan: "+tc.reason, outcomes(r)[tc.topic])
+			assert.True(t, c.HasTopic(tc.topic))
+		})
+	}
+	t.Run("a live streams group's undeclared topic is its own, not --group's", func(t *testing.T) {
+		c, cl := orphanCluster(t)
+		c.PutStreamsGroup(wordCount("gone-x", "Stable"))
+		c.PutTopicSpec(playground.TopicSpec{Name: "gone-x-old-changelog", Partitions: 1})
+		r := run(t, cl, inventory.Options{Groups: []string{"gone"}, Orphans: true})
+		assert.NotContains(t, orphanNames(r), "gone-x-old-changelog", "gone-x's orphan, not gone's")
+		assert.Contains(t, orphanNames(r), "gone-store-changelog")
+		all := run(t, cl, inventory.Options{Orphans: true})
+		assert.Equal(t, "gone-x: the live streams group gone-x does not declare it", orphanNames(all)["gone-x-old-changelog"])
+	})
 }
