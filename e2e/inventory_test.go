@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // invDoc is the part of our inventory document the test reads.
@@ -227,6 +228,78 @@ func TestInventory(t *testing.T) {
 		txt := RunOursOn(t, bin, b, "inventory", "--orphans")
 		logf("inventory --orphans:\n%s", txt.Stdout)
 	})
+
+	// Issue 30, W1: --group inv-a used to apply the keep rules to inv-a only, and deleted the
+	// topics of the live applications inv-a-b (a streams group: its old, undeclared changelog)
+	// and inv-a-c (a Kafka Streams application on the classic protocol: a consumer group).
+	t.Run("--group A beside live applications A-b: only A's orphans are deleted", func(t *testing.T) {
+		ab := StartApp(t, b, AppOptions{AppID: "inv-a-b", Topology: "wordcount"})
+		require.NoError(t, ab.WaitGroupState(ctx, b, "Stable", 90*time.Second), logTail(ab.Proc.LogPath, 3000))
+		stop := joinClassic(t, b, "inv-a-c", "wc-input")
+		defer stop()
+		for _, tp := range []string{"inv-a-b-old-store-changelog", "inv-a-c-store-changelog", "inv-a-store-changelog"} {
+			require.NoError(t, createTopic(ctx, b, tp, 1))
+			produceTo(t, b, tp, map[int32]int{0: 2})
+		}
+		produceTo(t, b, "wc-input", map[int32]int{0: 2})
+		var theirs []string
+		for _, tp := range topicNames(t, b) {
+			if strings.HasPrefix(tp, "inv-a-b-") || strings.HasPrefix(tp, "inv-a-c-") {
+				theirs = append(theirs, tp)
+			}
+		}
+		require.Contains(t, theirs, "inv-a-b-word-counts-changelog", "the live application's own topics")
+		r, d := inventory(t, "--group", "inv-a", "--orphans", "--delete", "--execute", "--min-age", "0")
+		require.Equal(t, 0, r.ExitCode, r.Stderr)
+		assert.Equal(t, map[string]string{"inv-a-store-changelog": "no streams group inv-a exists"}, orphans(d))
+		var after []string
+		for range 50 {
+			if after = topicNames(t, b); !slices.Contains(after, "inv-a-store-changelog") {
+				break
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		assert.NotContains(t, after, "inv-a-store-changelog", "inv-a's orphan is deleted")
+		for _, tp := range theirs {
+			assert.Contains(t, after, tp, "a live application's topic is kept")
+		}
+		logf("inventory --group inv-a --orphans --delete --execute: %s", r.Stdout)
+	})
+}
+
+// joinClassic joins a franz-go consumer to group on topic with the classic protocol, as a Kafka
+// Streams application on the classic protocol does, and returns a stop func once it is assigned.
+func joinClassic(t *testing.T, b *Broker, group, topic string) func() {
+	t.Helper()
+	assigned := make(chan struct{}, 1)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
+		kgo.OnPartitionsAssigned(func(context.Context, *kgo.Client, map[string][]int32) {
+			select {
+			case assigned <- struct{}{}:
+			default:
+			}
+		}))
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for ctx.Err() == nil {
+			cl.PollFetches(ctx)
+		}
+	}()
+	stop := func() {
+		cancel()
+		<-done
+		cl.Close()
+	}
+	select {
+	case <-assigned:
+	case <-time.After(30 * time.Second):
+		stop()
+		t.Fatalf("consumer group %s: no assignment after 30s", group)
+	}
+	return stop
 }
 
 // topicNames lists the cluster's topics.

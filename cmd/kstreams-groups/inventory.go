@@ -79,7 +79,7 @@ partition leader; DeleteTopics only with --execute.`,
   kstreams-groups inventory -o prometheus`,
 		parse: func(v flagValues) job {
 			opts := inventory.Options{Groups: groupFlag.get(v), AllGroups: allGroupsFlag.get(v), Orphans: orphans.get(v),
-				Delete: del.get(v), Execute: execute.get(v), Configs: configs.get(v), MinAge: inventory.DefaultMinAge,
+				Delete: del.get(v), Execute: execute.get(v), DryRun: dryRun.get(v), Configs: configs.get(v), MinAge: inventory.DefaultMinAge,
 				Now: func() time.Time { return a.clock().Now() }}
 			var perr error
 			if s := minAge.given(v); s != nil {
@@ -87,17 +87,11 @@ partition leader; DeleteTopics only with --execute.`,
 				if err != nil {
 					perr = fmt.Errorf("--min-age: %q is not a duration such as 24h, 90m or 0", *s)
 				}
-				opts.MinAge = d
+				opts.MinAge, opts.MinAgeGiven = d, true
 			}
 			validate := func() error {
 				if perr != nil {
 					return perr
-				}
-				if dryRun.get(v) && execute.get(v) {
-					return fmt.Errorf("Option [dry-run] can't be used with option [execute]")
-				}
-				if dryRun.get(v) && !opts.Delete {
-					return fmt.Errorf("Option [dry-run] takes [delete]")
 				}
 				return opts.Validate()
 			}
@@ -113,7 +107,8 @@ func (a *app) inventory(ctx context.Context, opts inventory.Options) error {
 		doc:  func(res *inventory.Result) any { return format.NewInventoryDoc(res) },
 		prom: func(w io.Writer, res *inventory.Result) error { return format.InventoryPrometheus(w, res) },
 		line: func(_ *inventory.Result, f kafka.Failure, _ format.Output) string {
-			return "Error: " + format.EscapeMessage(f.Err.Error())
+			// printError writes the "Error:" label.
+			return format.EscapeMessage(f.Err.Error())
 		},
 	}
 	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*inventory.Result, error) { return inventory.Run(ctx, c, opts) })

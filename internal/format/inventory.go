@@ -59,7 +59,9 @@ type InventoryDoc struct {
 	// longer exist.
 	LeftoverGroupConfigs []LeftoverConfigDoc `json:"leftover_group_configs" yaml:"leftover_group_configs"`
 	Unread               []string            `json:"unread" yaml:"unread"`
-	Cleanup              *CleanupDoc         `json:"cleanup,omitempty" yaml:"cleanup,omitempty"`
+	// Notes are what the broker cannot tell; not failures.
+	Notes   []string    `json:"notes,omitempty" yaml:"notes,omitempty"`
+	Cleanup *CleanupDoc `json:"cleanup,omitempty" yaml:"cleanup,omitempty"`
 }
 
 // InventoryGroupDoc is one streams group's internal topics; live false
@@ -178,7 +180,10 @@ func usageDoc(u inventory.Usage) UsageDoc {
 // NewInventoryDoc builds the document of an inventory.
 func NewInventoryDoc(r *inventory.Result) InventoryDoc {
 	d := InventoryDoc{At: r.At.UTC().Format(time.RFC3339), Brokers: r.Brokers, Groups: []InventoryGroupDoc{}, Orphans: []OrphanDoc{},
-		OrphanedBytes: r.OrphanedBytes(), NotOrphans: []KeptDoc{}, Unread: append([]string{}, r.Unread...)}
+		OrphanedBytes: r.OrphanedBytes(), NotOrphans: []KeptDoc{}, Unread: []string{}, Notes: r.Notes}
+	for _, u := range r.Unread {
+		d.Unread = append(d.Unread, u.Text())
+	}
 	for _, g := range r.Groups {
 		gd := InventoryGroupDoc{Group: g.Group, Live: g.Live, State: g.State, Bytes: g.Bytes(), Topics: []InternalTopicDoc{}, Findings: []InventoryFindingDoc{}}
 		if g.Err != nil {
@@ -395,7 +400,10 @@ func InventoryText(w io.Writer, r *inventory.Result) error {
 		fmt.Fprintf(&b, "  %s\n", strings.Join(parts, ", "))
 	}
 	for _, u := range r.Unread {
-		fmt.Fprintf(&b, "note: could not read %s\n", EscapeMessage(u))
+		fmt.Fprintf(&b, "note: could not read %s\n", EscapeMessage(u.Text()))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", EscapeMessage(n))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -31,11 +31,15 @@ type Options struct {
 	// deleted, else it is a dry run.
 	Delete  bool
 	Execute bool
+	// DryRun is --dry-run, the default of Delete, said explicitly.
+	DryRun bool
 	// Configs also deletes the left-over group configs listed (with
 	// Delete).
 	Configs bool
 	// MinAge: a topic whose newest record is younger is not deleted.
-	MinAge time.Duration
+	// MinAgeGiven: the user set it (it takes Delete).
+	MinAge      time.Duration
+	MinAgeGiven bool
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	// BeforeRecheck, when set, runs between the listing and the re-checks
@@ -48,10 +52,19 @@ func (o Options) Validate() error {
 	switch {
 	case o.Delete && !o.Orphans:
 		return errors.New("Option [delete] takes [orphans]: only orphaned internal topics are ever deleted")
-	case o.Execute && !o.Delete:
-		return errors.New("Option [execute] takes [delete]")
-	case o.Configs && !o.Delete:
-		return errors.New("Option [configs] takes [delete]")
+	case o.DryRun && o.Execute:
+		return errors.New("Option [dry-run] can't be used with option [execute]")
+	}
+	// The options that only shape a deletion take --delete.
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"execute", o.Execute}, {"dry-run", o.DryRun}, {"configs", o.Configs}, {"min-age", o.MinAgeGiven}} {
+		if f.set && !o.Delete {
+			return fmt.Errorf("Option [%s] takes [delete]", f.name)
+		}
+	}
+	switch {
 	case o.MinAge < 0:
 		return fmt.Errorf("--min-age must not be negative, got %s", o.MinAge)
 	}
@@ -259,11 +272,29 @@ type Result struct {
 	// exist, when the broker can list them (ListConfigResources).
 	LeftoverConfigs []LeftoverConfig
 	// Unread lists what could not be read and makes the orphans
-	// uncertain: groups whose committed offsets are unknown, brokers that
-	// reported no sizes.
-	Unread   []string
+	// uncertain: groups whose committed offsets are unknown, streams
+	// groups not described, brokers that reported no sizes. Each is a
+	// failure: a run with any is incomplete (Failures).
+	Unread []*UnreadError
+	// Notes are what the broker cannot tell (a broker older than 4.1
+	// lists no group config resources): shown, but not a failure.
+	Notes    []string
 	Deletion *Deletion
 }
+
+// UnreadError is a part of the cluster that could not be read.
+type UnreadError struct {
+	// What names the part ("the committed offsets of group g").
+	What string
+	Err  error
+}
+
+func (e *UnreadError) Error() string { return "could not read " + e.Text() }
+
+// Text is what could not be read and why, for a note.
+func (e *UnreadError) Text() string { return e.What + ": " + e.Err.Error() }
+
+func (e *UnreadError) Unwrap() error { return e.Err }
 
 // OrphanedBytes is the size on disk of every orphan.
 func (r *Result) OrphanedBytes() int64 {
@@ -274,14 +305,18 @@ func (r *Result) OrphanedBytes() int64 {
 	return n
 }
 
-// Failures lists the groups that could not be described and the listed
-// orphans a cleanup did not delete (in a dry run: would not).
+// Failures lists the groups that could not be described, what else could
+// not be read (the run is incomplete) and the listed orphans a cleanup did
+// not delete (in a dry run: would not).
 func (r *Result) Failures() []kafka.Failure {
 	var out []kafka.Failure
 	for _, g := range r.Groups {
 		if g.Err != nil {
 			out = append(out, kafka.Failure{Group: g.Group, Err: g.Err})
 		}
+	}
+	for _, u := range r.Unread {
+		out = append(out, kafka.Failure{Err: u})
 	}
 	if r.Deletion != nil {
 		for _, o := range r.Deletion.Topics {
@@ -314,9 +349,10 @@ type snapshot struct {
 	live    map[string]*kafka.StreamsGroup
 	descErr map[string]error
 	// committed: topic → groups with a committed offset on it;
-	// unknownOffsets: groups whose offsets could not be read.
+	// unknownOffsets: groups whose offsets could not be read, and why.
 	committed      map[string][]string
 	unknownOffsets []string
+	offsetErrs     map[string]error
 	// declared, read, written: topic → live streams groups.
 	declared, read, written map[string][]string
 }
@@ -336,7 +372,7 @@ func read(ctx context.Context, client Client) (*snapshot, error) {
 		return nil, err
 	}
 	s := &snapshot{groups: map[string]admin.AnyGroup{}, topics: map[string]admin.ClusterTopic{}, brokers: len(cl.Brokers),
-		live: map[string]*kafka.StreamsGroup{}, descErr: map[string]error{}, committed: map[string][]string{},
+		live: map[string]*kafka.StreamsGroup{}, descErr: map[string]error{}, committed: map[string][]string{}, offsetErrs: map[string]error{},
 		declared: map[string][]string{}, read: map[string][]string{}, written: map[string][]string{}}
 	for _, t := range cl.Topics {
 		s.topics[t.Topic] = t
@@ -371,6 +407,7 @@ func read(ctx context.Context, client Client) (*snapshot, error) {
 				continue // gone since the listing: no offsets
 			}
 			s.unknownOffsets = append(s.unknownOffsets, o.Group)
+			s.offsetErrs[o.Group] = o.Err
 			continue
 		}
 		for _, c := range o.Offsets {
@@ -472,14 +509,15 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 	}
 	r := &Result{At: now(), Brokers: s.brokers}
 	for _, g := range s.unknownOffsets {
-		r.Unread = append(r.Unread, fmt.Sprintf("the committed offsets of group %s", g))
+		r.Unread = append(r.Unread, &UnreadError{What: "the committed offsets of group " + g, Err: s.offsetErrs[g]})
 	}
 	if !opts.Orphans {
 		r.Groups = groupsOf(s, opts)
 	}
+	r.Unread = append(r.Unread, undescribed(s, r.Groups)...)
 	r.Orphans, r.Kept = orphansOf(s, opts.Groups)
-	var unread []string
-	r.LeftoverConfigs, unread = leftoverConfigs(ctx, client, s, opts.Groups)
+	var unread []*UnreadError
+	r.LeftoverConfigs, unread, r.Notes = leftoverConfigs(ctx, client, s, opts.Groups)
 	r.Unread = append(r.Unread, unread...)
 
 	var topics []string
@@ -524,6 +562,19 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		r.Deletion = d
 	}
 	return r, nil
+}
+
+// undescribed are the streams groups that could not be described and
+// that the groups section does not show with their error: the orphans
+// named after them are kept, so what is listed may be incomplete.
+func undescribed(s *snapshot, shown []*Group) []*UnreadError {
+	var out []*UnreadError
+	for _, id := range slices.Sorted(maps.Keys(s.descErr)) {
+		if !slices.ContainsFunc(shown, func(g *Group) bool { return g.Group == id }) {
+			out = append(out, &UnreadError{What: "the streams group " + id, Err: s.descErr[id]})
+		}
+	}
+	return out
 }
 
 // groupsOf builds the groups section: the requested groups in order, or
@@ -882,11 +933,15 @@ func keptBecause(s *snapshot, topic string, owners []string) string {
 
 // leftoverConfigs lists the groups with dynamic configs that no longer
 // exist (of apps, when given), with those configs; unread says what could
-// not be read (a broker older than 4.1 cannot list them).
-func leftoverConfigs(ctx context.Context, client Client, s *snapshot, apps []string) ([]LeftoverConfig, []string) {
+// not be read, notes what the broker cannot tell (one older than 4.1
+// cannot list them: that is no failure).
+func leftoverConfigs(ctx context.Context, client Client, s *snapshot, apps []string) ([]LeftoverConfig, []*UnreadError, []string) {
 	names, err := client.ListGroupConfigResources(ctx)
+	if errors.Is(err, kafka.ErrBrokerTooOld) {
+		return nil, nil, []string{"the broker cannot list the groups with dynamic configs (ListConfigResources v1, Apache Kafka 4.1 or newer): " + err.Error()}
+	}
 	if err != nil {
-		return nil, []string{"the groups with dynamic configs (ListConfigResources): " + err.Error()}
+		return nil, []*UnreadError{{What: "the groups with dynamic configs (ListConfigResources)", Err: err}}, nil
 	}
 	var gone []string
 	for _, g := range names {
@@ -895,13 +950,13 @@ func leftoverConfigs(ctx context.Context, client Client, s *snapshot, apps []str
 		}
 	}
 	if len(gone) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var out []LeftoverConfig
-	var unread []string
+	var unread []*UnreadError
 	for _, gc := range client.DescribeGroupConfigs(ctx, gone) {
 		if gc.Err != nil {
-			unread = append(unread, fmt.Sprintf("the configs of group %s: %v", gc.Group, gc.Err))
+			unread = append(unread, &UnreadError{What: "the configs of group " + gc.Group, Err: gc.Err})
 			continue
 		}
 		l := LeftoverConfig{Group: gc.Group}
@@ -914,5 +969,5 @@ func leftoverConfigs(ctx context.Context, client Client, s *snapshot, apps []str
 			out = append(out, l)
 		}
 	}
-	return out, unread
+	return out, unread, nil
 }

@@ -2,6 +2,7 @@ package inventory_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -416,4 +417,34 @@ func TestInventory_groupPrefixKeepsOthers(t *testing.T) {
 		all := run(t, cl, inventory.Options{Orphans: true})
 		assert.Equal(t, "gone-x: the live streams group gone-x does not declare it", orphanNames(all)["gone-x-old-changelog"])
 	})
+}
+
+// configLister answers ListConfigResources with err.
+type configLister struct {
+	*admin.Client
+	err error
+}
+
+func (c configLister) ListGroupConfigResources(context.Context) ([]string, error) { return nil, c.err }
+
+// TestInventory_incomplete (issue 30, W7): what could not be read is a
+// failure, with its cause (a timeout classifies as unavailable); a broker
+// too old to list group configs is a note, not a failure.
+func TestInventory_incomplete(t *testing.T) {
+	_, cl := orphanCluster(t)
+	timedOut := fmt.Errorf("ListConfigResources: timed out: %w", context.DeadlineExceeded)
+	r, err := inventory.Run(context.Background(), configLister{cl, timedOut}, inventory.Options{Now: func() time.Time { return now }})
+	require.NoError(t, err)
+	require.Len(t, r.Failures(), 1)
+	f := r.Failures()[0].Err
+	assert.Equal(t, "could not read the groups with dynamic configs (ListConfigResources): ListConfigResources: timed out: context deadline exceeded", f.Error())
+	assert.Equal(t, kafka.Unavailable, kafka.Classify(f).Category)
+
+	old := fmt.Errorf("ListConfigResources v1: %w", kafka.ErrBrokerTooOld)
+	r, err = inventory.Run(context.Background(), configLister{cl, old}, inventory.Options{Now: func() time.Time { return now }})
+	require.NoError(t, err)
+	assert.Empty(t, r.Failures())
+	assert.Empty(t, r.Unread)
+	require.Len(t, r.Notes, 1)
+	assert.Contains(t, r.Notes[0], "the broker cannot list the groups with dynamic configs")
 }

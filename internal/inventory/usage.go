@@ -20,19 +20,19 @@ const newestTries = 3
 // newest record time (ListOffsets, then Fetch at the end offset − 1, − 2,
 // − 3 as time lag reads records) of topics. unread names what could not
 // be read.
-func usageOf(ctx context.Context, client Client, s *snapshot, topics []string) (map[string]Usage, []string, error) {
+func usageOf(ctx context.Context, client Client, s *snapshot, topics []string) (map[string]Usage, []*UnreadError, error) {
 	out := map[string]Usage{}
 	topics = slices.Compact(slices.Sorted(slices.Values(topics)))
 	if len(topics) == 0 {
 		return out, nil, nil
 	}
-	var unread []string
+	var unread []*UnreadError
 	dirs, err := client.DescribeLogDirs(ctx)
 	if err != nil {
-		unread = append(unread, "sizes: "+err.Error())
+		unread = append(unread, &UnreadError{What: "the sizes (DescribeLogDirs)", Err: err})
 	} else {
 		for _, f := range dirs.Failed {
-			unread = append(unread, "sizes: "+f.Error())
+			unread = append(unread, &UnreadError{What: "the sizes (DescribeLogDirs)", Err: f})
 		}
 		wanted := make(map[string]bool, len(topics))
 		for _, t := range topics {
