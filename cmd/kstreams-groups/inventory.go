@@ -24,7 +24,7 @@ func (a *app) inventoryVerb() *verb {
 	dryRun := boolOption(flagDef{name: "dry-run", help: "With --delete: show what would be deleted, delete nothing (the default)."})
 	execute := boolOption(flagDef{name: "execute", help: "With --delete: really delete."})
 	configs := boolOption(flagDef{name: "configs", help: "With --delete: also delete the dynamic configs left by groups that no longer exist."})
-	minAge := stringOption(flagDef{name: "min-age", help: "With --delete: keep a topic whose newest record is younger than `D` (default 24h; 0 deletes regardless of age)."})
+	minAge := stringOption(flagDef{name: "min-age", help: "With --delete: keep a topic whose newest record was appended less than `D` ago; a topic whose age is unknown (CreateTime records carry their producer's time) is kept too (default 24h; 0 deletes regardless of age)."})
 	return &verb{
 		name:           "inventory",
 		subcommandOnly: true,
@@ -52,8 +52,10 @@ that could not be described or has no topology yet.
 
 Cleanup, only on request: --orphans --delete lists what it would delete (a
 dry run); --execute deletes, after reading the cluster again and re-checking
-each topic (still an orphan, every group's offsets read, newest record older
-than --min-age; an empty topic counts as old enough). Only topics whose names
+each topic (still an orphan, every group's offsets read, newest record
+appended at least --min-age ago: only a LogAppendTime topic tells when, so a
+CreateTime topic is kept unless --min-age 0; an empty topic counts as old
+enough). Only topics whose names
 follow the internal-topic rules are ever deleted, whatever --group says.
 With --configs it also deletes the dynamic configs that groups deleted
 since left on the broker (ListConfigResources, Apache Kafka 4.1 or newer),

@@ -13,7 +13,7 @@ import (
 )
 
 // inventoryCluster has a live group "wc" and the orphaned changelog of a
-// deleted application "gone", old enough for any --min-age.
+// deleted application "gone", written long enough ago for any --min-age.
 func inventoryCluster(t *testing.T) *playground.Cluster {
 	t.Helper()
 	c, err := playground.Start(playground.Config{})
@@ -24,7 +24,10 @@ func inventoryCluster(t *testing.T) *playground.Cluster {
 	c.PutStreamsGroup(playground.StreamsGroup{ID: "wc", State: "Stable", Topology: &playground.Topology{Epoch: 1, Subtopologies: []playground.Subtopology{
 		{ID: "0", SourceTopics: []string{"in"}, StateChangelogTopics: []playground.TopicInfo{{Name: "wc-counts-changelog", Configs: map[string]string{"cleanup.policy": "compact"}}}},
 	}}})
-	c.PutTopicSpec(playground.TopicSpec{Name: "gone-store-changelog", Partitions: 1, Bytes: []int64{2048}})
+	// LogAppendTime: its record time is when the broker wrote it, so
+	// its age is known.
+	c.PutTopicSpec(playground.TopicSpec{Name: "gone-store-changelog", Partitions: 1, Bytes: []int64{2048},
+		Configs: map[string]string{"message.timestamp.type": "LogAppendTime"}})
 	c.SetLogOffsets("gone-store-changelog", 0, 0, 1)
 	c.SetRecordTimestamps("gone-store-changelog", 0, []int64{1_600_000_000_000})
 	return c

@@ -110,6 +110,10 @@ type UsageDoc struct {
 	// UnknownPartitions counts non-empty partitions whose newest record
 	// could not be read.
 	UnknownPartitions int `json:"unknown_partitions" yaml:"unknown_partitions"`
+	// CreateTimePartitions counts partitions whose newest record carries
+	// its producer's time, not the broker's append time: the topic's age
+	// is unknown.
+	CreateTimePartitions int `json:"create_time_partitions,omitempty" yaml:"create_time_partitions,omitempty"`
 }
 
 // InventoryFindingDoc is one difference: kind is missing, partitions,
@@ -166,7 +170,7 @@ type CleanupTopicDoc struct {
 }
 
 func usageDoc(u inventory.Usage) UsageDoc {
-	d := UsageDoc{Copies: u.Copies, Empty: u.Empty, UnknownPartitions: u.Unknown}
+	d := UsageDoc{Copies: u.Copies, Empty: u.Empty, UnknownPartitions: u.Unknown, CreateTimePartitions: u.CreateTime}
 	if u.SizeKnown {
 		b, c := u.Bytes, u.CopyBytes
 		d.Bytes, d.CopyBytes = &b, &c

@@ -155,6 +155,11 @@ type Usage struct {
 	Empty   bool
 	Newest  *time.Time
 	Unknown int
+	// CreateTime counts the partitions whose newest record carries its
+	// producer's time (message.timestamp.type=CreateTime; in a changelog
+	// or repartition topic, the input's event time), not the time the
+	// broker appended it: the topic's age is then unknown.
+	CreateTime int
 }
 
 // NewestKnown tells that the topic's newest record time is known: it is

@@ -140,6 +140,8 @@ func TestInventory_sizesAndNewestRecord(t *testing.T) {
 	assert.Equal(t, int64(3*1024), r.Groups[0].Bytes())
 }
 
+var logAppendTime = map[string]string{"message.timestamp.type": "LogAppendTime"}
+
 // orphanCluster has a live group "wc", whose old store "wc-old-changelog"
 // it no longer declares, and the topics of a deleted application "gone".
 func orphanCluster(t *testing.T) (*playground.Cluster, *admin.Client) {
@@ -149,7 +151,9 @@ func orphanCluster(t *testing.T) (*playground.Cluster, *admin.Client) {
 	c.PutTopicSpec(playground.TopicSpec{Name: "wc-counts-changelog", Partitions: 2, ReplicationFactor: 1, Configs: map[string]string{"cleanup.policy": "compact"}})
 	c.PutStreamsGroup(wordCount("wc", "Stable"))
 	for _, n := range []string{"wc-old-changelog", "gone-store-changelog", "gone-KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition", "gone-KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-0000000007-topic", "plain-topic"} {
-		c.PutTopicSpec(playground.TopicSpec{Name: n, Partitions: 1, Bytes: []int64{100}})
+		// LogAppendTime: the record times are when the broker wrote them,
+		// so the age is known (a CreateTime topic's is not).
+		c.PutTopicSpec(playground.TopicSpec{Name: n, Partitions: 1, Bytes: []int64{100}, Configs: logAppendTime})
 		records(c, n, 0, 2, now.Add(-48*time.Hour))
 	}
 	return c, cl
@@ -276,7 +280,7 @@ func TestInventory_cleanup(t *testing.T) {
 		c, cl := orphanCluster(t)
 		records(c, "gone-store-changelog", 0, 2, now.Add(-time.Hour))
 		r := run(t, cl, inventory.Options{Orphans: true, Delete: true, Execute: true, MinAge: 24 * time.Hour})
-		assert.Equal(t, "skipped: its newest record (2026-12-01T11:00:00Z) is younger than --min-age 24h0m0s", outcomes(r)["gone-store-changelog"])
+		assert.Equal(t, "skipped: its newest record (appended 2026-12-01T11:00:00Z) is younger than --min-age 24h0m0s", outcomes(r)["gone-store-changelog"])
 		assert.True(t, c.HasTopic("gone-store-changelog"))
 		require.Len(t, r.Failures(), 1, "not everything asked was done")
 	})
@@ -447,4 +451,48 @@ func TestInventory_incomplete(t *testing.T) {
 	assert.Empty(t, r.Unread)
 	require.Len(t, r.Notes, 1)
 	assert.Contains(t, r.Notes[0], "the broker cannot list the groups with dynamic configs")
+}
+
+// TestInventory_minAge (issue 30, W8): a topic's age is when its data was
+// written, which only a LogAppendTime batch tells; a record's CreateTime
+// is its producer's (Kafka Streams: the input's event time), so a topic
+// whose newest record carries one has an unknown age and is kept, unless
+// --min-age 0 says to delete regardless of age.
+func TestInventory_minAge(t *testing.T) {
+	event2020 := time.Date(2020, 3, 1, 0, 0, 0, 0, time.UTC)
+	future := now.Add(10 * 24 * time.Hour)
+	for _, tc := range []struct {
+		name    string
+		configs map[string]string
+		newest  time.Time
+		minAge  time.Duration
+		want    string
+	}{
+		{"written 60 s ago with a 2020 event time (CreateTime)", nil, event2020, 24 * time.Hour,
+			"skipped: its age is unknown: the newest record of 1 partitions carries its producer's time (message.timestamp.type=CreateTime), not when it was written; --min-age 0 deletes it regardless of age"},
+		{"appended 60 s ago (LogAppendTime)", logAppendTime, now.Add(-time.Minute), 24 * time.Hour,
+			"skipped: its newest record (appended 2026-12-01T11:59:00Z) is younger than --min-age 24h0m0s"},
+		{"appended two days ago (LogAppendTime)", logAppendTime, now.Add(-48 * time.Hour), 24 * time.Hour, inventory.Deleted},
+		{"stamped in the future (CreateTime)", nil, future, 24 * time.Hour,
+			"skipped: its age is unknown: the newest record of 1 partitions carries its producer's time (message.timestamp.type=CreateTime), not when it was written; --min-age 0 deletes it regardless of age"},
+		{"stamped in the future, --min-age 0", nil, future, 0, inventory.Deleted},
+		{"a 2020 event time, --min-age 0", nil, event2020, 0, inventory.Deleted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, cl := start(t, 1)
+			c.PutTopicSpec(playground.TopicSpec{Name: "old-store-changelog", Partitions: 1, Configs: tc.configs})
+			records(c, "old-store-changelog", 0, 3, tc.newest)
+			r := run(t, cl, inventory.Options{Orphans: true, Delete: true, Execute: true, MinAge: tc.minAge})
+			assert.Equal(t, tc.want, outcomes(r)["old-store-changelog"])
+			assert.Equal(t, tc.want != inventory.Deleted, c.HasTopic("old-store-changelog"))
+		})
+	}
+	t.Run("an age that cannot be read protects the topic", func(t *testing.T) {
+		c, cl := start(t, 1)
+		c.PutTopicSpec(playground.TopicSpec{Name: "old-store-changelog", Partitions: 1, Configs: logAppendTime})
+		c.SetLogOffsets("old-store-changelog", 0, 0, 3) // records without a timestamp
+		r := run(t, cl, inventory.Options{Orphans: true, Delete: true, Execute: true, MinAge: time.Hour})
+		assert.Equal(t, "skipped: the newest record of 1 partitions could not be read, so its age is unknown", outcomes(r)["old-store-changelog"])
+		assert.True(t, c.HasTopic("old-store-changelog"))
+	})
 }

@@ -66,7 +66,7 @@ func usageOf(ctx context.Context, client Client, s *snapshot, topics []string) (
 	}
 	for t, n := range newest {
 		u := out[t]
-		u.Empty, u.Newest, u.Unknown = n.Empty, n.Newest, n.Unknown
+		u.Empty, u.Newest, u.Unknown, u.CreateTime = n.Empty, n.Newest, n.Unknown, n.CreateTime
 		out[t] = u
 	}
 	return out, unread, nil
@@ -74,9 +74,10 @@ func usageOf(ctx context.Context, client Client, s *snapshot, topics []string) (
 
 // newest is a topic's newest record.
 type newest struct {
-	Empty   bool
-	Newest  *time.Time
-	Unknown int
+	Empty      bool
+	Newest     *time.Time
+	Unknown    int
+	CreateTime int
 }
 
 // newestRecords reads the newest record of every partition of topics.
@@ -146,6 +147,9 @@ func newestRecords(ctx context.Context, client Client, s *snapshot, topics []str
 				if n.Newest == nil || ts.After(*n.Newest) {
 					n.Newest = &ts
 				}
+				if rec.TimestampType != admin.LogAppendTime {
+					n.CreateTime++
+				}
 			case rec.Err == nil && !rec.Pending && !rec.Found && try < newestTries:
 				open = append(open, asked[i]) // a marker or an aborted record: one further back
 			default:
@@ -157,17 +161,24 @@ func newestRecords(ctx context.Context, client Client, s *snapshot, topics []str
 	return out, nil
 }
 
-// age tells whether u's newest record is at least minAge old at now, and
-// if not, why. An empty topic has no record that could be too young: it
-// holds nothing that a deletion would lose, so it counts as old enough.
+// age tells whether u's data was written at least minAge before now, and
+// if not, why. Only the broker's log append time tells when a record was
+// written: a record's CreateTime is its producer's (for Kafka Streams'
+// changelog and repartition records, the input's event time, which may
+// be years old or in the future), so a topic whose newest record carries
+// one has an unknown age and is kept. An empty topic has no record that
+// could be too young: it holds nothing that a deletion would lose, so it
+// counts as old enough. minAge 0 deletes regardless of age.
 func age(u Usage, now time.Time, minAge time.Duration) (string, bool) {
 	switch {
-	case u.Empty:
+	case minAge == 0, u.Empty:
 		return "", true
 	case !u.NewestKnown():
 		return fmt.Sprintf("the newest record of %d partitions could not be read, so its age is unknown", u.Unknown), false
+	case u.CreateTime > 0:
+		return fmt.Sprintf("its age is unknown: the newest record of %d partitions carries its producer's time (message.timestamp.type=CreateTime), not when it was written; --min-age 0 deletes it regardless of age", u.CreateTime), false
 	case now.Sub(*u.Newest) < minAge:
-		return fmt.Sprintf("its newest record (%s) is younger than --min-age %s", u.Newest.Format(time.RFC3339), minAge), false
+		return fmt.Sprintf("its newest record (appended %s) is younger than --min-age %s", u.Newest.Format(time.RFC3339), minAge), false
 	}
 	return "", true
 }
