@@ -432,32 +432,7 @@ func describeLive(ctx context.Context, client Client, live []string, s *snapshot
 	if len(live) == 0 {
 		return nil
 	}
-	ds := client.DescribeStreamsGroups(ctx, live, true)
-	var old []string
-	for _, d := range ds {
-		if errors.Is(d.Err, kafka.ErrBrokerTooOld) {
-			old = append(old, d.Group)
-		}
-	}
-	if len(old) > 0 {
-		// A 4.3 coordinator has no descriptions: v0 has the topology.
-		again := client.DescribeStreamsGroups(ctx, old, false)
-		byID := map[string]admin.DescribedGroup{}
-		for _, d := range again {
-			byID[d.Group] = d
-		}
-		for i, d := range ds {
-			if a, ok := byID[d.Group]; ok {
-				ds[i] = a
-			}
-		}
-	}
-	add := func(m map[string][]string, topic, g string) {
-		if !slices.Contains(m[topic], g) {
-			m[topic] = append(m[topic], g)
-		}
-	}
-	for _, d := range ds {
+	for _, d := range describeAll(ctx, client, live) {
 		if d.Err != nil {
 			if errors.Is(d.Err, kafka.ErrGroupNotFound) {
 				continue // deleted since the listing
@@ -466,40 +441,79 @@ func describeLive(ctx context.Context, client Client, live []string, s *snapshot
 			continue
 		}
 		s.live[d.Group] = d.Streams
-		for _, sub := range d.Streams.Subtopologies {
-			for _, t := range sub.Declared {
-				add(s.declared, t.Name, d.Group)
-			}
-			for _, t := range slices.Concat(sub.SourceTopics, sub.RepartitionSourceTopics) {
-				add(s.read, t, d.Group)
-			}
-			for _, t := range sub.RepartitionSinkTopics {
-				add(s.written, t, d.Group)
-			}
+		s.index(d.Group, d.Streams)
+	}
+	return nil
+}
+
+// describeAll describes groups with their topology descriptions; those
+// whose coordinator is too old for them (4.3) are described again
+// without: v0 has the topology.
+func describeAll(ctx context.Context, client Client, groups []string) []admin.DescribedGroup {
+	ds := client.DescribeStreamsGroups(ctx, groups, true)
+	var old []string
+	for _, d := range ds {
+		if errors.Is(d.Err, kafka.ErrBrokerTooOld) {
+			old = append(old, d.Group)
 		}
-		if d.Streams.Topology != nil {
-			for _, sub := range d.Streams.Topology.Subtopologies {
-				for _, n := range sub.Nodes {
-					switch n.Kind {
-					case topology.Source:
-						for _, t := range n.Topics {
-							add(s.read, t, d.Group)
-						}
-					case topology.Sink:
-						if n.Topic != nil {
-							add(s.written, *n.Topic, d.Group)
-						}
-					}
+	}
+	if len(old) == 0 {
+		return ds
+	}
+	byID := map[string]admin.DescribedGroup{}
+	for _, d := range client.DescribeStreamsGroups(ctx, old, false) {
+		byID[d.Group] = d
+	}
+	for i, d := range ds {
+		if a, ok := byID[d.Group]; ok {
+			ds[i] = a
+		}
+	}
+	return ds
+}
+
+// addTo adds group g to m[topic] once.
+func addTo(m map[string][]string, topic, g string) {
+	if !slices.Contains(m[topic], g) {
+		m[topic] = append(m[topic], g)
+	}
+}
+
+// index records what the live streams group g declares, reads and
+// writes: its subtopologies' topics, and its topology description's
+// sources and sinks.
+func (s *snapshot) index(g string, sg *kafka.StreamsGroup) {
+	for _, sub := range sg.Subtopologies {
+		for _, t := range sub.Declared {
+			addTo(s.declared, t.Name, g)
+		}
+		for _, t := range slices.Concat(sub.SourceTopics, sub.RepartitionSourceTopics) {
+			addTo(s.read, t, g)
+		}
+		for _, t := range sub.RepartitionSinkTopics {
+			addTo(s.written, t, g)
+		}
+	}
+	if sg.Topology == nil {
+		return
+	}
+	for _, sub := range sg.Topology.Subtopologies {
+		for _, n := range sub.Nodes {
+			switch {
+			case n.Kind == topology.Source:
+				for _, t := range n.Topics {
+					addTo(s.read, t, g)
 				}
-			}
-			for _, gs := range d.Streams.Topology.GlobalStores {
-				for _, t := range gs.Source.Topics {
-					add(s.read, t, d.Group)
-				}
+			case n.Kind == topology.Sink && n.Topic != nil:
+				addTo(s.written, *n.Topic, g)
 			}
 		}
 	}
-	return nil
+	for _, gs := range sg.Topology.GlobalStores {
+		for _, t := range gs.Source.Topics {
+			addTo(s.read, t, g)
+		}
+	}
 }
 
 // Run takes the inventory and, with Delete, cleans up.
@@ -612,27 +626,35 @@ func groupsOf(s *snapshot, opts Options) []*Group {
 		}
 		g.Live, g.State = true, sg.State
 		g.Topics = declaredTopics(s, sg)
-		for _, sub := range sg.Subtopologies {
-			for _, t := range sub.SourceTopics {
-				if _, ok := s.topics[t]; !ok && !hasFinding(g.Findings, FindingSourceMissing, t) {
-					g.Findings = append(g.Findings, Finding{Kind: FindingSourceMissing, Topic: t})
-				}
-			}
-		}
-		for _, t := range g.Topics {
-			switch {
-			case !t.Present:
-				g.Findings = append(g.Findings, Finding{Kind: FindingMissing, Topic: t.Name})
-				continue
-			case t.ExpectedPartitions > 0 && t.Partitions != t.ExpectedPartitions:
-				g.Findings = append(g.Findings, Finding{Kind: FindingPartitions, Topic: t.Name, Want: fmt.Sprint(t.ExpectedPartitions), Have: fmt.Sprint(t.Partitions)})
-			}
-			if rf := t.Declared.ReplicationFactor; rf > 0 && t.ReplicationFactor != rf {
-				g.Findings = append(g.Findings, Finding{Kind: FindingReplicationFactor, Topic: t.Name, Want: fmt.Sprint(rf), Have: fmt.Sprint(t.ReplicationFactor)})
+		g.Findings = topicFindings(s, sg, g.Topics)
+	}
+	return out
+}
+
+// topicFindings are a live group's source topics that are missing, then
+// what differs between its declared topics and the cluster's.
+func topicFindings(s *snapshot, sg *kafka.StreamsGroup, topics []Topic) []Finding {
+	var fs []Finding
+	for _, sub := range sg.Subtopologies {
+		for _, t := range sub.SourceTopics {
+			if _, ok := s.topics[t]; !ok && !hasFinding(fs, FindingSourceMissing, t) {
+				fs = append(fs, Finding{Kind: FindingSourceMissing, Topic: t})
 			}
 		}
 	}
-	return out
+	for _, t := range topics {
+		switch {
+		case !t.Present:
+			fs = append(fs, Finding{Kind: FindingMissing, Topic: t.Name})
+			continue
+		case t.ExpectedPartitions > 0 && t.Partitions != t.ExpectedPartitions:
+			fs = append(fs, Finding{Kind: FindingPartitions, Topic: t.Name, Want: fmt.Sprint(t.ExpectedPartitions), Have: fmt.Sprint(t.Partitions)})
+		}
+		if rf := t.Declared.ReplicationFactor; rf > 0 && t.ReplicationFactor != rf {
+			fs = append(fs, Finding{Kind: FindingReplicationFactor, Topic: t.Name, Want: fmt.Sprint(rf), Have: fmt.Sprint(t.ReplicationFactor)})
+		}
+	}
+	return fs
 }
 
 func hasFinding(fs []Finding, kind, topic string) bool {
@@ -642,22 +664,11 @@ func hasFinding(fs []Finding, kind, topic string) bool {
 // configFindings compares the configs each present declared topic asks
 // for with the topic's, read in one DescribeConfigs.
 func configFindings(ctx context.Context, client Client, groups []*Group) error {
-	var topics []string
-	keys := map[string]bool{}
-	for _, g := range groups {
-		for _, t := range g.Topics {
-			if t.Present && len(t.Declared.Configs) > 0 && !slices.Contains(topics, t.Name) {
-				topics = append(topics, t.Name)
-				for _, c := range t.Declared.Configs {
-					keys[c.Key] = true
-				}
-			}
-		}
-	}
+	topics, keys := configsAskedFor(groups)
 	if len(topics) == 0 {
 		return nil
 	}
-	tcs, err := client.DescribeTopicConfigs(ctx, topics, slices.Sorted(maps.Keys(keys)))
+	tcs, err := client.DescribeTopicConfigs(ctx, topics, keys)
 	if err != nil {
 		return err
 	}
@@ -675,32 +686,55 @@ func configFindings(ctx context.Context, client Client, groups []*Group) error {
 		have[tc.Topic] = m
 	}
 	for _, g := range groups {
-		var extra []Finding
-		for _, t := range g.Topics {
-			if !t.Present {
-				continue
-			}
-			if err := failed[t.Name]; err != nil && len(t.Declared.Configs) > 0 {
-				if g.Err == nil {
-					g.Err = fmt.Errorf("the configs of %s could not be read: %w", t.Name, err)
-				}
-				continue
-			}
-			for _, c := range t.Declared.Configs {
-				v, ok := have[t.Name][c.Key]
-				cur := ""
-				if ok && v != nil {
-					cur = *v
-				}
-				if !sameConfig(c.Key, c.Value, cur) {
-					extra = append(extra, Finding{Kind: FindingConfig, Topic: t.Name, Config: c.Key, Want: c.Value, Have: cur})
-				}
-			}
-		}
-		g.Findings = append(g.Findings, extra...)
+		g.Findings = append(g.Findings, g.configFindings(have, failed)...)
 		slices.SortStableFunc(g.Findings, func(a, b Finding) int { return strings.Compare(a.Topic, b.Topic) })
 	}
 	return nil
+}
+
+// configsAskedFor are the present declared topics that ask for configs,
+// each once, and the configs' names.
+func configsAskedFor(groups []*Group) (topics, names []string) {
+	keys := map[string]bool{}
+	for _, g := range groups {
+		for _, t := range g.Topics {
+			if t.Present && len(t.Declared.Configs) > 0 && !slices.Contains(topics, t.Name) {
+				topics = append(topics, t.Name)
+				for _, c := range t.Declared.Configs {
+					keys[c.Key] = true
+				}
+			}
+		}
+	}
+	return topics, slices.Sorted(maps.Keys(keys))
+}
+
+// configFindings are the group's topics' configs that differ from what
+// they ask for (have: topic → config → value); a topic whose configs
+// could not be read (failed) is the group's error.
+func (g *Group) configFindings(have map[string]map[string]*string, failed map[string]error) []Finding {
+	var out []Finding
+	for _, t := range g.Topics {
+		if !t.Present {
+			continue
+		}
+		if err := failed[t.Name]; err != nil && len(t.Declared.Configs) > 0 {
+			if g.Err == nil {
+				g.Err = fmt.Errorf("the configs of %s could not be read: %w", t.Name, err)
+			}
+			continue
+		}
+		for _, c := range t.Declared.Configs {
+			cur := ""
+			if v := have[t.Name][c.Key]; v != nil {
+				cur = *v
+			}
+			if !sameConfig(c.Key, c.Value, cur) {
+				out = append(out, Finding{Kind: FindingConfig, Topic: t.Name, Config: c.Key, Want: c.Value, Have: cur})
+			}
+		}
+	}
+	return out
 }
 
 // sameConfig compares a config's values; cleanup.policy is a set.

@@ -80,43 +80,17 @@ type newest struct {
 	CreateTime int
 }
 
+// part is a non-empty partition's log, from start to end.
+type part struct {
+	tp         kafka.TopicPartition
+	start, end int64
+}
+
 // newestRecords reads the newest record of every partition of topics.
 func newestRecords(ctx context.Context, client Client, s *snapshot, topics []string) (map[string]newest, error) {
-	var tps []kafka.TopicPartition
-	for _, t := range topics {
-		for p := range s.topics[t].Partitions {
-			tps = append(tps, kafka.TopicPartition{Topic: t, Partition: p})
-		}
-	}
-	starts, err := admin.IndexListedOffsets(client.ListOffsets(ctx, tps, admin.EarliestTimestamp))
+	out, open, err := logRanges(ctx, client, s, topics)
 	if err != nil {
 		return nil, err
-	}
-	ends, err := admin.IndexListedOffsets(client.ListOffsets(ctx, tps, admin.LatestTimestamp))
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]newest{}
-	for _, t := range topics {
-		out[t] = newest{Empty: true}
-	}
-	type part struct {
-		tp         kafka.TopicPartition
-		start, end int64
-	}
-	var open []part
-	for _, tp := range tps {
-		st, en := starts[tp], ends[tp]
-		n := out[tp.Topic]
-		switch {
-		case st.Err != nil || en.Err != nil:
-			n.Empty = false
-			n.Unknown++
-		case en.Offset > st.Offset:
-			n.Empty = false
-			open = append(open, part{tp, st.Offset, en.Offset})
-		}
-		out[tp.Topic] = n
 	}
 	for try := int64(1); try <= newestTries && len(open) > 0; try++ {
 		var qs []admin.FirstRecordQuery
@@ -126,9 +100,7 @@ func newestRecords(ctx context.Context, client Client, s *snapshot, topics []str
 				qs = append(qs, admin.FirstRecordQuery{TopicPartition: p.tp, From: from, End: p.end})
 				asked = append(asked, p)
 			} else {
-				n := out[p.tp.Topic]
-				n.Unknown++
-				out[p.tp.Topic] = n
+				out[p.tp.Topic] = out[p.tp.Topic].unknown()
 			}
 		}
 		if len(qs) == 0 {
@@ -140,25 +112,80 @@ func newestRecords(ctx context.Context, client Client, s *snapshot, topics []str
 		}
 		open = open[:0]
 		for i, rec := range recs {
-			n := out[rec.Topic]
-			switch {
-			case rec.Found && rec.Timestamp >= 0:
-				ts := time.UnixMilli(rec.Timestamp).UTC()
-				if n.Newest == nil || ts.After(*n.Newest) {
-					n.Newest = &ts
-				}
-				if rec.TimestampType != admin.LogAppendTime {
-					n.CreateTime++
-				}
-			case rec.Err == nil && !rec.Pending && !rec.Found && try < newestTries:
-				open = append(open, asked[i]) // a marker or an aborted record: one further back
-			default:
-				n.Unknown++
-			}
+			n, again := out[rec.Topic].add(rec, try < newestTries)
 			out[rec.Topic] = n
+			if again {
+				open = append(open, asked[i]) // a marker or an aborted record: one further back
+			}
 		}
 	}
 	return out, nil
+}
+
+// logRanges reads the log start and end of every partition of topics:
+// each topic's newest, empty until a partition holds records (or could
+// not be read: unknown), and the partitions that hold records.
+func logRanges(ctx context.Context, client Client, s *snapshot, topics []string) (map[string]newest, []part, error) {
+	var tps []kafka.TopicPartition
+	for _, t := range topics {
+		for p := range s.topics[t].Partitions {
+			tps = append(tps, kafka.TopicPartition{Topic: t, Partition: p})
+		}
+	}
+	starts, err := admin.IndexListedOffsets(client.ListOffsets(ctx, tps, admin.EarliestTimestamp))
+	if err != nil {
+		return nil, nil, err
+	}
+	ends, err := admin.IndexListedOffsets(client.ListOffsets(ctx, tps, admin.LatestTimestamp))
+	if err != nil {
+		return nil, nil, err
+	}
+	out := map[string]newest{}
+	for _, t := range topics {
+		out[t] = newest{Empty: true}
+	}
+	var open []part
+	for _, tp := range tps {
+		st, en := starts[tp], ends[tp]
+		switch {
+		case st.Err != nil || en.Err != nil:
+			out[tp.Topic] = out[tp.Topic].unknown()
+		case en.Offset > st.Offset:
+			n := out[tp.Topic]
+			n.Empty = false
+			out[tp.Topic] = n
+			open = append(open, part{tp, st.Offset, en.Offset})
+		}
+	}
+	return out, open, nil
+}
+
+// unknown counts a non-empty partition whose newest record is unknown.
+func (n newest) unknown() newest {
+	n.Empty = false
+	n.Unknown++
+	return n
+}
+
+// add counts the record read as a partition's newest; again tells to
+// look one record further back (a marker or an aborted record was there,
+// and tries remain).
+func (n newest) add(rec admin.FirstRecord, triesLeft bool) (newest, bool) {
+	switch {
+	case rec.Found && rec.Timestamp >= 0:
+		ts := time.UnixMilli(rec.Timestamp).UTC()
+		if n.Newest == nil || ts.After(*n.Newest) {
+			n.Newest = &ts
+		}
+		if rec.TimestampType != admin.LogAppendTime {
+			n.CreateTime++
+		}
+	case rec.Err == nil && !rec.Pending && !rec.Found && triesLeft:
+		return n, true
+	default:
+		n.Unknown++
+	}
+	return n, false
 }
 
 // age tells whether u's data was written at least minAge before now, and
