@@ -29,7 +29,7 @@ func (a *app) inventoryVerb() *verb {
 		name:           "inventory",
 		subcommandOnly: true,
 		flags: table(
-			groupFlag.withHelp("Show this streams group (repeatable); orphans are then only the topics named after one of the groups given. Default: every live streams group."),
+			groupFlag.withHelp("Show this streams group (repeatable); orphans are then only the topics named after one of the groups given (the never-an-orphan rules still see every application a name fits). Default: every live streams group."),
 			allGroupsFlag.withHelp("Show every live streams group (the default)."),
 			orphans, del, dryRun, execute, configs, minAge),
 		short: "Each application's internal topics, what is wrong with them, and what is left over",
@@ -55,8 +55,8 @@ dry run); --execute deletes, after reading the cluster again and re-checking
 each topic (still an orphan, every group's offsets read, newest record
 appended at least --min-age ago: only a LogAppendTime topic tells when, so a
 CreateTime topic is kept unless --min-age 0; an empty topic counts as old
-enough). Only topics whose names
-follow the internal-topic rules are ever deleted, whatever --group says.
+enough). Only topics whose names follow the internal-topic rules are ever
+deleted, whatever --group says.
 With --configs it also deletes the dynamic configs that groups deleted
 since left on the broker (ListConfigResources, Apache Kafka 4.1 or newer),
 re-checking that each group still does not exist.
