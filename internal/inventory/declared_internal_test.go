@@ -21,6 +21,7 @@ import (
 // partitions of its subtopology's source topics (its task count). An
 // existing topic's real count stands for itself in those maxima, as in
 // the broker's InternalTopicManager.
+//
 //nolint:gocognit // the replaced version, kept verbatim as the reference
 func declaredTopicsReference(s *snapshot, sg *kafka.StreamsGroup) []Topic {
 	decided := map[string]int32{}
