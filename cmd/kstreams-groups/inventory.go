@@ -65,7 +65,12 @@ re-checking that each group still does not exist.
 application and the orphaned bytes. Requests: ListGroups per broker, one
 Metadata, StreamsGroupDescribe and OffsetFetch per coordinator, one
 DescribeConfigs, one DescribeLogDirs per broker, ListOffsets and Fetch per
-partition leader; DeleteTopics only with --execute.`,
+partition leader; DeleteTopics only with --execute.
+
+Exit 0 only when everything was read (and every listed orphan deleted, or
+would be): a part that could not be read (a group not described, committed
+offsets, group configs, sizes) makes the run partial, exit 1, each part
+named on stderr as "could not read …".`,
 		outputs: []outputRule{{formats: append(slices.Clone(documentOutputs), format.Prometheus)}},
 		exits:   clusterExits(exitNotFound, exitNotDeleted),
 		example: `  # What does each application own, and what is wrong with it?
