@@ -14,8 +14,8 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
-// DefaultMinAge is --min-age's default: a topic whose newest record is
-// younger is not deleted.
+// DefaultMinAge is --min-age's default: a topic whose newest record was
+// appended more recently is not deleted.
 const DefaultMinAge = 24 * time.Hour
 
 // Options select what to inventory and whether to clean up.
@@ -36,7 +36,8 @@ type Options struct {
 	// Configs also deletes the left-over group configs listed (with
 	// Delete).
 	Configs bool
-	// MinAge: a topic whose newest record is younger is not deleted.
+	// MinAge: a topic whose newest record was appended less than MinAge
+	// ago, or whose age is unknown, is not deleted (0: whatever its age).
 	// MinAgeGiven: the user set it (it takes Delete).
 	MinAge      time.Duration
 	MinAgeGiven bool
@@ -64,8 +65,7 @@ func (o Options) Validate() error {
 			return fmt.Errorf("Option [%s] takes [delete]", f.name)
 		}
 	}
-	switch {
-	case o.MinAge < 0:
+	if o.MinAge < 0 {
 		return fmt.Errorf("--min-age must not be negative, got %s", o.MinAge)
 	}
 	for _, g := range o.Groups {
