@@ -5,6 +5,8 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // invDoc is the part of our inventory document the test reads.
@@ -173,15 +176,18 @@ func TestInventory(t *testing.T) {
 		assert.Equal(t, "no streams group named inv, inv-gone or inv-gone-word exists", o["inv-gone-word-counts-changelog"])
 		assert.Equal(t, "no streams group named inv, inv-gone or inv-gone-word exists", o["inv-gone-word-counts-repartition"])
 
-		// The dry run (the default) deletes nothing; with the default --min-age the records are
-		// too young.
+		// The dry run (the default) deletes nothing; with the default --min-age the records'
+		// age is unknown (CreateTime).
 		r, d = inventory(t, "--orphans", "--group", "inv-gone", "--delete")
 		require.Len(t, d.Orphans, 2, "--group limits the orphans to the application's names")
 		assert.Equal(t, 1, r.ExitCode, "not everything asked could be done: %s", r.Stderr)
 		for _, c := range d.Cleanup.Topics {
 			if c.Topic == "inv-gone-word-counts-changelog" {
+				// Kafka Streams creates its internal topics with CreateTime: the
+				// records carry the input's time, not when they were written.
 				assert.Equal(t, "skipped", c.Outcome)
-				assert.Contains(t, c.Reason, "younger than --min-age 24h0m0s")
+				assert.Contains(t, c.Reason, "its age is unknown")
+				assert.Contains(t, c.Reason, "CreateTime")
 			}
 		}
 		before := topicNames(t, b)
@@ -227,6 +233,114 @@ func TestInventory(t *testing.T) {
 		txt := RunOursOn(t, bin, b, "inventory", "--orphans")
 		logf("inventory --orphans:\n%s", txt.Stdout)
 	})
+
+	// Issue 30, W1: --group inv-a used to apply the keep rules to inv-a only, and deleted the
+	// topics of the live applications inv-a-b (a streams group: its old, undeclared changelog)
+	// and inv-a-c (a Kafka Streams application on the classic protocol: a consumer group).
+	t.Run("--group A beside live applications A-b: only A's orphans are deleted", func(t *testing.T) {
+		ab := StartApp(t, b, AppOptions{AppID: "inv-a-b", Topology: "wordcount"})
+		require.NoError(t, ab.WaitGroupState(ctx, b, "Stable", 90*time.Second), logTail(ab.Proc.LogPath, 3000))
+		stop := joinClassic(t, b, "inv-a-c", "wc-input")
+		defer stop()
+		for _, tp := range []string{"inv-a-b-old-store-changelog", "inv-a-c-store-changelog", "inv-a-store-changelog"} {
+			require.NoError(t, createTopic(ctx, b, tp, 1))
+		}
+		// inv-a's two orphans, written now with a 2020 event time (issue 30, W8): one keeps the
+		// producer's time (CreateTime), one the broker's (LogAppendTime).
+		lat := "LogAppendTime"
+		_, err := adm.CreateTopic(ctx, 1, 1, map[string]*string{"message.timestamp.type": &lat}, "inv-a-lat-store-changelog")
+		require.NoError(t, err)
+		event2020 := time.Date(2020, 3, 1, 0, 0, 0, 0, time.UTC)
+		for _, tp := range []string{"inv-a-b-old-store-changelog", "inv-a-c-store-changelog", "inv-a-store-changelog", "inv-a-lat-store-changelog"} {
+			produceAt(t, b, tp, event2020, 2)
+		}
+		produceTo(t, b, "wc-input", map[int32]int{0: 2})
+		var theirs []string
+		for _, tp := range topicNames(t, b) {
+			if strings.HasPrefix(tp, "inv-a-b-") || strings.HasPrefix(tp, "inv-a-c-") {
+				theirs = append(theirs, tp)
+			}
+		}
+		require.Contains(t, theirs, "inv-a-b-word-counts-changelog", "the live application's own topics")
+		mine := []string{"inv-a-lat-store-changelog", "inv-a-store-changelog"}
+		r, d := inventory(t, "--group", "inv-a", "--orphans", "--delete")
+		assert.Equal(t, 1, r.ExitCode, "the default --min-age keeps both: %s", r.Stderr)
+		assert.ElementsMatch(t, mine, slices.Collect(maps.Keys(orphans(d))))
+		reasons := map[string]string{}
+		for _, c := range d.Cleanup.Topics {
+			reasons[c.Topic] = c.Outcome + ": " + c.Reason
+		}
+		assert.Contains(t, reasons["inv-a-store-changelog"], "skipped: its age is unknown", "a 2020 CreateTime says nothing of when it was written")
+		assert.Contains(t, reasons["inv-a-lat-store-changelog"], "skipped: its newest record (appended "+time.Now().UTC().Format("2006-01-02"),
+			"the broker's append time, not the 2020 event time")
+		assert.Contains(t, reasons["inv-a-lat-store-changelog"], "is younger than --min-age 24h0m0s")
+
+		r, d = inventory(t, "--group", "inv-a", "--orphans", "--delete", "--execute", "--min-age", "0")
+		require.Equal(t, 0, r.ExitCode, r.Stderr)
+		assert.ElementsMatch(t, mine, slices.Collect(maps.Keys(orphans(d))))
+		var after []string
+		for range 50 {
+			if after = topicNames(t, b); !slices.Contains(after, "inv-a-store-changelog") && !slices.Contains(after, "inv-a-lat-store-changelog") {
+				break
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		assert.NotContains(t, after, "inv-a-store-changelog", "inv-a's orphans are deleted")
+		assert.NotContains(t, after, "inv-a-lat-store-changelog")
+		for _, tp := range theirs {
+			assert.Contains(t, after, tp, "a live application's topic is kept")
+		}
+		logf("inventory --group inv-a --orphans --delete --execute: %s", r.Stdout)
+	})
+}
+
+// produceAt writes n records to partition 0 of topic, each with the CreateTime at.
+func produceAt(t *testing.T, b *Broker, topic string, at time.Time, n int) {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	require.NoError(t, err)
+	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for i := range n {
+		r := &kgo.Record{Topic: topic, Partition: 0, Timestamp: at, Value: fmt.Appendf(nil, "v%d", i)}
+		require.NoError(t, cl.ProduceSync(ctx, r).FirstErr())
+	}
+}
+
+// joinClassic joins a franz-go consumer to group on topic with the classic protocol, as a Kafka
+// Streams application on the classic protocol does, and returns a stop func once it is assigned.
+func joinClassic(t *testing.T, b *Broker, group, topic string) func() {
+	t.Helper()
+	assigned := make(chan struct{}, 1)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
+		kgo.OnPartitionsAssigned(func(context.Context, *kgo.Client, map[string][]int32) {
+			select {
+			case assigned <- struct{}{}:
+			default:
+			}
+		}))
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for ctx.Err() == nil {
+			cl.PollFetches(ctx)
+		}
+	}()
+	stop := func() {
+		cancel()
+		<-done
+		cl.Close()
+	}
+	select {
+	case <-assigned:
+	case <-time.After(30 * time.Second):
+		stop()
+		t.Fatalf("consumer group %s: no assignment after 30s", group)
+	}
+	return stop
 }
 
 // topicNames lists the cluster's topics.

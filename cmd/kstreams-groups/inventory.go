@@ -24,12 +24,12 @@ func (a *app) inventoryVerb() *verb {
 	dryRun := boolOption(flagDef{name: "dry-run", help: "With --delete: show what would be deleted, delete nothing (the default)."})
 	execute := boolOption(flagDef{name: "execute", help: "With --delete: really delete."})
 	configs := boolOption(flagDef{name: "configs", help: "With --delete: also delete the dynamic configs left by groups that no longer exist."})
-	minAge := stringOption(flagDef{name: "min-age", help: "With --delete: keep a topic whose newest record is younger than `D` (default 24h; 0 deletes regardless of age)."})
+	minAge := stringOption(flagDef{name: "min-age", help: "With --delete: keep a topic whose newest record was appended less than `D` ago; a topic whose age is unknown (CreateTime records carry their producer's time) is kept too (default 24h; 0 deletes regardless of age)."})
 	return &verb{
 		name:           "inventory",
 		subcommandOnly: true,
 		flags: table(
-			groupFlag.withHelp("Show this streams group (repeatable); orphans are then only the topics named after one of the groups given. Default: every live streams group."),
+			groupFlag.withHelp("Show this streams group (repeatable); orphans are then only the topics named after one of the groups given (the never-an-orphan rules still see every application a name fits). Default: every live streams group."),
 			allGroupsFlag.withHelp("Show every live streams group (the default)."),
 			orphans, del, dryRun, execute, configs, minAge),
 		short: "Each application's internal topics, what is wrong with them, and what is left over",
@@ -52,9 +52,11 @@ that could not be described or has no topology yet.
 
 Cleanup, only on request: --orphans --delete lists what it would delete (a
 dry run); --execute deletes, after reading the cluster again and re-checking
-each topic (still an orphan, every group's offsets read, newest record older
-than --min-age; an empty topic counts as old enough). Only topics whose names
-follow the internal-topic rules are ever deleted, whatever --group says.
+each topic (still an orphan, every group's offsets read, newest record
+appended at least --min-age ago: only a LogAppendTime topic tells when, so a
+CreateTime topic is kept unless --min-age 0; an empty topic counts as old
+enough). Only topics whose names follow the internal-topic rules are ever
+deleted, whatever --group says.
 With --configs it also deletes the dynamic configs that groups deleted
 since left on the broker (ListConfigResources, Apache Kafka 4.1 or newer),
 re-checking that each group still does not exist.
@@ -63,7 +65,12 @@ re-checking that each group still does not exist.
 application and the orphaned bytes. Requests: ListGroups per broker, one
 Metadata, StreamsGroupDescribe and OffsetFetch per coordinator, one
 DescribeConfigs, one DescribeLogDirs per broker, ListOffsets and Fetch per
-partition leader; DeleteTopics only with --execute.`,
+partition leader; DeleteTopics only with --execute.
+
+Exit 0 only when everything was read (and every listed orphan deleted, or
+would be): a part that could not be read (a group not described, committed
+offsets, group configs, sizes) makes the run partial, exit 1, each part
+named on stderr as "could not read …".`,
 		outputs: []outputRule{{formats: append(slices.Clone(documentOutputs), format.Prometheus)}},
 		exits:   clusterExits(exitNotFound, exitNotDeleted),
 		example: `  # What does each application own, and what is wrong with it?
@@ -79,7 +86,7 @@ partition leader; DeleteTopics only with --execute.`,
   kstreams-groups inventory -o prometheus`,
 		parse: func(v flagValues) job {
 			opts := inventory.Options{Groups: groupFlag.get(v), AllGroups: allGroupsFlag.get(v), Orphans: orphans.get(v),
-				Delete: del.get(v), Execute: execute.get(v), Configs: configs.get(v), MinAge: inventory.DefaultMinAge,
+				Delete: del.get(v), Execute: execute.get(v), DryRun: dryRun.get(v), Configs: configs.get(v), MinAge: inventory.DefaultMinAge,
 				Now: func() time.Time { return a.clock().Now() }}
 			var perr error
 			if s := minAge.given(v); s != nil {
@@ -87,17 +94,11 @@ partition leader; DeleteTopics only with --execute.`,
 				if err != nil {
 					perr = fmt.Errorf("--min-age: %q is not a duration such as 24h, 90m or 0", *s)
 				}
-				opts.MinAge = d
+				opts.MinAge, opts.MinAgeGiven = d, true
 			}
 			validate := func() error {
 				if perr != nil {
 					return perr
-				}
-				if dryRun.get(v) && execute.get(v) {
-					return fmt.Errorf("Option [dry-run] can't be used with option [execute]")
-				}
-				if dryRun.get(v) && !opts.Delete {
-					return fmt.Errorf("Option [dry-run] takes [delete]")
 				}
 				return opts.Validate()
 			}
@@ -113,7 +114,8 @@ func (a *app) inventory(ctx context.Context, opts inventory.Options) error {
 		doc:  func(res *inventory.Result) any { return format.NewInventoryDoc(res) },
 		prom: func(w io.Writer, res *inventory.Result) error { return format.InventoryPrometheus(w, res) },
 		line: func(_ *inventory.Result, f kafka.Failure, _ format.Output) string {
-			return "Error: " + format.EscapeMessage(f.Err.Error())
+			// printError writes the "Error:" label.
+			return format.EscapeMessage(f.Err.Error())
 		},
 	}
 	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*inventory.Result, error) { return inventory.Run(ctx, c, opts) })

@@ -59,7 +59,9 @@ type InventoryDoc struct {
 	// longer exist.
 	LeftoverGroupConfigs []LeftoverConfigDoc `json:"leftover_group_configs" yaml:"leftover_group_configs"`
 	Unread               []string            `json:"unread" yaml:"unread"`
-	Cleanup              *CleanupDoc         `json:"cleanup,omitempty" yaml:"cleanup,omitempty"`
+	// Notes are what the broker cannot tell; not failures.
+	Notes   []string    `json:"notes,omitempty" yaml:"notes,omitempty"`
+	Cleanup *CleanupDoc `json:"cleanup,omitempty" yaml:"cleanup,omitempty"`
 }
 
 // InventoryGroupDoc is one streams group's internal topics; live false
@@ -108,6 +110,10 @@ type UsageDoc struct {
 	// UnknownPartitions counts non-empty partitions whose newest record
 	// could not be read.
 	UnknownPartitions int `json:"unknown_partitions" yaml:"unknown_partitions"`
+	// CreateTimePartitions counts partitions whose newest record carries
+	// its producer's time, not the broker's append time: the topic's age
+	// is unknown.
+	CreateTimePartitions int `json:"create_time_partitions,omitempty" yaml:"create_time_partitions,omitempty"`
 }
 
 // InventoryFindingDoc is one difference: kind is missing, partitions,
@@ -164,7 +170,7 @@ type CleanupTopicDoc struct {
 }
 
 func usageDoc(u inventory.Usage) UsageDoc {
-	d := UsageDoc{Copies: u.Copies, Empty: u.Empty, UnknownPartitions: u.Unknown}
+	d := UsageDoc{Copies: u.Copies, Empty: u.Empty, UnknownPartitions: u.Unknown, CreateTimePartitions: u.CreateTime}
 	if u.SizeKnown {
 		b, c := u.Bytes, u.CopyBytes
 		d.Bytes, d.CopyBytes = &b, &c
@@ -178,34 +184,13 @@ func usageDoc(u inventory.Usage) UsageDoc {
 // NewInventoryDoc builds the document of an inventory.
 func NewInventoryDoc(r *inventory.Result) InventoryDoc {
 	d := InventoryDoc{At: r.At.UTC().Format(time.RFC3339), Brokers: r.Brokers, Groups: []InventoryGroupDoc{}, Orphans: []OrphanDoc{},
-		OrphanedBytes: r.OrphanedBytes(), NotOrphans: []KeptDoc{}, Unread: append([]string{}, r.Unread...)}
+		OrphanedBytes: r.OrphanedBytes(), NotOrphans: []KeptDoc{}, Unread: []string{}, Notes: r.Notes,
+		LeftoverGroupConfigs: []LeftoverConfigDoc{}}
+	for _, u := range r.Unread {
+		d.Unread = append(d.Unread, u.Text())
+	}
 	for _, g := range r.Groups {
-		gd := InventoryGroupDoc{Group: g.Group, Live: g.Live, State: g.State, Bytes: g.Bytes(), Topics: []InternalTopicDoc{}, Findings: []InventoryFindingDoc{}}
-		if g.Err != nil {
-			gd.Error = NewErrorDoc(g.Err)
-		}
-		for _, t := range g.Topics {
-			td := InternalTopicDoc{Topic: t.Name, Kind: t.Kind, Subtopology: t.Subtopology, Present: t.Present,
-				Declared: DeclaredTopicDoc{Partitions: t.Declared.Partitions, ReplicationFactor: t.Declared.ReplicationFactor, Configs: map[string]string{}}}
-			for _, c := range t.Declared.Configs {
-				td.Declared.Configs[c.Key] = c.Value
-			}
-			if t.ExpectedPartitions > 0 {
-				n := t.ExpectedPartitions
-				td.ExpectedPartitions = &n
-			}
-			if t.Present {
-				p, rf := t.Partitions, t.ReplicationFactor
-				td.Partitions, td.ReplicationFactor = &p, &rf
-				u := usageDoc(t.Usage)
-				td.Usage = &u
-			}
-			gd.Topics = append(gd.Topics, td)
-		}
-		for _, f := range g.Findings {
-			gd.Findings = append(gd.Findings, InventoryFindingDoc{Kind: f.Kind, Topic: f.Topic, Config: f.Config, Want: f.Want, Have: f.Have, Message: f.Message()})
-		}
-		d.Groups = append(d.Groups, gd)
+		d.Groups = append(d.Groups, inventoryGroupDoc(g))
 	}
 	for _, o := range r.Orphans {
 		d.Orphans = append(d.Orphans, OrphanDoc{Topic: o.Topic, Application: o.Application, Reason: o.Reason, Partitions: o.Partitions, ReplicationFactor: o.ReplicationFactor, Usage: usageDoc(o.Usage)})
@@ -213,7 +198,6 @@ func NewInventoryDoc(r *inventory.Result) InventoryDoc {
 	for _, k := range r.Kept {
 		d.NotOrphans = append(d.NotOrphans, KeptDoc{Topic: k.Topic, Reason: k.Reason})
 	}
-	d.LeftoverGroupConfigs = []LeftoverConfigDoc{}
 	for _, l := range r.LeftoverConfigs {
 		ld := LeftoverConfigDoc{Group: l.Group, Configs: map[string]string{}}
 		for _, c := range l.Configs {
@@ -222,24 +206,60 @@ func NewInventoryDoc(r *inventory.Result) InventoryDoc {
 		d.LeftoverGroupConfigs = append(d.LeftoverGroupConfigs, ld)
 	}
 	if c := r.Deletion; c != nil {
-		cd := &CleanupDoc{Execute: c.Execute, MinAgeSeconds: int64(c.MinAge / time.Second), Topics: []CleanupTopicDoc{}}
-		for _, o := range c.Topics {
-			td := CleanupTopicDoc{Topic: o.Topic, Outcome: o.Outcome, Reason: o.Reason}
-			if o.Err != nil {
-				td.Error = NewErrorDoc(o.Err)
-			}
-			cd.Topics = append(cd.Topics, td)
+		d.Cleanup = &CleanupDoc{Execute: c.Execute, MinAgeSeconds: int64(c.MinAge / time.Second), Topics: cleanupDocs(c.Topics)}
+		if len(c.Configs) > 0 {
+			d.Cleanup.Configs = cleanupDocs(c.Configs)
 		}
-		for _, o := range c.Configs {
-			td := CleanupTopicDoc{Topic: o.Topic, Outcome: o.Outcome, Reason: o.Reason}
-			if o.Err != nil {
-				td.Error = NewErrorDoc(o.Err)
-			}
-			cd.Configs = append(cd.Configs, td)
-		}
-		d.Cleanup = cd
 	}
 	return d
+}
+
+// inventoryGroupDoc is one group's part of the document.
+func inventoryGroupDoc(g *inventory.Group) InventoryGroupDoc {
+	gd := InventoryGroupDoc{Group: g.Group, Live: g.Live, State: g.State, Bytes: g.Bytes(), Topics: []InternalTopicDoc{}, Findings: []InventoryFindingDoc{}}
+	if g.Err != nil {
+		gd.Error = NewErrorDoc(g.Err)
+	}
+	for _, t := range g.Topics {
+		gd.Topics = append(gd.Topics, internalTopicDoc(t))
+	}
+	for _, f := range g.Findings {
+		gd.Findings = append(gd.Findings, InventoryFindingDoc{Kind: f.Kind, Topic: f.Topic, Config: f.Config, Want: f.Want, Have: f.Have, Message: f.Message()})
+	}
+	return gd
+}
+
+// internalTopicDoc is one declared topic against the cluster.
+func internalTopicDoc(t inventory.Topic) InternalTopicDoc {
+	td := InternalTopicDoc{Topic: t.Name, Kind: t.Kind, Subtopology: t.Subtopology, Present: t.Present,
+		Declared: DeclaredTopicDoc{Partitions: t.Declared.Partitions, ReplicationFactor: t.Declared.ReplicationFactor, Configs: map[string]string{}}}
+	for _, c := range t.Declared.Configs {
+		td.Declared.Configs[c.Key] = c.Value
+	}
+	if t.ExpectedPartitions > 0 {
+		n := t.ExpectedPartitions
+		td.ExpectedPartitions = &n
+	}
+	if t.Present {
+		p, rf := t.Partitions, t.ReplicationFactor
+		td.Partitions, td.ReplicationFactor = &p, &rf
+		u := usageDoc(t.Usage)
+		td.Usage = &u
+	}
+	return td
+}
+
+// cleanupDocs are the outcomes of a cleanup, never nil.
+func cleanupDocs(outs []inventory.Outcome) []CleanupTopicDoc {
+	docs := []CleanupTopicDoc{}
+	for _, o := range outs {
+		td := CleanupTopicDoc{Topic: o.Topic, Outcome: o.Outcome, Reason: o.Reason}
+		if o.Err != nil {
+			td.Error = NewErrorDoc(o.Err)
+		}
+		docs = append(docs, td)
+	}
+	return docs
 }
 
 // Bytes formats a size in binary units to one decimal.
@@ -275,66 +295,17 @@ func newestCell(u inventory.Usage) string {
 	return u.Newest.Format(time.RFC3339)
 }
 
-// InventoryText writes an inventory as text (see the display rules).
+// InventoryText writes an inventory as text (see the display rules): the
+// groups, ORPHANS, NOT ORPHANS, LEFT-OVER GROUP CONFIGS, CLEANUP, notes.
 func InventoryText(w io.Writer, r *inventory.Result) error {
 	var b strings.Builder
 	for i, g := range r.Groups {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		switch {
-		case !g.Live:
-			fmt.Fprintf(&b, "GROUP %s (no live streams group)\n", Escape(g.Group))
-		case g.State == "":
-			fmt.Fprintf(&b, "GROUP %s (state unknown)\n", Escape(g.Group))
-		default:
-			fmt.Fprintf(&b, "GROUP %s (%s)\n", Escape(g.Group), Escape(g.State))
-		}
-		if g.Err != nil {
-			fmt.Fprintf(&b, "  Error: %s\n", errorLine(g.Err))
-		}
-		if len(g.Topics) > 0 {
-			rows := [][]string{{"TOPIC", "KIND", "PARTITIONS", "RF", "SIZE", "PER-COPY", "NEWEST-RECORD"}}
-			for _, t := range g.Topics {
-				if !t.Present {
-					rows = append(rows, []string{Escape(t.Name), t.Kind, "-", "-", "-", "-", "missing"})
-					continue
-				}
-				parts := fmt.Sprint(t.Partitions)
-				if t.ExpectedPartitions > 0 && t.ExpectedPartitions != t.Partitions {
-					parts = fmt.Sprintf("%d/%d", t.Partitions, t.ExpectedPartitions)
-				}
-				size, copySize := sizeCells(t.Usage)
-				rows = append(rows, []string{Escape(t.Name), t.Kind, parts, fmt.Sprint(t.ReplicationFactor), size, copySize, newestCell(t.Usage)})
-			}
-			writeInventoryTable(&b, "  ", rows)
-			fmt.Fprintf(&b, "  %d internal topics, %s on disk\n", len(g.Topics), Bytes(g.Bytes()))
-		} else if g.Live && g.Err == nil {
-			b.WriteString("  no internal topics declared\n")
-		}
-		for _, f := range g.Findings {
-			fmt.Fprintf(&b, "  ! %s\n", EscapeMessage(f.Message()))
-		}
+		writeInventoryGroup(&b, g)
 	}
-	if len(r.Orphans) > 0 {
-		if b.Len() > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString("ORPHANS\n")
-		rows := [][]string{{"TOPIC", "APPLICATION", "SIZE", "PER-COPY", "NEWEST-RECORD", "WHY"}}
-		for _, o := range r.Orphans {
-			app := o.Application
-			if app == "" {
-				app = "?"
-			}
-			size, copySize := sizeCells(o.Usage)
-			rows = append(rows, []string{Escape(o.Topic), Escape(app), size, copySize, newestCell(o.Usage), EscapeMessage(o.Reason)})
-		}
-		writeInventoryTable(&b, "  ", rows)
-		fmt.Fprintf(&b, "  %d orphaned topics, %s on disk\n", len(r.Orphans), Bytes(r.OrphanedBytes()))
-	} else if len(r.Groups) == 0 {
-		b.WriteString("No orphaned internal topics.\n")
-	}
+	writeOrphans(&b, r)
 	if len(r.Kept) > 0 {
 		b.WriteString("\nNOT ORPHANS (named as internal topics, kept by a rule)\n")
 		for _, k := range r.Kept {
@@ -351,54 +322,128 @@ func InventoryText(w io.Writer, r *inventory.Result) error {
 			fmt.Fprintf(&b, "  %s: %s\n", Escape(l.Group), strings.Join(kv, ", "))
 		}
 	}
-	if c := r.Deletion; c != nil {
-		b.WriteString("\n")
-		if c.Execute {
-			b.WriteString("CLEANUP\n")
-		} else {
-			b.WriteString("CLEANUP (dry run: nothing is deleted without --execute)\n")
-		}
-		counts := map[string]int{}
-		for _, o := range c.Topics {
-			counts[o.Outcome]++
-			switch o.Outcome {
-			case inventory.Deleted:
-				fmt.Fprintf(&b, "  deleted       %s\n", Escape(o.Topic))
-			case inventory.WouldDelete:
-				fmt.Fprintf(&b, "  would delete  %s\n", Escape(o.Topic))
-			case inventory.Skipped:
-				fmt.Fprintf(&b, "  skipped       %s: %s\n", Escape(o.Topic), EscapeMessage(o.Reason))
-			default:
-				fmt.Fprintf(&b, "  failed        %s: %s\n", Escape(o.Topic), errorLine(o.Err))
-			}
-		}
-		for _, o := range c.Configs {
-			counts[o.Outcome]++
-			switch o.Outcome {
-			case inventory.Deleted:
-				fmt.Fprintf(&b, "  deleted       configs of group %s\n", Escape(o.Topic))
-			case inventory.WouldDelete:
-				fmt.Fprintf(&b, "  would delete  configs of group %s\n", Escape(o.Topic))
-			case inventory.Skipped:
-				fmt.Fprintf(&b, "  skipped       configs of group %s: %s\n", Escape(o.Topic), EscapeMessage(o.Reason))
-			default:
-				fmt.Fprintf(&b, "  failed        configs of group %s: %s\n", Escape(o.Topic), errorLine(o.Err))
-			}
-		}
-		var parts []string
-		for _, k := range slices.Sorted(maps.Keys(counts)) {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[k], strings.ReplaceAll(k, "_", " ")))
-		}
-		if len(parts) == 0 {
-			parts = []string{"nothing to delete"}
-		}
-		fmt.Fprintf(&b, "  %s\n", strings.Join(parts, ", "))
+	if r.Deletion != nil {
+		writeCleanup(&b, r.Deletion)
 	}
 	for _, u := range r.Unread {
-		fmt.Fprintf(&b, "note: could not read %s\n", EscapeMessage(u))
+		fmt.Fprintf(&b, "note: could not read %s\n", EscapeMessage(u.Text()))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", EscapeMessage(n))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeInventoryGroup writes one group's block: its state, its declared
+// topics against the cluster, its findings.
+func writeInventoryGroup(b *strings.Builder, g *inventory.Group) {
+	switch {
+	case !g.Live:
+		fmt.Fprintf(b, "GROUP %s (no live streams group)\n", Escape(g.Group))
+	case g.State == "":
+		fmt.Fprintf(b, "GROUP %s (state unknown)\n", Escape(g.Group))
+	default:
+		fmt.Fprintf(b, "GROUP %s (%s)\n", Escape(g.Group), Escape(g.State))
+	}
+	if g.Err != nil {
+		fmt.Fprintf(b, "  Error: %s\n", errorLine(g.Err))
+	}
+	if len(g.Topics) > 0 {
+		rows := [][]string{{"TOPIC", "KIND", "PARTITIONS", "RF", "SIZE", "PER-COPY", "NEWEST-RECORD"}}
+		for _, t := range g.Topics {
+			rows = append(rows, internalTopicRow(t))
+		}
+		writeInventoryTable(b, "  ", rows)
+		fmt.Fprintf(b, "  %d internal topics, %s on disk\n", len(g.Topics), Bytes(g.Bytes()))
+	} else if g.Live && g.Err == nil {
+		b.WriteString("  no internal topics declared\n")
+	}
+	for _, f := range g.Findings {
+		fmt.Fprintf(b, "  ! %s\n", EscapeMessage(f.Message()))
+	}
+}
+
+// internalTopicRow is a declared topic's row; partitions "have/expected"
+// when they differ.
+func internalTopicRow(t inventory.Topic) []string {
+	if !t.Present {
+		return []string{Escape(t.Name), t.Kind, "-", "-", "-", "-", "missing"}
+	}
+	parts := fmt.Sprint(t.Partitions)
+	if t.ExpectedPartitions > 0 && t.ExpectedPartitions != t.Partitions {
+		parts = fmt.Sprintf("%d/%d", t.Partitions, t.ExpectedPartitions)
+	}
+	size, copySize := sizeCells(t.Usage)
+	return []string{Escape(t.Name), t.Kind, parts, fmt.Sprint(t.ReplicationFactor), size, copySize, newestCell(t.Usage)}
+}
+
+// writeOrphans writes the ORPHANS table, or that there are none when no
+// group is shown either.
+func writeOrphans(b *strings.Builder, r *inventory.Result) {
+	if len(r.Orphans) == 0 {
+		if len(r.Groups) == 0 {
+			b.WriteString("No orphaned internal topics.\n")
+		}
+		return
+	}
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("ORPHANS\n")
+	rows := [][]string{{"TOPIC", "APPLICATION", "SIZE", "PER-COPY", "NEWEST-RECORD", "WHY"}}
+	for _, o := range r.Orphans {
+		app := o.Application
+		if app == "" {
+			app = "?"
+		}
+		size, copySize := sizeCells(o.Usage)
+		rows = append(rows, []string{Escape(o.Topic), Escape(app), size, copySize, newestCell(o.Usage), EscapeMessage(o.Reason)})
+	}
+	writeInventoryTable(b, "  ", rows)
+	fmt.Fprintf(b, "  %d orphaned topics, %s on disk\n", len(r.Orphans), Bytes(r.OrphanedBytes()))
+}
+
+// writeCleanup writes the CLEANUP block: each listed orphan's outcome,
+// then each left-over config's, then the counts.
+func writeCleanup(b *strings.Builder, c *inventory.Deletion) {
+	b.WriteString("\n")
+	if c.Execute {
+		b.WriteString("CLEANUP\n")
+	} else {
+		b.WriteString("CLEANUP (dry run: nothing is deleted without --execute)\n")
+	}
+	counts := map[string]int{}
+	for _, o := range c.Topics {
+		counts[o.Outcome]++
+		writeOutcome(b, Escape(o.Topic), o)
+	}
+	for _, o := range c.Configs {
+		counts[o.Outcome]++
+		writeOutcome(b, "configs of group "+Escape(o.Topic), o)
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[k], strings.ReplaceAll(k, "_", " ")))
+	}
+	if len(parts) == 0 {
+		parts = []string{"nothing to delete"}
+	}
+	fmt.Fprintf(b, "  %s\n", strings.Join(parts, ", "))
+}
+
+// writeOutcome writes one outcome's line; what is already escaped.
+func writeOutcome(b *strings.Builder, what string, o inventory.Outcome) {
+	switch o.Outcome {
+	case inventory.Deleted:
+		fmt.Fprintf(b, "  deleted       %s\n", what)
+	case inventory.WouldDelete:
+		fmt.Fprintf(b, "  would delete  %s\n", what)
+	case inventory.Skipped:
+		fmt.Fprintf(b, "  skipped       %s: %s\n", what, EscapeMessage(o.Reason))
+	default:
+		fmt.Fprintf(b, "  failed        %s: %s\n", what, errorLine(o.Err))
+	}
 }
 
 // writeInventoryTable writes rows as left-aligned columns two spaces

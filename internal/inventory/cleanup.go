@@ -13,7 +13,8 @@ import (
 // cluster again and re-checks each, still present, still named as an
 // internal topic of its application, still no live group declaring it,
 // still no committed offsets or reader or writer, every group's offsets
-// read, its newest record at least MinAge old, before one DeleteTopics
+// read, its newest record appended at least MinAge ago (an unknown age
+// keeps it), before one DeleteTopics
 // for those that pass.
 func cleanup(ctx context.Context, client Client, opts Options, r *Result, now func() time.Time) (*Deletion, error) {
 	d := &Deletion{Execute: opts.Execute, MinAge: opts.MinAge}
@@ -44,52 +45,68 @@ func cleanup(ctx context.Context, client Client, opts Options, r *Result, now fu
 	var del []string
 	idx := map[string]int{}
 	for _, o := range r.Orphans {
-		out := Outcome{Topic: o.Topic}
-		_, present := s.topics[o.Topic]
-		_, orphan := still[o.Topic]
-		switch {
-		case !IsInternalName(o.Application, o.Topic) && len(Owners(o.Topic)) == 0:
-			out.Outcome, out.Reason = Skipped, "its name does not follow the internal-topic rules"
-		case !present:
-			out.Outcome, out.Reason = Skipped, "it no longer exists"
-		case !orphan:
-			out.Outcome, out.Reason = Skipped, "it is no longer an orphan: "+whyNot(s, o.Topic)
-		case len(s.unknownOffsets) > 0:
-			out.Outcome, out.Reason = Skipped, "the committed offsets of group "+s.unknownOffsets[0]+" could not be read"
-		default:
-			if why, old := age(usage[o.Topic], at, opts.MinAge); !old {
-				out.Outcome, out.Reason = Skipped, why
-			} else if opts.Execute {
-				idx[o.Topic] = len(d.Topics)
-				del = append(del, o.Topic)
-			} else {
-				out.Outcome = WouldDelete
-			}
+		out := recheck(s, o, still, usage[o.Topic], at, opts)
+		if out.Outcome == "" { // passes: delete it
+			idx[o.Topic] = len(d.Topics)
+			del = append(del, o.Topic)
 		}
 		d.Topics = append(d.Topics, out)
 	}
-	if len(del) > 0 {
-		for _, dt := range client.DeleteTopics(ctx, del) {
-			i, ok := idx[dt.Topic]
-			if !ok {
-				continue
-			}
-			if dt.Err != nil {
-				d.Topics[i].Outcome, d.Topics[i].Err = DeleteError, dt.Err
-			} else {
-				d.Topics[i].Outcome = Deleted
-			}
-		}
-		for _, t := range del {
-			if o := &d.Topics[idx[t]]; o.Outcome == "" {
-				o.Outcome, o.Reason = Skipped, "DeleteTopics did not answer for it"
-			}
-		}
-	}
+	deleteTopics(ctx, client, del, idx, d.Topics)
 	if opts.Configs {
 		d.Configs = cleanupConfigs(ctx, client, opts, r, s)
 	}
 	return d, nil
+}
+
+// recheck is the outcome of the listed orphan o after the re-read s
+// (still: the orphans now), skipped with why, would_delete in a dry run,
+// or none when it is to be deleted.
+func recheck(s *snapshot, o Orphan, still map[string]Orphan, u Usage, at time.Time, opts Options) Outcome {
+	out := Outcome{Topic: o.Topic}
+	_, present := s.topics[o.Topic]
+	_, orphan := still[o.Topic]
+	switch {
+	case !IsInternalName(o.Application, o.Topic) && len(Owners(o.Topic)) == 0:
+		out.Outcome, out.Reason = Skipped, "its name does not follow the internal-topic rules"
+	case !present:
+		out.Outcome, out.Reason = Skipped, "it no longer exists"
+	case !orphan:
+		out.Outcome, out.Reason = Skipped, "it is no longer an orphan: "+whyNot(s, o.Topic)
+	case len(s.unknownOffsets) > 0:
+		out.Outcome, out.Reason = Skipped, "the committed offsets of group "+s.unknownOffsets[0]+" could not be read"
+	default:
+		if why, old := age(u, at, opts.MinAge); !old {
+			out.Outcome, out.Reason = Skipped, why
+		} else if !opts.Execute {
+			out.Outcome = WouldDelete
+		}
+	}
+	return out
+}
+
+// deleteTopics deletes del in one DeleteTopics and sets each one's
+// outcome in outs (idx: topic → its index).
+func deleteTopics(ctx context.Context, client Client, del []string, idx map[string]int, outs []Outcome) {
+	if len(del) == 0 {
+		return
+	}
+	for _, dt := range client.DeleteTopics(ctx, del) {
+		i, ok := idx[dt.Topic]
+		if !ok {
+			continue
+		}
+		if dt.Err != nil {
+			outs[i].Outcome, outs[i].Err = DeleteError, dt.Err
+		} else {
+			outs[i].Outcome = Deleted
+		}
+	}
+	for _, t := range del {
+		if o := &outs[idx[t]]; o.Outcome == "" {
+			o.Outcome, o.Reason = Skipped, "DeleteTopics did not answer for it"
+		}
+	}
 }
 
 // cleanupConfigs deletes the left-over configs listed, each only if its
@@ -140,8 +157,14 @@ func whyNot(s *snapshot, topic string) string {
 	if gs := s.declared[topic]; len(gs) > 0 {
 		return "the live streams group " + gs[0] + " declares it"
 	}
-	if r := keptBecause(s, topic, Owners(topic)); r != "" {
+	owners := Owners(topic)
+	if r := keptBecause(s, topic, owners); r != "" {
 		return r
+	}
+	for _, a := range owners {
+		if _, live := s.live[a]; live {
+			return "it belongs to the live streams group " + a + ", not one of --group"
+		}
 	}
 	return "it is no longer named after an application in scope"
 }

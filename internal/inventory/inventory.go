@@ -14,8 +14,8 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
-// DefaultMinAge is --min-age's default: a topic whose newest record is
-// younger is not deleted.
+// DefaultMinAge is --min-age's default: a topic whose newest record was
+// appended more recently is not deleted.
 const DefaultMinAge = 24 * time.Hour
 
 // Options select what to inventory and whether to clean up.
@@ -31,11 +31,16 @@ type Options struct {
 	// deleted, else it is a dry run.
 	Delete  bool
 	Execute bool
+	// DryRun is --dry-run, the default of Delete, said explicitly.
+	DryRun bool
 	// Configs also deletes the left-over group configs listed (with
 	// Delete).
 	Configs bool
-	// MinAge: a topic whose newest record is younger is not deleted.
-	MinAge time.Duration
+	// MinAge: a topic whose newest record was appended less than MinAge
+	// ago, or whose age is unknown, is not deleted (0: whatever its age).
+	// MinAgeGiven: the user set it (it takes Delete).
+	MinAge      time.Duration
+	MinAgeGiven bool
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	// BeforeRecheck, when set, runs between the listing and the re-checks
@@ -48,11 +53,19 @@ func (o Options) Validate() error {
 	switch {
 	case o.Delete && !o.Orphans:
 		return errors.New("Option [delete] takes [orphans]: only orphaned internal topics are ever deleted")
-	case o.Execute && !o.Delete:
-		return errors.New("Option [execute] takes [delete]")
-	case o.Configs && !o.Delete:
-		return errors.New("Option [configs] takes [delete]")
-	case o.MinAge < 0:
+	case o.DryRun && o.Execute:
+		return errors.New("Option [dry-run] can't be used with option [execute]")
+	}
+	// The options that only shape a deletion take --delete.
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"execute", o.Execute}, {"dry-run", o.DryRun}, {"configs", o.Configs}, {"min-age", o.MinAgeGiven}} {
+		if f.set && !o.Delete {
+			return fmt.Errorf("Option [%s] takes [delete]", f.name)
+		}
+	}
+	if o.MinAge < 0 {
 		return fmt.Errorf("--min-age must not be negative, got %s", o.MinAge)
 	}
 	for _, g := range o.Groups {
@@ -142,6 +155,11 @@ type Usage struct {
 	Empty   bool
 	Newest  *time.Time
 	Unknown int
+	// CreateTime counts the partitions whose newest record carries its
+	// producer's time (message.timestamp.type=CreateTime; in a changelog
+	// or repartition topic, the input's event time), not the time the
+	// broker appended it: the topic's age is then unknown.
+	CreateTime int
 }
 
 // NewestKnown tells that the topic's newest record time is known: it is
@@ -259,11 +277,29 @@ type Result struct {
 	// exist, when the broker can list them (ListConfigResources).
 	LeftoverConfigs []LeftoverConfig
 	// Unread lists what could not be read and makes the orphans
-	// uncertain: groups whose committed offsets are unknown, brokers that
-	// reported no sizes.
-	Unread   []string
+	// uncertain: groups whose committed offsets are unknown, streams
+	// groups not described, brokers that reported no sizes. Each is a
+	// failure: a run with any is incomplete (Failures).
+	Unread []*UnreadError
+	// Notes are what the broker cannot tell (a broker older than 4.1
+	// lists no group config resources): shown, but not a failure.
+	Notes    []string
 	Deletion *Deletion
 }
+
+// UnreadError is a part of the cluster that could not be read.
+type UnreadError struct {
+	// What names the part ("the committed offsets of group g").
+	What string
+	Err  error
+}
+
+func (e *UnreadError) Error() string { return "could not read " + e.Text() }
+
+// Text is what could not be read and why, for a note.
+func (e *UnreadError) Text() string { return e.What + ": " + e.Err.Error() }
+
+func (e *UnreadError) Unwrap() error { return e.Err }
 
 // OrphanedBytes is the size on disk of every orphan.
 func (r *Result) OrphanedBytes() int64 {
@@ -274,14 +310,18 @@ func (r *Result) OrphanedBytes() int64 {
 	return n
 }
 
-// Failures lists the groups that could not be described and the listed
-// orphans a cleanup did not delete (in a dry run: would not).
+// Failures lists the groups that could not be described, what else could
+// not be read (the run is incomplete) and the listed orphans a cleanup did
+// not delete (in a dry run: would not).
 func (r *Result) Failures() []kafka.Failure {
 	var out []kafka.Failure
 	for _, g := range r.Groups {
 		if g.Err != nil {
 			out = append(out, kafka.Failure{Group: g.Group, Err: g.Err})
 		}
+	}
+	for _, u := range r.Unread {
+		out = append(out, kafka.Failure{Err: u})
 	}
 	if r.Deletion != nil {
 		for _, o := range r.Deletion.Topics {
@@ -314,9 +354,10 @@ type snapshot struct {
 	live    map[string]*kafka.StreamsGroup
 	descErr map[string]error
 	// committed: topic → groups with a committed offset on it;
-	// unknownOffsets: groups whose offsets could not be read.
+	// unknownOffsets: groups whose offsets could not be read, and why.
 	committed      map[string][]string
 	unknownOffsets []string
+	offsetErrs     map[string]error
 	// declared, read, written: topic → live streams groups.
 	declared, read, written map[string][]string
 }
@@ -336,7 +377,7 @@ func read(ctx context.Context, client Client) (*snapshot, error) {
 		return nil, err
 	}
 	s := &snapshot{groups: map[string]admin.AnyGroup{}, topics: map[string]admin.ClusterTopic{}, brokers: len(cl.Brokers),
-		live: map[string]*kafka.StreamsGroup{}, descErr: map[string]error{}, committed: map[string][]string{},
+		live: map[string]*kafka.StreamsGroup{}, descErr: map[string]error{}, committed: map[string][]string{}, offsetErrs: map[string]error{},
 		declared: map[string][]string{}, read: map[string][]string{}, written: map[string][]string{}}
 	for _, t := range cl.Topics {
 		s.topics[t.Topic] = t
@@ -371,6 +412,7 @@ func read(ctx context.Context, client Client) (*snapshot, error) {
 				continue // gone since the listing: no offsets
 			}
 			s.unknownOffsets = append(s.unknownOffsets, o.Group)
+			s.offsetErrs[o.Group] = o.Err
 			continue
 		}
 		for _, c := range o.Offsets {
@@ -390,32 +432,7 @@ func describeLive(ctx context.Context, client Client, live []string, s *snapshot
 	if len(live) == 0 {
 		return nil
 	}
-	ds := client.DescribeStreamsGroups(ctx, live, true)
-	var old []string
-	for _, d := range ds {
-		if errors.Is(d.Err, kafka.ErrBrokerTooOld) {
-			old = append(old, d.Group)
-		}
-	}
-	if len(old) > 0 {
-		// A 4.3 coordinator has no descriptions: v0 has the topology.
-		again := client.DescribeStreamsGroups(ctx, old, false)
-		byID := map[string]admin.DescribedGroup{}
-		for _, d := range again {
-			byID[d.Group] = d
-		}
-		for i, d := range ds {
-			if a, ok := byID[d.Group]; ok {
-				ds[i] = a
-			}
-		}
-	}
-	add := func(m map[string][]string, topic, g string) {
-		if !slices.Contains(m[topic], g) {
-			m[topic] = append(m[topic], g)
-		}
-	}
-	for _, d := range ds {
+	for _, d := range describeAll(ctx, client, live) {
 		if d.Err != nil {
 			if errors.Is(d.Err, kafka.ErrGroupNotFound) {
 				continue // deleted since the listing
@@ -424,40 +441,79 @@ func describeLive(ctx context.Context, client Client, live []string, s *snapshot
 			continue
 		}
 		s.live[d.Group] = d.Streams
-		for _, sub := range d.Streams.Subtopologies {
-			for _, t := range sub.Declared {
-				add(s.declared, t.Name, d.Group)
-			}
-			for _, t := range slices.Concat(sub.SourceTopics, sub.RepartitionSourceTopics) {
-				add(s.read, t, d.Group)
-			}
-			for _, t := range sub.RepartitionSinkTopics {
-				add(s.written, t, d.Group)
-			}
+		s.index(d.Group, d.Streams)
+	}
+	return nil
+}
+
+// describeAll describes groups with their topology descriptions; those
+// whose coordinator is too old for them (4.3) are described again
+// without: v0 has the topology.
+func describeAll(ctx context.Context, client Client, groups []string) []admin.DescribedGroup {
+	ds := client.DescribeStreamsGroups(ctx, groups, true)
+	var old []string
+	for _, d := range ds {
+		if errors.Is(d.Err, kafka.ErrBrokerTooOld) {
+			old = append(old, d.Group)
 		}
-		if d.Streams.Topology != nil {
-			for _, sub := range d.Streams.Topology.Subtopologies {
-				for _, n := range sub.Nodes {
-					switch n.Kind {
-					case topology.Source:
-						for _, t := range n.Topics {
-							add(s.read, t, d.Group)
-						}
-					case topology.Sink:
-						if n.Topic != nil {
-							add(s.written, *n.Topic, d.Group)
-						}
-					}
+	}
+	if len(old) == 0 {
+		return ds
+	}
+	byID := map[string]admin.DescribedGroup{}
+	for _, d := range client.DescribeStreamsGroups(ctx, old, false) {
+		byID[d.Group] = d
+	}
+	for i, d := range ds {
+		if a, ok := byID[d.Group]; ok {
+			ds[i] = a
+		}
+	}
+	return ds
+}
+
+// addTo adds group g to m[topic] once.
+func addTo(m map[string][]string, topic, g string) {
+	if !slices.Contains(m[topic], g) {
+		m[topic] = append(m[topic], g)
+	}
+}
+
+// index records what the live streams group g declares, reads and
+// writes: its subtopologies' topics, and its topology description's
+// sources and sinks.
+func (s *snapshot) index(g string, sg *kafka.StreamsGroup) {
+	for _, sub := range sg.Subtopologies {
+		for _, t := range sub.Declared {
+			addTo(s.declared, t.Name, g)
+		}
+		for _, t := range slices.Concat(sub.SourceTopics, sub.RepartitionSourceTopics) {
+			addTo(s.read, t, g)
+		}
+		for _, t := range sub.RepartitionSinkTopics {
+			addTo(s.written, t, g)
+		}
+	}
+	if sg.Topology == nil {
+		return
+	}
+	for _, sub := range sg.Topology.Subtopologies {
+		for _, n := range sub.Nodes {
+			switch {
+			case n.Kind == topology.Source:
+				for _, t := range n.Topics {
+					addTo(s.read, t, g)
 				}
-			}
-			for _, gs := range d.Streams.Topology.GlobalStores {
-				for _, t := range gs.Source.Topics {
-					add(s.read, t, d.Group)
-				}
+			case n.Kind == topology.Sink && n.Topic != nil:
+				addTo(s.written, *n.Topic, g)
 			}
 		}
 	}
-	return nil
+	for _, gs := range sg.Topology.GlobalStores {
+		for _, t := range gs.Source.Topics {
+			addTo(s.read, t, g)
+		}
+	}
 }
 
 // Run takes the inventory and, with Delete, cleans up.
@@ -472,14 +528,15 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 	}
 	r := &Result{At: now(), Brokers: s.brokers}
 	for _, g := range s.unknownOffsets {
-		r.Unread = append(r.Unread, fmt.Sprintf("the committed offsets of group %s", g))
+		r.Unread = append(r.Unread, &UnreadError{What: "the committed offsets of group " + g, Err: s.offsetErrs[g]})
 	}
 	if !opts.Orphans {
 		r.Groups = groupsOf(s, opts)
 	}
+	r.Unread = append(r.Unread, undescribed(s, r.Groups)...)
 	r.Orphans, r.Kept = orphansOf(s, opts.Groups)
-	var unread []string
-	r.LeftoverConfigs, unread = leftoverConfigs(ctx, client, s, opts.Groups)
+	var unread []*UnreadError
+	r.LeftoverConfigs, unread, r.Notes = leftoverConfigs(ctx, client, s, opts.Groups)
 	r.Unread = append(r.Unread, unread...)
 
 	var topics []string
@@ -526,6 +583,19 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 	return r, nil
 }
 
+// undescribed are the streams groups that could not be described and
+// that the groups section does not show with their error: the orphans
+// named after them are kept, so what is listed may be incomplete.
+func undescribed(s *snapshot, shown []*Group) []*UnreadError {
+	var out []*UnreadError
+	for _, id := range slices.Sorted(maps.Keys(s.descErr)) {
+		if !slices.ContainsFunc(shown, func(g *Group) bool { return g.Group == id }) {
+			out = append(out, &UnreadError{What: "the streams group " + id, Err: s.descErr[id]})
+		}
+	}
+	return out
+}
+
 // groupsOf builds the groups section: the requested groups in order, or
 // every live streams group by id.
 func groupsOf(s *snapshot, opts Options) []*Group {
@@ -556,144 +626,49 @@ func groupsOf(s *snapshot, opts Options) []*Group {
 		}
 		g.Live, g.State = true, sg.State
 		g.Topics = declaredTopics(s, sg)
-		for _, sub := range sg.Subtopologies {
-			for _, t := range sub.SourceTopics {
-				if _, ok := s.topics[t]; !ok && !hasFinding(g.Findings, FindingSourceMissing, t) {
-					g.Findings = append(g.Findings, Finding{Kind: FindingSourceMissing, Topic: t})
-				}
-			}
-		}
-		for _, t := range g.Topics {
-			switch {
-			case !t.Present:
-				g.Findings = append(g.Findings, Finding{Kind: FindingMissing, Topic: t.Name})
-				continue
-			case t.ExpectedPartitions > 0 && t.Partitions != t.ExpectedPartitions:
-				g.Findings = append(g.Findings, Finding{Kind: FindingPartitions, Topic: t.Name, Want: fmt.Sprint(t.ExpectedPartitions), Have: fmt.Sprint(t.Partitions)})
-			}
-			if rf := t.Declared.ReplicationFactor; rf > 0 && t.ReplicationFactor != rf {
-				g.Findings = append(g.Findings, Finding{Kind: FindingReplicationFactor, Topic: t.Name, Want: fmt.Sprint(rf), Have: fmt.Sprint(t.ReplicationFactor)})
+		g.Findings = topicFindings(s, sg, g.Topics)
+	}
+	return out
+}
+
+// topicFindings are a live group's source topics that are missing, then
+// what differs between its declared topics and the cluster's.
+func topicFindings(s *snapshot, sg *kafka.StreamsGroup, topics []Topic) []Finding {
+	var fs []Finding
+	for _, sub := range sg.Subtopologies {
+		for _, t := range sub.SourceTopics {
+			if _, ok := s.topics[t]; !ok && !hasFinding(fs, FindingSourceMissing, t) {
+				fs = append(fs, Finding{Kind: FindingSourceMissing, Topic: t})
 			}
 		}
 	}
-	return out
+	for _, t := range topics {
+		switch {
+		case !t.Present:
+			fs = append(fs, Finding{Kind: FindingMissing, Topic: t.Name})
+			continue
+		case t.ExpectedPartitions > 0 && t.Partitions != t.ExpectedPartitions:
+			fs = append(fs, Finding{Kind: FindingPartitions, Topic: t.Name, Want: fmt.Sprint(t.ExpectedPartitions), Have: fmt.Sprint(t.Partitions)})
+		}
+		if rf := t.Declared.ReplicationFactor; rf > 0 && t.ReplicationFactor != rf {
+			fs = append(fs, Finding{Kind: FindingReplicationFactor, Topic: t.Name, Want: fmt.Sprint(rf), Have: fmt.Sprint(t.ReplicationFactor)})
+		}
+	}
+	return fs
 }
 
 func hasFinding(fs []Finding, kind, topic string) bool {
 	return slices.ContainsFunc(fs, func(f Finding) bool { return f.Kind == kind && f.Topic == topic })
 }
 
-// declaredTopics lists a group's declared internal topics, each once, in
-// subtopology order, with the partition counts the broker requires: a
-// repartition topic's declared count, or the most partitions of the
-// source topics of the subtopologies writing it; a changelog's, the most
-// partitions of its subtopology's source topics (its task count). An
-// existing topic's real count stands for itself in those maxima, as in
-// the broker's InternalTopicManager.
-func declaredTopics(s *snapshot, sg *kafka.StreamsGroup) []Topic {
-	decided := map[string]int32{}
-	count := func(topic string) (int32, bool) {
-		if t, ok := s.topics[topic]; ok {
-			return t.Partitions, true
-		}
-		n, ok := decided[topic]
-		return n, ok
-	}
-	for _, sub := range sg.Subtopologies {
-		for _, d := range sub.Declared {
-			if d.Kind == kafka.RepartitionTopic && d.Partitions > 0 {
-				decided[d.Name] = d.Partitions
-			}
-		}
-	}
-	expectRepartition := map[string]int32{}
-	for range len(sg.Subtopologies) + 1 { // a chain of repartitions settles in as many rounds
-		for _, sub := range sg.Subtopologies {
-			for _, d := range sub.Declared {
-				if d.Kind != kafka.RepartitionTopic {
-					continue
-				}
-				if d.Partitions > 0 {
-					expectRepartition[d.Name] = d.Partitions
-					continue
-				}
-				var most int32
-				for _, up := range sg.Subtopologies {
-					if !slices.Contains(up.RepartitionSinkTopics, d.Name) {
-						continue
-					}
-					for _, src := range slices.Concat(up.SourceTopics, up.RepartitionSourceTopics) {
-						if n, ok := count(src); ok {
-							most = max(most, n)
-						}
-					}
-				}
-				if most > 0 {
-					expectRepartition[d.Name] = most
-					if _, exists := s.topics[d.Name]; !exists {
-						decided[d.Name] = most
-					}
-				}
-			}
-		}
-	}
-	var out []Topic
-	seen := map[string]bool{}
-	for _, sub := range sg.Subtopologies {
-		for _, d := range sub.Declared {
-			if seen[d.Name] {
-				continue
-			}
-			seen[d.Name] = true
-			t := Topic{Name: d.Name, Kind: d.Kind, Subtopology: sub.ID, Declared: d}
-			if d.Kind == kafka.RepartitionTopic {
-				t.ExpectedPartitions = expectRepartition[d.Name]
-			} else {
-				// A repartition topic counts with what it should have: a
-				// wrong one is its own finding, not its changelogs'.
-				for _, src := range sub.SourceTopics {
-					if n, ok := count(src); ok {
-						t.ExpectedPartitions = max(t.ExpectedPartitions, n)
-					}
-				}
-				for _, src := range sub.RepartitionSourceTopics {
-					n, ok := expectRepartition[src]
-					if !ok {
-						n, ok = count(src)
-					}
-					if ok {
-						t.ExpectedPartitions = max(t.ExpectedPartitions, n)
-					}
-				}
-			}
-			if ct, ok := s.topics[d.Name]; ok {
-				t.Present, t.Partitions, t.ReplicationFactor = true, ct.Partitions, ct.ReplicationFactor
-			}
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
 // configFindings compares the configs each present declared topic asks
 // for with the topic's, read in one DescribeConfigs.
 func configFindings(ctx context.Context, client Client, groups []*Group) error {
-	var topics []string
-	keys := map[string]bool{}
-	for _, g := range groups {
-		for _, t := range g.Topics {
-			if t.Present && len(t.Declared.Configs) > 0 && !slices.Contains(topics, t.Name) {
-				topics = append(topics, t.Name)
-				for _, c := range t.Declared.Configs {
-					keys[c.Key] = true
-				}
-			}
-		}
-	}
+	topics, keys := configsAskedFor(groups)
 	if len(topics) == 0 {
 		return nil
 	}
-	tcs, err := client.DescribeTopicConfigs(ctx, topics, slices.Sorted(maps.Keys(keys)))
+	tcs, err := client.DescribeTopicConfigs(ctx, topics, keys)
 	if err != nil {
 		return err
 	}
@@ -711,32 +686,55 @@ func configFindings(ctx context.Context, client Client, groups []*Group) error {
 		have[tc.Topic] = m
 	}
 	for _, g := range groups {
-		var extra []Finding
-		for _, t := range g.Topics {
-			if !t.Present {
-				continue
-			}
-			if err := failed[t.Name]; err != nil && len(t.Declared.Configs) > 0 {
-				if g.Err == nil {
-					g.Err = fmt.Errorf("the configs of %s could not be read: %w", t.Name, err)
-				}
-				continue
-			}
-			for _, c := range t.Declared.Configs {
-				v, ok := have[t.Name][c.Key]
-				cur := ""
-				if ok && v != nil {
-					cur = *v
-				}
-				if !sameConfig(c.Key, c.Value, cur) {
-					extra = append(extra, Finding{Kind: FindingConfig, Topic: t.Name, Config: c.Key, Want: c.Value, Have: cur})
-				}
-			}
-		}
-		g.Findings = append(g.Findings, extra...)
+		g.Findings = append(g.Findings, g.configFindings(have, failed)...)
 		slices.SortStableFunc(g.Findings, func(a, b Finding) int { return strings.Compare(a.Topic, b.Topic) })
 	}
 	return nil
+}
+
+// configsAskedFor are the present declared topics that ask for configs,
+// each once, and the configs' names.
+func configsAskedFor(groups []*Group) (topics, names []string) {
+	keys := map[string]bool{}
+	for _, g := range groups {
+		for _, t := range g.Topics {
+			if t.Present && len(t.Declared.Configs) > 0 && !slices.Contains(topics, t.Name) {
+				topics = append(topics, t.Name)
+				for _, c := range t.Declared.Configs {
+					keys[c.Key] = true
+				}
+			}
+		}
+	}
+	return topics, slices.Sorted(maps.Keys(keys))
+}
+
+// configFindings are the group's topics' configs that differ from what
+// they ask for (have: topic → config → value); a topic whose configs
+// could not be read (failed) is the group's error.
+func (g *Group) configFindings(have map[string]map[string]*string, failed map[string]error) []Finding {
+	var out []Finding
+	for _, t := range g.Topics {
+		if !t.Present {
+			continue
+		}
+		if err := failed[t.Name]; err != nil && len(t.Declared.Configs) > 0 {
+			if g.Err == nil {
+				g.Err = fmt.Errorf("the configs of %s could not be read: %w", t.Name, err)
+			}
+			continue
+		}
+		for _, c := range t.Declared.Configs {
+			cur := ""
+			if v := have[t.Name][c.Key]; v != nil {
+				cur = *v
+			}
+			if !sameConfig(c.Key, c.Value, cur) {
+				out = append(out, Finding{Kind: FindingConfig, Topic: t.Name, Config: c.Key, Want: c.Value, Have: cur})
+			}
+		}
+	}
+	return out
 }
 
 // sameConfig compares a config's values; cleanup.policy is a set.
@@ -759,7 +757,10 @@ func sameConfig(key, want, have string) bool {
 
 // orphansOf finds the topics named as internal topics (of one of apps,
 // when given) that no live streams group declares, and sorts them into
-// orphans and those kept by a "never an orphan" rule.
+// orphans and those kept by a "never an orphan" rule. The rules run over
+// every application id the name fits, whatever apps says ("orders-x-changelog"
+// may be the live "orders-x"'s under --group orders): apps only chooses
+// which of the results are listed.
 func orphansOf(s *snapshot, apps []string) ([]Orphan, []Kept) {
 	known := map[string]bool{}
 	for id := range s.groups {
@@ -781,42 +782,64 @@ func orphansOf(s *snapshot, apps []string) ([]Orphan, []Kept) {
 			continue
 		}
 		owners := Owners(name)
-		if len(apps) > 0 {
-			owners = slices.DeleteFunc(owners, func(o string) bool { return !slices.Contains(apps, o) })
-		}
-		if len(owners) == 0 {
+		if len(owners) == 0 || !inScope(owners, apps) {
 			continue
 		}
 		if reason := keptBecause(s, name, owners); reason != "" {
 			kept = append(kept, Kept{Topic: name, Reason: reason})
 			continue
 		}
-		o := Orphan{Topic: name, Partitions: t.Partitions, ReplicationFactor: t.ReplicationFactor}
-		for _, a := range owners { // longest first
-			if _, live := s.live[a]; live {
-				o.Application = a
-				o.Reason = fmt.Sprintf("the live streams group %s does not declare it", a)
-				break
-			}
-		}
-		if o.Application == "" {
-			if g := generatedOwner(name); g != "" && (len(apps) == 0 || slices.Contains(apps, g)) {
-				owners = []string{g} // the generated part names no application
-			}
-			for _, a := range owners {
-				if known[a] {
-					o.Application = a
-					break
-				}
-			}
-			if len(owners) == 1 {
-				o.Application = owners[0]
-			}
-			o.Reason = "no streams group " + noneOf(owners) + " exists"
+		o := orphanOf(s, name, owners, apps, known)
+		if len(apps) > 0 && o.Application != "" && !slices.Contains(apps, o.Application) {
+			continue // another application's, by its name or a live group
 		}
 		orphans = append(orphans, o)
 	}
 	return orphans, kept
+}
+
+// inScope tells whether one of a name's possible owners is among apps
+// (every name is, without apps).
+func inScope(owners, apps []string) bool {
+	return len(apps) == 0 || slices.ContainsFunc(owners, func(o string) bool { return slices.Contains(apps, o) })
+}
+
+// orphanOf is the orphan topic name, whose possible application ids are
+// owners (longest first), with the application it belongs to and why it
+// is an orphan: a live streams group among the owners that does not
+// declare it, else the generated name's id, a group or a requested id
+// among the owners, or the only owner.
+func orphanOf(s *snapshot, name string, owners, apps []string, known map[string]bool) Orphan {
+	t := s.topics[name]
+	o := Orphan{Topic: name, Partitions: t.Partitions, ReplicationFactor: t.ReplicationFactor}
+	for _, a := range owners { // longest first
+		if _, live := s.live[a]; live {
+			o.Application = a
+			o.Reason = fmt.Sprintf("the live streams group %s does not declare it", a)
+			return o
+		}
+	}
+	if g := generatedOwner(name); g != "" {
+		owners = []string{g} // the generated part names no application
+	}
+	o.Reason = "no streams group " + noneOf(owners) + " exists"
+	if len(owners) == 1 {
+		o.Application = owners[0]
+		return o
+	}
+	for _, a := range owners { // a requested id first, then any known one
+		if slices.Contains(apps, a) {
+			o.Application = a
+			return o
+		}
+	}
+	for _, a := range owners {
+		if known[a] {
+			o.Application = a
+			break
+		}
+	}
+	return o
 }
 
 // noneOf names the candidate application ids: "app" or "a, a-b or a-b-c".
@@ -857,11 +880,15 @@ func keptBecause(s *snapshot, topic string, owners []string) string {
 
 // leftoverConfigs lists the groups with dynamic configs that no longer
 // exist (of apps, when given), with those configs; unread says what could
-// not be read (a broker older than 4.1 cannot list them).
-func leftoverConfigs(ctx context.Context, client Client, s *snapshot, apps []string) ([]LeftoverConfig, []string) {
+// not be read, notes what the broker cannot tell (one older than 4.1
+// cannot list them: that is no failure).
+func leftoverConfigs(ctx context.Context, client Client, s *snapshot, apps []string) ([]LeftoverConfig, []*UnreadError, []string) {
 	names, err := client.ListGroupConfigResources(ctx)
+	if errors.Is(err, kafka.ErrBrokerTooOld) {
+		return nil, nil, []string{"the broker cannot list the groups with dynamic configs (ListConfigResources v1, Apache Kafka 4.1 or newer): " + err.Error()}
+	}
 	if err != nil {
-		return nil, []string{"the groups with dynamic configs (ListConfigResources): " + err.Error()}
+		return nil, []*UnreadError{{What: "the groups with dynamic configs (ListConfigResources)", Err: err}}, nil
 	}
 	var gone []string
 	for _, g := range names {
@@ -870,13 +897,13 @@ func leftoverConfigs(ctx context.Context, client Client, s *snapshot, apps []str
 		}
 	}
 	if len(gone) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var out []LeftoverConfig
-	var unread []string
+	var unread []*UnreadError
 	for _, gc := range client.DescribeGroupConfigs(ctx, gone) {
 		if gc.Err != nil {
-			unread = append(unread, fmt.Sprintf("the configs of group %s: %v", gc.Group, gc.Err))
+			unread = append(unread, &UnreadError{What: "the configs of group " + gc.Group, Err: gc.Err})
 			continue
 		}
 		l := LeftoverConfig{Group: gc.Group}
@@ -889,5 +916,5 @@ func leftoverConfigs(ctx context.Context, client Client, s *snapshot, apps []str
 			out = append(out, l)
 		}
 	}
-	return out, unread
+	return out, unread, nil
 }

@@ -2,11 +2,13 @@ package inventory_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kerr"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/inventory"
@@ -138,6 +140,8 @@ func TestInventory_sizesAndNewestRecord(t *testing.T) {
 	assert.Equal(t, int64(3*1024), r.Groups[0].Bytes())
 }
 
+var logAppendTime = map[string]string{"message.timestamp.type": "LogAppendTime"}
+
 // orphanCluster has a live group "wc", whose old store "wc-old-changelog"
 // it no longer declares, and the topics of a deleted application "gone".
 func orphanCluster(t *testing.T) (*playground.Cluster, *admin.Client) {
@@ -147,7 +151,9 @@ func orphanCluster(t *testing.T) (*playground.Cluster, *admin.Client) {
 	c.PutTopicSpec(playground.TopicSpec{Name: "wc-counts-changelog", Partitions: 2, ReplicationFactor: 1, Configs: map[string]string{"cleanup.policy": "compact"}})
 	c.PutStreamsGroup(wordCount("wc", "Stable"))
 	for _, n := range []string{"wc-old-changelog", "gone-store-changelog", "gone-KSTREAM-AGGREGATE-STATE-STORE-0000000003-repartition", "gone-KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-0000000007-topic", "plain-topic"} {
-		c.PutTopicSpec(playground.TopicSpec{Name: n, Partitions: 1, Bytes: []int64{100}})
+		// LogAppendTime: the record times are when the broker wrote them,
+		// so the age is known (a CreateTime topic's is not).
+		c.PutTopicSpec(playground.TopicSpec{Name: n, Partitions: 1, Bytes: []int64{100}, Configs: logAppendTime})
 		records(c, n, 0, 2, now.Add(-48*time.Hour))
 	}
 	return c, cl
@@ -274,7 +280,7 @@ func TestInventory_cleanup(t *testing.T) {
 		c, cl := orphanCluster(t)
 		records(c, "gone-store-changelog", 0, 2, now.Add(-time.Hour))
 		r := run(t, cl, inventory.Options{Orphans: true, Delete: true, Execute: true, MinAge: 24 * time.Hour})
-		assert.Equal(t, "skipped: its newest record (2026-12-01T11:00:00Z) is younger than --min-age 24h0m0s", outcomes(r)["gone-store-changelog"])
+		assert.Equal(t, "skipped: its newest record (appended 2026-12-01T11:00:00Z) is younger than --min-age 24h0m0s", outcomes(r)["gone-store-changelog"])
 		assert.True(t, c.HasTopic("gone-store-changelog"))
 		require.Len(t, r.Failures(), 1, "not everything asked was done")
 	})
@@ -357,4 +363,136 @@ func TestInventory_shareGroupOffsets(t *testing.T) {
 	assert.NotContains(t, orphanNames(r), "gone-store-changelog")
 	assert.Contains(t, r.Kept, inventory.Kept{Topic: "gone-store-changelog", Reason: "group sharer has committed offsets on it"})
 	assert.Empty(t, r.Unread, "a share group's offsets are read")
+}
+
+// TestInventory_groupPrefixKeepsOthers (issue 30, W1): --group A with a
+// shorter id than a live application "A-b" must not delete A-b's topics:
+// the never-an-orphan rules and the live-group check run over every id a
+// name fits, whatever --group says, at the listing and at the re-check.
+func TestInventory_groupPrefixKeepsOthers(t *testing.T) {
+	for _, tc := range []struct {
+		name, group, topic string
+		edit               func(c *playground.Cluster)
+		reason             string
+	}{
+		{"a Stable consumer group", "orders", "orders-enrich-store-changelog", func(c *playground.Cluster) {
+			c.PutGroup("orders-enrich", "consumer", "consumer", "Stable")
+		}, "a consumer group orders-enrich exists: a Kafka Streams application on the classic protocol is a consumer group named after its application id"},
+		{"a Stable classic group", "a", "a-b-store-changelog", func(c *playground.Cluster) {
+			c.PutGroup("a-b", "classic", "consumer", "Stable")
+		}, "a classic group a-b exists: a Kafka Streams application on the classic protocol is a consumer group named after its application id"},
+		{"a streams group that could not be described", "c", "c-d-store-changelog", func(c *playground.Cluster) {
+			c.PutStreamsGroup(wordCount("c-d", "Stable"))
+			msg := "injected"
+			c.InjectError(playground.Fault{Key: 89, Group: "c-d", ErrorCode: kerr.GroupAuthorizationFailed.Code, ErrorMessage: &msg, Node: playground.AnyNode})
+		}, "the streams group c-d could not be described"},
+		{"a NotReady streams group without a topology", "e", "e-f-store-changelog", func(c *playground.Cluster) {
+			c.PutStreamsGroup(playground.StreamsGroup{ID: "e-f", State: "NotReady", Topology: &playground.Topology{Epoch: 1}})
+		}, "the streams group e-f has no topology yet"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, cl := orphanCluster(t)
+			c.PutTopicSpec(playground.TopicSpec{Name: tc.topic, Partitions: 1, Bytes: []int64{100}})
+			records(c, tc.topic, 0, 2, now.Add(-48*time.Hour))
+			tc.edit(c)
+			r := run(t, cl, inventory.Options{Groups: []string{tc.group}, Orphans: true, Delete: true, Execute: true, MinAge: 0})
+			assert.NotContains(t, orphanNames(r), tc.topic)
+			assert.Contains(t, r.Kept, inventory.Kept{Topic: tc.topic, Reason: tc.reason})
+			assert.True(t, c.HasTopic(tc.topic), "another application's topic is kept")
+		})
+		t.Run(tc.name+", appearing before the re-check", func(t *testing.T) {
+			c, cl := orphanCluster(t)
+			c.PutTopicSpec(playground.TopicSpec{Name: tc.topic, Partitions: 1, Bytes: []int64{100}})
+			records(c, tc.topic, 0, 2, now.Add(-48*time.Hour))
+			r := run(t, cl, inventory.Options{Groups: []string{tc.group}, Orphans: true, Delete: true, Execute: true, MinAge: 0,
+				BeforeRecheck: func() { tc.edit(c) }})
+			require.Contains(t, orphanNames(r), tc.topic, "an orphan at the listing")
+			assert.Equal(t, "skipped: it is no longer an orphan: "+tc.reason, outcomes(r)[tc.topic])
+			assert.True(t, c.HasTopic(tc.topic))
+		})
+	}
+	t.Run("a live streams group's undeclared topic is its own, not --group's", func(t *testing.T) {
+		c, cl := orphanCluster(t)
+		c.PutStreamsGroup(wordCount("gone-x", "Stable"))
+		c.PutTopicSpec(playground.TopicSpec{Name: "gone-x-old-changelog", Partitions: 1})
+		r := run(t, cl, inventory.Options{Groups: []string{"gone"}, Orphans: true})
+		assert.NotContains(t, orphanNames(r), "gone-x-old-changelog", "gone-x's orphan, not gone's")
+		assert.Contains(t, orphanNames(r), "gone-store-changelog")
+		all := run(t, cl, inventory.Options{Orphans: true})
+		assert.Equal(t, "gone-x: the live streams group gone-x does not declare it", orphanNames(all)["gone-x-old-changelog"])
+	})
+}
+
+// configLister answers ListConfigResources with err.
+type configLister struct {
+	*admin.Client
+	err error
+}
+
+func (c configLister) ListGroupConfigResources(context.Context) ([]string, error) { return nil, c.err }
+
+// TestInventory_incomplete (issue 30, W7): what could not be read is a
+// failure, with its cause (a timeout classifies as unavailable); a broker
+// too old to list group configs is a note, not a failure.
+func TestInventory_incomplete(t *testing.T) {
+	_, cl := orphanCluster(t)
+	timedOut := fmt.Errorf("ListConfigResources: timed out: %w", context.DeadlineExceeded)
+	r, err := inventory.Run(context.Background(), configLister{cl, timedOut}, inventory.Options{Now: func() time.Time { return now }})
+	require.NoError(t, err)
+	require.Len(t, r.Failures(), 1)
+	f := r.Failures()[0].Err
+	assert.Equal(t, "could not read the groups with dynamic configs (ListConfigResources): ListConfigResources: timed out: context deadline exceeded", f.Error())
+	assert.Equal(t, kafka.Unavailable, kafka.Classify(f).Category)
+
+	old := fmt.Errorf("ListConfigResources v1: %w", kafka.ErrBrokerTooOld)
+	r, err = inventory.Run(context.Background(), configLister{cl, old}, inventory.Options{Now: func() time.Time { return now }})
+	require.NoError(t, err)
+	assert.Empty(t, r.Failures())
+	assert.Empty(t, r.Unread)
+	require.Len(t, r.Notes, 1)
+	assert.Contains(t, r.Notes[0], "the broker cannot list the groups with dynamic configs")
+}
+
+// TestInventory_minAge (issue 30, W8): a topic's age is when its data was
+// written, which only a LogAppendTime batch tells; a record's CreateTime
+// is its producer's (Kafka Streams: the input's event time), so a topic
+// whose newest record carries one has an unknown age and is kept, unless
+// --min-age 0 says to delete regardless of age.
+func TestInventory_minAge(t *testing.T) {
+	event2020 := time.Date(2020, 3, 1, 0, 0, 0, 0, time.UTC)
+	future := now.Add(10 * 24 * time.Hour)
+	for _, tc := range []struct {
+		name    string
+		configs map[string]string
+		newest  time.Time
+		minAge  time.Duration
+		want    string
+	}{
+		{"written 60 s ago with a 2020 event time (CreateTime)", nil, event2020, 24 * time.Hour,
+			"skipped: its age is unknown: the newest record of 1 partitions carries its producer's time (message.timestamp.type=CreateTime), not when it was written; --min-age 0 deletes it regardless of age"},
+		{"appended 60 s ago (LogAppendTime)", logAppendTime, now.Add(-time.Minute), 24 * time.Hour,
+			"skipped: its newest record (appended 2026-12-01T11:59:00Z) is younger than --min-age 24h0m0s"},
+		{"appended two days ago (LogAppendTime)", logAppendTime, now.Add(-48 * time.Hour), 24 * time.Hour, inventory.Deleted},
+		{"stamped in the future (CreateTime)", nil, future, 24 * time.Hour,
+			"skipped: its age is unknown: the newest record of 1 partitions carries its producer's time (message.timestamp.type=CreateTime), not when it was written; --min-age 0 deletes it regardless of age"},
+		{"stamped in the future, --min-age 0", nil, future, 0, inventory.Deleted},
+		{"a 2020 event time, --min-age 0", nil, event2020, 0, inventory.Deleted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, cl := start(t, 1)
+			c.PutTopicSpec(playground.TopicSpec{Name: "old-store-changelog", Partitions: 1, Configs: tc.configs})
+			records(c, "old-store-changelog", 0, 3, tc.newest)
+			r := run(t, cl, inventory.Options{Orphans: true, Delete: true, Execute: true, MinAge: tc.minAge})
+			assert.Equal(t, tc.want, outcomes(r)["old-store-changelog"])
+			assert.Equal(t, tc.want != inventory.Deleted, c.HasTopic("old-store-changelog"))
+		})
+	}
+	t.Run("an age that cannot be read protects the topic", func(t *testing.T) {
+		c, cl := start(t, 1)
+		c.PutTopicSpec(playground.TopicSpec{Name: "old-store-changelog", Partitions: 1, Configs: logAppendTime})
+		c.SetLogOffsets("old-store-changelog", 0, 0, 3) // records without a timestamp
+		r := run(t, cl, inventory.Options{Orphans: true, Delete: true, Execute: true, MinAge: time.Hour})
+		assert.Equal(t, "skipped: the newest record of 1 partitions could not be read, so its age is unknown", outcomes(r)["old-store-changelog"])
+		assert.True(t, c.HasTopic("old-store-changelog"))
+	})
 }

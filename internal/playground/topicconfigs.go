@@ -3,6 +3,7 @@ package playground
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -65,6 +66,17 @@ func (c *Cluster) PutTopicSpecs(specs []TopicSpec) {
 func (c *Cluster) putTopicSpecLocked(s TopicSpec) {
 	c.topics[s.Name] = &topic{name: s.Name, id: topicID(s.Name), partitions: s.Partitions, rf: s.ReplicationFactor,
 		configs: maps.Clone(s.Configs), sizes: slices.Clone(s.Bytes)}
+	// The broker stamps what it appends to a LogAppendTime topic: its
+	// batches carry that type, and the record times are the append times.
+	if strings.EqualFold(s.Configs["message.timestamp.type"], "LogAppendTime") {
+		if c.offsets.layout == nil {
+			c.offsets.layout = map[string]topicLog{}
+		}
+		tl := c.offsets.topicLog(s.Name)
+		tl.logAppendTime = true
+		c.offsets.layout[s.Name] = tl
+		c.offsets.cache = nil
+	}
 }
 
 // describeTopicConfigsLocked answers one TOPIC resource: the topic's
