@@ -106,6 +106,9 @@ func (a *app) report(err error) {
 		// Usage errors quote argv and local files (flag names, paths,
 		// property keys), which may hold anything.
 		fmt.Fprintln(a.io.ErrOut, format.Escape(ue.Error()))
+		if ue.hint != "" {
+			fmt.Fprintln(a.io.ErrOut, ue.hint)
+		}
 		fmt.Fprintln(a.io.ErrOut, usageHint(a.helpPath))
 	default:
 		a.printError(a.errorText(err))

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
+	"github.com/kstreams-groups/kstreams-groups/internal/admin/admintest"
 	"github.com/kstreams-groups/kstreams-groups/internal/buftest"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig"
 	"github.com/kstreams-groups/kstreams-groups/internal/clientconfig/clientconfigtest"
@@ -228,7 +229,7 @@ func TestConnect_failures(t *testing.T) {
 func TestConnect_unreachable(t *testing.T) {
 	t.Parallel()
 	refused, other := closedAddr(t), closedAddr(t)
-	silent := silentListener(t)
+	silent := admintest.Silent(t)
 	for _, tc := range []struct {
 		name string
 		addr []string
@@ -302,34 +303,6 @@ func closedAddr(t *testing.T) string {
 	addr := l.Addr().String()
 	require.NoError(t, l.Close())
 	return addr
-}
-
-// silentListener accepts connections and never answers, as a broker that
-// is stuck does; the connections close with the test.
-func silentListener(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	done := make(chan struct{})
-	var conns []net.Conn
-	go func() {
-		defer close(done)
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			conns = append(conns, c)
-		}
-	}()
-	t.Cleanup(func() {
-		_ = l.Close()
-		<-done
-		for _, c := range conns {
-			_ = c.Close()
-		}
-	})
-	return l.Addr().String()
 }
 
 func TestConnect_debugLog(t *testing.T) {
