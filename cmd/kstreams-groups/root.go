@@ -257,7 +257,7 @@ func (a *app) subcommands() []subcommand {
 // finishCmd leaves the root's options that a built subcommand does not
 // take out of its help.
 func (a *app) finishCmd(c *cobra.Command) *cobra.Command {
-	if _, ok := unusedGlobals[c.Name()]; ok {
+	if unusedGlobals(c.Name()) != nil {
 		hideUnusedGlobals(c)
 	}
 	return c
@@ -363,22 +363,26 @@ func (a *app) newRootBase() *cobra.Command {
 // connectionFlags are the root's options for talking to a cluster.
 var connectionFlags = []string{"bootstrap-server", "command-config", "timeout", "detailed-exit-codes", "debug"}
 
-// unusedGlobals are, by subcommand, the root's options it does not take,
-// which its help (and its reference page and man page) leave out: those of
-// a cluster for the commands that talk to none, every one for the
+// unusedGlobals are the root's options that the subcommand name does not
+// take, which its help (and its reference page and man page) leave out:
+// those of a cluster for the commands that talk to none, every one for the
 // playground (it reads no config and prints only its address), and for
 // serve those of a command's output and exit code (it prints nothing on
-// stdout and logs without color). A command not named takes them all.
-var unusedGlobals = map[string][]string{
-	"render":     connectionFlags,
-	"version":    connectionFlags,
-	"completion": connectionFlags,
-	"help":       connectionFlags,
-	"playground": append(slices.Clone(connectionFlags), "output", "color", "no-color", "config", "profile"),
-	"serve":      {"output", "color", "no-color", "detailed-exit-codes"},
+// stdout and logs without color). A command not named takes them all. A
+// switch, not a map: a table built at init is paid by every run.
+func unusedGlobals(name string) []string {
+	switch name {
+	case "render", "version", "completion", "help":
+		return connectionFlags
+	case "playground":
+		return append(slices.Clone(connectionFlags), "output", "color", "no-color", "config", "profile")
+	case "serve":
+		return []string{"output", "color", "no-color", "detailed-exit-codes"}
+	}
+	return nil
 }
 
-// hideUnusedGlobals leaves unusedGlobals[c] out of the help of c. They
+// hideUnusedGlobals leaves unusedGlobals(c) out of the help of c. They
 // stay accepted: a shell's KSTREAMS_GROUPS_* or an alias must not break a
 // command that does not use them.
 func hideUnusedGlobals(c *cobra.Command) {
@@ -392,7 +396,7 @@ func hideUnusedGlobals(c *cobra.Command) {
 func withUnusedGlobalsHidden(c *cobra.Command, fn func()) {
 	var unused []string
 	if c.HasParent() && !c.Parent().HasParent() {
-		unused = unusedGlobals[c.Name()]
+		unused = unusedGlobals(c.Name())
 	}
 	var hidden []*pflag.Flag
 	for _, name := range unused {
