@@ -4,12 +4,37 @@ BIN := bin/kstreams-groups
 # Packages whose tests compare with testdata/golden (only they know -update).
 GOLDEN_PKGS = $$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/\/internal\/golden( |$$)/{print $$1}')
 
-.PHONY: help build demo docs test golden bench vet tidy-check e2e bench-e2e ready graph-check topology-svg overview-svg screenshots console-measure snapshot
-help: ## list targets
-	@awk -F':.*## ' '/^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+# make man writes the man pages into $(MANDIR)/man1: the clone's share/man
+# (MANPATH=$(CURDIR)/share/man man kstreams-groups), or with PREFIX=~/.local
+# where man finds them by itself.
+PREFIX ?= $(CURDIR)
+MANDIR ?= $(PREFIX)/share/man
 
-build: ## build the static binary into bin/ (as the release builds it: stripped, -trimpath)
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o $(BIN) ./cmd/kstreams-groups
+# make build stamps what the release stamps (.goreleaser.yaml's ldflags),
+# from git: the version (git describe, without the tag's v), the commit and
+# its date in UTC. Without git (or outside a clone) nothing is stamped and
+# the binary says what the Go toolchain recorded, or dev and unknown.
+# Recursive (=): only a target that uses them runs git.
+GIT ?= git
+GIT_VERSION = $(patsubst v%,%,$(shell $(GIT) describe --tags --always --dirty 2>/dev/null))
+GIT_COMMIT = $(shell $(GIT) rev-parse HEAD 2>/dev/null)
+GIT_DATE = $(shell TZ=UTC $(GIT) log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ 2>/dev/null)
+GIT_EPOCH = $(shell $(GIT) log -1 --format=%ct 2>/dev/null)
+LDFLAGS = -s -w$(if $(GIT_VERSION), -X main.version=$(GIT_VERSION))$(if $(GIT_COMMIT), -X main.commit=$(GIT_COMMIT))$(if $(GIT_DATE), -X main.date=$(GIT_DATE))
+
+.PHONY: help build man demo docs test golden golden-check bench vet tidy-check e2e bench-e2e ready graph-check topology-svg overview-svg screenshots console-measure snapshot
+help: ## list targets
+	@awk -F':.*## ' '/^[a-zA-Z0-9_.-]+:.*## /{printf "  %-15s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+build: ## build the static binary into bin/ as the release does: stripped, -trimpath, version, commit and date from git
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='$(LDFLAGS)' -o $(BIN) ./cmd/kstreams-groups
+
+man: ## write the man pages into share/man/man1 of the clone (MANPATH=share/man man kstreams-groups), or of PREFIX (PREFIX=~/.local: where man looks)
+	rm -rf build/man-docs
+	$(GO) run -tags gendocs ./cmd/kstreams-groups gen-docs $(if $(GIT_EPOCH),--date=$(GIT_EPOCH)) build/man-docs
+	mkdir -p $(MANDIR)/man1
+	cp build/man-docs/man/*.1 $(MANDIR)/man1/
+	@echo "man pages in $(MANDIR)/man1: MANPATH=$(MANDIR) man kstreams-groups"
 
 demo: build ## run --describe --topology against the built-in playground (no Kafka needed)
 	./scripts/demo.sh $(BIN)
@@ -62,5 +87,5 @@ bench-e2e: ## time kstreams-groups vs the Java StreamsGroupCommand on a real 4.4
 
 ready: tidy-check test golden-check ## everything CI checks
 
-golden-check:
+golden-check: ## fail if the golden files differ from HEAD
 	@git diff --exit-code -- testdata/golden >/dev/null || (echo "golden files differ from HEAD"; exit 1)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"regexp"
@@ -80,4 +81,15 @@ func quoteValue(s string) string {
 		return strconv.Quote(s)
 	}
 	return fmt.Sprintf("%s... (%d bytes)", strconv.Quote(s[:maxEchoed]), len(s))
+}
+
+// missingBootstrapHint is the line after the missing-bootstrap error: the
+// ways to name a cluster, and the playground for a first try.
+const missingBootstrapHint = "Name a cluster with --bootstrap-server host:port, KSTREAMS_GROUPS_BOOTSTRAP_SERVER or a --profile of the config file; no Kafka at hand? kstreams-groups playground starts one."
+
+// errMissingBootstrap is the usage error of a command that needs a
+// cluster and has none: the Java tool's line (the Kafka form's parity,
+// e2e/testdata/real/describe-topology-no-bootstrap), then our hint.
+func errMissingBootstrap() error {
+	return &usageError{err: errors.New(`Missing required argument "[bootstrap-server]"`), hint: missingBootstrapHint}
 }

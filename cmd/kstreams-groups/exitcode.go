@@ -64,6 +64,9 @@ type usageError struct {
 	err    error
 	code   int
 	stdout string
+	// hint, when set, is a line of ours printed on stderr after the
+	// error's: the error line itself stays the Java tool's.
+	hint string
 }
 
 func (e *usageError) Error() string { return e.err.Error() }

@@ -123,3 +123,56 @@ func TestHelp_noArgumentsIsAUsageError(t *testing.T) {
 	assert.Empty(t, r.stdout)
 	assert.Contains(t, r.stderr, "Exit status:")
 }
+
+// The root's help opens with its usage and examples, the playground's
+// first, and ends with the exit codes; it names the playground.
+func TestHelp_rootStartsWithUsage(t *testing.T) {
+	t.Parallel()
+	isolate(t)
+	r := runCLI(t, "--help")
+	require.Equal(t, 0, r.code)
+	lines := strings.Split(r.stdout, "\n")
+	require.Greater(t, len(lines), 10)
+	assert.Equal(t, "Usage:", lines[2], "one summary line, then the usage")
+	examples := exampleBlock(r.stdout)
+	assert.True(t, strings.HasPrefix(examples, "  # No Kafka at hand?"), examples)
+	first, _, _ := strings.Cut(r.stdout, "\n\n  # Print the stored topology")
+	assert.Contains(t, first, "kstreams-groups playground --addr-file")
+	assert.True(t, strings.HasSuffix(r.stdout, "\n"+exitStatusHelp()+"\n"), "the exit codes end the help")
+	assert.Less(t, strings.Index(r.stdout, "\nAvailable Commands:\n"), strings.Index(r.stdout, "\nExit status:\n"))
+}
+
+// Each command's help lists only the root's options it takes: none for the
+// playground, no output, color or exit-code option for serve, no cluster
+// option for the commands that talk to none. A verb lists them all.
+func TestHelp_onlyTheGlobalFlagsTaken(t *testing.T) {
+	t.Parallel()
+	isolate(t)
+	globals := []string{"--bootstrap-server", "--command-config", "--timeout", "--detailed-exit-codes", "--debug",
+		"--output", "--color", "--no-color", "--config", "--profile"}
+	for _, tc := range []struct {
+		cmd    string
+		absent []string
+	}{
+		{"playground", globals},
+		{"serve", []string{"--output", "--color", "--no-color", "--detailed-exit-codes"}},
+		{"render", []string{"--bootstrap-server", "--command-config", "--timeout", "--detailed-exit-codes", "--debug"}},
+		{"version", []string{"--bootstrap-server", "--command-config", "--timeout", "--detailed-exit-codes", "--debug"}},
+		{"describe", nil},
+	} {
+		r := runCLI(t, tc.cmd, "--help")
+		require.Equal(t, 0, r.code, tc.cmd)
+		for _, f := range globals {
+			if slices.Contains(tc.absent, f) {
+				assert.NotContains(t, r.stdout, " "+f+" ", "%s --help lists %s", tc.cmd, f)
+			} else {
+				assert.Contains(t, r.stdout, " "+f+" ", "%s --help misses %s", tc.cmd, f)
+			}
+		}
+	}
+	r := runCLI(t, "playground", "--help")
+	assert.NotContains(t, r.stdout, "Global Flags:")
+	r = runCLI(t, "--bootstrap-server", "127.0.0.1:1", "playground", "--port", "-1")
+	assert.Equal(t, exitUsage, r.code, "a global option the playground does not take is still accepted")
+	assert.Contains(t, r.stderr, "invalid --port -1")
+}

@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -29,15 +31,26 @@ and leaves every few seconds: watch it rebalance with describe --members
 change in memory: started again, it is the seed again. --state loads another
 seed (YAML or JSON; schema in internal/playground/STATE.md), whose timeline
 may script such changes.
-The bootstrap address is printed on stdout; the cluster runs until
-interrupted, and SIGINT or SIGTERM end it with exit 0 (130 or 143 while the
-seed is still being read).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage, exitSIGINT, exitSIGTERM),
-		Example: `  # Serve the playground and write its bootstrap address to a file
-  kstreams-groups playground --addr-file /tmp/playground.addr &
+The bootstrap address is printed on stdout, and on stderr the export line
+that points every command at it and how to stop it; --addr-file FILE writes
+the address to FILE too, which is removed at the start and written whole
+once the cluster listens, so that a script waiting for it never reads an
+earlier run's. The cluster runs until interrupted, and SIGINT or SIGTERM
+end it with exit 0 (130 or 143 while the seed is still being read).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage, exitSIGINT, exitSIGTERM),
+		Example: `  # Serve the playground in the background, wait for its address, then use it
+  # (the file is removed first: the loop must not read an earlier run's)
+  rm -f /tmp/playground.addr
+  kstreams-groups playground --addr-file /tmp/playground.addr > /dev/null &
   until [ -s /tmp/playground.addr ]; do sleep 0.1; done
-  kstreams-groups --bootstrap-server "$(cat /tmp/playground.addr)" --describe --topology --group word-count`,
+  export KSTREAMS_GROUPS_BOOTSTRAP_SERVER=$(cat /tmp/playground.addr)
+  kstreams-groups describe --topology --group word-count`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			// Before anything that takes time: a waiter must not find
+			// the address of an earlier run.
+			if err := removeStale(addrFile); err != nil {
+				return err
+			}
 			state := playground.DefaultState()
 			if stateFile != "" {
 				data, err := stateInput.readFile(cmd.Context(), "state file "+stateFile, stateFile)
@@ -64,12 +77,17 @@ seed is still being read).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, ex
 				return err
 			}
 			addrs := strings.Join(cluster.Addrs(), ",")
+			fmt.Fprintln(a.io.Out, addrs)
+			// The guidance is on stderr: stdout stays the address alone
+			// for scripts, and "playground > /dev/null &" still shows it.
+			// It comes before the address file, which a waiter takes as
+			// the start.
+			fmt.Fprint(a.io.ErrOut, playgroundGuide(addrs, os.Getpid()))
 			if addrFile != "" {
-				if err := os.WriteFile(addrFile, []byte(addrs+"\n"), 0o644); err != nil {
+				if err := writeFileAtomic(addrFile, []byte(addrs+"\n")); err != nil {
 					return err
 				}
 			}
-			fmt.Fprintln(a.io.Out, addrs)
 			go cluster.Play(cmd.Context(), state)
 			<-cmd.Context().Done()
 			return nil
@@ -77,6 +95,51 @@ seed is still being read).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, ex
 	}
 	cmd.Flags().StringVar(&stateFile, "state", "", "Seed file (YAML or JSON) instead of the built-in seed.")
 	cmd.Flags().IntVar(&port, "port", 0, "Port of node 0; node i listens on port+i (default: free ports).")
-	cmd.Flags().StringVar(&addrFile, "addr-file", "", "Write the bootstrap address to this file once the cluster listens.")
+	cmd.Flags().StringVar(&addrFile, "addr-file", "", "Write the bootstrap address to this file once the cluster listens (removed at the start, written whole).")
 	return cmd
+}
+
+// playgroundGuide is what the playground says on stderr once it listens:
+// the line that points every command at it, and how to stop it.
+func playgroundGuide(addrs string, pid int) string {
+	return fmt.Sprintf("Playground cluster listening. Point kstreams-groups at it with:\n"+
+		"  export KSTREAMS_GROUPS_BOOTSTRAP_SERVER=%s\n"+
+		"Stop it with Ctrl-C, or kill %d when it runs in the background.\n", addrs, pid)
+}
+
+// removeStale removes an address file an earlier run left ("" is none).
+func removeStale(path string) error {
+	if path == "" {
+		return nil
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("--addr-file: %w", err)
+	}
+	return nil
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// directory and a rename: a reader sees no file or the whole of it, never
+// a part.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("--addr-file: %w", err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("--addr-file: %w", err)
+	}
+	return nil
 }

@@ -49,7 +49,30 @@ func writeReference(root *cobra.Command, dir string) error {
 	prepend := func(string) string {
 		return "<!-- Generated from the commands by `make docs` (gen-docs --reference); do not edit. -->\n\n"
 	}
-	return doc.GenMarkdownTreeCustom(root, dir, prepend, func(name string) string { return name })
+	return writeMarkdownTree(root, dir, prepend)
+}
+
+// writeMarkdownTree is doc.GenMarkdownTreeCustom with each page written
+// as its command's help shows the options: without the root's that it
+// does not take (withUnusedGlobalsHidden).
+func writeMarkdownTree(c *cobra.Command, dir string, prepend func(string) string) error {
+	for _, sub := range c.Commands() {
+		if !sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
+			continue
+		}
+		if err := writeMarkdownTree(sub, dir, prepend); err != nil {
+			return err
+		}
+	}
+	name := filepath.Join(dir, strings.ReplaceAll(c.CommandPath(), " ", "_")+".md")
+	var buf bytes.Buffer
+	buf.WriteString(prepend(name))
+	var err error
+	withUnusedGlobalsHidden(c, func() { err = doc.GenMarkdownCustom(c, &buf, func(name string) string { return name }) })
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(name, buf.Bytes(), 0o644)
 }
 
 // manEnvironment is the ENVIRONMENT section of every man page (roff).
@@ -176,7 +199,9 @@ func writeManPages(root *cobra.Command, header *doc.GenManHeader, dir string) er
 			}
 		}
 		h := *header
-		page, err := manPage(c, &h)
+		var page []byte
+		var err error
+		withUnusedGlobalsHidden(c, func() { page, err = manPage(c, &h) })
 		if err != nil {
 			return err
 		}

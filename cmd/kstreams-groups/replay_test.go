@@ -89,7 +89,7 @@ var replayBrokers = []replayBroker{
 		{dir: "list-topology", diffs: []string{"usage error"}},
 		{dir: "delete-topology", diffs: []string{"usage error"}},
 		{dir: "describe-topology-group-and-all-groups", diffs: []string{"usage error"}},
-		{dir: "describe-topology-no-bootstrap", diffs: []string{"usage error"}},
+		{dir: "describe-topology-no-bootstrap", diffs: []string{"usage error", "bootstrap hint"}},
 	}},
 	{name: "inmemory", seed: "kafka-4.4.0-inmemory.yaml", steps: []replayStep{
 		{dir: "describe-topology-available-wordcount"},
@@ -178,6 +178,12 @@ var replayDifferences = map[string]replayDifference{
 		require.Equal(t, exitFailure, e.exit)
 		e.exit = exitUsage
 		e.stderr = []string{firstLine(e.capture.stderr), "Run 'kstreams-groups --help' for usage."}
+	}},
+	"bootstrap hint": {`docs/differences.md "Usage errors"`, func(t *testing.T, e *replayExpect) {
+		// The Java tool's line stays the first; ours names the ways to
+		// give a cluster, and the playground, on the next.
+		require.Len(t, e.stderr, 2)
+		e.stderr = []string{e.stderr[0], missingBootstrapHint, e.stderr[1]}
 	}},
 	"our help text": {`README "--help"; FINDINGS F35`, func(t *testing.T, e *replayExpect) {
 		// Without arguments both tools print their help on stderr; ours is

@@ -106,6 +106,9 @@ func (a *app) report(err error) {
 		// Usage errors quote argv and local files (flag names, paths,
 		// property keys), which may hold anything.
 		fmt.Fprintln(a.io.ErrOut, format.Escape(ue.Error()))
+		if ue.hint != "" {
+			fmt.Fprintln(a.io.ErrOut, ue.hint)
+		}
 		fmt.Fprintln(a.io.ErrOut, usageHint(a.helpPath))
 	default:
 		a.printError(a.errorText(err))
@@ -251,10 +254,11 @@ func (a *app) subcommands() []subcommand {
 	return subs
 }
 
-// finishCmd gives a built subcommand the help of an offline command.
+// finishCmd leaves the root's options that a built subcommand does not
+// take out of its help.
 func (a *app) finishCmd(c *cobra.Command) *cobra.Command {
-	if slices.Contains(offlineCommands, c.Name()) {
-		offlineHelp(c)
+	if unusedGlobals(c.Name()) != nil {
+		hideUnusedGlobals(c)
 	}
 	return c
 }
@@ -272,6 +276,16 @@ func (a *app) finishRoot(root *cobra.Command) {
 			a.finishCmd(c)
 		}
 	}
+	// The root's help opens with its usage and examples; what it is and
+	// its exit codes (the 20-line contract) come last.
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if c.HasParent() {
+			help(c, args)
+			return
+		}
+		fmt.Fprintf(c.OutOrStdout(), "%s.\n\n%s\n%s\n", c.Short, c.UsageString(), c.Long)
+	})
 }
 
 // rootLong is the root's help text.
@@ -289,7 +303,15 @@ func (a *app) newRootBase() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "kstreams-groups",
 		Short: "List, describe and delete Kafka Streams groups and reset their offsets",
-		Example: `  # Print the stored topology of a group, as kafka-streams-groups.sh does
+		Example: `  # No Kafka at hand? Serve the built-in playground in the background and point
+  # every command at it (kstreams-groups playground --help says more)
+  rm -f /tmp/playground.addr
+  kstreams-groups playground --addr-file /tmp/playground.addr > /dev/null &
+  until [ -s /tmp/playground.addr ]; do sleep 0.1; done
+  export KSTREAMS_GROUPS_BOOTSTRAP_SERVER=$(cat /tmp/playground.addr)
+  kstreams-groups overview --group page-views
+
+  # Print the stored topology of a group, as kafka-streams-groups.sh does
   kstreams-groups --bootstrap-server localhost:9092 --describe --topology --group my-app
 
   # The same with a subcommand and the bootstrap server from the environment
@@ -338,34 +360,57 @@ func (a *app) newRootBase() *cobra.Command {
 	return root
 }
 
-// offlineCommands are the commands that talk to no cluster; a command
-// added to the root talks to one unless it is named here.
-var offlineCommands = []string{"render", "playground", "version", "completion", "help"}
-
-// connectionFlags are the root's options for talking to a cluster, which
-// the help of a command that talks to none leaves out.
+// connectionFlags are the root's options for talking to a cluster.
 var connectionFlags = []string{"bootstrap-server", "command-config", "timeout", "detailed-exit-codes", "debug"}
 
-// offlineHelp leaves the connection flags out of the help of c, a command
-// that talks to no cluster (render, playground, version, completion,
-// help). They stay accepted: a shell's KSTREAMS_GROUPS_* or an alias must
-// not break an offline command.
-func offlineHelp(c *cobra.Command) {
+// unusedGlobals are the root's options that the subcommand name does not
+// take, which its help (and its reference page and man page) leave out:
+// those of a cluster for the commands that talk to none, every one for the
+// playground (it reads no config and prints only its address), and for
+// serve those of a command's output and exit code (it prints nothing on
+// stdout and logs without color). A command not named takes them all. A
+// switch, not a map: a table built at init is paid by every run.
+func unusedGlobals(name string) []string {
+	switch name {
+	case "render", "version", "completion", "help":
+		return connectionFlags
+	case "playground":
+		return append(slices.Clone(connectionFlags), "output", "color", "no-color", "config", "profile")
+	case "serve":
+		return []string{"output", "color", "no-color", "detailed-exit-codes"}
+	}
+	return nil
+}
+
+// hideUnusedGlobals leaves unusedGlobals(c) out of the help of c. They
+// stay accepted: a shell's KSTREAMS_GROUPS_* or an alias must not break a
+// command that does not use them.
+func hideUnusedGlobals(c *cobra.Command) {
 	c.SetHelpFunc(func(c *cobra.Command, args []string) {
-		var hidden []*pflag.Flag
-		for _, name := range connectionFlags {
-			if f := c.Root().PersistentFlags().Lookup(name); f != nil && !f.Hidden {
-				f.Hidden = true
-				hidden = append(hidden, f)
-			}
-		}
-		defer func() {
-			for _, f := range hidden {
-				f.Hidden = false
-			}
-		}()
-		c.Root().HelpFunc()(c, args)
+		withUnusedGlobalsHidden(c, func() { c.Root().HelpFunc()(c, args) })
 	})
+}
+
+// withUnusedGlobalsHidden runs fn with the root's options that c does not
+// take hidden (the help, the reference page and the man page of c).
+func withUnusedGlobalsHidden(c *cobra.Command, fn func()) {
+	var unused []string
+	if c.HasParent() && !c.Parent().HasParent() {
+		unused = unusedGlobals(c.Name())
+	}
+	var hidden []*pflag.Flag
+	for _, name := range unused {
+		if f := c.Root().PersistentFlags().Lookup(name); f != nil && !f.Hidden {
+			f.Hidden = true
+			hidden = append(hidden, f)
+		}
+	}
+	defer func() {
+		for _, f := range hidden {
+			f.Hidden = false
+		}
+	}()
+	fn()
 }
 
 // rootFlagError is a usage error for a flag the root command does not know.

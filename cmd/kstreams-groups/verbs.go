@@ -234,7 +234,7 @@ func (a *app) validate(ctx context.Context, present []*verb, v flagValues) (job,
 	}
 	needs := len(present) != 1 || present[0].needsBootstrap == nil || present[0].needsBootstrap(v)
 	if needs && len(a.cfg.Bootstrap) == 0 {
-		return job{}, usageErrorf(`Missing required argument "[bootstrap-server]"`)
+		return job{}, errMissingBootstrap()
 	}
 	var j job
 	for _, vb := range present {

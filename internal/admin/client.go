@@ -57,6 +57,8 @@ type Client struct {
 	answered atomic.Bool
 	// waits are the connection steps and requests under way (progress.go).
 	waits waits
+	// reach records the dials to the bootstrap servers (unreachable.go).
+	reach *reachability
 
 	mu sync.Mutex
 	// tables are the ApiVersions answers by broker address (wire.go).
@@ -114,7 +116,8 @@ func New(cfg Config) (*Client, error) {
 	if !validSoftwareVersion(sv) {
 		sv = "0.0.0"
 	}
-	c := &Client{softwareVersion: sv, seeds: seedAddrs(cfg.Bootstrap), tables: map[string]*kmsg.ApiVersionsResponse{}, nodes: map[int32]int{}}
+	seeds := seedAddrs(cfg.Bootstrap)
+	c := &Client{softwareVersion: sv, seeds: seeds, reach: newReachability(seeds), tables: map[string]*kmsg.ApiVersionsResponse{}, nodes: map[int32]int{}}
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(cfg.Bootstrap...),
 		kgo.ClientID(id),

@@ -18,19 +18,24 @@ import (
 
 // Connection set-up failures that no retry can fix: the broker refused the
 // credentials, or TLS could not be agreed (untrusted certificate, wrong host
-// name, TLS on one side only). The router stops at the first one instead of
+// name, TLS on one side only), or no bootstrap server can be reached at all
+// (unreachable.go). The router stops at the first one instead of
 // retrying until --timeout, and the category tells the exit code. So does a
 // broker that breaks the protocol (a *kafka.ProtocolError, wire.go). A
 // connection that closes before its answer came is a lost answer: retried,
 // and in the end reported as unavailable.
 
 // failure sorts the error of a request to the broker at addr ("" when
-// unknown; api names the request): permanent for a set-up failure or a
-// broken answer, which no retry fixes; else the error to retry, with a lost
+// unknown; api names the request): permanent for a set-up failure, a
+// cluster none of whose bootstrap servers can be reached, or a broken
+// answer, which no retry fixes; else the error to retry, with a lost
 // answer named as such.
 func (c *Client) failure(err error, addr, api string) (_ error, permanent bool) {
 	if ce := c.connectFailure(err); ce != nil {
 		return ce, true
+	}
+	if ue := c.reach.unreachable(err); ue != nil {
+		return ue, true
 	}
 	var pe *kafka.ProtocolError
 	if errors.As(err, &pe) {

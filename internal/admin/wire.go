@@ -60,6 +60,7 @@ func (c *Client) dial(tlsCfg *tls.Config) func(context.Context, string, string) 
 		id := c.waits.begin(Wait{Step: StepConnect, Broker: host})
 		conn, err := (&net.Dialer{}).DialContext(ctx, network, host)
 		c.waits.end(id, err != nil)
+		c.reach.dialed(host, err)
 		if err != nil || tlsCfg == nil {
 			return conn, err
 		}

@@ -404,3 +404,34 @@ type Failure struct {
 	Group string
 	Err   error
 }
+
+// UnreachableError is a cluster none of whose bootstrap servers could be
+// reached at all: every one refused the connection (or its name does not
+// resolve), a few times in a row, and no broker ever connected. It is
+// reported after a few quick retries instead of at --timeout: a port typo
+// would otherwise wait the whole timeout in silence.
+type UnreachableError struct {
+	// Servers are the bootstrap addresses, each with why it failed, in
+	// the order given.
+	Servers []ServerFailure
+}
+
+// ServerFailure is one bootstrap address and why it could not be reached.
+type ServerFailure struct {
+	Addr   string
+	Reason string
+}
+
+func (e *UnreachableError) Error() string {
+	s := "no bootstrap server could be reached: "
+	for i, f := range e.Servers {
+		if i > 0 {
+			s += ", "
+		}
+		s += f.Addr + " (" + f.Reason + ")"
+	}
+	return s + "; check the host and port of --bootstrap-server and that the broker is running"
+}
+
+// Is matches ErrUnavailable.
+func (e *UnreachableError) Is(target error) bool { return target == ErrUnavailable }
