@@ -4,7 +4,7 @@ BIN := bin/kstreams-groups
 # Packages whose tests compare with testdata/golden (only they know -update).
 GOLDEN_PKGS = $$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/\/internal\/golden( |$$)/{print $$1}')
 
-.PHONY: help build demo docs test golden bench vet tidy-check e2e bench-e2e ready graph-check topology-svg overview-svg screenshots console-measure snapshot
+.PHONY: help build demo docs test golden bench vet tidy-check e2e bench-e2e ready graph-check topology-svg overview-svg screenshots console-measure axe snapshot
 help: ## list targets
 	@awk -F':.*## ' '/^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
@@ -37,6 +37,9 @@ overview-svg: build ## regenerate docs/overview.svg from the playground with ove
 
 screenshots: ## regenerate docs/img/console-*.png: the console in headless Chromium, on the playground (needs chromium)
 	$(GO) test ./internal/serve/web/ -run '^TestScreenshots$$' -count=1 -v -screenshots
+
+axe: ## install axe-core (pinned in tools/axe) for the console's accessibility tests (needs node, npm)
+	cd tools/axe && npm ci --no-audit --no-fund --loglevel=error
 
 console-measure: ## the console's figures in headless Chromium: first paint of 100 groups, a 10,000-node topology (needs chromium)
 	$(GO) test ./internal/serve/web/ -run '^TestBrowserMeasure$$' -count=1 -v
