@@ -36,6 +36,8 @@ function route() {
   state.page = null;
   clearTimeout(state.timer);
   clear(app);
+  app.setAttribute('aria-busy', 'true');
+  delete app.dataset.drawn;
   if (state.route.kind === 'group') groupPage(state.route.cluster, state.route.group);
   else listPage();
   // A new page takes the focus, as a page load would put the reader at
@@ -59,6 +61,10 @@ async function tick() {
     if (r !== state.route) return;
     if (r.kind === 'list') drawList();
     else await refreshGroup(r);
+    if (r !== state.route) return;
+    // Drawn: for a reader's tools, and the tests, which wait for it.
+    app.setAttribute('aria-busy', 'false');
+    app.dataset.drawn = location.hash;
     showBanner(null);
   } catch (e) {
     showBanner('Could not update (' + e.message + '); showing the last data. Retrying…');
@@ -81,9 +87,10 @@ async function getJSON(url) {
 function showBanner(text) {
   const b = document.getElementById('banner');
   // Written only when it changes: the banner is a live region.
-  if ((b.textContent || '') === (text || '')) return;
+  text = bound(text || '', 1000);
+  if ((b.textContent || '') === text) return;
   b.hidden = !text;
-  b.textContent = text || '';
+  b.textContent = text;
 }
 
 function drawClusters(clusters) {
@@ -288,11 +295,17 @@ function drawGroup(p, d, history, events) {
   drawPanel(p);
   drawTasks(p, o);
   drawMembers(p, o);
-  put(p.chart, historyChart(history.samples, p.chart.clientWidth - 8), legend(history.samples.some(x => x.time_lag_ms !== null)), chartSummary(history.samples));
+  put(p.chart, historyChart(history.samples, contentWidth(p.chart)), legend(history.samples.some(x => x.time_lag_ms !== null)), chartSummary(history.samples));
   put(p.events, ...(events.events.length ? events.events.slice().reverse().map(e =>
     h('li', null, h('time', { datetime: e.time }, fmtTime(e.time)), h('span', null, bound(e.text, 1000))))
     : [h('li', { class: 'muted' }, 'No change seen since serve started.')]));
   document.title = bound(o.group, 100) + ' · kstreams-groups';
+}
+
+// contentWidth is el's width inside its padding.
+function contentWidth(el) {
+  const cs = getComputedStyle(el);
+  return Math.floor(el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight));
 }
 
 // cliLine is a command that prints in a terminal what the page shows.

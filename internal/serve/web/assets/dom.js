@@ -26,8 +26,9 @@ function build(el, attrs, children) {
     for (const [k, v] of Object.entries(attrs)) {
       if (v === undefined || v === null || v === false) continue;
       if (/^on/i.test(k)) throw new Error('event handlers are not attributes: ' + k);
-      // A link keeps its whole target: cut, it would lead elsewhere.
-      el.setAttribute(k, v === true ? '' : k === 'href' ? String(v) : bound(String(v), MAX_TEXT));
+      // The attributes that show text are bounded; the others (a link's
+      // target, a shape's points) are the page's own and kept whole.
+      el.setAttribute(k, v === true ? '' : k === 'title' || k.startsWith('aria-') ? bound(String(v), MAX_TEXT) : String(v));
     }
   }
   append(el, children);

@@ -13,7 +13,7 @@
 // is drawn with its nodes only once opened, so the first drawing costs
 // one box per sub-topology whatever the node count. Pan with the pointer,
 // zoom with the wheel; names are hidden when zoomed far out.
-import { s, clear, fmtInt, fmtMs, fit } from './dom.js';
+import { s, clear, fmtInt, fmtMs, fit, bound, MAX_TEXT } from './dom.js';
 
 // The fonts of app.css's .node .name, .node .detail, .sub-line,
 // .sub-title, .sub-lag and .edge-label: the labels are measured in them.
@@ -168,13 +168,15 @@ export class TopologyView {
     const g = s('g', { class: 'sub' + (b.open ? ' open' : ''), transform: `translate(${b.x},${b.y})`, 'data-sub': b.i,
       // A closed box is a control; an opened one holds controls (its
       // nodes), so it is a group (a control may not hold another).
-      tabindex: b.open ? null : 0, role: b.open ? 'group' : 'button', 'aria-label': 'Sub-topology ' + st.id });
+      tabindex: b.open ? null : 0, role: b.open ? 'group' : 'button' });
     const rect = s('rect', { class: 'sub-box', width: b.w, height: b.h, rx: 8 });
     const inner = b.w - 2 * PAD;
     const title = s('text', { x: PAD, y: 21, class: 'sub-title' }, fit('Sub-topology ' + st.id, inner - 60, F_TITLE));
     const lagText = s('text', { x: PAD, y: 40, class: 'sub-lag' });
-    g.append(rect, title, lagText);
-    this.subEls[b.i] = { g, rect, lagText, w: inner };
+    // Its title (the name said, and shown on hover) is written by paintLag.
+    const tip = s('title');
+    g.append(rect, title, lagText, tip);
+    this.subEls[b.i] = { g, rect, lagText, tip, w: inner };
     if (!b.open) {
       const srcs = (st.source_topics || []).map(t => t.topic), sinks = [...(st.repartition_sink_topics || []), ...(st.sink_topics || [])];
       if (st.nodes) g.appendChild(s('text', { x: b.w - PAD, y: 21, class: 'sub-close', 'text-anchor': 'end' }, '▸ open'));
@@ -182,7 +184,6 @@ export class TopologyView {
       g.appendChild(s('text', { x: PAD, y: 77, class: 'sub-line' }, fit('⇠ ' + (sinks.join(', ') || (st.dynamic_sink ? 'dynamic' : '–')), inner, F_LINE)));
       const n = st.nodes ? fmtInt(st.nodes.length) + ' nodes' : 'no nodes: description ' + (this.doc.topology_description_status || 'absent');
       g.appendChild(s('text', { x: PAD, y: 94, class: 'sub-line muted' }, fit(n + ' · ' + fmtInt(st.task_count) + ' tasks · ' + fmtInt((st.stores || []).length) + ' stores', inner, F_LINE)));
-      g.appendChild(s('title', null, 'Sub-topology ' + st.id + (st.nodes ? ': click to open' : '') + '\nreads ' + (srcs.join(', ') || '–') + '\nwrites ' + (sinks.join(', ') || '–')));
       return g;
     }
     g.appendChild(s('text', { x: b.w - PAD, y: 21, class: 'sub-close', 'text-anchor': 'end', 'data-close': b.i,
@@ -237,7 +238,9 @@ export class TopologyView {
       const tl = st.time_lag && st.time_lag.milliseconds !== null ? ' · ' + fmtMs(st.time_lag.milliseconds) : '';
       const text = 'lag ' + fmtInt(st.lag) + (total > 0 ? ' · ' + Math.round(share * 100) + '% of the group\'s' : '') + tl;
       el.lagText.textContent = fit(text, el.w, F_LAG);
-      el.g.setAttribute('aria-label', 'Sub-topology ' + st.id + ': ' + hl.text + '; ' + text);
+      const srcs = (st.source_topics || []).map(t => t.topic), sinks = [...(st.repartition_sink_topics || []), ...(st.sink_topics || [])];
+      el.tip.textContent = bound('Sub-topology ' + st.id + (st.nodes && !this.expanded.has(st.id) ? ' (Enter or click opens it)' : '') + ': ' + hl.text + '; ' + text +
+        '\nreads ' + (srcs.join(', ') || '–') + '\nwrites ' + (sinks.join(', ') || (st.dynamic_sink ? 'dynamic' : '–')), MAX_TEXT);
     });
   }
 
@@ -380,11 +383,15 @@ function drawTile(t) {
     }
     const sub2 = n.type === 'source' ? (n.topics || []).join(', ') || n.topic_pattern || ''
       : n.type === 'sink' ? (n.topic ?? 'dynamic') : (n.stores || []).join(', ');
+    const label = fit(n.name, NW - 16, F_NAME);
+    const detail = sub2 ? fit((n.type === 'processor' ? '▤ ' : n.type === 'source' ? '⇢ ' : '⇠ ') + sub2, NW - 16, F_DETAIL) : n.type;
+    // Its name, for a screen reader as on hover, is its title: the
+    // whole name (an aria-label would hide the text it shows).
     nodes.appendChild(s('g', { class: 'node ' + n.type, transform: `translate(${p.x},${p.y})`, 'data-node': ni,
-      tabindex: 0, role: 'button', 'aria-label': n.type + ' ' + n.name },
+      tabindex: 0, role: 'button' },
       s('rect', { width: NW, height: NH, rx: 5 }),
-      s('text', { x: 8, y: 16, class: 'name' }, fit(n.name, NW - 16, F_NAME)),
-      s('text', { x: 8, y: 32, class: 'detail' }, sub2 ? fit((n.type === 'processor' ? '▤ ' : n.type === 'source' ? '⇢ ' : '⇠ ') + sub2, NW - 16, F_DETAIL) : n.type),
+      s('text', { x: 8, y: 16, class: 'name' }, label),
+      s('text', { x: 8, y: 32, class: 'detail' }, detail),
       s('title', null, n.type + ' ' + n.name + (sub2 ? '\n' + sub2 : ''))));
   }
   return s('g', { class: 'tile' }, edges, nodes);
