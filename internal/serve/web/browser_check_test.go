@@ -338,6 +338,7 @@ func TestBrowserReadable(t *testing.T) {
 			}
 		}
 		assert.Contains(t, eval[string](t, b, `document.querySelector('.health-legend').textContent`), "health by the check's lag conditions")
+		assert.Contains(t, eval[string](t, b, `document.querySelector('.health-legend').textContent`), "share of the group's lag")
 	})
 
 	t.Run("the chart's time labels never repeat", func(t *testing.T) {

@@ -147,7 +147,8 @@ function listPage() {
   app.append(
     h('section', { class: 'toolbar' }, h('h1', { tabindex: -1 }, 'Streams groups'), h('span', { id: 'count', class: 'muted' }),
       h('div', { class: 'spacer' }), filter, h('label', { class: 'check' }, only, ' problems only')),
-    cliLine(cli(null, 'check', '--all-groups') + '   # or: ' + cli(null, 'list', '--state'), 'The same groups in a terminal (add --profile NAME for another cluster):'),
+    h('p', { class: 'cli' }, h('span', { class: 'muted' }, 'The same in a terminal (with --profile NAME for a cluster):'), ' ',
+      h('code', null, cli(null, 'check', '--all-groups')), ' ', h('span', { class: 'muted' }, 'or'), ' ', h('code', null, cli(null, 'list', '--state'))),
     h('ul', { id: 'stale', class: 'problems' }),
     h('div', { class: 'table-wrap' }, h('table', { id: 'groups', class: 'groups' }, h('thead', null, head), h('tbody'))),
   );
@@ -280,7 +281,7 @@ function drawGroup(p, d, history, events) {
   put(p.facts,
     fact('Members', fmtInt(o.member_count)),
     fact('Lag', fmtInt(o.lag)),
-    fact('Time lag', o.time_lag && o.time_lag.milliseconds !== null ? fmtMs(o.time_lag.milliseconds) : 'not measured'),
+    fact('Time lag', timeLagText(o.time_lag)),
     fact('Largest task', o.largest_task ? o.largest_task.id + ' (' + fmtInt(o.largest_task.lag) + ')' : '–'),
     fact('Moving tasks', fmtInt(c.moving_tasks)),
     fact('Epochs', 'group ' + o.group_epoch + ' · assignment ' + o.assignment_epoch + ' · topology ' + o.topology_epoch),
@@ -302,6 +303,14 @@ function drawGroup(p, d, history, events) {
   document.title = bound(o.group, 100) + ' · kstreams-groups';
 }
 
+// timeLagText is a time lag, or why there is none: not measured (serve
+// without --time-lag), or not known (with the reason when there is one).
+function timeLagText(tl) {
+  if (!tl) return 'not measured';
+  if (tl.milliseconds !== null) return fmtMs(tl.milliseconds);
+  return h('span', { title: tl.error ? bound(tl.error, 1000) : null }, 'not known' + (tl.error ? ': ' + bound(tl.error, 120) : ''));
+}
+
 // contentWidth is el's width inside its padding.
 function contentWidth(el) {
   const cs = getComputedStyle(el);
@@ -317,9 +326,9 @@ function cliLine(command, label) {
 function healthLegend() {
   const key = (cls, text) => h('span', { class: 'swatch-key' }, h('span', { class: 'swatch ' + cls, 'aria-hidden': 'true' }), text);
   return h('div', { class: 'health-legend' },
-    h('span', null, 'Box colour: health by the check\'s lag conditions (its time lag when known, else its largest task lag, else its lag):'),
+    h('span', null, 'Colour: health by the check\'s lag conditions on the box\'s time lag, else task lag, else lag:'),
     key('health-ok', 'OK'), key('health-warn', 'WARNING'), key('health-crit', 'CRITICAL'), key('health-none', 'no condition set'),
-    h('span', null, '· % is the sub-topology\'s share of the group\'s lag.'));
+    h('span', null, '· %: share of the group\'s lag'));
 }
 
 // drawWhy says why a group could not be read, or why it has no

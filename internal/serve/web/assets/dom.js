@@ -61,15 +61,16 @@ function safeSlice(str, a, b) {
 function isLow(c) { return c >= 0xdc00 && c <= 0xdfff; }
 
 // cut shortens a name to n characters by its middle: generated names
-// differ at their end (KSTREAM-FLATMAPVALUES-0000000012), so the end is
-// kept whole when it is a number, else as much of it as of the start.
+// differ at their end (KSTREAM-FLATMAPVALUES-0000000012), so a numeric
+// end is kept whole (and the rest goes to the start), else as much of
+// the end as of the start.
 export function cut(str, n) {
   str = String(str ?? '');
   if (str.length <= n) return str;
   if (n < 3) return safeSlice(str, 0, n);
   const num = /[-_.]?\d+$/.exec(str);
   let tail = Math.floor((n - 1) / 2);
-  if (num && num[0].length <= n - 4) tail = Math.max(tail, num[0].length);
+  if (num && num[0].length <= n - 4) tail = num[0].length;
   const head = n - 1 - tail;
   return safeSlice(str, 0, head) + '…' + safeSlice(str, str.length - tail, str.length);
 }

@@ -182,7 +182,7 @@ export class TopologyView {
       if (st.nodes) g.appendChild(s('text', { x: b.w - PAD, y: 21, class: 'sub-close', 'text-anchor': 'end' }, '▸ open'));
       g.appendChild(s('text', { x: PAD, y: 60, class: 'sub-line' }, fit('⇢ ' + (srcs.join(', ') || '–'), inner, F_LINE)));
       g.appendChild(s('text', { x: PAD, y: 77, class: 'sub-line' }, fit('⇠ ' + (sinks.join(', ') || (st.dynamic_sink ? 'dynamic' : '–')), inner, F_LINE)));
-      const n = st.nodes ? fmtInt(st.nodes.length) + ' nodes' : 'no nodes: description ' + (this.doc.topology_description_status || 'absent');
+      const n = st.nodes ? fmtInt(st.nodes.length) + ' nodes' : 'no nodes (' + (this.doc.topology_description_status || 'no description') + ')';
       g.appendChild(s('text', { x: PAD, y: 94, class: 'sub-line muted' }, fit(n + ' · ' + fmtInt(st.task_count) + ' tasks · ' + fmtInt((st.stores || []).length) + ' stores', inner, F_LINE)));
       return g;
     }
