@@ -193,7 +193,7 @@ func TestBrowserLayout(t *testing.T) {
 	for _, g := range staging.Check.Groups {
 		pages = append(pages, "#/c/staging/g/"+g.ID())
 	}
-	for _, width := range []int{1024, 1280, 1920} {
+	for _, width := range []int{1024, 1280, 1920, 2560} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
 			b.run(t, chromedp.EmulateViewport(int64(width), 900))
 			for _, p := range pages {
