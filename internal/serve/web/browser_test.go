@@ -309,6 +309,9 @@ func TestBrowser(t *testing.T) {
 			if policy {
 				b.noViolations(t)
 			}
+			// Away from the page before its server goes: a refresh then
+			// refused would be logged into the next subtest.
+			b.run(t, chromedp.Navigate("about:blank"))
 			s.Close()
 		}
 	})

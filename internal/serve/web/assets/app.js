@@ -65,6 +65,9 @@ async function tick() {
     // Drawn: for a reader's tools, and the tests, which wait for it.
     app.setAttribute('aria-busy', 'false');
     app.dataset.drawn = location.hash;
+    // When the last drawing was painted, for the measures (one mark, not
+    // one per refresh).
+    requestAnimationFrame(() => requestAnimationFrame(() => { performance.clearMarks('painted'); performance.mark('painted'); }));
     showBanner(null);
   } catch (e) {
     showBanner('Could not update (' + e.message + '); showing the last data. Retrying…');
@@ -75,6 +78,9 @@ async function tick() {
 async function getJSON(url) {
   const res = await fetch(url, { cache: 'no-store', headers: { Accept: 'application/json' } });
   const body = await res.json().catch(() => null);
+  // The last document read before a drawing: the measures start there.
+  performance.clearMarks('parsed');
+  performance.mark('parsed');
   if (!res.ok) {
     const err = new Error(body && body.error ? body.error.message : res.status + ' ' + res.statusText);
     err.status = res.status;
