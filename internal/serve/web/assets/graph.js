@@ -13,7 +13,7 @@
 // is drawn with its nodes only once opened, so the first drawing costs
 // one box per sub-topology whatever the node count. Pan with the pointer,
 // zoom with the wheel; names are hidden when zoomed far out.
-import { s, clear, fmtInt, fmtMs, fit, bound, MAX_TEXT } from './dom.js';
+import { s, clear, fmtInt, fmtMs, fit, bound, textWidth, MAX_TEXT } from './dom.js';
 
 // The fonts of app.css's .node .name, .node .detail, .sub-line,
 // .sub-title, .sub-lag and .edge-label: the labels are measured in them.
@@ -183,7 +183,10 @@ export class TopologyView {
       g.appendChild(s('text', { x: PAD, y: 60, class: 'sub-line' }, fit('⇢ ' + (srcs.join(', ') || '–'), inner, F_LINE)));
       g.appendChild(s('text', { x: PAD, y: 77, class: 'sub-line' }, fit('⇠ ' + (sinks.join(', ') || (st.dynamic_sink ? 'dynamic' : '–')), inner, F_LINE)));
       const n = st.nodes ? fmtInt(st.nodes.length) + ' nodes' : 'no nodes (' + (this.doc.topology_description_status || 'no description') + ')';
-      g.appendChild(s('text', { x: PAD, y: 94, class: 'sub-line muted' }, fit(n + ' · ' + fmtInt(st.task_count) + ' tasks · ' + fmtInt((st.stores || []).length) + ' stores', inner, F_LINE)));
+      const tasks = fmtInt(st.task_count) + ' tasks', stores = fmtInt((st.stores || []).length) + ' stores';
+      // Whole facts rather than a sentence cut in its middle.
+      const line = [[n, tasks, stores], [n, tasks], [n]].map(x => x.join(' · ')).find(x => textWidth(x, F_LINE) <= inner) || n;
+      g.appendChild(s('text', { x: PAD, y: 94, class: 'sub-line muted' }, fit(line, inner, F_LINE)));
       return g;
     }
     g.appendChild(s('text', { x: b.w - PAD, y: 21, class: 'sub-close', 'text-anchor': 'end', 'data-close': b.i,
