@@ -381,7 +381,7 @@ func TestBrowserReadable(t *testing.T) {
 func TestBrowserRefreshIsTheInterval(t *testing.T) {
 	b := newTab(t, 1280, 900)
 	src := newSource(syntheticCluster("prod", 3))
-	for _, interval := range []time.Duration{700 * time.Millisecond, 1500 * time.Millisecond} {
+	for _, interval := range []time.Duration{time.Second, 2 * time.Second} {
 		var mu sync.Mutex
 		var asked []time.Time
 		h := web.Handler(src, web.WithRefresh(interval))
@@ -407,8 +407,9 @@ func TestBrowserRefreshIsTheInterval(t *testing.T) {
 		require.GreaterOrEqual(t, len(gaps), 3, "asked %d times in %v at an interval of %v", len(gaps)+1, 5*interval, interval)
 		slices.Sort(gaps)
 		median := gaps[len(gaps)/2]
-		// Generous bounds: a loaded machine delays timers, never hastens them.
-		assert.GreaterOrEqual(t, gaps[0], interval*8/10, "asked sooner than the interval %v: %v", interval, gaps)
+		// Generous bounds: a loaded machine delays timers, never hastens
+		// them, but a request sent late shortens the gap to the next.
+		assert.GreaterOrEqual(t, gaps[0], interval*7/10, "asked sooner than the interval %v: %v", interval, gaps)
 		assert.LessOrEqual(t, median, interval*3/2, "asked later than the interval %v: %v", interval, gaps)
 	}
 	b.noViolations(t)
