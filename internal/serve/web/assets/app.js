@@ -188,7 +188,9 @@ function drawList() {
     const cov = g.standby_coverage;
     const tr = h('tr', { class: 'status-' + (g.status || 'none').toLowerCase() },
       h('td', { class: 'cluster' + (multi ? '' : ' muted') }, g.cluster),
-      h('td', { class: 'group' }, h('a', { href: groupHref(g.cluster, g.group), title: g.group.length > 80 ? g.group : null }, bound(g.group, 300)),
+      // A name breaks at its spaces and hyphens; one with a long run
+      // without them may break anywhere (else it would widen the table).
+      h('td', { class: /[^\s-]{24,}/.test(g.group) ? 'group long' : 'group' }, h('a', { href: groupHref(g.cluster, g.group), title: g.group.length > 80 ? g.group : null }, bound(g.group, 300)),
         g.error ? h('div', { class: 'err', title: bound(g.error.message, 1000) }, g.error.name + ': ' + bound(g.error.message, 200)) : null),
       h('td', { class: 'state' }, g.state ? badge(g.state) : '–'),
       h('td', { class: 'num' }, fmtInt(g.member_count)),
