@@ -62,9 +62,9 @@ const overflows = `(() => {
     if (cs.display === 'inline' || cs.display === 'none' || cs.display === 'contents' || el.clientWidth === 0) continue;
     if (cs.overflowX === 'visible' && el.scrollWidth > el.clientWidth + 1)
       bad.push(name(el) + ': content ' + el.scrollWidth + ' px wide in a box of ' + el.clientWidth + ' (' + el.textContent.slice(0, 60) + ')');
-    // The group list scrolls sideways at no width: a column would be out of sight.
-    if (el.querySelector(':scope > table#groups') && el.scrollWidth > el.clientWidth + 1)
-      bad.push('the group list scrolls sideways: ' + el.scrollWidth + ' px in ' + el.clientWidth);
+    // No table scrolls sideways at any width: a column would be out of sight.
+    if (el.matches('.table-wrap') && el.scrollWidth > el.clientWidth + 1)
+      bad.push(name(el.querySelector('table') || el) + ' scrolls sideways: ' + el.scrollWidth + ' px in ' + el.clientWidth);
   }
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
