@@ -419,7 +419,7 @@ function drawMembers(p, o) {
   put(p.members, o.members.length ? h('table', { class: 'members' },
     h('thead', null, h('tr', null, ['', 'Member', 'Process', 'Client', 'Host', 'Endpoint'].map(x => h('th', null, x)))),
     h('tbody', null, o.members.map(m => h('tr', null, h('td', { class: 'ref' }, m.ref), h('td', { class: 'mono' }, m.member_id), h('td', { class: 'mono' }, m.process_id),
-      h('td', null, m.client_id), h('td', null, m.client_host), h('td', null, m.user_endpoint ? m.user_endpoint.host + ':' + m.user_endpoint.port : '–')))))
+      h('td', null, m.client_id), h('td', { class: 'host' }, m.client_host), h('td', { class: 'host' }, m.user_endpoint ? m.user_endpoint.host + ':' + m.user_endpoint.port : '–')))))
     : h('p', { class: 'muted' }, 'No member.'));
 }
 
