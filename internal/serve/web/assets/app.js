@@ -8,6 +8,11 @@ import { TopologyView } from './graph.js';
 import { historyChart, legend } from './chart.js';
 
 const app = document.getElementById('app');
+// A broker's message is shown to this many characters where there is
+// room (elsewhere 200): serve keeps one cut at 1,000 characters with a
+// note saying so ("[cut: the message has N characters; …]"), which
+// this leaves whole.
+const MESSAGE = 1200;
 const state = {
   refresh: 5000,
   groups: null,          // the last /api/v1/groups document
@@ -93,7 +98,7 @@ async function getJSON(url) {
 function showBanner(text) {
   const b = document.getElementById('banner');
   // Written only when it changes: the banner is a live region.
-  text = bound(text || '', 1000);
+  text = bound(text || '', MESSAGE);
   if ((b.textContent || '') === text) return;
   b.hidden = !text;
   b.textContent = text;
@@ -103,7 +108,7 @@ function drawClusters(clusters) {
   const el = clear(document.getElementById('clusters'));
   for (const c of clusters) {
     const kind = c.stale ? 'crit' : !c.last_success ? 'unknown' : c.status === 'OK' ? 'ok' : c.status === 'WARNING' ? 'warn' : c.status === 'CRITICAL' ? 'crit' : 'unknown';
-    const chip = h('span', { class: 'chip ' + kind, title: c.error ? bound(c.error, 1000) : 'last read ' + fmtTime(c.last_success) + ', cycle ' + c.cycle_seconds.toFixed(2) + 's' },
+    const chip = h('span', { class: 'chip ' + kind, title: c.error ? bound(c.error, MESSAGE) : 'last read ' + fmtTime(c.last_success) + ', cycle ' + c.cycle_seconds.toFixed(2) + 's' },
       h('b', null, bound(c.name, 60)), ' ', c.stale ? 'stale' : c.last_success ? fmtInt(c.group_count) + ' groups' : 'not read yet');
     el.appendChild(chip);
   }
@@ -167,7 +172,7 @@ function drawList() {
   // A cluster whose last cycle failed, or that was never read, says so.
   put(document.getElementById('stale'), ...state.groups.clusters.filter(c => c.stale || !c.last_success).map(c =>
     h('li', { class: 'crit' }, c.name + ': ' + (c.last_success ? 'the last cycle failed, showing the one of ' + fmtTime(c.last_success) : 'not read yet') +
-      (c.error ? ' (' + bound(c.error, 1000) + ')' : ''))));
+      (c.error ? ' (' + bound(c.error, MESSAGE) + ')' : ''))));
   const q = state.filter.trim().toLowerCase();
   let rows = state.groups.groups.filter(g => !q || [g.cluster, g.group, g.state, g.status, g.topology_description_status]
     .some(v => (v || '').toLowerCase().includes(q)));
@@ -191,7 +196,7 @@ function drawList() {
       // A name breaks at its spaces and hyphens; one with a long run
       // without them may break anywhere (else it would widen the table).
       h('td', { class: /[^\s-]{24,}/.test(g.group) ? 'group long' : 'group' }, h('a', { href: groupHref(g.cluster, g.group), title: g.group.length > 80 ? g.group : null }, bound(g.group, 300)),
-        g.error ? h('div', { class: 'err', title: bound(g.error.message, 1000) }, g.error.name + ': ' + bound(g.error.message, 200)) : null),
+        g.error ? h('div', { class: 'err', title: bound(g.error.message, MESSAGE) }, g.error.name + ': ' + bound(g.error.message, 200)) : null),
       h('td', { class: 'state' }, g.state ? badge(g.state) : '–'),
       h('td', { class: 'num' }, fmtInt(g.member_count)),
       h('td', { class: 'num' }, fmtInt(g.lag)),
@@ -280,7 +285,7 @@ function drawGroup(p, d, history, events) {
     stateBadge,
     badge(c.status),
     d.cluster.stale ? badge('stale: ' + d.cluster.error, 'crit') : null);
-  put(p.problems, ...c.problems.map(x => h('li', { class: x.status.toLowerCase() }, x.status + ' · ' + bound(x.message, 1000))));
+  put(p.problems, ...c.problems.map(x => h('li', { class: x.status.toLowerCase() }, x.status + ' · ' + bound(x.message, MESSAGE))));
   drawWhy(p, o, d);
   if (o.error) { put(p.facts); return; }
   // Each label and its value are one cell of the grid: apart, a row of
@@ -316,7 +321,7 @@ function drawGroup(p, d, history, events) {
 function timeLagText(tl) {
   if (!tl) return 'not measured';
   if (tl.milliseconds !== null) return fmtMs(tl.milliseconds);
-  return h('span', { title: tl.error ? bound(tl.error, 1000) : null }, 'not known' + (tl.error ? ': ' + bound(tl.error, 120) : ''));
+  return h('span', { title: tl.error ? bound(tl.error, MESSAGE) : null }, 'not known' + (tl.error ? ': ' + bound(tl.error, 120) : ''));
 }
 
 // contentWidth is el's width inside its padding.
@@ -348,8 +353,7 @@ function drawWhy(p, o, d) {
   const status = o.topology_description_status;
   let reason = null;
   if (o.error) {
-    reason = ['The group could not be read: ', h('b', null, o.error.name), ': ', bound(o.error.message, 1000),
-      o.error.message.length > 1000 ? ' (the whole message: ' + apiGroup(p.cluster, p.group) + ')' : ''];
+    reason = ['The group could not be read: ', h('b', null, o.error.name), ': ', bound(o.error.message, MESSAGE)];
   } else if (status === 'NOT_STORED') {
     reason = ['The broker has no topology description for this group (', h('b', null, 'NOT_STORED'), '): its clients did not push one ' +
       '(topology.description.push.enabled=false, a client older than Kafka 4.4), or not yet (the push follows the first heartbeats). ' +
