@@ -287,7 +287,8 @@ func (a *app) serve(cmd *cobra.Command, o serveOptions) error {
 			Logger:    logger,
 		}))
 	}
-	webHandler := console.Handler(cs)
+	// The page asks again once per cycle: sooner shows nothing new.
+	webHandler := console.Handler(cs, console.WithRefresh(o.interval))
 	l, err := net.Listen("tcp", o.listen)
 	if err != nil {
 		return fmt.Errorf("--listen %s: %w", o.listen, err)

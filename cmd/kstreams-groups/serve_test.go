@@ -249,13 +249,14 @@ func TestServeNoSecret(t *testing.T) {
 }
 
 // TestServeConsole: the command mounts the web console at / and its
-// documents under /api/v1, answered from the collectors' snapshots.
+// documents under /api/v1, answered from the collectors' snapshots; the
+// page asks again once per --interval.
 func TestServeConsole(t *testing.T) {
 	isolate(t)
 	pg, err := playground.StartState(playground.DefaultState())
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = pg.Close() })
-	s := startServe(t, "--bootstrap-server", bootstrap(pg))
+	s := startServe(t, "--bootstrap-server", bootstrap(pg), "--interval", "7s")
 	s.waitReady(t)
 	code, page := s.get(t, "/")
 	assert.Equal(t, http.StatusOK, code)
@@ -264,6 +265,7 @@ func TestServeConsole(t *testing.T) {
 	require.Equal(t, http.StatusOK, code, body)
 	var doc format.GroupsDoc
 	require.NoError(t, json.Unmarshal([]byte(body), &doc))
+	assert.Equal(t, int64(7000), doc.RefreshMS, "the page refreshes once per --interval")
 	var groups []string
 	for _, g := range doc.Groups {
 		assert.Equal(t, "default", g.Cluster)

@@ -92,6 +92,33 @@ type GroupDetailDoc struct {
 	Cluster  ClusterDoc       `json:"cluster" yaml:"cluster"`
 	Overview OverviewGroupDoc `json:"overview" yaml:"overview"`
 	Check    CheckGroupDoc    `json:"check" yaml:"check"`
+	// Thresholds are the check's lag conditions, so that the page can
+	// colour each sub-topology by the same limits the group is judged by.
+	Thresholds ThresholdsDoc `json:"thresholds" yaml:"thresholds"`
+}
+
+// ThresholdsDoc is serve's lag conditions (--lag-warning, …); a
+// condition not given is null.
+type ThresholdsDoc struct {
+	LagWarning        *int64 `json:"lag_warning" yaml:"lag_warning"`
+	LagCritical       *int64 `json:"lag_critical" yaml:"lag_critical"`
+	TaskLagWarning    *int64 `json:"task_lag_warning" yaml:"task_lag_warning"`
+	TaskLagCritical   *int64 `json:"task_lag_critical" yaml:"task_lag_critical"`
+	TimeLagWarningMS  *int64 `json:"time_lag_warning_ms" yaml:"time_lag_warning_ms"`
+	TimeLagCriticalMS *int64 `json:"time_lag_critical_ms" yaml:"time_lag_critical_ms"`
+}
+
+// NewThresholdsDoc builds the lag conditions of o.
+func NewThresholdsDoc(o check.Options) ThresholdsDoc {
+	ms := func(d *time.Duration) *int64 {
+		if d == nil {
+			return nil
+		}
+		v := d.Milliseconds()
+		return &v
+	}
+	return ThresholdsDoc{LagWarning: o.LagWarning, LagCritical: o.LagCritical, TaskLagWarning: o.TaskLagWarning, TaskLagCritical: o.TaskLagCritical,
+		TimeLagWarningMS: ms(o.TimeLagWarning), TimeLagCriticalMS: ms(o.TimeLagCritical)}
 }
 
 // HistoryDoc is …/history: the group's samples, oldest first.
@@ -199,7 +226,7 @@ func newGroupRowDoc(cluster string, g *check.Group) GroupRowDoc {
 func NewGroupDetailDoc(c *snapshot.Cluster, g *check.Group) GroupDetailDoc {
 	ov := NewOverviewDoc(&overview.Result{Groups: []*overview.Group{g.Overview}})
 	ck := NewCheckDoc(&check.Result{Groups: []*check.Group{g}, Status: g.Status, Options: c.Check.Options})
-	return GroupDetailDoc{Cluster: NewClusterDoc(c), Overview: ov.Groups[0], Check: ck.Groups[0]}
+	return GroupDetailDoc{Cluster: NewClusterDoc(c), Overview: ov.Groups[0], Check: ck.Groups[0], Thresholds: NewThresholdsDoc(c.Check.Options)}
 }
 
 // NewHistoryDoc builds a group's history.

@@ -309,6 +309,9 @@ func TestBrowser(t *testing.T) {
 			if policy {
 				b.noViolations(t)
 			}
+			// Away from the page before its server goes: a refresh then
+			// refused would be logged into the next subtest.
+			b.run(t, chromedp.Navigate("about:blank"))
 			s.Close()
 		}
 	})
@@ -442,13 +445,15 @@ func measureGraph(t testing.TB, b *tab) graphFigures {
 	})()`)
 }
 
-// TestScreenshots writes docs/img/console-list.png and
-// console-group.png from the playground (make screenshots).
+// TestScreenshots writes docs/img/console-{list,group,error,large}-
+// {1280,1920}.png from the playground and a generated group (make
+// screenshots): the list, a group with a node selected, a group whose
+// description is ERROR, and a topology of 20 sub-topologies, one opened.
 func TestScreenshots(t *testing.T) {
 	if !*screenshots {
 		t.Skip("-screenshots writes docs/img/console-*.png (make screenshots)")
 	}
-	b := newTab(t, 1440, 900)
+	b := newTab(t, 1280, 900)
 	pg := startState(t, playground.DefaultState())
 	c := collect(t, "production", pg)
 	c.Events["page-views"] = []snapshot.Event{
@@ -466,7 +471,7 @@ func TestScreenshots(t *testing.T) {
 		staging.History[tree.ID()] = append(staging.History[tree.ID()], snapshot.Sample{Time: now.Add(time.Duration(i-59) * time.Minute), Lag: lag, TimeLagSeconds: float64(lag) / 210, HasTimeLag: true})
 	}
 	src := newSource(c, staging)
-	srv := httptest.NewServer(web.Handler(src, web.WithRefresh(time.Hour)))
+	srv := httptest.NewServer(web.Handler(src, web.WithRefresh(30*time.Second)))
 	defer srv.Close()
 	dir := filepath.Join("..", "..", "..", "docs", "img")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
@@ -477,18 +482,20 @@ func TestScreenshots(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
 		t.Logf("wrote %s (%d bytes)", filepath.Join(dir, name), len(png))
 	}
-	b.run(t, chromedp.Navigate(srv.URL+"/"))
-	b.waitFor(t, rows+".length > 0")
-	shot("console-list.png")
-	b.run(t, chromedp.Navigate(srv.URL+"/#/c/production/g/page-views"))
-	b.waitFor(t, `document.querySelectorAll('svg.topo .node').length > 0`)
-	b.run(t, chromedp.Click(chromedp.CSS(`svg.topo .node.processor`)))
-	shot("console-group.png")
-	b.run(t, chromedp.Navigate(srv.URL+"/#/c/staging/g/clickstream-enrichment"))
-	b.waitFor(t, `document.querySelectorAll('svg.topo .sub').length === 20`)
-	b.do(t, `document.querySelectorAll('svg.topo .sub')[4].dispatchEvent(new MouseEvent('click', {bubbles: true}))`)
-	b.waitFor(t, `document.querySelectorAll('svg.topo .node').length > 0`)
-	shot("console-large.png")
+	for _, width := range []int64{1280, 1920} {
+		b.run(t, chromedp.EmulateViewport(width, 900))
+		b.goTo(t, srv.URL, "#/")
+		shot(fmt.Sprintf("console-list-%d.png", width))
+		b.goTo(t, srv.URL, "#/c/production/g/page-views")
+		b.run(t, chromedp.Click(chromedp.CSS(`svg.topo .node.processor`)))
+		shot(fmt.Sprintf("console-group-%d.png", width))
+		b.goTo(t, srv.URL, "#/c/production/g/billing")
+		shot(fmt.Sprintf("console-error-%d.png", width))
+		b.goTo(t, srv.URL, "#/c/staging/g/clickstream-enrichment")
+		b.do(t, `document.querySelectorAll('svg.topo .sub')[4].dispatchEvent(new MouseEvent('click', {bubbles: true}))`)
+		b.waitFor(t, `document.querySelectorAll('svg.topo .node').length > 0`)
+		shot(fmt.Sprintf("console-large-%d.png", width))
+	}
 	b.noViolations(t)
 }
 

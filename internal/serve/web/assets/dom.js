@@ -15,12 +15,20 @@ export function s(tag, attrs, ...children) {
   return build(document.createElementNS(SVG, tag), attrs, children);
 }
 
+// No text node or attribute the page makes holds more than MAX_TEXT
+// characters: a broker's message can be megabytes, and a browser lays
+// out every character it is given (a 4 MB error took 30 s to draw).
+// Where a whole string matters, the page says where it is (the API).
+export const MAX_TEXT = 2000;
+
 function build(el, attrs, children) {
   if (attrs) {
     for (const [k, v] of Object.entries(attrs)) {
       if (v === undefined || v === null || v === false) continue;
       if (/^on/i.test(k)) throw new Error('event handlers are not attributes: ' + k);
-      el.setAttribute(k, v === true ? '' : String(v));
+      // The attributes that show text are bounded; the others (a link's
+      // target, a shape's points) are the page's own and kept whole.
+      el.setAttribute(k, v === true ? '' : k === 'title' || k.startsWith('aria-') ? bound(String(v), MAX_TEXT) : String(v));
     }
   }
   append(el, children);
@@ -32,8 +40,84 @@ function append(el, children) {
     if (c === undefined || c === null || c === false) continue;
     if (Array.isArray(c)) append(el, c);
     else if (c instanceof Node) el.appendChild(c);
-    else el.appendChild(document.createTextNode(String(c)));
+    else el.appendChild(document.createTextNode(bound(String(c), MAX_TEXT)));
   }
+}
+
+// bound cuts str after n characters and says how many were left out.
+export function bound(str, n) {
+  str = String(str ?? '');
+  if (str.length <= n) return str;
+  return safeSlice(str, 0, n) + '… (' + (str.length - n).toLocaleString('en-US') + ' more characters)';
+}
+
+// safeSlice is str.slice that never splits a surrogate pair.
+function safeSlice(str, a, b) {
+  if (a > 0 && isLow(str.charCodeAt(a))) a++;
+  if (b < str.length && isLow(str.charCodeAt(b))) b--;
+  return str.slice(a, b);
+}
+
+function isLow(c) { return c >= 0xdc00 && c <= 0xdfff; }
+
+// cut shortens a name to n characters by its middle: generated names
+// differ at their end (KSTREAM-FLATMAPVALUES-0000000012), so a numeric
+// end is kept whole (and the rest goes to the start), else as much of
+// the end as of the start.
+export function cut(str, n) {
+  str = String(str ?? '');
+  if (str.length <= n) return str;
+  if (n < 3) return safeSlice(str, 0, n);
+  const num = /[-_.]?\d+$/.exec(str);
+  let tail = Math.floor((n - 1) / 2);
+  if (num && num[0].length <= n - 4) tail = num[0].length;
+  const head = n - 1 - tail;
+  return safeSlice(str, 0, head) + '…' + safeSlice(str, str.length - tail, str.length);
+}
+
+let ctx2d = null;
+const widths = new Map();
+
+// textWidth measures str in a CSS font, with a canvas (no layout of the
+// page): what the browser will draw, not a guess per character.
+export function textWidth(str, font) {
+  const key = font + '\u0000' + str;
+  let w = widths.get(key);
+  if (w === undefined) {
+    ctx2d ||= document.createElement('canvas').getContext('2d');
+    ctx2d.font = font;
+    w = ctx2d.measureText(str).width;
+    if (widths.size > 50000) widths.clear();
+    widths.set(key, w);
+  }
+  return w;
+}
+
+// fit is str cut by its middle (cut) to the most characters whose width
+// in font is at most px.
+export function fit(str, px, font) {
+  str = String(str ?? '');
+  if (str.length > 400) str = cut(str, 400);
+  if (textWidth(str, font) <= px) return str;
+  let lo = 0, hi = str.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (textWidth(cut(str, mid), font) <= px) lo = mid; else hi = mid - 1;
+  }
+  return cut(str, lo);
+}
+
+// shellQuote quotes a word for a POSIX shell when it needs it.
+export function shellQuote(w) {
+  w = String(w ?? '');
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : "'" + w.replace(/'/g, "'\\''") + "'";
+}
+
+// cli is the command line that prints what a page shows: the cluster is
+// a --profile unless it is the default one.
+export function cli(cluster, ...words) {
+  const profile = cluster && cluster !== 'default' ? ['--profile', cluster] : [];
+  return ['kstreams-groups', ...words.map(shellQuote), ...profile.map(shellQuote)].join(' ');
 }
 
 // put replaces an element's children, leaving out the absent ones

@@ -5,11 +5,21 @@
 // processor nodes in layers from top to bottom (longest path from the
 // sources; within a layer, ordered by the mean place of their
 // predecessors), so a box stays narrow beside the next one. Boxes are filled
-// by their share of the group's lag. Large topologies open closed: a box
+// by their health: the check's lag conditions applied to the box's own
+// figures (its time lag when known, else its largest task lag, else its
+// lag), and say their share of the group's lag as a figure. Every label
+// is measured and cut by its middle to fit its box. Nodes and boxes are
+// focusable; Enter opens the side panel. Large topologies open closed: a box
 // is drawn with its nodes only once opened, so the first drawing costs
 // one box per sub-topology whatever the node count. Pan with the pointer,
 // zoom with the wheel; names are hidden when zoomed far out.
-import { s, clear, fmtInt, fmtMs } from './dom.js';
+import { s, clear, fmtInt, fmtMs, fit, bound, textWidth, MAX_TEXT } from './dom.js';
+
+// The fonts of app.css's .node .name, .node .detail, .sub-line,
+// .sub-title, .sub-lag and .edge-label: the labels are measured in them.
+const FAMILY = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+const F_NAME = '600 11px ' + FAMILY, F_DETAIL = '11px ' + FAMILY, F_LINE = '12px ' + FAMILY;
+const F_TITLE = '700 13px ' + FAMILY, F_LAG = '600 12px ' + FAMILY, F_EDGE = '11px ' + FAMILY;
 
 const NW = 232, NH = 40, LX = 16, LY = 30, PAD = 14, HEAD = 52;
 const CW = 252, CH = 104, COLGAP = 130, ROWGAP = 28;
@@ -26,7 +36,7 @@ export class TopologyView {
     this.tiles = [];
     this.sig = null;
     this.k = 1; this.tx = 20; this.ty = 20;
-    this.svg = s('svg', { class: 'topo', role: 'img', 'aria-label': 'topology graph' });
+    this.svg = s('svg', { class: 'topo', role: 'group', 'aria-label': 'topology graph: Tab moves through its boxes and nodes, Enter opens one' });
     this.svg.appendChild(s('defs', null,
       s('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
         s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }))));
@@ -40,8 +50,9 @@ export class TopologyView {
 
   // update draws a group's overview document; the same topology keeps
   // its drawing, its opened boxes and its view, and only repaints lags.
-  update(doc) {
+  update(doc, thresholds) {
     this.doc = doc;
+    this.thresholds = thresholds || {};
     const subs = doc.subtopologies || [];
     // What the drawing shows besides the lag: a change redraws it.
     const sig = (doc.topology_description_status || '') + '|' + subs.map(st =>
@@ -129,7 +140,8 @@ export class TopologyView {
         ? `M${x1},${y1} C${x1 + 60},${y1 - 80} ${x2 - 60},${y2 - 80} ${x2},${y2}`
         : `M${x1},${y1} C${(x1 + x2) / 2},${y1} ${(x1 + x2) / 2},${y2} ${x2},${y2}`;
       edgeLayer.appendChild(s('path', { d, class: 'sub-edge', 'marker-end': 'url(#arrow)' }, s('title', null, e.topic)));
-      const label = s('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 6, class: 'edge-label', 'text-anchor': 'middle' }, short(e.topic, 19));
+      const label = s('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 6, class: 'edge-label', 'text-anchor': 'middle' },
+        fit(e.topic, Math.max(40, Math.abs(x2 - x1) - 16), F_EDGE));
       edgeLayer.appendChild(label);
       const lx = (x1 + x2) / 2, ly = (y1 + y2) / 2;
       this.culled.push({ el: label, x0: lx - 80, y0: ly - 20, x1: lx + 80, y1: ly + 10 });
@@ -153,23 +165,32 @@ export class TopologyView {
 
   drawBox(b) {
     const st = b.st;
-    const g = s('g', { class: 'sub' + (b.open ? ' open' : ''), transform: `translate(${b.x},${b.y})`, 'data-sub': b.i });
+    const g = s('g', { class: 'sub' + (b.open ? ' open' : ''), transform: `translate(${b.x},${b.y})`, 'data-sub': b.i,
+      // A closed box is a control; an opened one holds controls (its
+      // nodes), so it is a group (a control may not hold another).
+      tabindex: b.open ? null : 0, role: b.open ? 'group' : 'button' });
     const rect = s('rect', { class: 'sub-box', width: b.w, height: b.h, rx: 8 });
-    const title = s('text', { x: PAD, y: 21, class: 'sub-title' }, 'Sub-topology ' + st.id);
+    const inner = b.w - 2 * PAD;
+    const title = s('text', { x: PAD, y: 21, class: 'sub-title' }, fit('Sub-topology ' + st.id, inner - 60, F_TITLE));
     const lagText = s('text', { x: PAD, y: 40, class: 'sub-lag' });
-    g.append(rect, title, lagText);
-    this.subEls[b.i] = { rect, lagText };
+    // Its title (the name said, and shown on hover) is written by paintLag.
+    const tip = s('title');
+    g.append(rect, title, lagText, tip);
+    this.subEls[b.i] = { g, rect, lagText, tip, w: inner };
     if (!b.open) {
       const srcs = (st.source_topics || []).map(t => t.topic), sinks = [...(st.repartition_sink_topics || []), ...(st.sink_topics || [])];
       if (st.nodes) g.appendChild(s('text', { x: b.w - PAD, y: 21, class: 'sub-close', 'text-anchor': 'end' }, '▸ open'));
-      g.appendChild(s('text', { x: PAD, y: 60, class: 'sub-line' }, '⇢ ' + (short(srcs.join(', '), 36) || '–')));
-      g.appendChild(s('text', { x: PAD, y: 77, class: 'sub-line' }, '⇠ ' + (short(sinks.join(', '), 36) || (st.dynamic_sink ? 'dynamic' : '–'))));
-      const n = st.nodes ? fmtInt(st.nodes.length) + ' nodes' : 'nodes unknown (' + (this.doc.topology_description_status || 'no description') + ')';
-      g.appendChild(s('text', { x: PAD, y: 94, class: 'sub-line muted' }, n + ' · ' + fmtInt(st.task_count) + ' tasks · ' + fmtInt((st.stores || []).length) + ' stores'));
-      g.appendChild(s('title', null, 'Sub-topology ' + st.id + (st.nodes ? ': click to open' : '')));
+      g.appendChild(s('text', { x: PAD, y: 60, class: 'sub-line' }, fit('⇢ ' + (srcs.join(', ') || '–'), inner, F_LINE)));
+      g.appendChild(s('text', { x: PAD, y: 77, class: 'sub-line' }, fit('⇠ ' + (sinks.join(', ') || (st.dynamic_sink ? 'dynamic' : '–')), inner, F_LINE)));
+      const n = st.nodes ? fmtInt(st.nodes.length) + ' nodes' : 'no nodes (' + (this.doc.topology_description_status || 'no description') + ')';
+      const tasks = fmtInt(st.task_count) + ' tasks', stores = fmtInt((st.stores || []).length) + ' stores';
+      // Whole facts rather than a sentence cut in its middle.
+      const line = [[n, tasks, stores], [n, tasks], [n]].map(x => x.join(' · ')).find(x => textWidth(x, F_LINE) <= inner) || n;
+      g.appendChild(s('text', { x: PAD, y: 94, class: 'sub-line muted' }, fit(line, inner, F_LINE)));
       return g;
     }
-    g.appendChild(s('text', { x: b.w - PAD, y: 21, class: 'sub-close', 'text-anchor': 'end', 'data-close': b.i }, '▾ close'));
+    g.appendChild(s('text', { x: b.w - PAD, y: 21, class: 'sub-close', 'text-anchor': 'end', 'data-close': b.i,
+      tabindex: 0, role: 'button', 'aria-label': 'close sub-topology ' + st.id }, '▾ close'));
     // The nodes are drawn by tiles, each only once it comes into view
     // at a zoom where nodes can be told apart (cull).
     const tiles = new Map();
@@ -205,20 +226,24 @@ export class TopologyView {
     }
   }
 
-  // paintLag fills each box by its share of the group's lag.
+  // paintLag fills each box by its health (health) and writes its lag,
+  // its share of the group's lag and its time lag.
   paintLag() {
     const subs = this.doc.subtopologies || [];
     const total = subs.reduce((a, st) => a + Math.max(0, st.lag), 0);
-    const most = subs.reduce((a, st) => Math.max(a, st.lag), 0);
     subs.forEach((st, i) => {
       const el = this.subEls && this.subEls[i];
       if (!el) return;
-      const share = total > 0 ? st.lag / total : 0;
-      // The deepest red is the sub-topology with the largest share.
-      el.rect.setAttribute('fill', lagFill(most > 0 ? st.lag / most : 0));
+      const share = total > 0 ? Math.max(0, st.lag) / total : 0;
+      const hl = health(st, this.thresholds);
+      el.g.setAttribute('class', el.g.getAttribute('class').replace(/ health-\w+/g, '') + ' health-' + hl.status);
       el.rect.setAttribute('data-share', share.toFixed(3));
       const tl = st.time_lag && st.time_lag.milliseconds !== null ? ' · ' + fmtMs(st.time_lag.milliseconds) : '';
-      el.lagText.textContent = 'lag ' + fmtInt(st.lag) + (total > 0 ? ' (' + Math.round(share * 100) + '%)' : '') + tl;
+      const text = 'lag ' + fmtInt(st.lag) + (total > 0 ? ' · ' + Math.round(share * 100) + '% of the group\'s' : '') + tl;
+      el.lagText.textContent = fit(text, el.w, F_LAG);
+      const srcs = (st.source_topics || []).map(t => t.topic), sinks = [...(st.repartition_sink_topics || []), ...(st.sink_topics || [])];
+      el.tip.textContent = bound('Sub-topology ' + st.id + (st.nodes && !this.expanded.has(st.id) ? ' (Enter or click opens it)' : '') + ': ' + hl.text + '; ' + text +
+        '\nreads ' + (srcs.join(', ') || '–') + '\nwrites ' + (sinks.join(', ') || (st.dynamic_sink ? 'dynamic' : '–')), MAX_TEXT);
     });
   }
 
@@ -253,25 +278,60 @@ export class TopologyView {
       const f = Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0015));
       this.zoomAt(e.clientX - r.left, e.clientY - r.top, f);
     }, { passive: false });
-    svg.addEventListener('click', e => {
-      if (this.moved) { this.moved = false; return; }
-      const close = e.target.closest('[data-close]');
-      if (close) { this.toggle(this.doc.subtopologies[+close.getAttribute('data-close')].id); return; }
-      const node = e.target.closest('[data-node]');
+    svg.addEventListener('keydown', e => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      if (!e.target.closest('[data-node], [data-sub], [data-close]')) return;
+      e.preventDefault();
+      this.moved = false;
       const sub = e.target.closest('[data-sub]');
-      if (node && sub) {
-        const st = this.doc.subtopologies[+sub.getAttribute('data-sub')];
-        this.view.querySelectorAll('.node.selected').forEach(x => x.classList.remove('selected'));
-        node.classList.add('selected');
-        this.onSelect(st, st.nodes[+node.getAttribute('data-node')]);
-        return;
-      }
-      if (sub) {
-        const st = this.doc.subtopologies[+sub.getAttribute('data-sub')];
-        if (!this.expanded.has(st.id) && st.nodes) this.toggle(st.id);
-        this.onSelect(st, null);
+      const i = sub && sub.getAttribute('data-sub');
+      this.activate(e.target);
+      // Opening or closing a box draws it anew: the focus stays on it.
+      if (i !== null && !document.activeElement.closest('svg.topo')) {
+        const again = this.view.querySelector('[data-sub="' + i + '"]');
+        const target = again && (again.querySelector('[data-close], [data-node]') || again);
+        if (target) target.focus();
       }
     });
+    // A box or node reached by Tab is brought into view.
+    svg.addEventListener('focusin', e => {
+      const el = e.target.closest('[data-node], [data-sub]');
+      if (el) this.reveal(el);
+    });
+    svg.addEventListener('click', e => {
+      if (this.moved) { this.moved = false; return; }
+      this.activate(e.target);
+    });
+  }
+
+  // activate is a click (or Enter) on target: close a box, select a
+  // node, or open and select a box.
+  activate(target) {
+    const close = target.closest('[data-close]');
+    if (close) { this.toggle(this.doc.subtopologies[+close.getAttribute('data-close')].id); return; }
+    const node = target.closest('[data-node]');
+    const sub = target.closest('[data-sub]');
+    if (node && sub) {
+      const st = this.doc.subtopologies[+sub.getAttribute('data-sub')];
+      this.view.querySelectorAll('.node.selected').forEach(x => x.classList.remove('selected'));
+      node.classList.add('selected');
+      this.onSelect(st, st.nodes[+node.getAttribute('data-node')]);
+      return;
+    }
+    if (sub) {
+      const st = this.doc.subtopologies[+sub.getAttribute('data-sub')];
+      if (!this.expanded.has(st.id) && st.nodes) this.toggle(st.id);
+      this.onSelect(st, null);
+    }
+  }
+
+  // reveal pans the view so that el is inside it.
+  reveal(el) {
+    const r = el.getBoundingClientRect(), v = this.svg.getBoundingClientRect();
+    if (r.left >= v.left && r.right <= v.right && r.top >= v.top && r.bottom <= v.bottom) return;
+    this.tx += (v.left + v.width / 2) - (r.left + r.width / 2);
+    this.ty += (v.top + v.height / 2) - (r.top + r.height / 2);
+    this.apply();
   }
 
   zoomAt(px, py, f) {
@@ -326,24 +386,29 @@ function drawTile(t) {
     }
     const sub2 = n.type === 'source' ? (n.topics || []).join(', ') || n.topic_pattern || ''
       : n.type === 'sink' ? (n.topic ?? 'dynamic') : (n.stores || []).join(', ');
-    nodes.appendChild(s('g', { class: 'node ' + n.type, transform: `translate(${p.x},${p.y})`, 'data-node': ni },
+    const label = fit(n.name, NW - 16, F_NAME);
+    const detail = sub2 ? fit((n.type === 'processor' ? '▤ ' : n.type === 'source' ? '⇢ ' : '⇠ ') + sub2, NW - 16, F_DETAIL) : n.type;
+    // Its name, for a screen reader as on hover, is its title: the
+    // whole name (an aria-label would hide the text it shows).
+    nodes.appendChild(s('g', { class: 'node ' + n.type, transform: `translate(${p.x},${p.y})`, 'data-node': ni,
+      tabindex: 0, role: 'button' },
       s('rect', { width: NW, height: NH, rx: 5 }),
-      s('text', { x: 8, y: 16, class: 'name' }, short(n.name, 30)),
-      s('text', { x: 8, y: 32, class: 'detail' }, sub2 ? (n.type === 'processor' ? '▤ ' : n.type === 'source' ? '⇢ ' : '⇠ ') + short(sub2, 32) : n.type),
+      s('text', { x: 8, y: 16, class: 'name' }, label),
+      s('text', { x: 8, y: 32, class: 'detail' }, detail),
       s('title', null, n.type + ' ' + n.name + (sub2 ? '\n' + sub2 : ''))));
   }
   return s('g', { class: 'tile' }, edges, nodes);
 }
 
 function drawGlobal(g) {
-  const src = g.gs.source, proc = g.gs.processor;
+  const src = g.gs.source, proc = g.gs.processor, inner = g.w - 2 * PAD;
   return s('g', { class: 'sub global', transform: `translate(${g.x},${g.y})` },
     s('rect', { class: 'sub-box', width: g.w, height: g.h, rx: 8 }),
-    s('text', { x: PAD, y: 21, class: 'sub-title' }, 'Global store ' + g.gs.id),
-    s('text', { x: PAD, y: 60, class: 'sub-line' }, '⇢ ' + short((src.topics || []).join(', '), 36)),
-    s('text', { x: PAD, y: 77, class: 'sub-line' }, '▤ ' + short((proc.stores || []).join(', '), 36)),
-    s('text', { x: PAD, y: 94, class: 'sub-line muted' }, short(src.name + ' → ' + proc.name, 38)),
-    s('title', null, src.name + ' → ' + proc.name));
+    s('text', { x: PAD, y: 21, class: 'sub-title' }, fit('Global store ' + g.gs.id, inner, F_TITLE)),
+    s('text', { x: PAD, y: 60, class: 'sub-line' }, fit('⇢ ' + (src.topics || []).join(', '), inner, F_LINE)),
+    s('text', { x: PAD, y: 77, class: 'sub-line' }, fit('▤ ' + (proc.stores || []).join(', '), inner, F_LINE)),
+    s('text', { x: PAD, y: 94, class: 'sub-line muted' }, fit(src.name + ' → ' + proc.name, inner, F_LINE)),
+    s('title', null, src.name + ' → ' + proc.name + '\nreads ' + (src.topics || []).join(', ') + '\nstores ' + (proc.stores || []).join(', ')));
 }
 
 // layoutNodes places a sub-topology's nodes in layers (longest path from
@@ -400,13 +465,23 @@ function longestPath(n, out) {
   return layer;
 }
 
-function lagFill(share) {
-  if (!(share > 0)) return 'hsl(210 30% 97%)';
-  const l = 96 - 30 * Math.min(1, share), sat = 55 + 35 * Math.min(1, share);
-  return `hsl(4 ${sat.toFixed(0)}% ${l.toFixed(0)}%)`;
-}
-
-function short(str, n) {
-  str = String(str ?? '');
-  return str.length > n ? str.slice(0, n - 1) + '…' : str;
+// health judges a sub-topology by the check's lag conditions (the
+// detail document's thresholds) on its own figures: its time lag when
+// it is known and a time-lag condition is set, else its largest task
+// lag against the task-lag condition, else its lag against the group's
+// lag condition. Without a condition that applies it is 'none' (no
+// colour says more than the figures). The group's own status is the
+// check's, on the page's head; a box never claims more than its figures.
+export function health(st, t) {
+  const judge = (v, warn, crit, what) => {
+    if (v === null || v === undefined || (warn == null && crit == null)) return null;
+    if (crit != null && v > crit) return { status: 'crit', text: 'CRITICAL: ' + what(v) + ' > ' + what(crit) };
+    if (warn != null && v > warn) return { status: 'warn', text: 'WARNING: ' + what(v) + ' > ' + what(warn) };
+    return { status: 'ok', text: 'OK: ' + what(v) + ' within ' + what(warn ?? crit) };
+  };
+  const tl = st.time_lag ? st.time_lag.milliseconds : null;
+  return judge(tl, t.time_lag_warning_ms, t.time_lag_critical_ms, v => 'time lag ' + fmtMs(v)) ||
+    judge(st.max_task_lag, t.task_lag_warning, t.task_lag_critical, v => 'task lag ' + fmtInt(v)) ||
+    judge(st.lag, t.lag_warning, t.lag_critical, v => 'lag ' + fmtInt(v)) ||
+    { status: 'none', text: 'no lag condition set' };
 }
