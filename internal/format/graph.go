@@ -37,6 +37,9 @@ type graph struct {
 	// notes annotate the drawing (the overview's task counts and lag);
 	// nil draws the plain topology.
 	notes *graphNotes
+	// pictured is set for a picture (svg, png), which has a legend
+	// (graph_legend.go).
+	pictured bool
 }
 
 type graphCluster struct {
@@ -56,6 +59,9 @@ type graphNotes struct {
 	topDown  bool
 	clusters map[string]graphNote // by subtopology id
 	topics   map[string]graphNote // by topic name
+	// lagColors are the lagColor classes the borders and fills show
+	// (a topic's fill by its border color), for the legend.
+	lagColors map[string]bool
 }
 
 type graphNote struct {
@@ -125,6 +131,30 @@ func buildGraph(d *topology.Description) *graph {
 	g.topics, g.topicIDs = numbered(topics)
 	g.stores, g.storeIDs = numbered(stores)
 	return g
+}
+
+// entries are the indexes of the cluster's nodes that no node of the
+// cluster names as a successor (its sources, as a rule), or the first
+// node if every node has a predecessor: the nodes its title stands above.
+func (c graphCluster) entries() []int {
+	followed := map[string]bool{}
+	for _, n := range c.nodes {
+		for _, s := range n.Successors {
+			if s != n.Name {
+				followed[s] = true
+			}
+		}
+	}
+	var entries []int
+	for ni, n := range c.nodes {
+		if !followed[n.Name] {
+			entries = append(entries, ni)
+		}
+	}
+	if len(entries) == 0 && len(c.nodes) > 0 {
+		entries = []int{0}
+	}
+	return entries
 }
 
 // numbered sorts the occurrences by name (as SortedSet does) and gives the
@@ -210,6 +240,12 @@ func (w *graphWriter) int(i int) {
 func (w *graphWriter) clusterID(c int) {
 	w.WriteByte('c')
 	w.int(c)
+}
+
+// titleID writes the id of cluster c's title: c<i>title.
+func (w *graphWriter) titleID(c int) {
+	w.clusterID(c)
+	w.WriteString("title")
 }
 
 // id writes a vertex's id: c<cluster>n<node>, t<topic> or s<store>.
