@@ -115,13 +115,8 @@ func (r Rect) Dy() float64 { return r.Max.Y - r.Min.Y }
 // ParseSVG reads a Graphviz SVG's geometry.
 func ParseSVG(t testing.TB, data []byte) *Geometry {
 	t.Helper()
-	g := &Geometry{}
+	p := &svgParser{t: t, g: &Geometry{}}
 	dec := xml.NewDecoder(bytes.NewReader(data))
-	var shape *Shape
-	var edge *Edge
-	var text *Text
-	inTitle := false
-	var title string
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
@@ -130,48 +125,14 @@ func ParseSVG(t testing.TB, data []byte) *Geometry {
 		require.NoError(t, err)
 		switch el := tok.(type) {
 		case xml.StartElement:
-			switch el.Name.Local {
-			case "g":
-				shape, edge = g.open(attr(el, "class"))
-			case "title":
-				inTitle, title = true, ""
-			case "text":
-				text = &Text{Anchor: attr(el, "text-anchor"), X: num(t, attr(el, "x")), Y: num(t, attr(el, "y")), Size: num(t, attr(el, "font-size"))}
-			default:
-				pts := outline(t, el)
-				switch {
-				case edge != nil && len(pts) > 0:
-					edge.Lines = append(edge.Lines, pts)
-				case shape != nil:
-					shape.points = append(shape.points, pts...)
-				}
-			}
+			p.start(el)
 		case xml.CharData:
-			if inTitle {
-				title += string(el)
-			}
-			if text != nil {
-				text.S += string(el)
-			}
+			p.chars(string(el))
 		case xml.EndElement:
-			switch el.Name.Local {
-			case "title":
-				inTitle = false
-				if edge != nil {
-					edge.Name = title
-				} else if shape != nil && shape.Name == "" {
-					shape.Name = title
-				}
-			case "text":
-				if shape != nil {
-					shape.Texts = append(shape.Texts, *text)
-				}
-				text = nil
-			case "g":
-				shape, edge = nil, nil
-			}
+			p.end(el.Name.Local)
 		}
 	}
+	g := p.g
 	g.Graph.Hull = hull(g.Graph.points)
 	for _, list := range [][]Shape{g.Clusters, g.Nodes} {
 		for i := range list {
@@ -179,6 +140,65 @@ func ParseSVG(t testing.TB, data []byte) *Geometry {
 		}
 	}
 	return g
+}
+
+// svgParser is ParseSVG's state: the group, title and text being read.
+type svgParser struct {
+	t       testing.TB
+	g       *Geometry
+	shape   *Shape
+	edge    *Edge
+	text    *Text
+	inTitle bool
+	title   string
+}
+
+func (p *svgParser) start(el xml.StartElement) {
+	t := p.t
+	switch el.Name.Local {
+	case "g":
+		p.shape, p.edge = p.g.open(attr(el, "class"))
+	case "title":
+		p.inTitle, p.title = true, ""
+	case "text":
+		p.text = &Text{Anchor: attr(el, "text-anchor"), X: num(t, attr(el, "x")), Y: num(t, attr(el, "y")), Size: num(t, attr(el, "font-size"))}
+	default:
+		pts := outline(t, el)
+		switch {
+		case p.edge != nil && len(pts) > 0:
+			p.edge.Lines = append(p.edge.Lines, pts)
+		case p.shape != nil:
+			p.shape.points = append(p.shape.points, pts...)
+		}
+	}
+}
+
+func (p *svgParser) chars(s string) {
+	if p.inTitle {
+		p.title += s
+	}
+	if p.text != nil {
+		p.text.S += s
+	}
+}
+
+func (p *svgParser) end(name string) {
+	switch name {
+	case "title":
+		p.inTitle = false
+		if p.edge != nil {
+			p.edge.Name = p.title
+		} else if p.shape != nil && p.shape.Name == "" {
+			p.shape.Name = p.title
+		}
+	case "text":
+		if p.shape != nil {
+			p.shape.Texts = append(p.shape.Texts, *p.text)
+		}
+		p.text = nil
+	case "g":
+		p.shape, p.edge = nil, nil
+	}
 }
 
 // open starts a group of a class: the shape or edge its elements go to.
