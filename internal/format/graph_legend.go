@@ -156,7 +156,9 @@ func (g *graph) writeDotLegend(bw *graphWriter) {
 	bw.WriteString("    label=")
 	writeDotQuoted(bw, title)
 	bw.WriteString(";\n")
-	bw.WriteString("    labeljust=l;\n    style=rounded;\n    color=\"" + legendColor + "\";\n    fontsize=10;\n")
+	// Helvetica as every other text (a topology drawing's graph names
+	// no font, and a cluster's label would be in Times).
+	bw.WriteString("    labeljust=l;\n    style=rounded;\n    color=\"" + legendColor + "\";\n    fontname=\"Helvetica\";\n    fontsize=10;\n")
 	bw.WriteString("    node [fontsize=9, margin=\"0.08,0.04\"];\n")
 	for _, e := range entries {
 		bw.WriteString("    " + e.id + " [")
