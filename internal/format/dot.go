@@ -104,6 +104,9 @@ func writeDotParts(ws []*graphWriter, name string, g *graph, parts *graphParts) 
 // a tag of two lines 24 points high with its 0.055 inch).
 const topicShape = `shape=cds, margin="0.18,0.11"`
 
+// topicMargin is topicShape's horizontal margin in points.
+const topicMargin = 0.18 * 72
+
 // writeDotHeader opens a digraph: its direction, fonts and, with notes
 // and titled, the title.
 func (g *graph) writeDotHeader(bw *graphWriter, name, dir string, titled bool) {

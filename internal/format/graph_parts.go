@@ -135,8 +135,7 @@ func drawPicture(ctx context.Context, w io.Writer, o Output, name string, g *gra
 		return picture.Render(ctx, dot.Bytes(), f, w)
 	}
 	var docs [][]byte
-	legend, _ := g.legend()
-	titled := g.notes != nil && g.notes.title != "" || len(legend) > 0
+	titled := g.notes != nil && g.notes.title != "" || len(g.legend().entries) > 0
 	if titled {
 		// The title and the legend: the first part, on top.
 		var dot bytes.Buffer

@@ -79,10 +79,11 @@ func TestPictureSVG_labelsFitTheirShapes_anyScript(t *testing.T) {
 
 // checkPicture checks an SVG's geometry: every text inside its shape
 // (at least `least` texts: the labels, lag lines and titles the test
-// expects), no edge through a text.
+// expects), no edge through a text, a legend no larger than the drawing.
 func checkPicture(t *testing.T, svg []byte, least int) {
 	t.Helper()
 	g := picturetest.ParseSVG(t, svg)
 	assert.GreaterOrEqual(t, picturetest.CheckLabelsInside(t, g), least, "the labels were checked")
 	assert.GreaterOrEqual(t, picturetest.CheckEdgesClear(t, g), least, "the labels were checked against the edges")
+	picturetest.CheckInset(t, g, "cluster_legend", "legend_")
 }

@@ -481,3 +481,37 @@ func goFont(t testing.TB) *sfnt.Font {
 	require.NoError(t, err)
 	return f
 }
+
+// CheckInset asserts that the cluster named inset (a legend), with the
+// nodes whose names start with prefix, is no wider and no taller than
+// the rest of the drawing (its other clusters and nodes), and reports
+// whether the picture has it.
+func CheckInset(t testing.TB, g *Geometry, inset, prefix string) bool {
+	t.Helper()
+	var in, rest *Rect
+	add := func(to **Rect, r Rect) {
+		if *to != nil {
+			r = (*to).Union(r)
+		}
+		*to = &r
+	}
+	for _, s := range g.Clusters {
+		if s.Name == inset {
+			add(&in, s.Bounds(t))
+		} else {
+			add(&rest, s.Bounds(t))
+		}
+	}
+	for _, s := range g.Nodes {
+		if !strings.HasPrefix(s.Name, prefix) {
+			add(&rest, s.Bounds(t))
+		}
+	}
+	if in == nil {
+		return false
+	}
+	require.NotNil(t, rest, "a drawing beside %s", inset)
+	assert.LessOrEqual(t, in.Dx(), rest.Dx(), "%s is no wider than the drawing", inset)
+	assert.LessOrEqual(t, in.Dy(), rest.Dy(), "%s is no taller than the drawing", inset)
+	return true
+}
