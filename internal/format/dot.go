@@ -3,7 +3,7 @@ package format
 // Graphviz rendering of a topology (-o dot); the layout is graph.go's.
 // Shapes: sources are invhouse, processors rounded boxes, sinks house,
 // topics cds (a tag) and state stores cylinders; global-store clusters are
-// dashed. Every label is a quoted string with ", \ and control characters
+// dashed; a cluster's title is a plaintext node at its top. Every label is a quoted string with ", \ and control characters
 // escaped, so no name can break out of it. The overview's notes add a
 // title, a second label line and a border color per subtopology, and a
 // second label line and a fill per topic.
@@ -31,79 +31,32 @@ func writeDot(w io.Writer, name string, g *graph) error {
 // over g, without the title (a picture of parts has the title as a part
 // of its own); all of g to ws[0] when parts is nil.
 func writeDotParts(ws []*graphWriter, name string, g *graph, parts *graphParts) error {
-	pick := func(of []int, i int) *graphWriter {
+	// pick is the writer of a cluster, topic or store (its part's).
+	pick := func(of func(*graphParts) []int, i int) *graphWriter {
 		if parts == nil {
 			return ws[0]
 		}
-		return ws[of[i]]
+		return ws[of(parts)[i]]
 	}
 	// Once: the direction is read from the whole graph.
 	dir := g.direction()
 	for _, bw := range ws {
-		bw.WriteString("digraph ")
-		writeDotQuoted(bw, name)
-		bw.WriteString(" {\n")
-		bw.WriteString("  rankdir=" + dir + ";\n")
-		if g.notes != nil && g.notes.title != "" && parts == nil {
-			bw.WriteString("  label=")
-			writeDotQuoted(bw, g.notes.title)
-			bw.WriteString(";\n  labelloc=t;\n  fontname=\"Helvetica\";\n")
-		}
-		bw.WriteString("  node [fontname=\"Helvetica\", fontsize=11];\n")
-		bw.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
+		g.writeDotHeader(bw, name, dir, parts == nil)
 	}
-	if g.notes != nil && parts == nil {
-		writeDotLegend(ws[0]) // drawPicture gives parts the legend with the title
+	if parts == nil {
+		g.writeDotLegend(ws[0]) // drawPicture gives parts the legend with the title
 	}
 	topDown := dir == "TB"
-	for ci, c := range g.clusters {
-		var clusterOf []int
-		if parts != nil {
-			clusterOf = parts.cluster
-		}
-		bw := pick(clusterOf, ci)
-		note := g.clusterNote(c)
-		bw.WriteString("  subgraph cluster_")
-		bw.clusterID(ci)
-		bw.WriteString(" {\n    label=")
-		writeDotQuoted(bw, withNote(c.label, note.label))
-		if c.global {
-			bw.WriteString(";\n    style=\"rounded,dashed\";\n")
-		} else {
-			bw.WriteString(";\n    style=rounded;\n")
-		}
-		if topDown {
-			// Left-justified, so that an edge entering the cluster from
-			// above does not run through its label.
-			bw.WriteString("    labeljust=l;\n")
-		}
-		if note.color != "" {
-			bw.WriteString("    color=")
-			writeDotQuoted(bw, note.color)
-			bw.WriteString(";\n    penwidth=" + strconv.FormatFloat(note.width, 'f', 1, 64) + ";\n")
-		}
-		for ni, n := range c.nodes {
-			bw.WriteString("    ")
-			bw.id(vertex{'n', ci, ni})
-			bw.WriteString(" [label=")
-			writeDotQuoted(bw, nodeLabel(n))
-			bw.WriteString(", ")
-			bw.WriteString(dotShape(n.Kind))
-			bw.WriteString("];\n")
-		}
-		bw.WriteString("  }\n")
-		if err := bw.failed(); err != nil {
+	for ci := range g.clusters {
+		bw := pick(func(p *graphParts) []int { return p.cluster }, ci)
+		if err := g.writeDotCluster(bw, ci, topDown); err != nil {
 			return err
 		}
 	}
 	for i, t := range g.topics {
-		var topicOf []int
-		if parts != nil {
-			topicOf = parts.topic
-		}
-		bw := pick(topicOf, i)
-		note := g.topicNote(t)
+		bw := pick(func(p *graphParts) []int { return p.topic }, i)
 		fill := "#e8f0fe"
+		note := g.topicNote(t)
 		if note.color != "" {
 			fill = note.color
 		}
@@ -111,14 +64,10 @@ func writeDotParts(ws []*graphWriter, name string, g *graph, parts *graphParts) 
 		bw.id(vertex{'t', 0, i})
 		bw.WriteString(" [label=")
 		writeDotQuoted(bw, withNote(t, note.label))
-		bw.WriteString(", shape=cds, style=filled, fillcolor=\"" + fill + "\"];\n")
+		bw.WriteString(", " + topicShape + ", style=filled, fillcolor=\"" + fill + "\"];\n")
 	}
 	for i, s := range g.stores {
-		var storeOf []int
-		if parts != nil {
-			storeOf = parts.store
-		}
-		bw := pick(storeOf, i)
+		bw := pick(func(p *graphParts) []int { return p.store }, i)
 		bw.WriteString("  ")
 		bw.id(vertex{'s', 0, i})
 		bw.WriteString(" [label=")
@@ -126,21 +75,12 @@ func writeDotParts(ws []*graphWriter, name string, g *graph, parts *graphParts) 
 		bw.WriteString(", shape=cylinder, style=filled, fillcolor=\"#fef7e0\"];\n")
 	}
 	err := g.eachEdge(func(from, to vertex, kind edgeKind) error {
-		bw := ws[0]
-		if node := from; parts != nil {
-			if node.kind != 'n' {
-				node = to // every edge has a node
-			}
-			bw = ws[parts.cluster[node.c]]
+		node := from
+		if node.kind != 'n' {
+			node = to // every edge has a node
 		}
-		bw.WriteString("  ")
-		bw.id(from)
-		bw.WriteString(" -> ")
-		bw.id(to)
-		if kind == storeEdge {
-			bw.WriteString(" [style=dashed, arrowhead=none]")
-		}
-		bw.WriteString(";\n")
+		bw := pick(func(p *graphParts) []int { return p.cluster }, node.c)
+		writeDotEdge(bw, from, to, kind, topDown)
 		return bw.failed()
 	})
 	if err != nil {
@@ -153,6 +93,122 @@ func writeDotParts(ws []*graphWriter, name string, g *graph, parts *graphParts) 
 		}
 	}
 	return nil
+}
+
+// topicShape is a topic's shape: a tag (cds) whose horizontal margin,
+// 0.18 inch (13 points), is wider than the tag's point (12 points at any
+// height), so that no line of its label, centred on the whole shape,
+// reaches into the point: with Graphviz's 0.11 inch, the end of a
+// two-line label was cut by the point's slope. Its vertical margin, 0.11
+// inch, keeps a second line's descenders off the border (Graphviz draws
+// a tag of two lines 24 points high with its 0.055 inch).
+const topicShape = `shape=cds, margin="0.18,0.11"`
+
+// topicMargin is topicShape's horizontal margin in points.
+const topicMargin = 0.18 * 72
+
+// writeDotHeader opens a digraph: its direction, fonts and, with notes
+// and titled, the title.
+func (g *graph) writeDotHeader(bw *graphWriter, name, dir string, titled bool) {
+	bw.WriteString("digraph ")
+	writeDotQuoted(bw, name)
+	bw.WriteString(" {\n")
+	bw.WriteString("  rankdir=" + dir + ";\n")
+	if g.notes != nil && g.notes.title != "" && titled {
+		bw.WriteString("  label=")
+		writeDotQuoted(bw, g.notes.title)
+		bw.WriteString(";\n  labelloc=t;\n  fontname=\"Helvetica\";\n")
+	}
+	bw.WriteString("  node [fontname=\"Helvetica\", fontsize=11];\n")
+	bw.WriteString("  edge [fontname=\"Helvetica\", fontsize=9];\n")
+}
+
+// writeDotCluster writes cluster ci: its border, its title and its nodes.
+// The title is a node of its own (plaintext) rather than the cluster's
+// label: Graphviz routes edges around nodes, but through a cluster's
+// label, so an edge entering a sub-topology from above ran through its
+// title. Top down, the title stands above the cluster's first nodes
+// (invisible edges); left to right, at their rank, above them, out of the
+// way of the edges that enter them from the left.
+func (g *graph) writeDotCluster(bw *graphWriter, ci int, topDown bool) error {
+	c := g.clusters[ci]
+	note := g.clusterNote(c)
+	bw.WriteString("  subgraph cluster_")
+	bw.clusterID(ci)
+	// label="": a cluster would inherit the overview's title.
+	if c.global {
+		bw.WriteString(" {\n    label=\"\";\n    style=\"rounded,dashed\";\n")
+	} else {
+		bw.WriteString(" {\n    label=\"\";\n    style=rounded;\n")
+	}
+	if note.color != "" {
+		bw.WriteString("    color=")
+		writeDotQuoted(bw, note.color)
+		bw.WriteString(";\n    penwidth=" + strconv.FormatFloat(note.width, 'f', 1, 64) + ";\n")
+	}
+	bw.WriteString("    ")
+	bw.titleID(ci)
+	bw.WriteString(" [label=")
+	writeDotQuoted(bw, withNote(c.label, note.label))
+	bw.WriteString(", shape=plaintext, fontsize=12];\n")
+	for ni, n := range c.nodes {
+		bw.WriteString("    ")
+		bw.id(vertex{'n', ci, ni})
+		bw.WriteString(" [label=")
+		writeDotQuoted(bw, nodeLabel(n))
+		bw.WriteString(", ")
+		bw.WriteString(dotShape(n.Kind))
+		bw.WriteString("];\n")
+	}
+	if !topDown {
+		bw.WriteString("    {rank=same; ")
+		bw.titleID(ci)
+		for _, ni := range c.entries() {
+			bw.WriteString("; ")
+			bw.id(vertex{'n', ci, ni})
+		}
+		bw.WriteString(";}\n")
+	}
+	for _, ni := range c.entries() {
+		// Top down, the edges rank the title above the entries; left to
+		// right, a flat edge orders it above them in their rank (the
+		// rotated layout draws a flat edge's head above its tail).
+		bw.WriteString("    ")
+		if topDown {
+			bw.titleID(ci)
+			bw.WriteString(" -> ")
+			bw.id(vertex{'n', ci, ni})
+		} else {
+			bw.id(vertex{'n', ci, ni})
+			bw.WriteString(" -> ")
+			bw.titleID(ci)
+		}
+		bw.WriteString(" [style=invis];\n")
+	}
+	bw.WriteString("  }\n")
+	return bw.failed()
+}
+
+// writeDotEdge writes an edge; top down, a topic read by a sub-topology
+// also gets an invisible edge to the sub-topology's title, which puts the
+// topic above the title (else it stands beside it, level with the title,
+// and its edge enters the cluster from the side).
+func writeDotEdge(bw *graphWriter, from, to vertex, kind edgeKind, topDown bool) {
+	bw.WriteString("  ")
+	bw.id(from)
+	bw.WriteString(" -> ")
+	bw.id(to)
+	if kind == storeEdge {
+		bw.WriteString(" [style=dashed, arrowhead=none]")
+	}
+	bw.WriteString(";\n")
+	if kind == readEdge && topDown {
+		bw.WriteString("  ")
+		bw.id(from)
+		bw.WriteString(" -> ")
+		bw.titleID(to.c)
+		bw.WriteString(" [style=invis];\n")
+	}
 }
 
 func dotShape(k topology.Kind) string {

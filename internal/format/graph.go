@@ -37,6 +37,9 @@ type graph struct {
 	// notes annotate the drawing (the overview's task counts and lag);
 	// nil draws the plain topology.
 	notes *graphNotes
+	// pictured is set for a picture (svg, png), which has a legend
+	// (graph_legend.go).
+	pictured bool
 }
 
 type graphCluster struct {
@@ -56,6 +59,9 @@ type graphNotes struct {
 	topDown  bool
 	clusters map[string]graphNote // by subtopology id
 	topics   map[string]graphNote // by topic name
+	// lagColors are the lagColor classes the borders and fills show
+	// (a topic's fill by its border color), for the legend.
+	lagColors map[string]bool
 }
 
 type graphNote struct {
@@ -127,6 +133,30 @@ func buildGraph(d *topology.Description) *graph {
 	return g
 }
 
+// entries are the indexes of the cluster's nodes that no node of the
+// cluster names as a successor (its sources, as a rule), or the first
+// node if every node has a predecessor: the nodes its title stands above.
+func (c graphCluster) entries() []int {
+	followed := map[string]bool{}
+	for _, n := range c.nodes {
+		for _, s := range n.Successors {
+			if s != n.Name {
+				followed[s] = true
+			}
+		}
+	}
+	var entries []int
+	for ni, n := range c.nodes {
+		if !followed[n.Name] {
+			entries = append(entries, ni)
+		}
+	}
+	if len(entries) == 0 && len(c.nodes) > 0 {
+		entries = []int{0}
+	}
+	return entries
+}
+
 // numbered sorts the occurrences by name (as SortedSet does) and gives the
 // distinct names in order and each occurrence's index among them: one sort
 // instead of a lookup per edge.
@@ -147,45 +177,61 @@ func numbered(occ []occurrence) (names []string, ids []int32) {
 // written. Successors are resolved within the node's own cluster, as Kafka
 // resolves predecessors. It stops at the first error f returns.
 func (g *graph) eachEdge(f func(from, to vertex, kind edgeKind) error) error {
-	ti, si := 0, 0 // the next slots of topicIDs and storeIDs
-	byName := map[string]int{}
+	w := edgeWalk{g: g, f: f, byName: map[string]int{}}
 	for ci, c := range g.clusters {
-		clear(byName)
+		clear(w.byName)
 		for ni, n := range c.nodes {
-			if _, dup := byName[n.Name]; !dup {
-				byName[n.Name] = ni
+			if _, dup := w.byName[n.Name]; !dup {
+				w.byName[n.Name] = ni
 			}
 		}
 		for ni, n := range c.nodes {
-			self := vertex{'n', ci, ni}
-			for range SortedSet(n.Topics) {
-				if err := f(vertex{'t', 0, int(g.topicIDs[ti])}, self, readEdge); err != nil {
-					return err
-				}
-				ti++
-			}
-			for _, s := range SortedSet(n.Successors) {
-				if to, ok := byName[s]; ok {
-					if err := f(self, vertex{'n', ci, to}, flowEdge); err != nil {
-						return err
-					}
-				}
-			}
-			for range SortedSet(n.Stores) {
-				if err := f(self, vertex{'s', 0, int(g.storeIDs[si])}, storeEdge); err != nil {
-					return err
-				}
-				si++
-			}
-			if n.Topic != nil {
-				if n.Kind == topology.Sink {
-					if err := f(self, vertex{'t', 0, int(g.topicIDs[ti])}, writeEdge); err != nil {
-						return err
-					}
-				}
-				ti++
+			if err := w.node(vertex{'n', ci, ni}, n); err != nil {
+				return err
 			}
 		}
+	}
+	return nil
+}
+
+// edgeWalk is eachEdge's state: the next slots of topicIDs and storeIDs
+// and the current cluster's nodes by name.
+type edgeWalk struct {
+	g      *graph
+	f      func(from, to vertex, kind edgeKind) error
+	ti, si int
+	byName map[string]int
+}
+
+// node calls f for the edges of one node, self.
+func (w *edgeWalk) node(self vertex, n *topology.Node) error {
+	g, f := w.g, w.f
+	for range SortedSet(n.Topics) {
+		if err := f(vertex{'t', 0, int(g.topicIDs[w.ti])}, self, readEdge); err != nil {
+			return err
+		}
+		w.ti++
+	}
+	for _, s := range SortedSet(n.Successors) {
+		if to, ok := w.byName[s]; ok {
+			if err := f(self, vertex{'n', self.c, to}, flowEdge); err != nil {
+				return err
+			}
+		}
+	}
+	for range SortedSet(n.Stores) {
+		if err := f(self, vertex{'s', 0, int(g.storeIDs[w.si])}, storeEdge); err != nil {
+			return err
+		}
+		w.si++
+	}
+	if n.Topic == nil {
+		return nil
+	}
+	topic := vertex{'t', 0, int(g.topicIDs[w.ti])}
+	w.ti++
+	if n.Kind == topology.Sink {
+		return f(self, topic, writeEdge)
 	}
 	return nil
 }
@@ -210,6 +256,12 @@ func (w *graphWriter) int(i int) {
 func (w *graphWriter) clusterID(c int) {
 	w.WriteByte('c')
 	w.int(c)
+}
+
+// titleID writes the id of cluster c's title: c<i>title.
+func (w *graphWriter) titleID(c int) {
+	w.clusterID(c)
+	w.WriteString("title")
 }
 
 // id writes a vertex's id: c<cluster>n<node>, t<topic> or s<store>.

@@ -126,6 +126,7 @@ func drawPicture(ctx context.Context, w io.Writer, o Output, name string, g *gra
 	if o == PNG {
 		f = picture.PNG
 	}
+	g.pictured = true
 	if total <= splitAbove || len(p.size) == 1 {
 		var dot bytes.Buffer
 		if err := writeDot(&dot, name, g); err != nil {
@@ -134,17 +135,13 @@ func drawPicture(ctx context.Context, w io.Writer, o Output, name string, g *gra
 		return picture.Render(ctx, dot.Bytes(), f, w)
 	}
 	var docs [][]byte
-	titled := g.notes != nil && g.notes.title != ""
+	titled := g.notes != nil && g.notes.title != "" || len(g.legend().entries) > 0
 	if titled {
+		// The title and the legend: the first part, on top.
 		var dot bytes.Buffer
 		bw := newGraphWriter(&dot)
-		bw.WriteString("digraph ")
-		writeDotQuoted(bw, name)
-		bw.WriteString(" {\n  label=")
-		writeDotQuoted(bw, g.notes.title)
-		bw.WriteString(";\n  labelloc=t;\n  fontname=\"Helvetica\";\n")
-		bw.WriteString("  node [fontname=\"Helvetica\", fontsize=11];\n")
-		writeDotLegend(bw)
+		g.writeDotHeader(bw, name, g.direction(), true)
+		g.writeDotLegend(bw)
 		bw.WriteString("}\n")
 		if err := bw.Flush(); err != nil {
 			return err

@@ -25,12 +25,21 @@ func (g *graph) topDownReadsBetter() bool {
 // and edge); a cycle (a topic a sub-topology both writes and reads) is
 // cut where it closes.
 func (g *graph) shape() (depth, breadth int) {
+	n, edges := g.edgeList()
+	start, to, in, spare := adjacency(n, edges)
+	level := levels(start, to, in, spare) // in and spare are spent
+	find := components(start, to, in)
+	return depthAndBreadth(level, find)
+}
+
+// edgeList is the number of vertices and the edges (from, to pairs) as
+// vertex indexes: processor-graph nodes, then topics, then stores.
+func (g *graph) edgeList() (n int, edges []int32) {
 	offsets := make([]int, len(g.clusters)+1)
 	for i, c := range g.clusters {
 		offsets[i+1] = offsets[i] + len(c.nodes)
 	}
 	nn, nt := offsets[len(g.clusters)], len(g.topics)
-	n := nn + nt + len(g.stores)
 	index := func(v vertex) int32 {
 		switch v.kind {
 		case 't':
@@ -40,15 +49,20 @@ func (g *graph) shape() (depth, breadth int) {
 		}
 		return int32(offsets[v.c] + v.i)
 	}
-	// The edges, in one pass (eachEdge is most of the cost), then as
-	// adjacency arrays (CSR).
-	var edges []int32 // from, to
+	// The edges, in one pass (eachEdge is most of the cost).
 	_ = g.eachEdge(func(from, t vertex, _ edgeKind) error {
 		edges = append(edges, index(from), index(t))
 		return nil
 	})
-	start := make([]int32, n+1)
-	in := make([]int32, n)
+	return nn + nt + len(g.stores), edges
+}
+
+// adjacency is the edges as adjacency arrays (CSR): vertex v's successors
+// are to[start[v]:start[v+1]]; in is each vertex's in-degree, spare a
+// slice of n for the caller to reuse.
+func adjacency(n int, edges []int32) (start, to, in, spare []int32) {
+	start = make([]int32, n+1)
+	in = make([]int32, n)
 	for i := 0; i < len(edges); i += 2 {
 		start[edges[i]+1]++
 		in[edges[i+1]]++
@@ -57,15 +71,21 @@ func (g *graph) shape() (depth, breadth int) {
 		start[v+1] += start[v]
 	}
 	next := slices.Clone(start[:n])
-	to := make([]int32, len(edges)/2)
+	to = make([]int32, len(edges)/2)
 	for i := 0; i < len(edges); i += 2 {
 		to[next[edges[i]]] = edges[i+1]
 		next[edges[i]]++
 	}
-	// Depth of each vertex, in topological order (Kahn); vertices left on
-	// a cycle keep the depth they reached.
+	return start, to, in, next
+}
+
+// levels is the depth of each vertex, in topological order (Kahn);
+// vertices left on a cycle keep the depth they reached. It spends in
+// and queue (a slice of n).
+func levels(start, to, in, queue []int32) []int32 {
+	n := len(in)
 	level := make([]int32, n)
-	queue := next[:0] // next is spent
+	queue = queue[:0]
 	for v := range int32(n) {
 		if in[v] == 0 {
 			queue = append(queue, v)
@@ -80,8 +100,12 @@ func (g *graph) shape() (depth, breadth int) {
 			}
 		}
 	}
-	// Parts: union-find over the same edges.
-	parent := in // in is spent
+	return level
+}
+
+// components is union-find over the edges, in parent (a slice of n): it
+// returns the find of each vertex's part.
+func components(start, to, parent []int32) func(int32) int32 {
 	for i := range parent {
 		parent[i] = int32(i)
 	}
@@ -92,15 +116,21 @@ func (g *graph) shape() (depth, breadth int) {
 		}
 		return i
 	}
-	for v := range int32(n) {
+	for v := range int32(len(parent)) {
 		for _, w := range to[start[v]:start[v+1]] {
 			if a, b := find(v), find(w); a != b {
 				parent[max(a, b)] = min(a, b)
 			}
 		}
 	}
-	// Per part, the most vertices at one depth: the vertices sorted by part
-	// (counting sort), then a count per depth, reset between parts.
+	return find
+}
+
+// depthAndBreadth are the most levels of any vertex and, per part, the
+// most vertices at one depth, summed: the vertices sorted by part
+// (counting sort), then a count per depth, reset between parts.
+func depthAndBreadth(level []int32, find func(int32) int32) (depth, breadth int) {
+	n := len(level)
 	byPart := make([]int32, n+1)
 	for v := range int32(n) {
 		byPart[find(v)+1]++

@@ -32,9 +32,7 @@ func writeMermaid(w io.Writer, g *graph) error {
 		bw.WriteString("\n---\n")
 	}
 	bw.WriteString("flowchart " + g.direction() + "\n")
-	if g.notes != nil {
-		writeMermaidLegend(bw)
-	}
+	g.writeMermaidLegend(bw)
 	for ci, c := range g.clusters {
 		note := g.clusterNote(c)
 		bw.WriteString("  subgraph ")

@@ -82,7 +82,7 @@ func overviewDescription(g *overview.Group) *topology.Description {
 }
 
 func overviewNotes(g *overview.Group) *graphNotes {
-	n := &graphNotes{clusters: map[string]graphNote{}, topics: map[string]graphNote{}, topDown: true}
+	n := &graphNotes{clusters: map[string]graphNote{}, topics: map[string]graphNote{}, lagColors: map[string]bool{}, topDown: true}
 	n.title = g.Group + ": lag " + strconv.FormatInt(g.Lag, 10)
 	if g.Largest != nil {
 		n.title += ", largest task " + g.Largest.String() + " (" + strconv.FormatInt(g.Largest.Lag, 10) + ")"
@@ -98,6 +98,7 @@ func overviewNotes(g *overview.Group) *graphNotes {
 			label += ", time lag " + TimeLagText(s.Time)
 		}
 		n.clusters[s.ID] = graphNote{label: label, color: lagColor(s.Lag, share), width: 1.5 + 3*share}
+		n.lagColors[lagColor(s.Lag, share)] = true
 		for _, src := range s.Sources {
 			topicLag[src.Topic] = overview.AddLag(topicLag[src.Topic], src.Lag)
 		}
@@ -107,6 +108,7 @@ func overviewNotes(g *overview.Group) *graphNotes {
 		if lag > 0 {
 			note.color = lagFill(lagShare(lag, g.Lag))
 		}
+		n.lagColors[lagColor(lag, lagShare(lag, g.Lag))] = true
 		n.topics[t] = note
 	}
 	return n

@@ -202,80 +202,104 @@ func paintBands(ctx context.Context, w io.Writer, width, height int, starts []in
 	n := len(starts)
 	workers := min(runtime.GOMAXPROCS(0), maxInstances, n)
 	pw := newPNGWriter(w, width, height)
-	type result struct {
-		band pngBand
-		err  error
+	bp := &bandPainter{ctx: ctx, width: width, height: height, starts: starts, scale: scale, paint: paint,
+		results: make([]chan bandResult, n), tokens: make(chan struct{}, 2*workers), stop: make(chan struct{})}
+	for i := range bp.results {
+		bp.results[i] = make(chan bandResult, 1)
 	}
-	results := make([]chan result, n)
-	for i := range results {
-		results[i] = make(chan result, 1)
-	}
-	tokens := make(chan struct{}, 2*workers)
-	stop := make(chan struct{})
-	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p, perr := newPainter(scale)
-			var enc bandEncoder
-			var pix []byte
-			for {
-				select {
-				case tokens <- struct{}{}:
-				case <-stop:
-					return
-				}
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				if perr != nil {
-					results[i] <- result{err: perr}
-					continue
-				}
-				if err := ctx.Err(); err != nil {
-					results[i] <- result{err: context.Cause(ctx)}
-					continue
-				}
-				end := height
-				if i+1 < n {
-					end = starts[i+1]
-				}
-				size := 4 * width * (end - starts[i])
-				if cap(pix) < size {
-					pix = make([]byte, size)
-				}
-				pix = pix[:size]
-				white(pix)
-				img := &image.RGBA{Pix: pix, Stride: 4 * width, Rect: image.Rect(0, 0, width, end-starts[i])}
-				p.cv.img = img
-				p.band = float64(starts[i]) / scale
-				r := result{err: paint(i, p)}
-				if r.err == nil {
-					r.band, r.err = enc.encode(img)
-				}
-				results[i] <- r
-			}
+			bp.work()
 		}()
 	}
 	var err error
 	for i := range n {
-		r := <-results[i]
-		<-tokens
+		r := <-bp.results[i]
+		<-bp.tokens
 		if r.err != nil {
 			err = r.err
 			break
 		}
 		pw.band(r.band)
 	}
-	close(stop)
+	close(bp.stop)
 	wg.Wait()
 	if err != nil {
 		return err
 	}
 	return pw.close()
+}
+
+// bandResult is a band painted and compressed, or why not.
+type bandResult struct {
+	band pngBand
+	err  error
+}
+
+// bandPainter is paintBands' state shared by its workers: a token per
+// band held (two per worker), the next band to take, each band's result.
+type bandPainter struct {
+	ctx           context.Context
+	width, height int
+	starts        []int
+	scale         float64
+	paint         func(i int, p *painter) error
+	results       []chan bandResult
+	tokens        chan struct{}
+	stop          chan struct{}
+	next          atomic.Int64
+}
+
+// work paints bands until there are none left or paintBands stops.
+func (bp *bandPainter) work() {
+	p, perr := newPainter(bp.scale)
+	var enc bandEncoder
+	var pix []byte
+	for {
+		select {
+		case bp.tokens <- struct{}{}:
+		case <-bp.stop:
+			return
+		}
+		i := int(bp.next.Add(1) - 1)
+		if i >= len(bp.starts) {
+			return
+		}
+		switch {
+		case perr != nil:
+			bp.results[i] <- bandResult{err: perr}
+		case bp.ctx.Err() != nil:
+			bp.results[i] <- bandResult{err: context.Cause(bp.ctx)}
+		default:
+			bp.results[i] <- bp.band(i, p, &enc, &pix)
+		}
+	}
+}
+
+// band paints band i on a white canvas in *pix (grown as needed) and
+// compresses it.
+func (bp *bandPainter) band(i int, p *painter, enc *bandEncoder, pix *[]byte) bandResult {
+	end := bp.height
+	if i+1 < len(bp.starts) {
+		end = bp.starts[i+1]
+	}
+	size := 4 * bp.width * (end - bp.starts[i])
+	if cap(*pix) < size {
+		*pix = make([]byte, size)
+	}
+	*pix = (*pix)[:size]
+	white(*pix)
+	img := &image.RGBA{Pix: *pix, Stride: 4 * bp.width, Rect: image.Rect(0, 0, bp.width, end-bp.starts[i])}
+	p.cv.img = img
+	p.band = float64(bp.starts[i]) / bp.scale
+	r := bandResult{err: bp.paint(i, p)}
+	if r.err == nil {
+		r.band, r.err = enc.encode(img)
+	}
+	return r
 }
 
 // white sets every byte of pix to 0xff: an opaque white canvas.

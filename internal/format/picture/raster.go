@@ -91,63 +91,13 @@ func (cv *canvas) stroke(lines [][]pt, closed bool, width float64, c color.Color
 // with miter joins (so that where a curve's short segments meet nothing
 // is covered twice: a thin line's partial coverage would darken there).
 func (cv *canvas) strokeLine(in []pt, closed bool, hw float64, c color.Color) {
-	line := make([]pt, 0, len(in)+1)
-	for _, q := range in {
-		if len(line) == 0 || q != line[len(line)-1] {
-			line = append(line, q)
-		}
-	}
-	if closed && len(line) > 2 && line[0] == line[len(line)-1] {
-		line = line[:len(line)-1]
-	}
-	n := len(line)
-	if n < 2 {
+	line, closed := strokePath(in, closed)
+	if line == nil {
 		return
 	}
-	closed = closed && n > 2
-	if closed {
-		line = append(line, line[0])
-	}
 	segs := len(line) - 1
-	normal := func(i int) pt { // left normal of segment i, hw long
-		a, b := line[i], line[i+1]
-		l := math.Hypot(b.x-a.x, b.y-a.y)
-		return pt{-(b.y - a.y) / l * hw, (b.x - a.x) / l * hw}
-	}
-	// The offsets of vertex k: one point each side, or two where the
-	// corner is bevelled.
-	offsets := func(k int) (left, right [2]pt, m int) {
-		v := line[k]
-		var in, out pt
-		switch {
-		case k == 0 && !closed:
-			in = normal(0)
-			out = in
-		case k == segs && !closed:
-			in = normal(segs - 1)
-			out = in
-		default:
-			i := k - 1
-			if k == 0 || k == segs {
-				i = segs - 1
-			}
-			o := k
-			if k == segs {
-				o = 0
-			}
-			in, out = normal(i), normal(o)
-		}
-		mv := pt{in.x + out.x, in.y + out.y}
-		ml := math.Hypot(mv.x, mv.y)
-		// cos of half the turn: the miter is hw / cos long.
-		cos := ml / (2 * hw)
-		if ml == 0 || cos < 1/miterLimit {
-			return [2]pt{{v.x + in.x, v.y + in.y}, {v.x + out.x, v.y + out.y}},
-				[2]pt{{v.x - in.x, v.y - in.y}, {v.x - out.x, v.y - out.y}}, 2
-		}
-		f := hw / cos / ml
-		return [2]pt{{v.x + mv.x*f, v.y + mv.y*f}}, [2]pt{{v.x - mv.x*f, v.y - mv.y*f}}, 1
-	}
+	o := strokeOffsets{line: line, closed: closed, hw: hw}
+	offsets := o.at
 	// left holds the piece's left offsets forward, right its right
 	// offsets forward; the outline is left, then right backwards.
 	left, right := cv.left[:0], cv.right[:0]
@@ -181,6 +131,78 @@ func (cv *canvas) strokeLine(in []pt, closed bool, hw float64, c color.Color) {
 	}
 	flush()
 	cv.left, cv.right = left, right
+}
+
+// strokePath is the polyline to stroke: repeated points dropped, and a
+// closed one (of more than two points) ending at its first point again;
+// nil for fewer than two points.
+func strokePath(in []pt, closed bool) ([]pt, bool) {
+	line := make([]pt, 0, len(in)+1)
+	for _, q := range in {
+		if len(line) == 0 || q != line[len(line)-1] {
+			line = append(line, q)
+		}
+	}
+	if closed && len(line) > 2 && line[0] == line[len(line)-1] {
+		line = line[:len(line)-1]
+	}
+	if len(line) < 2 {
+		return nil, false
+	}
+	closed = closed && len(line) > 2
+	if closed {
+		line = append(line, line[0])
+	}
+	return line, closed
+}
+
+// strokeOffsets are the offsets of a polyline's vertices hw to each side.
+type strokeOffsets struct {
+	line   []pt
+	closed bool
+	hw     float64
+}
+
+// normal is the left normal of segment i, hw long.
+func (o strokeOffsets) normal(i int) pt {
+	a, b := o.line[i], o.line[i+1]
+	l := math.Hypot(b.x-a.x, b.y-a.y)
+	return pt{-(b.y - a.y) / l * o.hw, (b.x - a.x) / l * o.hw}
+}
+
+// at is the offsets of vertex k: one point each side, or two where the
+// corner is bevelled.
+func (o strokeOffsets) at(k int) (left, right [2]pt, m int) {
+	v, segs, hw := o.line[k], len(o.line)-1, o.hw
+	var in, out pt
+	switch {
+	case k == 0 && !o.closed:
+		in = o.normal(0)
+		out = in
+	case k == segs && !o.closed:
+		in = o.normal(segs - 1)
+		out = in
+	default:
+		i := k - 1
+		if k == 0 || k == segs {
+			i = segs - 1
+		}
+		next := k
+		if k == segs {
+			next = 0
+		}
+		in, out = o.normal(i), o.normal(next)
+	}
+	mv := pt{in.x + out.x, in.y + out.y}
+	ml := math.Hypot(mv.x, mv.y)
+	// cos of half the turn: the miter is hw / cos long.
+	cos := ml / (2 * hw)
+	if ml == 0 || cos < 1/miterLimit {
+		return [2]pt{{v.x + in.x, v.y + in.y}, {v.x + out.x, v.y + out.y}},
+			[2]pt{{v.x - in.x, v.y - in.y}, {v.x - out.x, v.y - out.y}}, 2
+	}
+	f := hw / cos / ml
+	return [2]pt{{v.x + mv.x*f, v.y + mv.y*f}}, [2]pt{{v.x - mv.x*f, v.y - mv.y*f}}, 1
 }
 
 // polys fills polygons within r with c.

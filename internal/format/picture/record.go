@@ -846,54 +846,77 @@ func (in *instance) textspan(rec *recording, job uint32, args []uint64) {
 	b.WriteString("\" y=\"")
 	writeNum(b, -y)
 	b.WriteByte('"')
-	var weight, style string
-	if alias := in.u32(font + fontAlias); alias != 0 {
-		// GD_fontnames is NATIVEFONTS unless the graph says otherwise
-		// (our documents never do).
-		weight, style = in.cstr(in.u32(alias+aliasWeight)), in.cstr(in.u32(alias+aliasStyle))
-		b.WriteString(" font-family=\"" + in.cstr(in.u32(alias+aliasFamily)))
-		if f := in.u32(alias + aliasSVGFamily); f != 0 {
-			b.WriteString("," + in.cstr(f))
-		}
-		b.WriteByte('"')
-		if weight != "" {
-			b.WriteString(" font-weight=\"" + weight + "\"")
-		}
-		if s := in.cstr(in.u32(alias + aliasStretch)); s != "" {
-			b.WriteString(" font-stretch=\"" + s + "\"")
-		}
-		if style != "" {
-			b.WriteString(" font-style=\"" + style + "\"")
-		}
-	} else {
-		b.WriteString(" font-family=\"" + in.cstr(in.u32(font+fontName)) + "\"")
-	}
+	weight, style := in.svgFontFamily(b, font)
 	if flags != 0 {
-		if flags&htmlBF != 0 && weight == "" {
-			b.WriteString(" font-weight=\"bold\"")
-		}
-		if flags&htmlIF != 0 && style == "" {
-			b.WriteString(" font-style=\"italic\"")
-		}
-		if flags&(htmlUL|htmlS|htmlOL) != 0 {
-			b.WriteString(" text-decoration=\"")
-			comma := ""
-			for _, d := range []struct {
-				bit  uint32
-				name string
-			}{{htmlUL, "underline"}, {htmlOL, "overline"}, {htmlS, "line-through"}} {
-				if flags&d.bit != 0 {
-					b.WriteString(comma + d.name)
-					comma = ","
-				}
-			}
-			b.WriteByte('"')
-		}
-		if flags&htmlSu != 0 {
-			rec.unsupported = "superscripts"
-		}
+		svgTextFlags(rec, b, flags, weight, style)
 	}
 	b.WriteString(" font-size=\"" + strconv.FormatFloat(size, 'f', 2, 64) + "\"")
+	pen.svgTextFill(b)
+	b.WriteByte('>')
+	xmlEscape(b, str, true)
+	b.WriteString("</text>\n")
+}
+
+// svgFontFamily writes a text's font-family (and the weight, stretch and
+// style of its PostScript alias) as Graphviz's SVG writer does, and
+// returns the alias's weight and style.
+func (in *instance) svgFontFamily(b *bytes.Buffer, font uint32) (weight, style string) {
+	alias := in.u32(font + fontAlias)
+	if alias == 0 {
+		b.WriteString(" font-family=\"" + in.cstr(in.u32(font+fontName)) + "\"")
+		return "", ""
+	}
+	// GD_fontnames is NATIVEFONTS unless the graph says otherwise (our
+	// documents never do).
+	weight, style = in.cstr(in.u32(alias+aliasWeight)), in.cstr(in.u32(alias+aliasStyle))
+	b.WriteString(" font-family=\"" + in.cstr(in.u32(alias+aliasFamily)))
+	if f := in.u32(alias + aliasSVGFamily); f != 0 {
+		b.WriteString("," + in.cstr(f))
+	}
+	b.WriteByte('"')
+	if weight != "" {
+		b.WriteString(" font-weight=\"" + weight + "\"")
+	}
+	if s := in.cstr(in.u32(alias + aliasStretch)); s != "" {
+		b.WriteString(" font-stretch=\"" + s + "\"")
+	}
+	if style != "" {
+		b.WriteString(" font-style=\"" + style + "\"")
+	}
+	return weight, style
+}
+
+// svgTextFlags writes the weight, style and decorations of an HTML-like
+// label's text flags, where the alias gave none.
+func svgTextFlags(rec *recording, b *bytes.Buffer, flags uint32, weight, style string) {
+	if flags&htmlBF != 0 && weight == "" {
+		b.WriteString(" font-weight=\"bold\"")
+	}
+	if flags&htmlIF != 0 && style == "" {
+		b.WriteString(" font-style=\"italic\"")
+	}
+	if flags&(htmlUL|htmlS|htmlOL) != 0 {
+		b.WriteString(" text-decoration=\"")
+		comma := ""
+		for _, d := range []struct {
+			bit  uint32
+			name string
+		}{{htmlUL, "underline"}, {htmlOL, "overline"}, {htmlS, "line-through"}} {
+			if flags&d.bit != 0 {
+				b.WriteString(comma + d.name)
+				comma = ","
+			}
+		}
+		b.WriteByte('"')
+	}
+	if flags&htmlSu != 0 {
+		rec.unsupported = "superscripts"
+	}
+}
+
+// svgTextFill writes a text's fill: none for black, the color's name,
+// or its RGB and opacity.
+func (pen gvColor) svgTextFill(b *bytes.Buffer) {
 	switch {
 	case pen.name != "":
 		if !equalFoldASCII(pen.name, "black") {
@@ -905,9 +928,6 @@ func (in *instance) textspan(rec *recording, job uint32, args []uint64) {
 			b.WriteString(" fill-opacity=\"" + strconv.FormatFloat(float64(float32(pen.rgba[3]))/255.0, 'f', 6, 64) + "\"")
 		}
 	}
-	b.WriteByte('>')
-	xmlEscape(b, str, true)
-	b.WriteString("</text>\n")
 }
 
 func equalFoldASCII(a, b string) bool {

@@ -19,6 +19,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -96,6 +97,18 @@ const (
 	// j and l are 25% wider than Helvetica's).
 	widerFactor = 1.25
 )
+
+// TextWidth is the width in points, at size points, of the widest line
+// of s as a viewer draws it in Helvetica (or Arial, Liberation Sans) at
+// most: Graphviz's own estimate for an ASCII line, this package's for any
+// other (the text layout plugin's).
+func TextWidth(s string, size float64) float64 {
+	w := 0.0
+	for line := range strings.SplitSeq(s, "\n") {
+		w = max(w, textWidth(line, size, false))
+	}
+	return w
+}
 
 // textWidth is the width in points, at size points, that a viewer draws
 // the line s in at most (wider: in a bold face or one other than
