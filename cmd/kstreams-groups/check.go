@@ -64,8 +64,8 @@ var checkConditions = struct {
 	maxMovingTasks:  checkCount("max-moving-tasks", "WARNING when more than `N` tasks are moving (their target holders differ from their current ones)."),
 	timeLagWarning:  checkCount("time-lag-warning", "WARNING when the group's time lag (the age of its oldest unprocessed record) is above `D` (90s, 5m, 1h30m, or seconds)."),
 	timeLagCritical: checkCount("time-lag-critical", "CRITICAL when the group's time lag is above `D`."),
-	timeLag: boolOption(flagDef{name: "time-lag",
-		help: "Read the records (one Fetch per leader) for the time lag in the performance data, without a time-lag threshold."}),
+	timeLag: boolOption(flagDef{name: "time-lag", on: true,
+		help: "Read the records (one Fetch per leader) for the time lag in the performance data, also without a time-lag threshold; --time-lag=false for the offset lag only."}),
 	minStandbys:      checkCount("min-standbys", "WARNING when a stateful task has fewer than `N` standbys that count (not on its active's process or host)."),
 	standbysCritical: boolOption(flagDef{name: "standbys-critical", help: "Make --min-standbys CRITICAL instead of WARNING."}),
 	requireConfigured: boolOption(flagDef{name: "require-configured-standbys",
@@ -218,6 +218,7 @@ func (a *app) check(ctx context.Context, opts check.Options, verbose bool, w wat
 		},
 		failed:  func(err error) (*check.Result, error) { return check.Failed(err, opts), nil },
 		outcome: func(res *check.Result, _ []error) error { return checkOutcome(res) },
+		notes:   func(res *check.Result) []string { return format.TimeLagDeniedNotes(res.DeniedTopics()) },
 	}
 	run := func(ctx context.Context, c client) (*check.Result, error) { return check.Run(ctx, c, opts) }
 	if w.on {
