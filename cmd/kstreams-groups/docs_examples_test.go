@@ -78,8 +78,8 @@ func TestDocExamples(t *testing.T) {
 			// The page's commands and the checks of its real-cluster
 			// commands each get a playground: a checked "delete" must not
 			// change what the page's next example sees.
-			addr, checkAddr := examplePlayground(t), examplePlayground(t)
-			stored := runCLI(t, "--bootstrap-server", addr, "describe", "--topology", "--group", "orders-app")
+			addr, checkAddr := docsPlayground(t), examplePlayground(t)
+			stored := runCLI(t, "--bootstrap-server", checkAddr, "describe", "--topology", "--group", "orders-app")
 			require.Equal(t, 0, stored.code, stored.stderr)
 			var run []docCommand
 			for _, b := range blocks {
@@ -98,6 +98,14 @@ func TestDocExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// docsPlayground starts the playground a reader starts: the default seed.
+func docsPlayground(t *testing.T) string {
+	c, err := playground.StartState(playground.DefaultState())
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return c.Addrs()[0]
 }
 
 // examplePlayground starts a playground seeded with exampleState for the
@@ -307,6 +315,33 @@ func docRewrite(cmd, addr, dir string) string {
 	return exampleScript(cmd, addr, dir)
 }
 
+// docAsWritten is a page's command as a reader runs it: only "make build",
+// "make demo" and "make test" stand for what they do, and a path under
+// /var, /tmp or /etc moves into dir (the place it names exists where the
+// example applies). No address and no file is made up: a page creates
+// what it reads, and talks to the playground its reader started.
+func docAsWritten(cmd, dir string) string {
+	cmd = stripComment(cmd)
+	switch strings.TrimSpace(cmd) {
+	case "make build", "make demo", "make test":
+		return docRewrite(cmd, "", dir)
+	}
+	return absolutePath.ReplaceAllString(cmd, "${1}"+dir+"/${2}/")
+}
+
+// makeWriteDirs makes the directories of what script writes under dir
+// (a sandboxed /var/lib/node_exporter, say).
+func makeWriteDirs(t *testing.T, dir, script string) {
+	for _, m := range redirectTarget.FindAllStringSubmatch(script, -1) {
+		if strings.HasPrefix(m[1], dir) {
+			require.NoError(t, os.MkdirAll(filepath.Dir(m[1]), 0o755))
+		}
+	}
+	for _, p := range regexp.MustCompile(regexp.QuoteMeta(dir)+`/(var|tmp|etc)/[^\s"')]+`).FindAllString(script, -1) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	}
+}
+
 // prepareExampleDir gives dir the files examples read without writing
 // them, as TestHelpExamples does (stored is orders-app's topology text),
 // and the directories they write to.
@@ -337,7 +372,7 @@ func runDocCommands(t *testing.T, page string, cmds []docCommand, addr, shimDir,
 	var script strings.Builder
 	script.WriteString("__rc=0\n")
 	for i, c := range cmds {
-		text := docRewrite(c.text, addr, dir)
+		text := docAsWritten(c.text, dir)
 		if strings.HasSuffix(strings.TrimSpace(text), "&") {
 			// A server left running: its output is not the page's.
 			text = strings.TrimSuffix(strings.TrimSpace(text), "&") + " >/dev/null 2>&1 &"
@@ -349,11 +384,11 @@ func runDocCommands(t *testing.T, page string, cmds []docCommand, addr, shimDir,
 		// What it wrote, checked where the session is (a block may cd).
 		for _, f := range redirectTarget.FindAllStringSubmatch(stripComment(c.text), -1) {
 			if f[1] != "/dev/null" && !strings.HasPrefix(f[1], "&") {
-				fmt.Fprintf(&script, "[ -s %q ] || printf '@@@NOFILE %%s\\n' %q\n", docRewrite(f[1], addr, dir), f[1])
+				fmt.Fprintf(&script, "[ -s %q ] || printf '@@@NOFILE %%s\\n' %q\n", docAsWritten(f[1], dir), f[1])
 			}
 		}
 	}
-	prepareExampleDir(t, stored, dir, script.String())
+	makeWriteDirs(t, dir, script.String())
 
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
