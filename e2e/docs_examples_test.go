@@ -31,14 +31,32 @@ import (
 // e2e's own topology texts (testdata/diff): build/topology.txt is
 // diff-base.txt, diff-filter.txt itself.
 //
-// The groups the pages name (orders-app, wc-app, ...) are the reader's and
-// do not exist here, so what the commands print is not compared; each
-// call must reach the broker and be understood: not a usage error, not an
-// unreachable cluster. The parse-only blocks are not run here: their
-// output depends on timing, and they run on the playground.
+// The groups orders-app, billing-app and my-app are made here as a
+// stopped application leaves them: a streams group whose member joined
+// with a topology reading docs-input (2 partitions, 10 records each) and
+// left (Empty), with offsets committed at 5. Each call must reach the
+// broker and be understood (not a usage error, not an unreachable
+// cluster), and find those groups unless an earlier example deleted them.
+// The other groups the pages name (wc-app, wc, wc-live, df-blue) belong to
+// other e2e tests on the shared broker and are not made here, and what
+// the commands print is not compared (the pages show a reader's cluster).
+// The parse-only blocks are not run here: their output depends on timing,
+// and they run on the playground.
 func TestDocExamplesRealKafka(t *testing.T) {
 	b := SharedBroker(t, BrokerOptions{})
 	bin := OurBinary(t)
+	ctx := context.Background()
+	require.NoError(t, createTopic(ctx, b, "docs-input", 2))
+	produceTo(t, b, "docs-input", map[int32]int{0: 10, 1: 10})
+	made := []string{"orders-app", "billing-app", "my-app"}
+	for _, g := range made {
+		joinAndLeave(t, b, g, "docs-input")
+		require.NoError(t, b.WaitGroupState(ctx, g, "Empty", 30*time.Second, b.Proc))
+		for p := range int32(2) {
+			require.EqualValues(t, 0, ooAdminCommit(t, b, g, "docs-input", p, 5))
+		}
+	}
+	deleted := map[string]bool{}
 	binDir := t.TempDir()
 	require.NoError(t, os.Symlink(bin, filepath.Join(binDir, "kstreams-groups")))
 	ran := 0
@@ -60,7 +78,7 @@ func TestDocExamplesRealKafka(t *testing.T) {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s:%d", page, blk.Line), func(t *testing.T) {
-				ran += runRealKafkaBlock(t, page, cmds, b.Addr, binDir)
+				ran += runRealKafkaBlock(t, page, cmds, b.Addr, binDir, made, deleted)
 			})
 		}
 	}
@@ -89,8 +107,10 @@ var (
 )
 
 // runRealKafkaBlock runs one block's calls in one bash session and checks
-// each; it returns the number of calls run.
-func runRealKafkaBlock(t *testing.T, page string, cmds []doctest.Command, addr, binDir string) int {
+// each: the groups of made are found unless deleted says an earlier call
+// deleted them (a call that deletes one is added). It returns the number
+// of calls run.
+func runRealKafkaBlock(t *testing.T, page string, cmds []doctest.Command, addr, binDir string, made []string, deleted map[string]bool) int {
 	dir := t.TempDir()
 	for name, from := range map[string]string{"build/topology.txt": "diff-base.txt", "diff-filter.txt": "diff-filter.txt"} {
 		data, err := os.ReadFile(filepath.Join(E2EDir(), "testdata", "diff", from))
@@ -120,7 +140,24 @@ func runRealKafkaBlock(t *testing.T, page string, cmds []doctest.Command, addr, 
 		assert.NotRegexp(t, usageHint, parts[i], "%s is a usage error", where)
 		assert.NotRegexp(t, unreached, parts[i], "%s reaches the broker", where)
 		assert.Contains(t, parts[i], "@@@RC ", where)
+		for _, g := range made {
+			if namesGroup(c.Text, g) && !deleted[g] {
+				assert.NotContains(t, parts[i], "Group "+g+" not found", "%s finds %s", where, g)
+				assert.NotContains(t, parts[i], "Group '"+g+"' does not exist", "%s finds %s", where, g)
+			}
+			if namesGroup(c.Text, g) && deletes.MatchString(c.Text) {
+				deleted[g] = true
+			}
+		}
 		logf("%s: %s", where, strings.TrimSpace(strings.ReplaceAll(parts[i], "\n", " | ")))
 	}
 	return len(cmds)
+}
+
+// deletes matches a call that deletes groups (either form).
+var deletes = regexp.MustCompile(`^kstreams-groups (.* )?(--delete|delete) `)
+
+// namesGroup tells whether a call names group g (--group g, group:g).
+func namesGroup(cmd, g string) bool {
+	return regexp.MustCompile(`(--group[ =]|group:)` + regexp.QuoteMeta(g) + `(\s|$)`).MatchString(cmd)
 }
