@@ -49,6 +49,12 @@ func TestDocExamplesRealKafka(t *testing.T) {
 	require.NoError(t, createTopic(ctx, b, "docs-input", 2))
 	produceTo(t, b, "docs-input", map[int32]int{0: 10, 1: 10})
 	made := []string{"orders-app", "billing-app", "my-app"}
+	t.Cleanup(func() {
+		// The broker is shared: leave no group behind (those the examples
+		// deleted already answer GROUP_ID_NOT_FOUND).
+		r := RunOursOn(t, bin, b, "delete", "--group", made[0], "--group", made[1], "--group", made[2])
+		logf("TestDocExamplesRealKafka: cleanup: exit %d %s", r.ExitCode, strings.TrimSpace(r.Stderr))
+	})
 	for _, g := range made {
 		joinAndLeave(t, b, g, "docs-input")
 		require.NoError(t, b.WaitGroupState(ctx, g, "Empty", 30*time.Second, b.Proc))
