@@ -107,14 +107,15 @@ still OK. Without --expect-state only Stable is OK; an Empty group is a
 WARNING then, and CRITICAL only with --min-members. A group that does not
 exist is CRITICAL. The lag is the overview's: end offset minus committed
 offset of every task's source partitions, repartition topics included;
-with a lag threshold the records are read too (one Fetch per leader,
-read_committed), so that transaction markers and aborted records are no
-lag. A source topic that does not exist is CRITICAL; a committed offset
+the records are read too (one Fetch per leader, read_committed; with
+--time-lag=false only for a lag threshold), so that transaction markers
+and aborted records are no lag. A source topic that does not exist is CRITICAL; a committed offset
 past its partition's log end (a truncated or re-created topic) counts as
 lag 0 and is a WARNING. --time-lag-warning/--time-lag-critical D judge
-the group's time lag, the age of its oldest unprocessed record (overview
---time-lag), and add 'G time_lag' in seconds to the performance data
-(--time-lag alone adds it without a threshold).
+the group's time lag, the age of its oldest unprocessed record (as
+overview shows it); 'G time_lag' in seconds ends the performance data
+unless --time-lag=false. A topic this principal may not READ keeps its
+offset lag, with a note on stderr naming the ACL it needs.
 
 --min-standbys N judges the standby coverage of every stateful task (a
 sub-topology with a changelog): a standby on the same process or host as
