@@ -30,7 +30,7 @@ var (
 	configInput     = localInput{kind: "a config file", limit: 1 << 20}
 	propertiesInput = localInput{kind: "a properties file", limit: 1 << 20}
 	renderInput     = localInput{kind: "a topology description", limit: 64 << 20} // render, diff
-	stateInput      = localInput{kind: "a seed file", limit: 64 << 20}
+	stateInput      = seedInput{localInput{kind: "a seed file", limit: 64 << 20}}
 	planInput       = localInput{kind: "a --from-file reset plan", limit: 64 << 20}
 )
 

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"strings"
 
@@ -40,9 +38,19 @@ seed is still being read).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, ex
   kstreams-groups --bootstrap-server "$(cat /tmp/playground.addr)" --describe --topology --group word-count`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			state, err := readSeed(cmd.Context(), stateFile)
-			if err != nil {
-				return err
+			state := playground.DefaultState()
+			if stateFile != "" {
+				data, err := stateInput.readFile(cmd.Context(), "state file "+stateFile, stateFile)
+				var ue *usageError
+				switch {
+				case errors.As(err, &ue):
+					return err
+				case err != nil:
+					return usageErrorf("cannot read state file: %v", err)
+				}
+				if state, err = playground.ParseState([]byte(data)); err != nil {
+					return usageErrorf("state file %s: %v", stateFile, err)
+				}
 			}
 			if nodes := max(state.Nodes, 1); port < 0 || port > 65536-nodes {
 				return usageErrorf("invalid --port %d: want 1-%d for %d nodes (node i listens on port+i), or 0 for free ports", port, 65536-nodes, nodes)
@@ -71,33 +79,4 @@ seed is still being read).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, ex
 	cmd.Flags().IntVar(&port, "port", 0, "Port of node 0; node i listens on port+i (default: free ports).")
 	cmd.Flags().StringVar(&addrFile, "addr-file", "", "Write the bootstrap address to this file once the cluster listens.")
 	return cmd
-}
-
-// readSeed is the playground's seed: the default one without a --state,
-// else the file it names or, where no such file exists, the built-in seed
-// of that name (the docs' pages start them: --state standbys).
-func readSeed(ctx context.Context, stateFile string) (*playground.State, error) {
-	if stateFile == "" {
-		return playground.DefaultState(), nil
-	}
-	var data string
-	builtin, isBuiltin := playground.BuiltinSeed(stateFile)
-	if _, statErr := os.Stat(stateFile); isBuiltin && errors.Is(statErr, fs.ErrNotExist) {
-		data = string(builtin)
-	} else {
-		var err error
-		data, err = stateInput.readFile(ctx, "state file "+stateFile, stateFile)
-		var ue *usageError
-		switch {
-		case errors.As(err, &ue):
-			return nil, err
-		case err != nil:
-			return nil, usageErrorf("cannot read state file: %v", err)
-		}
-	}
-	state, err := playground.ParseState([]byte(data))
-	if err != nil {
-		return nil, usageErrorf("state file %s: %v", stateFile, err)
-	}
-	return state, nil
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
 // playground --state takes a file or, where no file of that name exists,
@@ -14,7 +16,9 @@ import (
 func TestPlaygroundBuiltinSeed(t *testing.T) {
 	t.Chdir(t.TempDir())
 	groups := func(name string) []string {
-		st, err := readSeed(t.Context(), name)
+		data, err := stateInput.readFile(t.Context(), "state file "+name, name)
+		require.NoError(t, err, name)
+		st, err := playground.ParseState([]byte(data))
 		require.NoError(t, err, name)
 		var ids []string
 		for _, g := range st.StreamsGroups {
@@ -22,7 +26,6 @@ func TestPlaygroundBuiltinSeed(t *testing.T) {
 		}
 		return ids
 	}
-	assert.Contains(t, groups(""), "word-count")
 	assert.Contains(t, groups("default"), "word-count")
 	assert.Contains(t, groups("standbys"), "sb-host")
 	assert.Contains(t, groups("timelag"), "shop")
@@ -31,8 +34,7 @@ func TestPlaygroundBuiltinSeed(t *testing.T) {
 	require.NoError(t, os.WriteFile("standbys", []byte("streams_groups:\n  - {id: mine, state: Empty}\n"), 0o644))
 	assert.Equal(t, []string{"mine"}, groups("standbys"), "the file wins")
 
-	_, err := readSeed(t.Context(), "nope")
-	var ue *usageError
-	require.ErrorAs(t, err, &ue)
-	assert.Contains(t, err.Error(), "cannot read state file: open nope: no such file or directory")
+	r := runCLI(t, "playground", "--state", "nope")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "cannot read state file: open nope: no such file or directory")
 }
