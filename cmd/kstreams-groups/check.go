@@ -64,8 +64,8 @@ var checkConditions = struct {
 	maxMovingTasks:  checkCount("max-moving-tasks", "WARNING when more than `N` tasks are moving (their target holders differ from their current ones)."),
 	timeLagWarning:  checkCount("time-lag-warning", "WARNING when the group's time lag (the age of its oldest unprocessed record) is above `D` (90s, 5m, 1h30m, or seconds)."),
 	timeLagCritical: checkCount("time-lag-critical", "CRITICAL when the group's time lag is above `D`."),
-	timeLag: boolOption(flagDef{name: "time-lag",
-		help: "Read the records (one Fetch per leader) for the time lag in the performance data, without a time-lag threshold."}),
+	timeLag: boolOption(flagDef{name: "time-lag", on: true,
+		help: "Read the records (one Fetch per leader) for the time lag in the performance data, also without a time-lag threshold; --time-lag=false for the offset lag only."}),
 	minStandbys:      checkCount("min-standbys", "WARNING when a stateful task has fewer than `N` standbys that count (not on its active's process or host)."),
 	standbysCritical: boolOption(flagDef{name: "standbys-critical", help: "Make --min-standbys CRITICAL instead of WARNING."}),
 	requireConfigured: boolOption(flagDef{name: "require-configured-standbys",
@@ -107,14 +107,15 @@ still OK. Without --expect-state only Stable is OK; an Empty group is a
 WARNING then, and CRITICAL only with --min-members. A group that does not
 exist is CRITICAL. The lag is the overview's: end offset minus committed
 offset of every task's source partitions, repartition topics included;
-with a lag threshold the records are read too (one Fetch per leader,
-read_committed), so that transaction markers and aborted records are no
-lag. A source topic that does not exist is CRITICAL; a committed offset
+the records are read too (one Fetch per leader, read_committed; with
+--time-lag=false only for a lag threshold), so that transaction markers
+and aborted records are no lag. A source topic that does not exist is CRITICAL; a committed offset
 past its partition's log end (a truncated or re-created topic) counts as
 lag 0 and is a WARNING. --time-lag-warning/--time-lag-critical D judge
-the group's time lag, the age of its oldest unprocessed record (overview
---time-lag), and add 'G time_lag' in seconds to the performance data
-(--time-lag alone adds it without a threshold).
+the group's time lag, the age of its oldest unprocessed record (as
+overview shows it); 'G time_lag' in seconds ends the performance data
+unless --time-lag=false. A topic this principal may not READ keeps its
+offset lag, with a note on stderr naming the ACL it needs.
 
 --min-standbys N judges the standby coverage of every stateful task (a
 sub-topology with a changelog): a standby on the same process or host as
@@ -218,6 +219,7 @@ func (a *app) check(ctx context.Context, opts check.Options, verbose bool, w wat
 		},
 		failed:  func(err error) (*check.Result, error) { return check.Failed(err, opts), nil },
 		outcome: func(res *check.Result, _ []error) error { return checkOutcome(res) },
+		notes:   func(res *check.Result) []string { return format.TimeLagDeniedNotes(res.DeniedTopics()) },
 	}
 	run := func(ctx context.Context, c client) (*check.Result, error) { return check.Run(ctx, c, opts) }
 	if w.on {

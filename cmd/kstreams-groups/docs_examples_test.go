@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/doctest"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
@@ -45,14 +46,22 @@ import (
 //   - after a line <!-- not-run: WHY -->: not run (a config file, say).
 //
 // Any other block that holds a kstreams-groups command fails the test:
-// every example is run or says why not. The rules that make an example meet
-// the playground are TestHelpExamples' (exampleScript, exampleState): a
-// page that starts no playground of its own talks to one seeded with the
-// default seed plus the groups the examples name. Two more: "make build"
-// is done (the shim is the build) and "make demo" runs scripts/demo.sh on
-// the shim; "make test" is this suite and is not run. docs/reference/ is
-// generated from the commands' help, whose examples TestHelpExamples runs.
+// every example is run or says why not, and the test counts them. A page
+// with examples starts with one that runs (```sh or ```console), the
+// production form after it.
+//
+// The examples run as written: a page that starts no playground of its
+// own talks to the one its reader started as the tour does (the default
+// seed, its address in KSTREAMS_GROUPS_BOOTSTRAP_SERVER); no address is
+// rewritten and no file made up, so a page creates what it reads. Three
+// rules stand in for what the test cannot be: "make build" is done (the
+// shim is the build), "make demo" runs scripts/demo.sh on the shim, "make
+// test" is this suite and is not run; and a path under /var, /tmp or /etc
+// moves into the session's directory. The pages run in parallel.
+// docs/reference/ is generated from the commands' help, whose examples
+// TestHelpExamples runs.
 func TestDocExamples(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	if _, err := exec.LookPath("bash"); err != nil {
 		if os.Getenv("CI") != "" {
@@ -61,43 +70,92 @@ func TestDocExamples(t *testing.T) {
 		t.Skip("bash is needed to run the examples")
 	}
 	shimDir := exampleShim(t)
+	var count exampleCount
 	for _, page := range docFiles(t) {
 		if strings.HasPrefix(page, "docs/reference/") {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(repoRoot, page))
 		require.NoError(t, err)
-		blocks, problems := docBlocks(string(data))
+		blocks, problems := doctest.Blocks(string(data))
 		for _, p := range problems {
 			t.Errorf("%s:%s", page, p)
 		}
+		count.add(blocks)
 		if len(blocks) == 0 {
 			continue
 		}
+		if first := blocks[0]; first.Kind != "sh" && first.Kind != "console" {
+			t.Errorf("%s:%d: the page's first example is %s: a page starts with one that runs on the playground as written, the production form after it", page, first.Line, first.Kind)
+		}
 		t.Run(page, func(t *testing.T) {
+			t.Parallel()
 			// The page's commands and the checks of its real-cluster
 			// commands each get a playground: a checked "delete" must not
 			// change what the page's next example sees.
-			addr, checkAddr := examplePlayground(t), examplePlayground(t)
-			stored := runCLI(t, "--bootstrap-server", addr, "describe", "--topology", "--group", "orders-app")
+			addr, checkAddr := docsPlayground(t), examplePlayground(t)
+			stored := runCLI(t, "--bootstrap-server", checkAddr, "describe", "--topology", "--group", "orders-app")
 			require.Equal(t, 0, stored.code, stored.stderr)
 			var run []docCommand
 			for _, b := range blocks {
-				switch b.kind {
+				switch b.Kind {
 				case "real-kafka":
 					dir := t.TempDir() // the block's commands share it, as in a shell
-					for _, cmd := range b.commands {
+					for _, cmd := range b.Commands {
 						validateRealKafkaCommand(t, page, cmd, checkAddr, shimDir, stored.stdout, dir)
 					}
 				case "sh", "console":
-					run = append(run, b.commands...)
+					run = append(run, b.Commands...)
 				}
 			}
 			if len(run) > 0 {
-				runDocCommands(t, page, run, addr, shimDir, stored.stdout)
+				runDocCommands(t, page, run, addr, shimDir)
 			}
 		})
 	}
+	t.Logf("examples: %s", count)
+	assert.Positive(t, count.played, "the pages' examples were found")
+}
+
+// exampleCount counts the examples of the pages: the kstreams-groups calls
+// run as written on the playground, those of blocks that need a real
+// cluster (checked to parse here, run by e2e TestDocExamplesRealKafka),
+// those whose output depends on timing (parse-only), and the blocks not
+// run.
+type exampleCount struct{ played, realKafka, parseOnly, notRun int }
+
+func (c *exampleCount) add(blocks []docBlock) {
+	for _, b := range blocks {
+		calls := 0
+		for _, cmd := range b.Commands {
+			if strings.Contains(cmd.Text, "kstreams-groups ") {
+				calls++
+			}
+		}
+		switch {
+		case b.Kind == "not-run":
+			c.notRun++
+		case b.Marker == "parse-only":
+			c.parseOnly += calls
+		case b.Marker == "real-kafka":
+			c.realKafka += calls
+		default:
+			c.played += calls
+		}
+	}
+}
+
+func (c exampleCount) String() string {
+	return fmt.Sprintf("%d calls run as written on the playground, %d need a real cluster (parsed here, run by e2e), %d parse-only, %d blocks not run",
+		c.played, c.realKafka, c.parseOnly, c.notRun)
+}
+
+// docsPlayground starts the playground a reader starts: the default seed.
+func docsPlayground(t *testing.T) string {
+	c, err := playground.StartState(playground.DefaultState())
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return c.Addrs()[0]
 }
 
 // examplePlayground starts a playground seeded with exampleState for the
@@ -120,177 +178,12 @@ func exampleShim(t *testing.T) string {
 	return dir
 }
 
-// docBlock is a fenced block of a page that holds commands.
-type docBlock struct {
-	kind     string // sh, console, real-kafka or not-run
-	commands []docCommand
-}
-
-// docCommand is one command of a block.
-type docCommand struct {
-	line     int    // in the page, 1-based
-	text     string // continuation lines joined
-	kind     string // sh or console
-	wantExit int    // sh: the "# exit N" of its comment; console: echo $?'s line
-	checkRC  bool   // whether wantExit is checked
-	output   []string
-}
-
-var (
-	fenceLine  = regexp.MustCompile("^ *```([A-Za-z]*)")
-	markerLine = regexp.MustCompile(`^<!-- (real-kafka|parse-only|not-run): .+ -->$`)
-	exitNote   = regexp.MustCompile(`# exits? (\d+)\b`)
+type (
+	docBlock   = doctest.Block
+	docCommand = doctest.Command
 )
 
-// docBlocks finds the blocks of a page that hold commands, and the blocks
-// that hold a command without saying how to run it.
-func docBlocks(text string) ([]docBlock, []string) {
-	lines := strings.Split(text, "\n")
-	var blocks []docBlock
-	var problems []string
-	marker := ""
-	for i := 0; i < len(lines); i++ {
-		m := fenceLine.FindStringSubmatch(lines[i])
-		if m == nil {
-			if l := strings.TrimSpace(lines[i]); l != "" {
-				marker = ""
-				if mm := markerLine.FindStringSubmatch(l); mm != nil {
-					marker = mm[1]
-				}
-			}
-			continue
-		}
-		indent := len(lines[i]) - len(strings.TrimLeft(lines[i], " "))
-		start := i + 1
-		j := start
-		for j < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[j]), "```") {
-			j++
-		}
-		body := make([]string, 0, j-start)
-		for _, l := range lines[start:j] {
-			if len(l) >= indent {
-				l = l[indent:]
-			}
-			body = append(body, l)
-		}
-		lang := m[1]
-		kind := marker
-		if kind == "parse-only" {
-			kind = "real-kafka" // the same check
-		}
-		if kind == "" {
-			switch lang {
-			case "sh", "bash", "shell":
-				kind = "sh"
-			case "console":
-				kind = "console"
-			}
-		}
-		hasCommand := false
-		for _, l := range body {
-			if strings.HasPrefix(l, "$ kstreams-groups") || strings.HasPrefix(l, "kstreams-groups ") {
-				hasCommand = true
-			}
-		}
-		switch {
-		case kind == "sh":
-			blocks = append(blocks, docBlock{kind: kind, commands: shCommands(body, start+1)})
-		case kind == "console" || kind == "real-kafka" && hasPrompt(body):
-			blocks = append(blocks, docBlock{kind: kind, commands: consoleCommands(body, start+1)})
-		case kind == "real-kafka":
-			blocks = append(blocks, docBlock{kind: kind, commands: shCommands(body, start+1)})
-		case kind == "not-run":
-		case hasCommand && lang != "yaml" && lang != "java" && lang != "json":
-			problems = append(problems, fmt.Sprintf("%d: a block with kstreams-groups commands is ```sh or ```console, or says <!-- real-kafka: why --> or <!-- not-run: why --> on the line before it", i+1))
-		}
-		marker = ""
-		i = j
-	}
-	return blocks, problems
-}
-
-func hasPrompt(body []string) bool {
-	for _, l := range body {
-		if strings.HasPrefix(l, "$ ") {
-			return true
-		}
-	}
-	return false
-}
-
-// shCommands splits a script into its commands, one a line (continued by
-// a trailing backslash), comments and blank lines left out.
-func shCommands(body []string, first int) []docCommand {
-	var out []docCommand
-	for i := 0; i < len(body); i++ {
-		l := body[i]
-		if strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "#") {
-			continue
-		}
-		c := docCommand{line: first + i, kind: "sh", text: l}
-		for strings.HasSuffix(c.text, "\\") && i+1 < len(body) {
-			i++
-			c.text = strings.TrimSuffix(c.text, "\\") + "\n" + body[i]
-		}
-		if m := exitNote.FindStringSubmatch(c.text); m != nil {
-			c.wantExit, _ = strconv.Atoi(m[1])
-		}
-		c.checkRC = strings.HasPrefix(c.text, "kstreams-groups ") && !strings.HasSuffix(strings.TrimSpace(stripComment(c.text)), "&")
-		out = append(out, c)
-	}
-	return out
-}
-
-// consoleCommands splits a transcript into its "$ " commands and what each
-// prints.
-func consoleCommands(body []string, first int) []docCommand {
-	var out []docCommand
-	for i := 0; i < len(body); i++ {
-		l := body[i]
-		if !strings.HasPrefix(l, "$ ") {
-			if len(out) > 0 {
-				out[len(out)-1].output = append(out[len(out)-1].output, l)
-			}
-			continue
-		}
-		c := docCommand{line: first + i, kind: "console", text: strings.TrimPrefix(l, "$ "), checkRC: true}
-		for strings.HasSuffix(c.text, "\\") && i+1 < len(body) {
-			i++
-			c.text = strings.TrimSuffix(c.text, "\\") + "\n" + body[i]
-		}
-		if strings.HasSuffix(strings.TrimSpace(stripComment(c.text)), "&") {
-			c.checkRC = false
-		}
-		out = append(out, c)
-	}
-	for i := range out {
-		if i+1 < len(out) && strings.TrimSpace(out[i+1].text) == "echo $?" && len(out[i+1].output) > 0 {
-			out[i].wantExit, _ = strconv.Atoi(strings.TrimSpace(out[i+1].output[0]))
-		}
-	}
-	return out
-}
-
-// stripComment cuts a shell line's trailing comment: a # after a blank,
-// outside quotes.
-func stripComment(s string) string {
-	var quote rune
-	prev := ' '
-	for i, r := range s {
-		switch {
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			}
-		case r == '\'' || r == '"':
-			quote = r
-		case r == '#' && (prev == ' ' || prev == '\t'):
-			return strings.TrimRight(s[:i], " \t")
-		}
-		prev = r
-	}
-	return s
-}
+var stripComment = doctest.StripComment
 
 // docRewrite applies the rules of TestDocExamples to one command.
 func docRewrite(cmd, addr, dir string) string {
@@ -305,6 +198,33 @@ func docRewrite(cmd, addr, dir string) string {
 		return ": make test is the suite that runs this"
 	}
 	return exampleScript(cmd, addr, dir)
+}
+
+// docAsWritten is a page's command as a reader runs it: only "make build",
+// "make demo" and "make test" stand for what they do, and a path under
+// /var, /tmp or /etc moves into dir (the place it names exists where the
+// example applies). No address and no file is made up: a page creates
+// what it reads, and talks to the playground its reader started.
+func docAsWritten(cmd, dir string) string {
+	cmd = stripComment(cmd)
+	switch strings.TrimSpace(cmd) {
+	case "make build", "make demo", "make test":
+		return docRewrite(cmd, "", dir)
+	}
+	return absolutePath.ReplaceAllString(cmd, "${1}"+dir+"/${2}/")
+}
+
+// makeWriteDirs makes the directories of what script writes under dir
+// (a sandboxed /var/lib/node_exporter, say).
+func makeWriteDirs(t *testing.T, dir, script string) {
+	for _, m := range redirectTarget.FindAllStringSubmatch(script, -1) {
+		if strings.HasPrefix(m[1], dir) {
+			require.NoError(t, os.MkdirAll(filepath.Dir(m[1]), 0o755))
+		}
+	}
+	for _, p := range regexp.MustCompile(regexp.QuoteMeta(dir)+`/(var|tmp|etc)/[^\s"')]+`).FindAllString(script, -1) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	}
 }
 
 // prepareExampleDir gives dir the files examples read without writing
@@ -332,28 +252,28 @@ var (
 
 // runDocCommands runs a page's commands in one bash session and checks
 // each.
-func runDocCommands(t *testing.T, page string, cmds []docCommand, addr, shimDir, stored string) {
+func runDocCommands(t *testing.T, page string, cmds []docCommand, addr, shimDir string) {
 	dir := t.TempDir()
 	var script strings.Builder
 	script.WriteString("__rc=0\n")
 	for i, c := range cmds {
-		text := docRewrite(c.text, addr, dir)
+		text := docAsWritten(c.Text, dir)
 		if strings.HasSuffix(strings.TrimSpace(text), "&") {
 			// A server left running: its output is not the page's.
 			text = strings.TrimSuffix(strings.TrimSpace(text), "&") + " >/dev/null 2>&1 &"
 		}
 		fmt.Fprintf(&script, "printf '\\n@@@CMD %d\\n'\n(exit $__rc); %s\n__ps=(\"${PIPESTATUS[@]}\"); __rc=${__ps[-1]}; printf '\\n@@@RC %%d %%d\\n' \"$__rc\" \"${__ps[0]}\"\n", i, text)
-		if c.kind != "sh" {
+		if c.Kind != "sh" {
 			continue
 		}
 		// What it wrote, checked where the session is (a block may cd).
-		for _, f := range redirectTarget.FindAllStringSubmatch(stripComment(c.text), -1) {
+		for _, f := range redirectTarget.FindAllStringSubmatch(stripComment(c.Text), -1) {
 			if f[1] != "/dev/null" && !strings.HasPrefix(f[1], "&") {
-				fmt.Fprintf(&script, "[ -s %q ] || printf '@@@NOFILE %%s\\n' %q\n", docRewrite(f[1], addr, dir), f[1])
+				fmt.Fprintf(&script, "[ -s %q ] || printf '@@@NOFILE %%s\\n' %q\n", docAsWritten(f[1], dir), f[1])
 			}
 		}
 	}
-	prepareExampleDir(t, stored, dir, script.String())
+	makeWriteDirs(t, dir, script.String())
 
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
@@ -375,25 +295,25 @@ func runDocCommands(t *testing.T, page string, cmds []docCommand, addr, shimDir,
 	require.Len(t, parts, len(cmds), "%s: every command ran", page)
 	for i, c := range cmds {
 		m := rcLine.FindStringSubmatch(parts[i])
-		require.NotNil(t, m, "%s:%d: no exit status", page, c.line)
+		require.NotNil(t, m, "%s:%d: no exit status", page, c.Line)
 		got := strings.TrimSuffix(parts[i][:strings.Index(parts[i], "@@@RC")], "\n")
 		got = strings.TrimPrefix(got, "\n")
-		where := fmt.Sprintf("%s:%d: %s", page, c.line, c.text)
-		switch c.kind {
+		where := fmt.Sprintf("%s:%d: %s", page, c.Line, c.Text)
+		switch c.Kind {
 		case "sh":
 			first, _ := strconv.Atoi(m[2])
-			if c.checkRC {
-				assert.Equal(t, c.wantExit, first, "%s exits %d\n%s", where, c.wantExit, got)
+			if c.CheckRC {
+				assert.Equal(t, c.WantExit, first, "%s exits %d\n%s", where, c.WantExit, got)
 			}
 			for _, m := range noFile.FindAllStringSubmatch(parts[i], -1) {
 				t.Errorf("%s: writes %s, missing or empty", where, m[1])
 			}
 		case "console":
 			rc, _ := strconv.Atoi(m[1])
-			if c.checkRC && strings.TrimSpace(c.text) != "echo $?" {
-				assert.Equal(t, c.wantExit, rc, "%s exits %d (else the page shows echo $?)\n%s", where, c.wantExit, got)
+			if c.CheckRC && strings.TrimSpace(c.Text) != "echo $?" {
+				assert.Equal(t, c.WantExit, rc, "%s exits %d (else the page shows echo $?)\n%s", where, c.WantExit, got)
 			}
-			want := trimLines(c.output)
+			want := trimLines(c.Output)
 			have := trimLines(strings.Split(got, "\n"))
 			assert.True(t, linesMatch(want, have), "%s prints what the page shows\n--- page\n%s\n--- got\n%s", where, strings.Join(want, "\n"), strings.Join(have, "\n"))
 		}
@@ -459,13 +379,15 @@ var usageHintRE = regexp.MustCompile(`Run 'kstreams-groups[^']*--help'`)
 // the playground: whatever the cluster answers, its command line must
 // parse.
 func validateRealKafkaCommand(t *testing.T, page string, c docCommand, addr, shimDir, stored, dir string) {
-	if !strings.HasPrefix(c.text, "kstreams-groups ") && !strings.HasPrefix(c.text, "KSTREAMS_GROUPS_") {
+	if !strings.HasPrefix(c.Text, "kstreams-groups ") && !strings.HasPrefix(c.Text, "KSTREAMS_GROUPS_") {
 		return
 	}
-	text := docRewrite(c.text, addr, dir)
+	text := docRewrite(c.Text, addr, dir)
 	text = strings.TrimSuffix(strings.TrimSpace(text), "&")
 	prepareExampleDir(t, stored, dir, text)
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	// A usage error is told at once; a command that runs until stopped (a
+	// watch) is stopped after a while.
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", text)
 	cmd.Dir = dir
@@ -477,7 +399,7 @@ func validateRealKafkaCommand(t *testing.T, page string, c docCommand, addr, shi
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 	}
-	assert.NotRegexp(t, usageHintRE, string(out), "%s:%d: %s is a usage error", page, c.line, c.text)
+	assert.NotRegexp(t, usageHintRE, string(out), "%s:%d: %s is a usage error", page, c.Line, c.Text)
 }
 
 func TestLinesMatch(t *testing.T) {

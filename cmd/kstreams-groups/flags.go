@@ -45,6 +45,9 @@ type flagDef struct {
 	// brackets as the Java tool shows an optional argument ("--state
 	// [STATES]"; joptsimple prints "[String]").
 	valueName string
+	// on is a boolFlag's default: true for an option that is on unless
+	// turned off (--time-lag=false).
+	on bool
 }
 
 // optionalNoValue is what an optionalFlag holds when given without a value
@@ -72,7 +75,7 @@ func (f flagDef) register(fs *pflag.FlagSet, kafkaForm bool) {
 	}
 	switch f.kind {
 	case boolFlag:
-		fs.BoolP(f.name, f.short, false, help)
+		fs.BoolP(f.name, f.short, f.on, help)
 	case stringsFlag:
 		fs.StringArray(f.name, nil, help)
 	case optionalFlag:

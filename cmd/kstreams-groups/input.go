@@ -32,7 +32,7 @@ var (
 	propertiesInput = localInput{kind: "a properties file", limit: 1 << 20}
 	webConfigInput  = localInput{kind: "a web configuration file", limit: 1 << 20} // serve's --web.config.file
 	renderInput     = localInput{kind: "a topology description", limit: 64 << 20}  // render, diff
-	stateInput      = localInput{kind: "a seed file", limit: 64 << 20}
+	stateInput      = seedInput{localInput{kind: "a seed file", limit: 64 << 20}}
 	planInput       = localInput{kind: "a --from-file reset plan", limit: 64 << 20}
 )
 

@@ -25,8 +25,8 @@ var partitionMetricsFlag = boolOption(flagDef{name: "partition-metrics",
 func (a *app) overviewVerb() *verb {
 	store := stringOption(flagDef{name: "store",
 		help: "Show, for this state store, one row per partition with the hosts of its active, standby and warm-up copies."})
-	timeLag := boolOption(flagDef{name: "time-lag",
-		help: "Also read the first unprocessed record of each partition (one Fetch per leader): the time lag (its age) and the records to process, markers and aborted records left out."})
+	timeLag := boolOption(flagDef{name: "time-lag", on: true,
+		help: "Read the first unprocessed record of each partition (one Fetch per leader): the time lag (its age) and the records to process, markers and aborted records left out; --time-lag=false for the offset lag only."})
 	return &verb{
 		name:           "overview",
 		subcommandOnly: true,
@@ -57,8 +57,10 @@ and png draw one group.
 
 Requests: one StreamsGroupDescribe v1 per coordinator, one OffsetFetch per
 coordinator for its groups, and ListOffsets (earliest, latest) per partition
-leader; --time-lag adds one Metadata and one Fetch (read_committed) per
-partition leader. It needs Apache Kafka 4.4 or newer.`,
+leader; the time lag adds one Metadata and one Fetch (read_committed) per
+partition leader (--time-lag=false leaves them out). A topic the principal
+may not READ keeps its offset lag, and a note names it and the ACL it
+needs. It needs Apache Kafka 4.4 or newer.`,
 		outputs: []outputRule{{formats: slices.Concat(documentOutputs, drawingOutputs, []format.Output{format.Prometheus})}},
 		exits:   clusterExits(exitNotFound),
 		example: `  # Which part of my application is behind, and who runs it?
@@ -111,6 +113,9 @@ func (a *app) overview(ctx context.Context, opts overview.Options, w watchOption
 		},
 		line: func(_ *overview.Result, f kafka.Failure, _ format.Output) string {
 			return a.groupErrorLine(f.Group, f.Err)
+		},
+		notes: func(res *overview.Result) []string {
+			return format.TimeLagDeniedNotes(overview.DeniedTopics(res.Groups))
 		},
 	}
 	run := func(ctx context.Context, c client) (*overview.Result, error) { return overview.Run(ctx, c, opts) }

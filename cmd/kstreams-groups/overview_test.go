@@ -140,9 +140,15 @@ func TestOverview_options(t *testing.T) {
 		got = opts
 		return nil
 	}
-	r := runWith(t, d, "--bootstrap-server", "127.0.0.1:9", "overview", "--group", "a", "--group", "b", "--store", "counts")
+	r := runWith(t, d, "--bootstrap-server", "127.0.0.1:9", "overview", "--group", "a", "--group", "b", "--store", "counts", "--time-lag=false")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Equal(t, overview.Options{Groups: []string{"a", "b"}, StoreGiven: true, Store: "counts"}, got)
+	// The time lag by default, on the watch's clock.
+	r = runWith(t, d, "--bootstrap-server", "127.0.0.1:9", "overview", "--group", "a")
+	require.Equal(t, 0, r.code, r.stderr)
+	o := got.(overview.Options)
+	assert.True(t, o.TimeLag)
+	assert.NotNil(t, o.Now)
 }
 
 // The join is right: every task's lag in the overview is the sum of the

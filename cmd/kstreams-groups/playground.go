@@ -93,7 +93,7 @@ end it with exit 0 (130 or 143 while the seed is still being read).` + "\n\n" + 
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&stateFile, "state", "", "Seed file (YAML or JSON) instead of the built-in seed.")
+	cmd.Flags().StringVar(&stateFile, "state", "", "Seed file (YAML or JSON) instead of the built-in seed, or the name of a built-in seed where no such file exists: "+strings.Join(playground.BuiltinSeedNames(), ", ")+".")
 	cmd.Flags().IntVar(&port, "port", 0, "Port of node 0; node i listens on port+i (default: free ports).")
 	cmd.Flags().StringVar(&addrFile, "addr-file", "", "Write the bootstrap address to this file once the cluster listens (removed at the start, written whole).")
 	return cmd

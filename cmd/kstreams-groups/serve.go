@@ -102,8 +102,8 @@ Without --group every streams group is served, listed again each cycle.
 --profile NAME, repeated, serves several clusters of the config file at
 once, each labelled cluster="NAME" ("default" without --profile). The
 check's conditions (--expect-state, --lag-warning, ...) set the check
-status metrics, as for check. --time-lag reads the records too (one Fetch
-per leader). A cycle that fails keeps the last good metrics, marks them
+status metrics, as for check. The time lag is measured by default (one
+Fetch per leader; --time-lag=false leaves it out). A cycle that fails keeps the last good metrics, marks them
 stale (kstreams_serve_stale 1) and logs why; while a cluster fails, the
 cycles back off (the interval doubled per failure, at most 8 intervals or
 5 minutes). Per-partition series only with --partition-metrics.
@@ -115,8 +115,8 @@ SIGTERM stop it within a second, with exit 0.` + "\n\n" + exitStatusHelpFor(exit
 		Example: `  # Every streams group of one cluster, for Prometheus on this host
   kstreams-groups serve --bootstrap-server localhost:9092
 
-  # Two clusters of the config file, every 15 s, with the time lag, over TLS
-  kstreams-groups serve --profile prod --profile staging --interval 15s --time-lag \
+  # Two clusters of the config file, every 15 s, over TLS
+  kstreams-groups serve --profile prod --profile staging --interval 15s \
       --listen :9464 --web.config.file /etc/kstreams-groups/web.yml`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -207,7 +208,7 @@ func TestPrometheusTimeLag(t *testing.T) {
 		})
 	}
 	// Without the time lag asked, no family.
-	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", bootstrap(c), "-o", "prometheus", "check", "--group", "shop", "--lag-critical", "100000")
+	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", bootstrap(c), "-o", "prometheus", "check", "--group", "shop", "--lag-critical", "100000", "--time-lag=false")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.False(t, promtest.Has(promtest.Parse(t, r.stdout), "kstreams_group_lag_seconds", "group", "shop"))
 }
@@ -251,4 +252,70 @@ func TestWatchTimeLagRates(t *testing.T) {
 	assert.NotContains(t, first, "rate:")
 	assert.Contains(t, second, "rate: shop: sub-topology 0 consumes 8.0/s, input 5.0/s, catches up in about 2s\n")
 	assert.Contains(t, second, "rate: shop: sub-topology 1 consumes 0.0/s, input 0.0/s, falling behind\n")
+}
+
+// overview and check measure the time lag unless --time-lag=false: the
+// Fetch is sent and the figures shown by default, and neither without.
+func TestTimeLag_onByDefault(t *testing.T) {
+	t.Parallel()
+	isolate(t)
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		fetch      bool
+		shown, not string
+	}{
+		{"overview default", []string{"overview", "--group", "shop"}, true, "  Time lag:      ", ""},
+		{"overview off", []string{"overview", "--group", "shop", "--time-lag=false"}, false, "", "Time lag"},
+		{"check default", []string{"check", "--group", "shop"}, true, "'shop time_lag'=", ""},
+		{"check off", []string{"check", "--group", "shop", "--time-lag=false"}, false, "", "time_lag"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := timeLagCluster(t)
+			r := runCLIWith(t, deps{clock: newFakeClock(nil)}, append([]string{"--bootstrap-server", bootstrap(c)}, tc.args...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Empty(t, r.stderr)
+			if tc.fetch {
+				assert.NotEmpty(t, requestsWithKey(c, 1), "the records are read")
+				assert.Contains(t, r.stdout, tc.shown)
+			} else {
+				assert.Empty(t, requestsWithKey(c, 1), "no Fetch")
+				assert.NotContains(t, r.stdout, tc.not)
+			}
+		})
+	}
+}
+
+// A principal that may DESCRIBE a topic but not READ it (Fetch answers
+// TOPIC_AUTHORIZATION_FAILED) gets the offset lag and one note naming the
+// topic and the ACL, never an error: overview and check exit as without
+// the refusal.
+func TestTimeLag_readDenied(t *testing.T) {
+	t.Parallel()
+	isolate(t)
+	data, err := os.ReadFile("../../internal/playground/seed/timelag.yaml")
+	require.NoError(t, err)
+	s, err := playground.ParseState(append(data, "faults:\n  - {key: 1, topic: orders, error_code: 29}\n"...))
+	require.NoError(t, err)
+	c, err := playground.StartState(s)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	note := "note: no time lag for topic 'orders': this principal may not read it (the offset lag is shown); " +
+		"the time lag needs the ACL ALLOW READ on TOPIC 'orders' (kafka-acls.sh --add --operation Read --topic 'orders' --allow-principal ...)\n"
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"overview", []string{"overview", "--group", "shop"}, "Sub-topology 0: 3 tasks, lag 12 (largest task 0_0: 8), time lag -"},
+		{"overview json", []string{"overview", "--group", "shop", "-o", "json"}, `"group": "shop"`},
+		{"check", []string{"check", "--group", "shop", "-v"}, "STREAMS OK - shop: Stable, 1 member, lag 9918"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLIWith(t, deps{clock: newFakeClock(nil)}, append([]string{"--bootstrap-server", bootstrap(c)}, tc.args...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Equal(t, note, r.stderr, "one note, on stderr")
+			assert.Contains(t, r.stdout, tc.want)
+		})
+	}
 }

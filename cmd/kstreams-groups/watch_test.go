@@ -127,7 +127,7 @@ func TestWatch_pipe(t *testing.T) {
 				c.SetLogOffsets("in", 1, 0, 200)
 			}
 		})
-		r := runCLIWith(t, deps{clock: clk}, "--bootstrap-server", bs, "check", "--group", "steady", "--lag-critical", "100", "--watch", "--count", "2")
+		r := runCLIWith(t, deps{clock: clk}, "--bootstrap-server", bs, "check", "--group", "steady", "--lag-critical", "100", "--watch", "--count", "2", "--time-lag=false")
 		assert.Equal(t, 2, r.code, r.stdout)
 		assert.Contains(t, r.stdout, "sample 1\nSTREAMS OK - steady: ")
 		assert.Contains(t, r.stdout, "sample 2\nchanged: steady: check OK -> CRITICAL\nchanged: steady: lag 40 -> 140 (+100)\nSTREAMS CRITICAL - steady CRITICAL: lag 140 > 100 | ")

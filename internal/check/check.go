@@ -261,6 +261,17 @@ type Result struct {
 	Options Options
 }
 
+// DeniedTopics are the topics whose records the principal may not read
+// (overview.DeniedTopics): their time lag is unknown, which changes the
+// status only against a time-lag threshold.
+func (r *Result) DeniedTopics() []string {
+	groups := make([]*overview.Group, 0, len(r.Groups))
+	for _, g := range r.Groups {
+		groups = append(groups, g.Overview)
+	}
+	return overview.DeniedTopics(groups)
+}
+
 // Failures lists the groups that could not be checked (missing ones
 // included), in request order; the check's status already counts them.
 func (r *Result) Failures() []kafka.Failure {

@@ -451,3 +451,17 @@ func HumanDuration(d time.Duration) string {
 	}
 	return two(s/86400, "d", s%86400/3600, "h")
 }
+
+// TimeLagDeniedNotes are the lines, one per topic, for the topics whose
+// records the principal may not read (overview.DeniedTopics): the time lag
+// of their partitions is unknown, their offset lag is shown, and the note
+// names the ACL that would give the time lag.
+func TimeLagDeniedNotes(topics []string) []string {
+	out := make([]string, 0, len(topics))
+	for _, t := range topics {
+		n := Escape(t)
+		out = append(out, "note: no time lag for topic '"+n+"': this principal may not read it (the offset lag is shown); "+
+			"the time lag needs the ACL ALLOW READ on TOPIC '"+n+"' (kafka-acls.sh --add --operation Read --topic '"+n+"' --allow-principal ...)")
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package overview
 import (
 	"cmp"
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"time"
@@ -287,4 +288,30 @@ func addSat(a, b int64) int64 {
 		return math.MaxInt64
 	}
 	return a + b
+}
+
+// DeniedTopics are the topics, sorted, whose records the principal may not
+// read: a Fetch of one of their partitions answered
+// TOPIC_AUTHORIZATION_FAILED (no READ ACL; DESCRIBE, which the offsets
+// need, was granted). Their time lag is unknown and their offset lag
+// stands: the caller says so once per topic rather than failing.
+func DeniedTopics(groups []*Group) []string {
+	var out []string
+	for _, g := range groups {
+		if g == nil || g.Err != nil || !g.Time.Measured {
+			continue
+		}
+		for _, st := range g.Subtopologies {
+			for _, t := range st.Tasks {
+				for _, row := range t.Offsets {
+					var ke *kafka.Error
+					if errors.As(row.Time.Err, &ke) && ke.Code == kafka.CodeTopicAuthorizationFailed {
+						out = append(out, row.Topic)
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

@@ -5,6 +5,10 @@ import "slices"
 // Fault makes the cluster answer an error code instead of the real outcome.
 // What "answer" means depends on Key:
 //
+//   - 1 Fetch: each partition of Topic ("" every topic) gets ErrorCode
+//     and no records; 29 TOPIC_AUTHORIZATION_FAILED is what a broker with
+//     an authorizer answers a principal without READ on the topic (who may
+//     still DESCRIBE it: Metadata, ListOffsets and OffsetFetch answer).
 //   - 8 OffsetCommit: every partition of Group's commit gets ErrorCode and
 //     nothing is committed.
 //   - 10 FindCoordinator: the coordinator entry for Group gets ErrorCode,
@@ -24,6 +28,7 @@ import "slices"
 type Fault struct {
 	Key          int16
 	Group        string // group id; "" matches every group
+	Topic        string // Fetch: topic name; "" matches every topic
 	ErrorCode    int16
 	ErrorMessage *string
 	Times        int   // how many answers the fault spoils; 0 means forever
@@ -34,6 +39,12 @@ type Fault struct {
 // matches and counts it down, removing it once spent. Callers hold c.mu.
 func (c *Cluster) takeFaultLocked(key int16, node int32, group string) (Fault, bool) {
 	return c.takeFaultWhere(key, node, func(f *Fault) bool { return f.Group == "" || f.Group == group })
+}
+
+// takeTopicFaultLocked is takeFaultLocked for a request's partitions of
+// topic (Fetch), where a fault's Topic names the topic.
+func (c *Cluster) takeTopicFaultLocked(key int16, node int32, topic string) (Fault, bool) {
+	return c.takeFaultWhere(key, node, func(f *Fault) bool { return f.Topic == "" || f.Topic == topic })
 }
 
 // takeTopLevelFaultLocked is takeFaultLocked for requests that name no

@@ -124,7 +124,10 @@ func (c *Cluster) handleFetch(n *node, req kmsg.Request) (kmsg.Response, error) 
 			p := kmsg.NewFetchResponseTopicPartition()
 			p.Partition = rp.Partition
 			p.HighWatermark, p.LastStableOffset, p.LogStartOffset = -1, -1, -1
+			fault, faulted := c.takeTopicFaultLocked(1, n.id, name)
 			switch {
+			case faulted && ok:
+				p.ErrorCode = fault.ErrorCode
 			case !ok || rp.Partition < 0 || rp.Partition >= known.partitions:
 				p.ErrorCode = kerr.UnknownTopicOrPartition.Code
 				if r.Version >= 13 {

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // fetchState is a seed whose topic t has 30 records on partition 0 (offsets
@@ -123,4 +124,42 @@ func TestFetch_stateValidation(t *testing.T) {
 	} {
 		assert.Contains(t, err.Error(), want)
 	}
+}
+
+// A Fetch fault with a topic spoils that topic's partitions only, as a
+// broker's authorizer refuses READ on one topic: the other topic of the
+// same request is answered.
+func TestFetch_topicFault(t *testing.T) {
+	s, err := ParseState([]byte(fetchState("none", "CreateTime") + `  - {name: u, partitions: 1, end_offsets: [3]}
+faults:
+  - {key: 1, topic: t, error_code: 29}
+`))
+	require.NoError(t, err)
+	c, err := StartState(s)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	cl := newClient(t, c, map[int16]int16{1: 12}) // topics by name
+	fetch := func(topic string, offset int64) kmsg.FetchResponseTopicPartition {
+		req := kmsg.NewPtrFetchRequest()
+		req.Version, req.MaxBytes, req.IsolationLevel = 12, 1<<20, 1
+		rt := kmsg.NewFetchRequestTopic()
+		rt.Topic = topic
+		rp := kmsg.NewFetchRequestTopicPartition()
+		rp.FetchOffset, rp.PartitionMaxBytes = offset, 1<<20
+		rt.Partitions = append(rt.Partitions, rp)
+		req.Topics = append(req.Topics, rt)
+		resp := brokerRequest[*kmsg.FetchResponse](t, cl, leaderOf(topic, 0, 3), req)
+		require.Len(t, resp.Topics, 1)
+		require.Len(t, resp.Topics[0].Partitions, 1)
+		return resp.Topics[0].Partitions[0]
+	}
+	denied := fetch("t", 5)
+	assert.Equal(t, int16(29), denied.ErrorCode)
+	assert.Empty(t, denied.RecordBatches)
+	allowed := fetch("u", 0)
+	assert.Equal(t, int16(0), allowed.ErrorCode)
+	assert.NotEmpty(t, allowed.RecordBatches)
+
+	_, err = ParseState([]byte("faults: [{key: 9, topic: t, error_code: 29}]\n"))
+	require.ErrorContains(t, err, "faults[0]: topic applies to key 1 (Fetch) only")
 }

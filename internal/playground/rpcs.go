@@ -29,7 +29,7 @@ type rpc struct {
 // here. A key missing here closes the connection even when the profile
 // advertises it; ApiVersions always advertises the profile's whole table.
 var rpcs = map[int16]rpc{
-	1:  {name: "Fetch", handle: (*Cluster).handleFetch},
+	1:  {name: "Fetch", handle: (*Cluster).handleFetch, stateFaults: true},
 	2:  {name: "ListOffsets", handle: (*Cluster).handleListOffsets},
 	3:  {name: "Metadata", handle: (*Cluster).handleMetadata},
 	8:  {name: "OffsetCommit", handle: (*Cluster).handleOffsetCommit, groups: offsetCommitGroups, stateFaults: true},

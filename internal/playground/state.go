@@ -84,6 +84,7 @@ type StateGroup struct {
 type StateFault struct {
 	Key          int16   `yaml:"key"`
 	Group        string  `yaml:"group"`
+	Topic        string  `yaml:"topic"`
 	ErrorCode    int16   `yaml:"error_code"`
 	ErrorMessage *string `yaml:"error_message"`
 	Times        int     `yaml:"times"`
@@ -237,7 +238,7 @@ func (c *Cluster) Load(s *State) error {
 		if f.Node != nil {
 			node = *f.Node
 		}
-		faults = append(faults, &Fault{Key: f.Key, Group: f.Group, ErrorCode: f.ErrorCode, ErrorMessage: clonePtr(f.ErrorMessage), Times: f.Times, Node: node})
+		faults = append(faults, &Fault{Key: f.Key, Group: f.Group, Topic: f.Topic, ErrorCode: f.ErrorCode, ErrorMessage: clonePtr(f.ErrorMessage), Times: f.Times, Node: node})
 	}
 
 	offsets := stateOffsets(s)
@@ -327,6 +328,9 @@ func (s *State) validate(nodes int) error {
 		}
 		if f.Times < 0 {
 			p.add("%s: times must be 0 (forever) or more, got %d", where, f.Times)
+		}
+		if f.Topic != "" && f.Key != 1 {
+			p.add("%s: topic applies to key 1 (Fetch) only", where)
 		}
 	}
 	for name := range s.BrokerConfigs {

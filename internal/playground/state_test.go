@@ -243,3 +243,21 @@ func TestStateDocExample(t *testing.T) {
 	assert.Equal(t, int32(1), c.Coordinator("order-app"))
 	assert.Equal(t, map[string]string{"streams.num.standby.replicas": "1"}, c.GroupConfigs("order-app"))
 }
+
+// Every built-in seed parses, and its text is the file's.
+func TestBuiltinSeeds(t *testing.T) {
+	assert.Equal(t, []string{"default", "offsets", "standbys", "timelag"}, BuiltinSeedNames())
+	for _, name := range BuiltinSeedNames() {
+		data, ok := BuiltinSeed(name)
+		require.True(t, ok, name)
+		file, err := os.ReadFile("seed/" + name + ".yaml")
+		require.NoError(t, err)
+		assert.Equal(t, string(file), string(data), name)
+		_, err = ParseState(data)
+		assert.NoError(t, err, name)
+	}
+	_, ok := BuiltinSeed("real/kafka-4.4.0-views")
+	assert.False(t, ok)
+	_, ok = BuiltinSeed("nope")
+	assert.False(t, ok)
+}
