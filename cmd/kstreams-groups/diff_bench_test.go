@@ -61,7 +61,6 @@ func benchmarkDiff(b *testing.B, name string, sides func() (old, new *topology.D
 			}
 			size = max(size, text.Len())
 		}
-		b.ReportMetric(float64(size)/1e6, "MB/side")
 		cpu := benchtest.CPUTime()
 		for b.Loop() {
 			var errOut bytes.Buffer
@@ -71,5 +70,6 @@ func benchmarkDiff(b *testing.B, name string, sides func() (old, new *topology.D
 			}
 		}
 		benchtest.ReportCPU(b, cpu)
+		b.ReportMetric(float64(size)/1e6, "MB/side")
 	})
 }
