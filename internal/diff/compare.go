@@ -413,34 +413,8 @@ func (x *comparer) stores() {
 	x.renamedStores = map[string]string{}
 	claimed := map[string]bool{}
 	for _, st := range oldList {
-		if newAt[st.name] != nil {
-			continue
-		}
-		// The node that kept it in OLD keeps what in NEW?
-		var cands []string
-		if n := x.o2n[st.node]; n != nil {
-			for _, s := range n.Stores {
-				if oldAt[s] == nil && !claimed[s] {
-					cands = append(cands, s)
-				}
-			}
-		}
-		if len(cands) == 0 {
-			x.add(x.at(Finding{Kind: StoreRemoved, Subject: "store", Old: st.name, Node: st.node.Name}, st.node, nil))
-			continue
-		}
-		to := cands[0]
-		for _, s := range cands {
-			if family(s) == family(st.name) {
-				to = s
-				break
-			}
-		}
-		claimed[to], x.renamedStores[st.name] = true, to
-		n := newAt[to]
-		x.add(x.at(Finding{Kind: StoreRenamed, Subject: "store", Old: st.name, New: to, Node: n.Name}, st.node, n))
-		if shifted(st.name, to) {
-			x.add(x.at(Finding{Kind: GeneratedNameShifted, Subject: "store", Old: st.name, New: to, Node: n.Name}, st.node, n))
+		if newAt[st.name] == nil {
+			x.storeGone(st, oldAt, newAt, claimed)
 		}
 	}
 	for _, st := range newList {
@@ -448,10 +422,46 @@ func (x *comparer) stores() {
 			x.add(x.at(Finding{Kind: StoreAdded, Subject: "store", New: st.name, Node: st.node.Name}, nil, st.node))
 		}
 	}
+	x.changelogs(oldList, newList, newAt)
+}
 
-	// Changelogs: what the coordinators list when both sides are groups,
-	// else what the stores imply (<store>-changelog: a file cannot say
-	// whether logging is off for a store).
+// storeGone reports a store of OLD that NEW does not have: renamed when the
+// node that kept it keeps a store only NEW has (one of its family first),
+// else removed.
+func (x *comparer) storeGone(st located, oldAt, newAt map[string]*topology.Node, claimed map[string]bool) {
+	// The node that kept it in OLD keeps what in NEW?
+	var cands []string
+	if n := x.o2n[st.node]; n != nil {
+		for _, s := range n.Stores {
+			if oldAt[s] == nil && !claimed[s] {
+				cands = append(cands, s)
+			}
+		}
+	}
+	if len(cands) == 0 {
+		x.add(x.at(Finding{Kind: StoreRemoved, Subject: "store", Old: st.name, Node: st.node.Name}, st.node, nil))
+		return
+	}
+	to := cands[0]
+	for _, s := range cands {
+		if family(s) == family(st.name) {
+			to = s
+			break
+		}
+	}
+	claimed[to], x.renamedStores[st.name] = true, to
+	n := newAt[to]
+	x.add(x.at(Finding{Kind: StoreRenamed, Subject: "store", Old: st.name, New: to, Node: n.Name}, st.node, n))
+	if shifted(st.name, to) {
+		x.add(x.at(Finding{Kind: GeneratedNameShifted, Subject: "store", Old: st.name, New: to, Node: n.Name}, st.node, n))
+	}
+}
+
+// changelogs reports the changelogs OLD has and NEW does not: what the
+// coordinators list when both sides are groups, else what the stores
+// imply (<store>-changelog: a file cannot say whether logging is off for a
+// store).
+func (x *comparer) changelogs(oldList, newList []located, newAt map[string]*topology.Node) {
 	listed := x.old.changelogs != nil && x.new.changelogs != nil
 	changelogs := func(s *side, list []located) ([]located, map[string]bool) {
 		var out []located
