@@ -272,7 +272,7 @@ func sameTopics(o, n *topology.Node) bool {
 
 func (x *comparer) globalStores() {
 	old, new := x.old.desc.GlobalStores, x.new.desc.GlobalStores
-	paired, taken := pairGlobalStores(old, new)
+	paired, taken := pairGlobalStores(old, new, x.stop)
 	for i, o := range old {
 		if paired[i] < 0 {
 			name := strings.Join(o.Processor.Stores, ", ")
@@ -327,7 +327,7 @@ func (x *comparer) globalStoreChange(o, n *topology.GlobalStore) GlobalStoreChan
 // is the index in NEW of each of OLD's (-1: none), taken tells which of
 // NEW's are paired. Each pass looks its candidates up in an index of NEW
 // (comparing every pair was quadratic: 5 s for 4,000 global stores).
-func pairGlobalStores(old, new []*topology.GlobalStore) (paired []int, taken []bool) {
+func pairGlobalStores(old, new []*topology.GlobalStore, stop *stopper) (paired []int, taken []bool) {
 	paired, taken = make([]int, len(old)), make([]bool, len(new))
 	for i := range paired {
 		paired[i] = -1
@@ -343,6 +343,7 @@ func pairGlobalStores(old, new []*topology.GlobalStore) (paired []int, taken []b
 		index := map[string][]int{}
 		for j, n := range new {
 			if !taken[j] {
+				stop.tick()
 				for _, k := range keys(n) {
 					index[k] = append(index[k], j)
 				}
@@ -352,7 +353,7 @@ func pairGlobalStores(old, new []*topology.GlobalStore) (paired []int, taken []b
 			if paired[i] >= 0 {
 				continue
 			}
-			if j := firstFree(index, keys(o), taken); j >= 0 {
+			if j := firstFree(index, keys(o), taken, stop); j >= 0 {
 				paired[i], taken[j] = j, true
 			}
 		}
@@ -363,14 +364,16 @@ func pairGlobalStores(old, new []*topology.GlobalStore) (paired []int, taken []b
 // firstFree is the least index of NEW not taken under any of keys, -1
 // when none; the taken indexes it passes are dropped from index, so each
 // is passed once.
-func firstFree(index map[string][]int, keys []string, taken []bool) int {
+func firstFree(index map[string][]int, keys []string, taken []bool, stop *stopper) int {
 	best := -1
 	for _, k := range keys {
+		stop.tick()
 		js, ok := index[k]
 		if !ok {
 			continue
 		}
 		for len(js) > 0 && taken[js[0]] {
+			stop.tick()
 			js = js[1:]
 		}
 		index[k] = js
@@ -556,6 +559,7 @@ func (x *comparer) repartitionTopics(o, n *topicUse) {
 	claimed := map[string]bool{}
 	onlyNew := x.newRepartitionBySub(o, n)
 	for _, t := range o.order {
+		x.stop.tick()
 		if !o.repartition[t] || n.readers[t] != nil || n.writers[t] != nil {
 			continue
 		}
@@ -677,6 +681,7 @@ type written struct {
 func (x *comparer) newRepartitionBySub(o, n *topicUse) map[string][]written {
 	by := map[string][]written{}
 	for _, c := range n.order {
+		x.stop.tick()
 		if !n.repartition[c] || o.readers[c] != nil || o.writers[c] != nil {
 			continue
 		}
@@ -705,6 +710,7 @@ func (x *comparer) onlyNewRepartition(t string, o *topicUse, onlyNew map[string]
 	var at *topology.Node
 	kept := 0
 	for i, e := range list {
+		x.stop.tick()
 		if claimed[e.topic] {
 			continue
 		}
