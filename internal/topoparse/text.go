@@ -182,7 +182,7 @@ func parseText(text string) (*topology.Description, error) {
 	for _, b := range blocks {
 		r.resolve(b.parsed)
 	}
-	d := &topology.Description{Subtopologies: []*topology.Subtopology{}, GlobalStores: []*topology.GlobalStore{}}
+	d := &topology.Description{Subtopologies: []*topology.Subtopology{}, GlobalStores: []*topology.GlobalStore{}, StoresAsGiven: true}
 	for _, b := range blocks {
 		if !b.global {
 			topology.LinkPredecessors(b.nodes)
