@@ -415,9 +415,10 @@ func (x *comparer) stores() {
 	newList, newAt := storesOf(x.new.desc)
 	x.renamedStores = map[string]string{}
 	claimed := map[string]bool{}
+	onlyNew := map[*topology.Node]*newStores{}
 	for _, st := range oldList {
 		if newAt[st.name] == nil {
-			x.storeGone(st, oldAt, newAt, claimed)
+			x.storeGone(st, oldAt, newAt, claimed, onlyNew)
 		}
 	}
 	for _, st := range newList {
@@ -428,29 +429,63 @@ func (x *comparer) stores() {
 	x.changelogs(oldList, newList, newAt)
 }
 
+// newStores are the stores only NEW has of one node of NEW, in its order:
+// all of them and by family. The claimed ones at the head of a list are
+// dropped when met, so each is passed once (looking through the node's
+// stores for each store of OLD was quadratic: 4.5 s for one processor with
+// 5,000 renamed stores, minutes for 20,000).
+type newStores struct {
+	all      []string
+	byFamily map[string][]string
+}
+
+func (x *comparer) newStoresOf(n *topology.Node, oldAt map[string]*topology.Node, cache map[*topology.Node]*newStores) *newStores {
+	if c := cache[n]; c != nil {
+		return c
+	}
+	c := &newStores{byFamily: map[string][]string{}}
+	for _, s := range n.Stores {
+		x.stop.tick()
+		if oldAt[s] == nil {
+			c.all = append(c.all, s)
+			c.byFamily[family(s)] = append(c.byFamily[family(s)], s)
+		}
+	}
+	cache[n] = c
+	return c
+}
+
+// firstUnclaimed drops the claimed stores at the head of list: the first
+// store left, if any, is the first one not claimed.
+func (x *comparer) firstUnclaimed(list []string, claimed map[string]bool) []string {
+	for len(list) > 0 && claimed[list[0]] {
+		x.stop.tick()
+		list = list[1:]
+	}
+	return list
+}
+
 // storeGone reports a store of OLD that NEW does not have: renamed when the
-// node that kept it keeps a store only NEW has (one of its family first),
-// else removed.
-func (x *comparer) storeGone(st located, oldAt, newAt map[string]*topology.Node, claimed map[string]bool) {
+// node that kept it keeps a store only NEW has (the first of its family,
+// else the first), else removed.
+func (x *comparer) storeGone(st located, oldAt, newAt map[string]*topology.Node, claimed map[string]bool, onlyNew map[*topology.Node]*newStores) {
 	// The node that kept it in OLD keeps what in NEW?
-	var cands []string
+	var to string
+	found := false
 	if n := x.o2n[st.node]; n != nil {
-		for _, s := range n.Stores {
-			if oldAt[s] == nil && !claimed[s] {
-				cands = append(cands, s)
+		c := x.newStoresOf(n, oldAt, onlyNew)
+		f := family(st.name)
+		c.byFamily[f], c.all = x.firstUnclaimed(c.byFamily[f], claimed), x.firstUnclaimed(c.all, claimed)
+		for _, list := range [][]string{c.byFamily[f], c.all} {
+			if len(list) > 0 {
+				to, found = list[0], true
+				break
 			}
 		}
 	}
-	if len(cands) == 0 {
+	if !found {
 		x.add(x.at(Finding{Kind: StoreRemoved, Subject: "store", Old: st.name, Node: st.node.Name}, st.node, nil))
 		return
-	}
-	to := cands[0]
-	for _, s := range cands {
-		if family(s) == family(st.name) {
-			to = s
-			break
-		}
 	}
 	claimed[to], x.renamedStores[st.name] = true, to
 	n := newAt[to]
