@@ -62,6 +62,43 @@ func TestRender_roundTrip(t *testing.T) {
 	}
 }
 
+// Kafka Streams keeps a processor's stores in a HashSet and its
+// Topology#describe() prints them in that set's order, often not
+// alphabetical: render keeps the order a text gives, in the text and
+// through our JSON and YAML documents, so such a text comes back byte for
+// byte (a duplicate still prints once).
+func TestRender_keepsTheStoresOrder(t *testing.T) {
+	t.Parallel()
+	isolate(t)
+	text := "Topologies:\n" +
+		"   Sub-topology: 0\n" +
+		"    Source: src (topics: [in])\n" +
+		"      --> p\n" +
+		"    Processor: p (stores: [zeta, alpha, KSTREAM-AGGREGATE-STATE-STORE-0000000001])\n" +
+		"      --> none\n" +
+		"      <-- src\n" +
+		"\n" +
+		"   Sub-topology: 1 for global store (will not generate tasks)\n" +
+		"    Source: gs (topics: [g])\n" +
+		"      --> gp\n" +
+		"    Processor: gp (stores: [global-z, global-a])\n" +
+		"      --> none\n" +
+		"      <-- gs\n" +
+		"\n"
+	r := runWithStdin(t, text, "render")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, text+"\n", r.stdout)
+	for _, o := range []string{"json", "yaml"} {
+		doc := runWithStdin(t, text, "render", "-o", o)
+		require.Equal(t, 0, doc.code, doc.stderr)
+		assert.Contains(t, doc.stdout, "zeta", o)
+		back := runWithStdin(t, doc.stdout, "render")
+		assert.Equal(t, text+"\n", back.stdout, o)
+	}
+	dup := strings.Replace(text, "[zeta, alpha,", "[zeta, alpha, zeta,", 1)
+	assert.Equal(t, text+"\n", runWithStdin(t, dup, "render").stdout, "each store once")
+}
+
 func TestRender_errors(t *testing.T) {
 	t.Parallel()
 	isolate(t)

@@ -69,41 +69,64 @@ func recordOf(subs []kafka.Subtopology, strip func(string) string) map[string]br
 // group (ref, when not nil) keeps without a changelog is taken as kept the
 // same way.
 func deriveRecord(d *topology.Description, ref *side) map[string]brokerSubtopology {
-	internal := func(t string) bool { return isRepartition(t) || ref != nil && ref.repartition[t] }
-	var refStores map[string]*topology.Node
+	r := recordDeriver{ref: ref}
 	if ref != nil && ref.record != nil {
-		_, refStores = storesOf(ref.desc)
+		_, r.refStores = storesOf(ref.desc)
 	}
 	rec := map[string]brokerSubtopology{}
 	for _, s := range d.Subtopologies {
 		var b brokerSubtopology
 		for _, n := range s.Nodes {
-			switch n.Kind {
-			case topology.Source:
-				for _, t := range n.Topics {
-					if internal(t) {
-						b.repartitionSources = append(b.repartitionSources, t)
-					} else {
-						b.sources = append(b.sources, t)
-					}
-				}
-			case topology.Sink:
-				if n.Topic != nil && internal(*n.Topic) {
-					b.repartitionSinks = append(b.repartitionSinks, *n.Topic)
-				}
-			}
-			for _, st := range n.Stores {
-				cl := changelogOf(st)
-				if refStores[st] != nil && !ref.changelogs[cl] {
-					continue
-				}
-				b.changelogs = append(b.changelogs, cl)
-			}
+			r.topics(&b, n)
+			r.changelogs(&b, n)
 		}
 		b.sources, b.repartitionSources, b.repartitionSinks, b.changelogs = set(b.sources), set(b.repartitionSources), set(b.repartitionSinks), set(b.changelogs)
 		rec[s.ID] = b
 	}
 	return rec
+}
+
+// recordDeriver holds what deriveRecord's steps share: the group side of
+// reference and the stores it keeps.
+type recordDeriver struct {
+	ref       *side
+	refStores map[string]*topology.Node
+}
+
+func (r recordDeriver) internal(t string) bool {
+	return isRepartition(t) || r.ref != nil && r.ref.repartition[t]
+}
+
+// topics adds the topics a node reads or writes to its sub-topology's
+// record: a source's as sources or repartition sources, a sink's
+// repartition topic as a repartition sink.
+func (r recordDeriver) topics(b *brokerSubtopology, n *topology.Node) {
+	switch n.Kind {
+	case topology.Source:
+		for _, t := range n.Topics {
+			if r.internal(t) {
+				b.repartitionSources = append(b.repartitionSources, t)
+			} else {
+				b.sources = append(b.sources, t)
+			}
+		}
+	case topology.Sink:
+		if n.Topic != nil && r.internal(*n.Topic) {
+			b.repartitionSinks = append(b.repartitionSinks, *n.Topic)
+		}
+	}
+}
+
+// changelogs adds the changelogs of a node's stores, but for a store the
+// group of reference keeps without one.
+func (r recordDeriver) changelogs(b *brokerSubtopology, n *topology.Node) {
+	for _, st := range n.Stores {
+		cl := changelogOf(st)
+		if r.refStores[st] != nil && !r.ref.changelogs[cl] {
+			continue
+		}
+		b.changelogs = append(b.changelogs, cl)
+	}
 }
 
 // broker decides whether the coordinator of OLD's group accepts NEW's

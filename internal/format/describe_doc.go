@@ -123,7 +123,8 @@ type GlobalStoreDoc struct {
 
 // NodeDoc is one node. Each kind has its own fields: topics (sources; []
 // for a pattern source), stores (processors), topic (sinks; null for a
-// dynamic sink). Sets are sorted.
+// dynamic sink). Sets are sorted, but the stores of a description read
+// back, which keep the order it gave (Stores).
 type NodeDoc struct {
 	Name         string    `json:"name" yaml:"name"`
 	Type         string    `json:"type" yaml:"type"`
@@ -146,14 +147,17 @@ func NewTopologyDoc(d *topology.Description) *TopologyDoc {
 	return &TopologyDoc{model: d}
 }
 
-func newNodeDoc(n *topology.Node) NodeDoc {
+func newNodeDoc(n *topology.Node) NodeDoc { return nodeDoc(n, false) }
+
+// nodeDoc is n's document, its stores as Stores shows them.
+func nodeDoc(n *topology.Node, storesAsGiven bool) NodeDoc {
 	d := NodeDoc{Name: n.Name, Type: n.Kind.String(), Successors: sortedCopy(n.Successors), Predecessors: sortedCopy(n.Predecessors)}
 	switch n.Kind {
 	case topology.Source:
 		t := sortedCopy(n.Topics)
 		d.Topics, d.TopicPattern = &t, n.Pattern
 	case topology.Processor:
-		st := sortedCopy(n.Stores)
+		st := append([]string{}, Stores(n.Stores, storesAsGiven)...)
 		d.Stores = &st
 	case topology.Sink:
 		t := n.Topic

@@ -320,12 +320,12 @@ func (t TopologyDoc) materialized() TopologyDoc {
 	for _, s := range d.Subtopologies {
 		ns := SubtopologyDoc{ID: s.ID, Nodes: make([]NodeDoc, 0, len(s.Nodes))}
 		for _, n := range s.Nodes {
-			ns.Nodes = append(ns.Nodes, newNodeDoc(n))
+			ns.Nodes = append(ns.Nodes, nodeDoc(n, d.StoresAsGiven))
 		}
 		out.Subtopologies = append(out.Subtopologies, ns)
 	}
 	for _, g := range d.GlobalStores {
-		out.GlobalStores = append(out.GlobalStores, newGlobalStoreDoc(g))
+		out.GlobalStores = append(out.GlobalStores, GlobalStoreDoc{ID: g.ID, Source: nodeDoc(g.Source, d.StoresAsGiven), Processor: nodeDoc(g.Processor, d.StoresAsGiven)})
 	}
 	return out
 }
@@ -339,6 +339,8 @@ type docEncoder struct {
 	// yamlScalars memoizes yaml.v3's rendering of the strings the fast
 	// path does not take, which repeat (topic names, ids).
 	yamlScalars map[yamlScalarKey]string
+	// storesAsGiven is the StoresAsGiven of the description being written.
+	storesAsGiven bool
 }
 
 // maxMemoized bounds yamlScalars.

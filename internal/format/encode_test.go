@@ -291,6 +291,11 @@ func TestEncode_topologyFromTheModel(t *testing.T) {
 		"hostile": tt.Desc([]*topology.Subtopology{tt.Sub("0\n1",
 			tt.Src("a\nb", []string{"t: x", "\x1b"}, "p"), tt.Proc("p", []string{"s\u0085"}, "k"), tt.Sink("k", "")),
 		}, [2]*topology.Node{tt.Src("g", []string{"true"}, "gp"), tt.Proc("gp", []string{"-"})}),
+		// Read back from a text: the stores in its order, each once.
+		"stores as given": {
+			Subtopologies: []*topology.Subtopology{tt.Sub("0", tt.Src("s", []string{"b", "a"}, "p"), tt.Proc("p", []string{"zeta", "alpha", "zeta"}))},
+			GlobalStores:  []*topology.GlobalStore{}, StoresAsGiven: true,
+		},
 	}
 	for name, d := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 
 // jsonTopology writes d's TopologyDoc as a JSON object at depth.
 func (e *docEncoder) jsonTopology(d *topology.Description, depth int) {
+	e.storesAsGiven = d.StoresAsGiven
 	in := 2 * (depth + 1)
 	e.str("{\n")
 	e.jsonKey(in, "subtopologies", false)
@@ -73,6 +74,7 @@ func (e *docEncoder) jsonEnd(depth int) {
 // yamlTopology writes d's TopologyDoc as a block mapping whose keys are at
 // indent.
 func (e *docEncoder) yamlTopology(d *topology.Description, indent int) {
+	e.storesAsGiven = d.StoresAsGiven
 	e.spaces(indent)
 	e.str("subtopologies:")
 	e.yamlItems(len(d.Subtopologies), indent, func(i, in int) {
@@ -132,7 +134,7 @@ func (e *docEncoder) jsonNode(n *topology.Node, depth int) {
 		}
 	case topology.Processor:
 		e.jsonKey(in, "stores", true)
-		e.jsonStrings(SortedSet(n.Stores), depth+1)
+		e.jsonStrings(Stores(n.Stores, e.storesAsGiven), depth+1)
 	case topology.Sink:
 		e.jsonKey(in, "topic", true)
 		if n.Topic == nil {
@@ -181,7 +183,7 @@ func (e *docEncoder) yamlNode(n *topology.Node, indent int, inline bool) {
 			e.yamlKeyString(indent, "topic_pattern", n.Pattern, false)
 		}
 	case topology.Processor:
-		e.yamlKeyStrings(indent, "stores", SortedSet(n.Stores))
+		e.yamlKeyStrings(indent, "stores", Stores(n.Stores, e.storesAsGiven))
 	case topology.Sink:
 		if n.Topic == nil {
 			e.spaces(indent)

@@ -40,7 +40,7 @@ func Topology(w io.Writer, d *topology.Description) error {
 // sequences around the kind labels, the defined node names and the
 // headers, so the visible text is the same either way.
 func WriteTopology(w io.Writer, d *topology.Description, st *Styles) error {
-	tw := topologyWriter{bw: bufio.NewWriterSize(w, 64<<10), color: st.Enabled()}
+	tw := topologyWriter{bw: bufio.NewWriterSize(w, 64<<10), color: st.Enabled(), storesAsGiven: d.StoresAsGiven}
 	if tw.color {
 		tw.header, tw.node = st.span(st.Header), st.span(st.Node)
 		tw.source, tw.processor, tw.sink = st.span(st.Source), st.span(st.Processor), st.span(st.Sink)
@@ -82,6 +82,8 @@ type topologyWriter struct {
 	bw                                    *bufio.Writer
 	color                                 bool
 	header, node, source, processor, sink span
+	// storesAsGiven is the description's StoresAsGiven.
+	storesAsGiven bool
 }
 
 func (tw *topologyWriter) open(s span) {
@@ -118,7 +120,7 @@ func (tw *topologyWriter) writeNode(n *topology.Node) {
 		tw.paint(tw.processor, "Processor:")
 		tw.writeName(n.Name)
 		bw.WriteString(" (stores: ")
-		writeSet(bw, n.Stores)
+		writeBracketed(bw, Stores(n.Stores, tw.storesAsGiven))
 		bw.WriteString(")\n      --> ")
 		writeNames(bw, n.Successors)
 		bw.WriteString("\n      <-- ")
@@ -151,6 +153,40 @@ func writeSet(bw *bufio.Writer, xs []string) {
 	bw.WriteByte('[')
 	writeJoined(bw, xs)
 	bw.WriteByte(']')
+}
+
+// writeBracketed prints a list as it is, "[a, b]".
+func writeBracketed(bw *bufio.Writer, xs []string) {
+	bw.WriteByte('[')
+	for i, x := range xs {
+		if i > 0 {
+			bw.WriteString(", ")
+		}
+		writeEscapedName(bw, x)
+	}
+	bw.WriteByte(']')
+}
+
+// Stores is a processor's stores as the topology text and documents show
+// them: each once, in the order given when asGiven (a description read
+// back, topology.Description.StoresAsGiven), else sorted as Kafka's tool
+// sorts them. It does not modify xs.
+func Stores(xs []string, asGiven bool) []string {
+	if !asGiven {
+		return SortedSet(xs)
+	}
+	if len(xs) < 2 {
+		return xs
+	}
+	seen := make(map[string]bool, len(xs))
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // writeNames prints sorted names joined by ", ", or "none".

@@ -85,6 +85,12 @@ type GlobalStore struct {
 type Description struct {
 	Subtopologies []*Subtopology
 	GlobalStores  []*GlobalStore
+	// StoresAsGiven tells that a processor's stores are listed in the
+	// order to show: the order a text or document read back gives them
+	// (Kafka Streams' Topology#describe() prints a HashSet's order), so
+	// that it comes back byte for byte. Otherwise (the broker's) they are
+	// shown sorted, as Kafka's tool sorts them.
+	StoresAsGiven bool
 }
 
 // LinkPredecessors rebuilds every node's predecessors by inverting the

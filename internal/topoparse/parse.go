@@ -95,7 +95,7 @@ func parseDocument(data []byte, isJSON bool) (*topology.Description, error) {
 }
 
 func fromDocument(top *format.TopologyDoc) (*topology.Description, error) {
-	d := &topology.Description{Subtopologies: []*topology.Subtopology{}, GlobalStores: []*topology.GlobalStore{}}
+	d := &topology.Description{Subtopologies: []*topology.Subtopology{}, GlobalStores: []*topology.GlobalStore{}, StoresAsGiven: true}
 	for _, s := range top.Subtopologies {
 		sub := &topology.Subtopology{ID: s.ID, Nodes: []*topology.Node{}}
 		for _, n := range s.Nodes {

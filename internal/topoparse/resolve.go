@@ -124,81 +124,13 @@ func (r *resolver) confirmed(q, p *parsedNode) bool {
 func (r *resolver) successors(p *parsedNode, b *blockNames) []string {
 	line := p.succ
 	if line == "none" || line == "" {
-		// Kafka writes "none" for no successors, never an empty line:
-		// that is a successor with the empty name.
-		if q := b.defined[line]; q != nil && (r.confirmed(q, p) || line == "" && !q.hasPred) {
-			return []string{q.node.Name}
-		}
-		return []string{}
+		return r.noSuccessor(p, b)
 	}
 	if b.multi == nil || r.budget < 0 {
 		return plainSplit(line)
 	}
 	pieces := strings.Split(line, ", ")
-	k := len(pieces)
-	// A reading is a path of names over the pieces; a state is a reading
-	// of pieces[:j] by its last name, which the next name must follow in
-	// Java order (Kafka sorts the list and lists a name once). at[j] holds
-	// the best reading for each last name ending at j.
-	type state struct {
-		cost, count int
-		name        string
-		prev        *state
-	}
-	at := make([][]*state, k+1)
-	at[0] = []*state{{}}
-	type segment struct {
-		end, cost int
-		name      string
-	}
-	var segs []segment
-	for i := 0; i < k && r.budget >= 0; i++ {
-		if len(at[i]) == 0 {
-			continue
-		}
-		segs = segs[:0]
-		// A node without a "<--" line (a source) is no one's successor
-		// in Kafka: such a piece costs what an unknown one does.
-		if q := b.defined[pieces[i]]; q != nil && r.confirmed(q, p) {
-			segs = append(segs, segment{i + 1, 0, q.node.Name})
-		} else if q != nil {
-			segs = append(segs, segment{i + 1, 1, q.node.Name})
-		} else {
-			segs = append(segs, segment{i + 1, 1, format.UnescapeName(pieces[i])})
-		}
-		t := b.multi
-		for j := i; j < k; j++ {
-			r.budget -= len(pieces[j]) + 1
-			if t = t.next[pieces[j]]; t == nil {
-				break
-			}
-			if t.node != nil && j > i && r.confirmed(t.node, p) {
-				segs = append(segs, segment{j + 1, 0, t.node.node.Name})
-			}
-		}
-		for _, sg := range segs {
-			var best *state
-			for _, s := range at[i] {
-				r.budget--
-				if i > 0 && javaOrder(s.name, sg.name) >= 0 {
-					continue
-				}
-				c, n := s.cost+sg.cost, s.count+1
-				if best == nil || c < best.cost || c == best.cost && n > best.count {
-					best = &state{c, n, sg.name, s}
-				}
-			}
-			if best != nil {
-				at[sg.end] = append(at[sg.end], best)
-			}
-		}
-	}
-	var best *state
-	for _, s := range at[k] {
-		if best == nil || s.cost < best.cost || s.cost == best.cost && s.count > best.count {
-			best = s
-		}
-	}
+	best := r.bestReading(p, b, pieces)
 	if best == nil || r.budget < 0 {
 		return plainSplit(line) // not a list Kafka writes, or past the budget
 	}
@@ -207,6 +139,104 @@ func (r *resolver) successors(p *parsedNode, b *blockNames) []string {
 		out[s.count-1] = s.name
 	}
 	return out
+}
+
+// noSuccessor reads a "-->" line of "none" or nothing: Kafka writes
+// "none" for no successors, never an empty line, so an empty line is a
+// successor with the empty name.
+func (r *resolver) noSuccessor(p *parsedNode, b *blockNames) []string {
+	line := p.succ
+	if q := b.defined[line]; q != nil && (r.confirmed(q, p) || line == "" && !q.hasPred) {
+		return []string{q.node.Name}
+	}
+	return []string{}
+}
+
+// reading is a reading of the first pieces of a line by its last name,
+// which the next name must follow in Java order (Kafka sorts the list and
+// lists a name once): its cost (the names not confirmed), its count of
+// names, and the reading before that name.
+type reading struct {
+	cost, count int
+	name        string
+	prev        *reading
+}
+
+// segment is a name read from the pieces before end, at a cost.
+type segment struct {
+	end, cost int
+	name      string
+}
+
+// bestReading is the cheapest reading of all the pieces (the one with
+// more names between equal ones), nil when none is a list Kafka writes: a
+// shortest path over the pieces, at[j] holding the best reading for each
+// last name ending at j.
+func (r *resolver) bestReading(p *parsedNode, b *blockNames, pieces []string) *reading {
+	k := len(pieces)
+	at := make([][]*reading, k+1)
+	at[0] = []*reading{{}}
+	var segs []segment
+	for i := 0; i < k && r.budget >= 0; i++ {
+		if len(at[i]) == 0 {
+			continue
+		}
+		segs = r.segments(segs[:0], p, b, pieces, i)
+		for _, sg := range segs {
+			if best := r.extend(at[i], i, sg); best != nil {
+				at[sg.end] = append(at[sg.end], best)
+			}
+		}
+	}
+	var best *reading
+	for _, s := range at[k] {
+		if best == nil || s.cost < best.cost || s.cost == best.cost && s.count > best.count {
+			best = s
+		}
+	}
+	return best
+}
+
+// segments are the names that may start at piece i: the piece itself (free
+// when confirmed; a node without a "<--" line, a source, is no one's
+// successor in Kafka and costs what an unknown one does), and each
+// confirmed name holding ", " that the pieces from i spell.
+func (r *resolver) segments(segs []segment, p *parsedNode, b *blockNames, pieces []string, i int) []segment {
+	if q := b.defined[pieces[i]]; q != nil && r.confirmed(q, p) {
+		segs = append(segs, segment{i + 1, 0, q.node.Name})
+	} else if q != nil {
+		segs = append(segs, segment{i + 1, 1, q.node.Name})
+	} else {
+		segs = append(segs, segment{i + 1, 1, format.UnescapeName(pieces[i])})
+	}
+	t := b.multi
+	for j := i; j < len(pieces); j++ {
+		r.budget -= len(pieces[j]) + 1
+		if t = t.next[pieces[j]]; t == nil {
+			break
+		}
+		if t.node != nil && j > i && r.confirmed(t.node, p) {
+			segs = append(segs, segment{j + 1, 0, t.node.node.Name})
+		}
+	}
+	return segs
+}
+
+// extend is the best reading that adds sg to one of the readings ending
+// at piece i, nil when none may be followed by it.
+func (r *resolver) extend(readings []*reading, i int, sg segment) *reading {
+	var best *reading
+	for _, s := range readings {
+		r.budget--
+		if i > 0 && javaOrder(s.name, sg.name) >= 0 {
+			continue
+		}
+		c, n := s.cost+sg.cost, s.count+1
+		if best == nil || c < best.cost || c == best.cost && n > best.count {
+			best = &reading{c, n, sg.name, s}
+		}
+	}
+	return best
 }
 
 // javaOrder is the order of the text's lists (format.SortedSet).

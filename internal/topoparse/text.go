@@ -100,90 +100,128 @@ type parsedNode struct {
 	hasSucc, hasPred bool
 }
 
+// textParser holds what parseText's steps share while reading lines.
+type textParser struct {
+	blocks  []*block
+	cur     *block
+	last    *parsedNode
+	started bool
+	n       int // the line number
+}
+
 // parseText reads the text form; names are parts of text.
 func parseText(text string) (*topology.Description, error) {
-	var blocks []*block
-	var cur *block
-	var last *parsedNode
-	started := false
-	n := 0 // the line number
+	p := &textParser{}
 	for rest, more := text, true; more; {
 		var raw string
 		raw, rest, more = strings.Cut(rest, "\n")
-		n++
+		p.n++
 		// Indentation goes; trailing white space stays, since a name
 		// may end with it.
 		line := strings.TrimLeft(strings.TrimSuffix(raw, "\r"), " \t")
 		if line == "" {
 			continue
 		}
-		if !started {
-			if isHeader(line) {
-				started = true
-				continue
-			}
-			msg := fmt.Sprintf(`expected "Topologies:", found %q`, clip(line))
-			if strings.HasPrefix(line, "Streams group '") {
-				msg += "; the input holds the output for several groups, render one group's topology at a time"
-			} else if strings.HasPrefix(line, "Error: ") {
-				msg += "; the input holds no topology description"
-			}
-			return nil, &Error{Line: n, Msg: msg}
+		if err := p.line(line); err != nil {
+			return nil, err
 		}
-		if id, global, ok := subtopologyHeader(line); ok {
-			cur = &block{id: format.UnescapeName(id), global: global, line: n}
-			blocks = append(blocks, cur)
-			last = nil
-			continue
-		}
-		if node, shown, ok := parseNode(line); ok {
-			if cur == nil {
-				return nil, &Error{Line: n, Msg: `expected "Sub-topology:" before the first node`}
-			}
-			if cur.global && len(cur.nodes) == 2 {
-				return nil, &Error{Line: n, Msg: "expected a global store to have only a source and a processor, found a third node"}
-			}
-			last = &parsedNode{node: node, shown: shown}
-			cur.nodes = append(cur.nodes, node)
-			cur.parsed = append(cur.parsed, last)
-			continue
-		}
-		if names, ok := arrow(line, "-->"); ok {
-			if last == nil {
-				return nil, &Error{Line: n, Msg: `expected a node line before "-->"`}
-			}
-			if last.hasSucc {
-				return nil, &Error{Line: n, Msg: fmt.Sprintf("expected one \"-->\" line for node %q, found a second", last.shown)}
-			}
-			if last.node.Kind == topology.Sink {
-				return nil, &Error{Line: n, Msg: fmt.Sprintf("expected no \"-->\" line for sink %q: a sink has no successors", last.shown)}
-			}
-			last.succ, last.hasSucc = names, true
-			continue
-		}
-		if names, ok := arrow(line, "<--"); ok {
-			if last == nil {
-				return nil, &Error{Line: n, Msg: `expected a node line before "<--"`}
-			}
-			if last.hasPred {
-				return nil, &Error{Line: n, Msg: fmt.Sprintf("expected one \"<--\" line for node %q, found a second", last.shown)}
-			}
-			// Predecessors are rebuilt from the successors; the line
-			// helps read the successor lists (resolve.go).
-			last.pred, last.hasPred = names, true
-			continue
-		}
-		return nil, &Error{Line: n, Msg: fmt.Sprintf("%s, found %q", expectAny, clip(line))}
 	}
-	if !started {
-		return nil, &Error{Line: n, Msg: `expected "Topologies:", found the end of the input`}
+	if !p.started {
+		return nil, &Error{Line: p.n, Msg: `expected "Topologies:", found the end of the input`}
 	}
 	r := newResolver(len(text))
-	for _, b := range blocks {
+	for _, b := range p.blocks {
 		r.resolve(b.parsed)
 	}
-	d := &topology.Description{Subtopologies: []*topology.Subtopology{}, GlobalStores: []*topology.GlobalStore{}}
-	for _, b := range blocks {
+	return p.description()
+}
+
+// line reads one line that is not blank, without its indentation.
+func (p *textParser) line(line string) error {
+	if !p.started {
+		return p.header(line)
+	}
+	if id, global, ok := subtopologyHeader(line); ok {
+		p.cur = &block{id: format.UnescapeName(id), global: global, line: p.n}
+		p.blocks = append(p.blocks, p.cur)
+		p.last = nil
+		return nil
+	}
+	if node, shown, ok := parseNode(line); ok {
+		return p.node(node, shown)
+	}
+	if names, ok := arrow(line, "-->"); ok {
+		return p.successors(names)
+	}
+	if names, ok := arrow(line, "<--"); ok {
+		return p.predecessors(names)
+	}
+	return &Error{Line: p.n, Msg: fmt.Sprintf("%s, found %q", expectAny, clip(line))}
+}
+
+// header reads the line before "Topologies:", which must be it.
+func (p *textParser) header(line string) error {
+	if isHeader(line) {
+		p.started = true
+		return nil
+	}
+	msg := fmt.Sprintf(`expected "Topologies:", found %q`, clip(line))
+	if strings.HasPrefix(line, "Streams group '") {
+		msg += "; the input holds the output for several groups, render one group's topology at a time"
+	} else if strings.HasPrefix(line, "Error: ") {
+		msg += "; the input holds no topology description"
+	}
+	return &Error{Line: p.n, Msg: msg}
+}
+
+// node adds a node line to the current block.
+func (p *textParser) node(node *topology.Node, shown string) error {
+	if p.cur == nil {
+		return &Error{Line: p.n, Msg: `expected "Sub-topology:" before the first node`}
+	}
+	if p.cur.global && len(p.cur.nodes) == 2 {
+		return &Error{Line: p.n, Msg: "expected a global store to have only a source and a processor, found a third node"}
+	}
+	p.last = &parsedNode{node: node, shown: shown}
+	p.cur.nodes = append(p.cur.nodes, node)
+	p.cur.parsed = append(p.cur.parsed, p.last)
+	return nil
+}
+
+// successors notes the last node's "-->" line, read once the block's
+// names are known (resolve.go).
+func (p *textParser) successors(names string) error {
+	switch {
+	case p.last == nil:
+		return &Error{Line: p.n, Msg: `expected a node line before "-->"`}
+	case p.last.hasSucc:
+		return &Error{Line: p.n, Msg: fmt.Sprintf("expected one \"-->\" line for node %q, found a second", p.last.shown)}
+	case p.last.node.Kind == topology.Sink:
+		return &Error{Line: p.n, Msg: fmt.Sprintf("expected no \"-->\" line for sink %q: a sink has no successors", p.last.shown)}
+	}
+	p.last.succ, p.last.hasSucc = names, true
+	return nil
+}
+
+// predecessors notes the last node's "<--" line. Predecessors are rebuilt
+// from the successors; the line helps read the successor lists
+// (resolve.go).
+func (p *textParser) predecessors(names string) error {
+	switch {
+	case p.last == nil:
+		return &Error{Line: p.n, Msg: `expected a node line before "<--"`}
+	case p.last.hasPred:
+		return &Error{Line: p.n, Msg: fmt.Sprintf("expected one \"<--\" line for node %q, found a second", p.last.shown)}
+	}
+	p.last.pred, p.last.hasPred = names, true
+	return nil
+}
+
+// description is the blocks read: the sub-topologies, then the global
+// stores numbered after them.
+func (p *textParser) description() (*topology.Description, error) {
+	d := &topology.Description{Subtopologies: []*topology.Subtopology{}, GlobalStores: []*topology.GlobalStore{}, StoresAsGiven: true}
+	for _, b := range p.blocks {
 		if !b.global {
 			topology.LinkPredecessors(b.nodes)
 			if b.nodes == nil {
@@ -192,7 +230,7 @@ func parseText(text string) (*topology.Description, error) {
 			d.Subtopologies = append(d.Subtopologies, &topology.Subtopology{ID: b.id, Nodes: b.nodes})
 		}
 	}
-	for _, b := range blocks {
+	for _, b := range p.blocks {
 		if !b.global {
 			continue
 		}

@@ -194,63 +194,12 @@ func Changes(prev, cur Snapshot) []Change {
 			out = append(out, Change{Group: g.ID, Text: fmt.Sprintf(format, args...)})
 		}
 		p, ok := before[g.ID]
-		switch {
-		case !ok:
-			add("appeared")
-			continue
-		case g.Err != "" && p.Err != g.Err:
-			add("fails: %s", g.Err)
-			continue
-		case g.Err != "":
-			continue
-		case p.Err != "":
-			add("described again")
+		if !availability(p, ok, g, add) {
 			continue
 		}
-		if p.Status != g.Status && g.Status != "" {
-			add("check %s -> %s", p.Status, g.Status)
-		}
-		if p.State != g.State {
-			add("state %s -> %s", p.State, g.State)
-		}
-		for _, e := range []struct {
-			name    string
-			was, is int32
-		}{{"group epoch", p.GroupEpoch, g.GroupEpoch}, {"target assignment epoch", p.AssignmentEpoch, g.AssignmentEpoch}, {"topology epoch", p.TopologyEpoch, g.TopologyEpoch}} {
-			if e.was != e.is {
-				add("%s %d -> %d", e.name, e.was, e.is)
-			}
-		}
-		if p.Description != g.Description {
-			add("topology description %s -> %s", p.Description, g.Description)
-		}
-		for _, m := range g.Members {
-			if !slices.ContainsFunc(p.Members, func(o Member) bool { return o.ID == m.ID }) {
-				add("member %s joined (%s)", m.ID, clientID(m))
-			}
-		}
-		for _, m := range p.Members {
-			if !slices.ContainsFunc(g.Members, func(o Member) bool { return o.ID == m.ID }) {
-				add("member %s left (%s)", m.ID, clientID(m))
-			}
-		}
-		tasks := make([]string, 0, len(g.Owners))
-		for t := range g.Owners {
-			tasks = append(tasks, t)
-		}
-		slices.SortFunc(tasks, compareTasks)
-		for _, t := range tasks {
-			if was, ok := p.Owners[t]; ok && was != g.Owners[t] {
-				add("task %s moved from %s to %s", t, was, g.Owners[t])
-			}
-		}
-		if !slices.Equal(p.Moving, g.Moving) {
-			if len(g.Moving) == 0 {
-				add("no task moving")
-			} else {
-				add("%s moving: %s", plural(len(g.Moving), "task"), strings.Join(g.Moving, ", "))
-			}
-		}
+		statusChanges(p, g, add)
+		memberChanges(p, g, add)
+		taskChanges(p, g, add)
 		standbyChanges(p, g, add)
 		if p.Lag != nil && g.Lag != nil && *g.Lag > *p.Lag {
 			add("lag %d -> %d (+%d)", *p.Lag, *g.Lag, *g.Lag-*p.Lag)
@@ -263,6 +212,91 @@ func Changes(prev, cur Snapshot) []Change {
 		}
 	}
 	return out
+}
+
+// availability adds a group that appeared (there is no previous sample:
+// ok is false), failed or recovered, and tells whether both samples
+// describe it, so that the rest can be compared.
+func availability(p Group, ok bool, g Group, add func(format string, args ...any)) bool {
+	switch {
+	case !ok:
+		add("appeared")
+	case g.Err != "" && p.Err != g.Err:
+		add("fails: %s", g.Err)
+	case g.Err != "":
+	case p.Err != "":
+		add("described again")
+	default:
+		return true
+	}
+	return false
+}
+
+// statusChanges adds the changes of the check's status, the state, the
+// epochs and the description status.
+func statusChanges(p, g Group, add func(format string, args ...any)) {
+	if p.Status != g.Status && g.Status != "" {
+		add("check %s -> %s", p.Status, g.Status)
+	}
+	if p.State != g.State {
+		add("state %s -> %s", p.State, g.State)
+	}
+	for _, e := range []struct {
+		name    string
+		was, is int32
+	}{{"group epoch", p.GroupEpoch, g.GroupEpoch}, {"target assignment epoch", p.AssignmentEpoch, g.AssignmentEpoch}, {"topology epoch", p.TopologyEpoch, g.TopologyEpoch}} {
+		if e.was != e.is {
+			add("%s %d -> %d", e.name, e.was, e.is)
+		}
+	}
+	if p.Description != g.Description {
+		add("topology description %s -> %s", p.Description, g.Description)
+	}
+}
+
+// memberChanges adds the members that joined, in g's order, then the ones
+// that left, in p's.
+func memberChanges(p, g Group, add func(format string, args ...any)) {
+	ids := func(ms []Member) map[string]bool {
+		out := make(map[string]bool, len(ms))
+		for _, m := range ms {
+			out[m.ID] = true
+		}
+		return out
+	}
+	was, is := ids(p.Members), ids(g.Members)
+	for _, m := range g.Members {
+		if !was[m.ID] {
+			add("member %s joined (%s)", m.ID, clientID(m))
+		}
+	}
+	for _, m := range p.Members {
+		if !is[m.ID] {
+			add("member %s left (%s)", m.ID, clientID(m))
+		}
+	}
+}
+
+// taskChanges adds the tasks whose active owner changed, in task order,
+// and the tasks moving when that set changed.
+func taskChanges(p, g Group, add func(format string, args ...any)) {
+	tasks := make([]string, 0, len(g.Owners))
+	for t := range g.Owners {
+		tasks = append(tasks, t)
+	}
+	slices.SortFunc(tasks, compareTasks)
+	for _, t := range tasks {
+		if was, ok := p.Owners[t]; ok && was != g.Owners[t] {
+			add("task %s moved from %s to %s", t, was, g.Owners[t])
+		}
+	}
+	if !slices.Equal(p.Moving, g.Moving) {
+		if len(g.Moving) == 0 {
+			add("no task moving")
+		} else {
+			add("%s moving: %s", plural(len(g.Moving), "task"), strings.Join(g.Moving, ", "))
+		}
+	}
 }
 
 // standbyChanges adds the changes of the standby coverage: the configured

@@ -174,3 +174,162 @@ func NodeCount(d *topology.Description) int {
 	}
 	return n
 }
+
+// Application builds a description of about subs sub-topologies mixing the
+// shapes a real application has, for the diff benchmarks: DSL chains whose
+// repartition topic the next sub-topology reads, joins with two stores and
+// a fan-out into branches, Processor API sub-topologies with chosen names
+// (some with a pattern source or a dynamic sink), one wide sub-topology
+// (a source with hundreds of branches) per 500, and a global store per 4.
+// changed gives the NEW side of an upgrade: an operator added upstream
+// (every generated name shifts), every 10th sub-topology removed, one added
+// after every 13th, the ids renumbered in that order (sub-topologies move),
+// every 7th Processor API sub-topology renamed throughout (its nodes and
+// the repartition topic it writes), every 11th DSL repartition topic and
+// every 17th store renamed, every 9th sink writing another topic, every
+// 5th global store replaced. 18,000 sub-topologies are about 20 MB of text.
+func Application(subs int, changed bool) *topology.Description {
+	g := &appGen{changed: changed}
+	if changed {
+		g.k = 1
+	}
+	var out []*topology.Subtopology
+	var globals [][2]*topology.Node
+	for s := range subs {
+		if !(changed && s%10 == 9) {
+			out = append(out, g.sub(s))
+		}
+		if changed && s%13 == 12 {
+			out = append(out, g.sub(subs+s)) // a sub-topology only NEW has
+		}
+		if s%4 == 3 {
+			gs := s
+			if changed && s%20 == 19 {
+				gs = subs + s // replaced
+			}
+			globals = append(globals, [2]*topology.Node{
+				Src(fmt.Sprintf("global-source-%d", gs), []string{fmt.Sprintf("global-topic-%d", gs)}, fmt.Sprintf("global-processor-%d", gs)),
+				Proc(fmt.Sprintf("global-processor-%d", gs), []string{fmt.Sprintf("global-store-%d", gs)}),
+			})
+		}
+	}
+	for i, s := range out {
+		s.ID = fmt.Sprint(i)
+	}
+	return Desc(out, globals...)
+}
+
+// appGen numbers the generated names of Application from one counter, as
+// a StreamsBuilder does.
+type appGen struct {
+	k       int
+	changed bool
+}
+
+func (g *appGen) next(prefix string) string {
+	g.k++
+	return fmt.Sprintf("%s%010d", prefix, g.k-1)
+}
+
+// renamed is name with a suffix on the NEW side when every-th of i.
+func (g *appGen) renamed(name string, i, every int) string {
+	if g.changed && i%every == every-1 {
+		return name + "-v2"
+	}
+	return name
+}
+
+func (g *appGen) sub(s int) *topology.Subtopology {
+	switch {
+	case s%500 == 250:
+		return g.wide(s)
+	case s%3 == 0:
+		return g.chain(s)
+	case s%3 == 1:
+		return g.join(s)
+	}
+	return g.processorAPI(s)
+}
+
+// chain is source, filter, selectKey and a repartition sink the next
+// sub-topology reads: a DSL groupBy.
+func (g *appGen) chain(s int) *topology.Subtopology {
+	src, filter, sel := g.next("KSTREAM-SOURCE-"), g.next("KSTREAM-FILTER-"), g.next("KSTREAM-KEY-SELECT-")
+	op := g.renamed(fmt.Sprintf("by-key-%d", s), s, 11)
+	in := fmt.Sprintf("orders-%d", s)
+	if s > 0 && (s-1)%3 == 0 {
+		in = fmt.Sprintf("by-key-%d-repartition", s-1)
+	}
+	return Sub("",
+		Src(src, []string{in}, filter),
+		Proc(filter, nil, sel),
+		Proc(sel, nil, op+"-repartition-filter"),
+		Proc(op+"-repartition-filter", nil, op+"-repartition-sink"),
+		Sink(op+"-repartition-sink", op+"-repartition"),
+	)
+}
+
+// join reads the previous chain's repartition topic and a table, joins
+// them with two stores and branches into three sinks.
+func (g *appGen) join(s int) *topology.Subtopology {
+	op := g.renamed(fmt.Sprintf("by-key-%d", s-1), s-1, 11)
+	left, right := op+"-repartition-source", g.next("KTABLE-SOURCE-")
+	store := g.renamed(fmt.Sprintf("table-%d-store", s), s, 17)
+	agg, aggStore := g.next("KSTREAM-AGGREGATE-"), g.next("KSTREAM-AGGREGATE-STATE-STORE-")
+	joinP, branch := g.next("KSTREAM-LEFTJOIN-"), g.next("KSTREAM-BRANCH-")
+	nodes := []*topology.Node{
+		Src(left, []string{op + "-repartition"}, agg),
+		Src(right+"-source", []string{fmt.Sprintf("table-%d", s)}, right),
+		Proc(right, []string{store}, joinP),
+		Proc(agg, []string{aggStore}, joinP),
+		Proc(joinP, []string{store, aggStore}, branch),
+	}
+	var outs []string
+	for b := range 3 {
+		child, sink := g.next("KSTREAM-BRANCHCHILD-"), g.next("KSTREAM-SINK-")
+		topic := fmt.Sprintf("result-%d-%d", s, b)
+		if g.changed && s%9 == 1 && b == 0 {
+			topic += "-v2"
+		}
+		outs = append(outs, child)
+		nodes = append(nodes, Proc(child, nil, sink), Sink(sink, topic))
+	}
+	nodes = append(nodes, Proc(branch, nil, outs...))
+	return Sub("", nodes...)
+}
+
+// processorAPI is a sub-topology whose every name the user chose; it
+// writes a topic another application reads as a repartition topic.
+func (g *appGen) processorAPI(s int) *topology.Subtopology {
+	name := func(what string) string { return g.renamed(fmt.Sprintf("%s-%d", what, s), s, 7) }
+	src := Src(fmt.Sprintf("events-source-%d", s), []string{fmt.Sprintf("events-%d", s)}, name("validate"))
+	if s%50 == 2 {
+		src.Topics, src.Pattern = []string{}, fmt.Sprintf("events-%d-.*", s)
+	}
+	sink := Sink(name("audit-sink"), name("audit")+"-repartition")
+	if s%50 == 5 {
+		sink = Sink(name("audit-sink"), "")
+		sink.Extractor = "com.example.AuditTopics"
+	}
+	return Sub("",
+		src,
+		Proc(name("validate"), nil, name("enrich")),
+		Proc(name("enrich"), []string{g.renamed(fmt.Sprintf("profiles-%d", s), s, 17)}, name("dedupe")),
+		Proc(name("dedupe"), []string{fmt.Sprintf("seen-%d", s)}, sink.Name),
+		sink,
+	)
+}
+
+// wide is a source with 300 branches, each a filter and a sink.
+func (g *appGen) wide(s int) *topology.Subtopology {
+	src := g.next("KSTREAM-SOURCE-")
+	nodes := []*topology.Node{nil}
+	var children []string
+	for b := range 300 {
+		f, sink := g.next("KSTREAM-FILTER-"), g.next("KSTREAM-SINK-")
+		children = append(children, f)
+		nodes = append(nodes, Proc(f, nil, sink), Sink(sink, fmt.Sprintf("fanout-%d-%d", s, b)))
+	}
+	nodes[0] = Src(src, []string{fmt.Sprintf("firehose-%d", s)}, children...)
+	return Sub("", nodes...)
+}
