@@ -251,7 +251,7 @@ func pemCertificates(data []byte) ([]*x509.Certificate, error) {
 		}
 		c, err := x509.ParseCertificate(block.Bytes)
 		if err != nil {
-			return nil, fmt.Errorf("bad certificate: %v", err)
+			return nil, fmt.Errorf("bad certificate: %w", err)
 		}
 		certs = append(certs, c)
 	}
@@ -297,7 +297,7 @@ func jksCertificates(data []byte, pw string) ([]*x509.Certificate, error) {
 		}
 		c, err := x509.ParseCertificate(e.Certificate.Content)
 		if err != nil {
-			return nil, fmt.Errorf("entry %q: %v", a, err)
+			return nil, fmt.Errorf("entry %q: %w", a, err)
 		}
 		certs = append(certs, c)
 	}
@@ -384,7 +384,7 @@ func (b *builder) keyStore() (*tls.Certificate, error) {
 func pemKeyPair(chainPEM, keyPEM []byte, password string) (*tls.Certificate, error) {
 	certs, err := pemCertificates(chainPEM)
 	if err != nil {
-		return nil, fmt.Errorf("certificate chain: %v", err)
+		return nil, fmt.Errorf("certificate chain: %w", err)
 	}
 	var key crypto.PrivateKey
 	for rest := keyPEM; ; {
@@ -409,7 +409,7 @@ func pemKeyPair(chainPEM, keyPEM []byte, password string) (*tls.Certificate, err
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("private key: %v", err)
+			return nil, fmt.Errorf("private key: %w", err)
 		}
 		break
 	}
@@ -440,17 +440,17 @@ func jksKeyPair(data []byte, storePW, keyPW string) (*tls.Certificate, error) {
 		}
 		e, err := ks.GetPrivateKeyEntry(a, []byte(keyPW))
 		if err != nil {
-			return nil, fmt.Errorf("entry %q: %v (check ssl.key.password)", a, err)
+			return nil, fmt.Errorf("entry %q: %w (check ssl.key.password)", a, err)
 		}
 		key, err := x509.ParsePKCS8PrivateKey(e.PrivateKey)
 		if err != nil {
-			return nil, fmt.Errorf("entry %q: %v", a, err)
+			return nil, fmt.Errorf("entry %q: %w", a, err)
 		}
 		var certs []*x509.Certificate
 		for _, c := range e.CertificateChain {
 			x, err := x509.ParseCertificate(c.Content)
 			if err != nil {
-				return nil, fmt.Errorf("entry %q: %v", a, err)
+				return nil, fmt.Errorf("entry %q: %w", a, err)
 			}
 			certs = append(certs, x)
 		}
