@@ -84,21 +84,27 @@ func (b *builder) tlsConfig(on bool) (*tls.Config, error) {
 		// An empty ssl.endpoint.identification.algorithm turns off only the
 		// host name check: the chain must still lead to a trusted root.
 		cfg.InsecureSkipVerify = true
-		cfg.VerifyConnection = func(cs tls.ConnectionState) error {
-			if len(cs.PeerCertificates) == 0 {
-				return errors.New("tls: the broker sent no certificate")
-			}
-			opts := x509.VerifyOptions{Roots: roots, Intermediates: x509.NewCertPool()}
-			for _, c := range cs.PeerCertificates[1:] {
-				opts.Intermediates.AddCert(c)
-			}
-			if _, err := cs.PeerCertificates[0].Verify(opts); err != nil {
-				return &tls.CertificateVerificationError{UnverifiedCertificates: cs.PeerCertificates, Err: err}
-			}
-			return nil
-		}
+		cfg.VerifyConnection = verifyChainOnly(roots)
 	}
 	return cfg, nil
+}
+
+// verifyChainOnly checks the broker's chain against roots without its
+// host name.
+func verifyChainOnly(roots *x509.CertPool) func(tls.ConnectionState) error {
+	return func(cs tls.ConnectionState) error {
+		if len(cs.PeerCertificates) == 0 {
+			return errors.New("tls: the broker sent no certificate")
+		}
+		opts := x509.VerifyOptions{Roots: roots, Intermediates: x509.NewCertPool()}
+		for _, c := range cs.PeerCertificates[1:] {
+			opts.Intermediates.AddCert(c)
+		}
+		if _, err := cs.PeerCertificates[0].Verify(opts); err != nil {
+			return &tls.CertificateVerificationError{UnverifiedCertificates: cs.PeerCertificates, Err: err}
+		}
+		return nil
+	}
 }
 
 func storeType(v string) (string, error) {
