@@ -4,7 +4,7 @@ BIN := bin/kstreams-groups
 # Packages whose tests compare with testdata/golden (only they know -update).
 GOLDEN_PKGS = $$($(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | awk '/\/internal\/golden( |$$)/{print $$1}')
 
-.PHONY: help build demo docs test golden bench vet tidy-check e2e bench-e2e ready graph-check topology-svg overview-svg screenshots console-measure snapshot
+.PHONY: help build demo docs test golden bench vet lint tidy-check e2e bench-e2e ready graph-check topology-svg overview-svg screenshots console-measure snapshot
 help: ## list targets
 	@awk -F':.*## ' '/^[a-z-]+:.*## /{printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
@@ -25,6 +25,9 @@ vet: ## go vet and gofmt
 	$(GO) vet ./...
 	$(GO) vet -tags gendocs ./cmd/kstreams-groups
 	@out=$$(gofmt -l cmd internal e2e); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+lint: ## golangci-lint v2.15.0 (pinned) with .golangci.yml: staticcheck, errcheck, errorlint, gocognit <= 30, ...
+	$(GO) run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0 run ./...
 
 graph-check: ## render every dot golden with Graphviz and parse every Mermaid golden with Mermaid (needs graphviz, node)
 	./tools/graph-check/run.sh
@@ -60,7 +63,7 @@ e2e: build ## real Apache Kafka 4.4.0 end-to-end suite (Maven Central jars, Java
 bench-e2e: ## time kstreams-groups vs the Java StreamsGroupCommand on a real 4.4.0 broker (median wall, peak RSS)
 	./e2e/bench.sh
 
-ready: tidy-check test golden-check ## everything CI checks
+ready: tidy-check lint test golden-check ## everything CI checks
 
 golden-check:
 	@git diff --exit-code -- testdata/golden >/dev/null || (echo "golden files differ from HEAD"; exit 1)
