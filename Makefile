@@ -22,7 +22,7 @@ GIT_DATE = $(shell TZ=UTC $(GIT) log -1 --format=%cd --date=format-local:%Y-%m-%
 GIT_EPOCH = $(shell $(GIT) log -1 --format=%ct 2>/dev/null)
 LDFLAGS = -s -w$(if $(GIT_VERSION), -X main.version=$(GIT_VERSION))$(if $(GIT_COMMIT), -X main.commit=$(GIT_COMMIT))$(if $(GIT_DATE), -X main.date=$(GIT_DATE))
 
-.PHONY: help build man demo docs test golden golden-check bench vet tidy-check e2e bench-e2e ready graph-check topology-svg overview-svg screenshots console-measure axe snapshot
+.PHONY: help build man demo docs test golden golden-check bench vet tidy-check e2e bench-e2e ready graph-check topology-svg overview-svg screenshots console-measure axe lint snapshot
 help: ## list targets
 	@awk -F':.*## ' '/^[a-zA-Z0-9_.-]+:.*## /{printf "  %-15s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
@@ -50,6 +50,9 @@ vet: ## go vet and gofmt
 	$(GO) vet ./...
 	$(GO) vet -tags gendocs ./cmd/kstreams-groups
 	@out=$$(gofmt -l cmd internal e2e); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+lint: ## golangci-lint v2.15.0 (pinned) with .golangci.yml: staticcheck, errcheck, errorlint, gocognit <= 30, ...
+	$(GO) run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0 run ./...
 
 graph-check: ## render every dot golden with Graphviz and parse every Mermaid golden with Mermaid (needs graphviz, node)
 	./tools/graph-check/run.sh
@@ -88,7 +91,7 @@ e2e: build ## real Apache Kafka 4.4.0 end-to-end suite (Maven Central jars, Java
 bench-e2e: ## time kstreams-groups vs the Java StreamsGroupCommand on a real 4.4.0 broker (median wall, peak RSS)
 	./e2e/bench.sh
 
-ready: tidy-check test golden-check ## everything CI checks
+ready: tidy-check lint test golden-check ## everything CI checks
 
 golden-check: ## fail if the golden files differ from HEAD
 	@git diff --exit-code -- testdata/golden >/dev/null || (echo "golden files differ from HEAD"; exit 1)

@@ -149,7 +149,7 @@ func runTimed(ctx context.Context, gnuTime, timeFile string, cmd []string) (benc
 	err := c.Run()
 	wall := time.Since(start)
 	if err != nil {
-		return benchSample{}, "", fmt.Errorf("%s: %v\n%s", strings.Join(cmd, " "), err, stderr.String())
+		return benchSample{}, "", fmt.Errorf("%s: %w\n%s", strings.Join(cmd, " "), err, stderr.String())
 	}
 	report, err := os.ReadFile(timeFile)
 	if err != nil {

@@ -206,7 +206,7 @@ func startBroker(opts BrokerOptions) (*Broker, error) {
 	format := exec.Command(JavaBin(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", toolLog,
 		"-cp", cp, "kafka.tools.StorageTool", "format", "-t", NewClusterID(), "-c", propsPath)
 	if out, err := format.CombinedOutput(); err != nil {
-		return b, fmt.Errorf("e2e: StorageTool format failed: %v\n%s", err, out)
+		return b, fmt.Errorf("e2e: StorageTool format failed: %w\n%s", err, out)
 	}
 	logf("formatted %s (%s) in %s", dir, opts.Version, time.Since(fmtStart).Round(time.Millisecond))
 

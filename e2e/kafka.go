@@ -93,7 +93,7 @@ func (b *Broker) waitReady(ctx context.Context) error {
 		last = err
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("%w (last error: %v)", ctx.Err(), last)
+			return fmt.Errorf("%w (last error: %w)", ctx.Err(), last)
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
@@ -161,7 +161,7 @@ func (b *Broker) DescribeStreamsGroup(ctx context.Context, group string, include
 func (b *Broker) WaitTopologyStatus(ctx context.Context, group string, want int8, timeout time.Duration, watch ...*Process) (*kmsg.StreamsGroupDescribeResponseGroup, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	last := "no response"
+	var last string
 	for {
 		if err := exited(watch); err != nil {
 			return nil, fmt.Errorf("group %q: topology status %s not reached: %w", group, StatusName(want), err)
@@ -190,7 +190,7 @@ func (b *Broker) WaitTopologyStatus(ctx context.Context, group string, want int8
 func (b *Broker) WaitGroupState(ctx context.Context, group, want string, timeout time.Duration, watch ...*Process) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	last := "no response"
+	var last string
 	for {
 		if err := exited(watch); err != nil {
 			return fmt.Errorf("group %q: state %s not reached: %w", group, want, err)
@@ -247,7 +247,7 @@ func (b *Broker) CreateTopics(ctx context.Context, topics ...string) error {
 	}
 	for _, t := range resp.Topics {
 		if t.ErrorCode != 0 && t.ErrorCode != kerr.TopicAlreadyExists.Code {
-			return fmt.Errorf("create topic %s: %v", t.Topic, kerr.ErrorForCode(t.ErrorCode))
+			return fmt.Errorf("create topic %s: %w", t.Topic, kerr.ErrorForCode(t.ErrorCode))
 		}
 	}
 	return nil

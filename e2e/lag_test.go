@@ -103,7 +103,7 @@ func joinAndLeave(t *testing.T, b *Broker, group, topic string) {
 		}
 		resp := kr.(*kmsg.StreamsGroupHeartbeatResponse)
 		if resp.ErrorCode != 0 {
-			return nil, fmt.Errorf("StreamsGroupHeartbeat %s: %v", group, kerr.ErrorForCode(resp.ErrorCode))
+			return nil, fmt.Errorf("StreamsGroupHeartbeat %s: %w", group, kerr.ErrorForCode(resp.ErrorCode))
 		}
 		return resp, nil
 	}

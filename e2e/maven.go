@@ -49,7 +49,7 @@ func ProbeKIP1331() error {
 		cmd := exec.Command(JavaBin(), "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", cp, "e2e.Probe")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			probeErr = fmt.Errorf("e2e: the Kafka 4.4.0 classpath lacks KIP-1331 (e2e.Probe: %v):\n%s", err, out)
+			probeErr = fmt.Errorf("e2e: the Kafka 4.4.0 classpath lacks KIP-1331 (e2e.Probe: %w):\n%s", err, out)
 		}
 	})
 	return probeErr

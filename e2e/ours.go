@@ -56,7 +56,7 @@ func OurBinary(tb testing.TB) string {
 		cmd.Dir = RepoRoot()
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			oursErr = fmt.Errorf("e2e: go build ./cmd/kstreams-groups: %v\n%s", err, out)
+			oursErr = fmt.Errorf("e2e: go build ./cmd/kstreams-groups: %w\n%s", err, out)
 			return
 		}
 		logf("built %s (%s)", oursBin, time.Since(start).Round(time.Millisecond))

@@ -346,7 +346,7 @@ func keepNotReadyMember(t *testing.T, b *Broker, group string) *notReadyMember {
 			if resp.ErrorMessage != nil {
 				msg = *resp.ErrorMessage
 			}
-			return nil, fmt.Errorf("StreamsGroupHeartbeat %s: %v %s", group, kerr.ErrorForCode(resp.ErrorCode), msg)
+			return nil, fmt.Errorf("StreamsGroupHeartbeat %s: %w %s", group, kerr.ErrorForCode(resp.ErrorCode), msg)
 		}
 		return resp, nil
 	}

@@ -618,7 +618,7 @@ func configValue(k, val *yaml.Node) (any, error) {
 	}
 	var x any
 	if err := val.Decode(&x); err != nil {
-		return nil, fmt.Errorf("line %d: %s: %v", val.Line, k.Value, err)
+		return nil, fmt.Errorf("line %d: %s: %w", val.Line, k.Value, err)
 	}
 	return x, nil
 }

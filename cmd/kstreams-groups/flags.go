@@ -140,7 +140,6 @@ func optionalOption(f flagDef) optionalOpt {
 // withHelp is the handle with another subcommand help, for a verb that
 // shares the option (and its Kafka help) with others.
 func (o boolOpt) withHelp(help string) boolOpt       { o.help = help; return o }
-func (o stringOpt) withHelp(help string) stringOpt   { o.help = help; return o }
 func (o stringsOpt) withHelp(help string) stringsOpt { o.help = help; return o }
 func (o optionalOpt) withHelp(help string) optionalOpt {
 	o.help = help

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -12,7 +13,8 @@ import (
 // broker message, naming the code as Kafka does.
 func NewKafkaError(code int16, msg *string) *kafka.Error {
 	e := &kafka.Error{Code: code}
-	if ke, ok := kerr.ErrorForCode(code).(*kerr.Error); ok && (ke.Code == code) {
+	var ke *kerr.Error
+	if errors.As(kerr.ErrorForCode(code), &ke) && ke.Code == code {
 		e.Name, e.Message = ke.Message, ke.Description
 	} else {
 		e.Name, e.Message = fmt.Sprintf("UNKNOWN_ERROR_CODE_%d", code), "The broker answered with an error code this client does not know."

@@ -75,7 +75,7 @@ func saslMechanism(a *clientconfig.SASL) sasl.Mechanism {
 func tokenError(err error) error {
 	var te *clientconfig.TokenError
 	if errors.As(err, &te) {
-		return fmt.Errorf("%w: %v", kerr.SaslAuthenticationFailed, err)
+		return fmt.Errorf("%w: %s", kerr.SaslAuthenticationFailed, err.Error())
 	}
 	return err
 }

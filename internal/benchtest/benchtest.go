@@ -59,11 +59,11 @@ func Measure(cmd *exec.Cmd) (Usage, error) {
 		u.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	if err != nil {
-		return u, fmt.Errorf("%v: %v: %s", cmd.Args, err, errOut.String())
+		return u, fmt.Errorf("%v: %w: %s", cmd.Args, err, errOut.String())
 	}
 	data, err := os.ReadFile(peakFile)
 	if err != nil {
-		return u, fmt.Errorf("the child wrote no peak memory: %v", err)
+		return u, fmt.Errorf("the child wrote no peak memory: %w", err)
 	}
 	u.Peak, err = strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
 	return u, err

@@ -138,7 +138,7 @@ func (f *tokenFetcher) tokenErr(err error) error {
 		return &TokenError{msg: fmt.Sprintf("the OAuth token endpoint %s answered without an access_token", where)}
 	case errors.As(err, &ue):
 		// The URL and the transport's reason; never the request.
-		return fmt.Errorf("OAuth token endpoint %s: %v", where, ue.Err)
+		return fmt.Errorf("OAuth token endpoint %s: %w", where, ue.Err)
 	}
 	return fmt.Errorf("OAuth token endpoint %s: %s", where, strings.TrimPrefix(err.Error(), errOAuthReadAbort))
 }

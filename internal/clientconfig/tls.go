@@ -84,21 +84,27 @@ func (b *builder) tlsConfig(on bool) (*tls.Config, error) {
 		// An empty ssl.endpoint.identification.algorithm turns off only the
 		// host name check: the chain must still lead to a trusted root.
 		cfg.InsecureSkipVerify = true
-		cfg.VerifyConnection = func(cs tls.ConnectionState) error {
-			if len(cs.PeerCertificates) == 0 {
-				return errors.New("tls: the broker sent no certificate")
-			}
-			opts := x509.VerifyOptions{Roots: roots, Intermediates: x509.NewCertPool()}
-			for _, c := range cs.PeerCertificates[1:] {
-				opts.Intermediates.AddCert(c)
-			}
-			if _, err := cs.PeerCertificates[0].Verify(opts); err != nil {
-				return &tls.CertificateVerificationError{UnverifiedCertificates: cs.PeerCertificates, Err: err}
-			}
-			return nil
-		}
+		cfg.VerifyConnection = verifyChainOnly(roots)
 	}
 	return cfg, nil
+}
+
+// verifyChainOnly checks the broker's chain against roots without its
+// host name.
+func verifyChainOnly(roots *x509.CertPool) func(tls.ConnectionState) error {
+	return func(cs tls.ConnectionState) error {
+		if len(cs.PeerCertificates) == 0 {
+			return errors.New("tls: the broker sent no certificate")
+		}
+		opts := x509.VerifyOptions{Roots: roots, Intermediates: x509.NewCertPool()}
+		for _, c := range cs.PeerCertificates[1:] {
+			opts.Intermediates.AddCert(c)
+		}
+		if _, err := cs.PeerCertificates[0].Verify(opts); err != nil {
+			return &tls.CertificateVerificationError{UnverifiedCertificates: cs.PeerCertificates, Err: err}
+		}
+		return nil
+	}
 }
 
 func storeType(v string) (string, error) {
@@ -251,7 +257,7 @@ func pemCertificates(data []byte) ([]*x509.Certificate, error) {
 		}
 		c, err := x509.ParseCertificate(block.Bytes)
 		if err != nil {
-			return nil, fmt.Errorf("bad certificate: %v", err)
+			return nil, fmt.Errorf("bad certificate: %w", err)
 		}
 		certs = append(certs, c)
 	}
@@ -297,7 +303,7 @@ func jksCertificates(data []byte, pw string) ([]*x509.Certificate, error) {
 		}
 		c, err := x509.ParseCertificate(e.Certificate.Content)
 		if err != nil {
-			return nil, fmt.Errorf("entry %q: %v", a, err)
+			return nil, fmt.Errorf("entry %q: %w", a, err)
 		}
 		certs = append(certs, c)
 	}
@@ -384,7 +390,7 @@ func (b *builder) keyStore() (*tls.Certificate, error) {
 func pemKeyPair(chainPEM, keyPEM []byte, password string) (*tls.Certificate, error) {
 	certs, err := pemCertificates(chainPEM)
 	if err != nil {
-		return nil, fmt.Errorf("certificate chain: %v", err)
+		return nil, fmt.Errorf("certificate chain: %w", err)
 	}
 	var key crypto.PrivateKey
 	for rest := keyPEM; ; {
@@ -409,7 +415,7 @@ func pemKeyPair(chainPEM, keyPEM []byte, password string) (*tls.Certificate, err
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("private key: %v", err)
+			return nil, fmt.Errorf("private key: %w", err)
 		}
 		break
 	}
@@ -440,17 +446,17 @@ func jksKeyPair(data []byte, storePW, keyPW string) (*tls.Certificate, error) {
 		}
 		e, err := ks.GetPrivateKeyEntry(a, []byte(keyPW))
 		if err != nil {
-			return nil, fmt.Errorf("entry %q: %v (check ssl.key.password)", a, err)
+			return nil, fmt.Errorf("entry %q: %w (check ssl.key.password)", a, err)
 		}
 		key, err := x509.ParsePKCS8PrivateKey(e.PrivateKey)
 		if err != nil {
-			return nil, fmt.Errorf("entry %q: %v", a, err)
+			return nil, fmt.Errorf("entry %q: %w", a, err)
 		}
 		var certs []*x509.Certificate
 		for _, c := range e.CertificateChain {
 			x, err := x509.ParseCertificate(c.Content)
 			if err != nil {
-				return nil, fmt.Errorf("entry %q: %v", a, err)
+				return nil, fmt.Errorf("entry %q: %w", a, err)
 			}
 			certs = append(certs, x)
 		}

@@ -162,20 +162,7 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 	for _, l := range listed {
 		byID[l.Group] = l
 	}
-	var ids []string
-	if opts.AllGroups {
-		for _, l := range listed {
-			ids = append(ids, l.Group)
-		}
-	} else {
-		seen := map[string]bool{}
-		for _, g := range opts.Groups {
-			if !seen[g] {
-				seen[g] = true
-				ids = append(ids, g)
-			}
-		}
-	}
+	ids := requestedIDs(opts, listed)
 
 	res := &Result{DryRun: opts.DryRun, DeleteConfigs: opts.DeleteConfigs, Groups: make([]*Group, 0, len(ids))}
 	var passing []string
@@ -195,19 +182,8 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 	named := !opts.DeleteInternalTopics && len(opts.InternalTopics) > 0
 	if opts.DeleteInternalTopics || named {
 		// Before the delete: once a group is gone its topology is too.
-		var internal []string
-		for _, d := range client.DescribeStreamsGroups(ctx, passing, false) {
-			it := internalTopicsOf(d)
-			internal = append(internal, it.Inferred...)
-			if named && it.Err == nil {
-				it = it.Named(opts.InternalTopics)
-			}
-			byGroup[d.Group].InternalTopics = it
-		}
-		if named {
-			if err := CheckNamed(opts.InternalTopics, passing, internal); err != nil {
-				return nil, err
-			}
+		if err := describeInternalTopics(ctx, client, opts, passing, byGroup); err != nil {
+			return nil, err
 		}
 	}
 	var checked []*Group
@@ -219,19 +195,7 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		return res, nil
 	}
 
-	for _, d := range client.DeleteGroups(ctx, passing) {
-		g := byGroup[d.Group]
-		if d.Coordinator != (kafka.Broker{}) {
-			c := d.Coordinator
-			g.Coordinator = &c
-		}
-		g.DeleteGroupsVersion, g.AnswerLost = d.Version, d.AnswerLost
-		if d.Err != nil {
-			g.Err, g.Stage = d.Err, StageDeleteGroups
-			continue
-		}
-		g.Deleted = true
-	}
+	deleteGroups(ctx, client, passing, byGroup)
 
 	if opts.DeleteInternalTopics || named {
 		// One DeleteTopics per group, in request order, and only for groups
@@ -246,6 +210,65 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		deleteConfigs(ctx, client, res.Groups)
 	}
 	return res, nil
+}
+
+// requestedIDs returns the groups to delete: every listed one with
+// AllGroups, else opts.Groups without repeats, in order.
+func requestedIDs(opts Options, listed []admin.ListedGroup) []string {
+	var ids []string
+	if opts.AllGroups {
+		for _, l := range listed {
+			ids = append(ids, l.Group)
+		}
+		return ids
+	}
+	seen := map[string]bool{}
+	for _, g := range opts.Groups {
+		if !seen[g] {
+			seen[g] = true
+			ids = append(ids, g)
+		}
+	}
+	return ids
+}
+
+// describeInternalTopics infers the internal topics of the passing groups
+// from their topologies and checks --delete-internal-topic's names
+// against them: a name that is no group's internal topic fails the whole
+// command.
+func describeInternalTopics(ctx context.Context, client Client, opts Options, passing []string, byGroup map[string]*Group) error {
+	named := !opts.DeleteInternalTopics && len(opts.InternalTopics) > 0
+	var internal []string
+	for _, d := range client.DescribeStreamsGroups(ctx, passing, false) {
+		it := internalTopicsOf(d)
+		internal = append(internal, it.Inferred...)
+		if named && it.Err == nil {
+			it = it.Named(opts.InternalTopics)
+		}
+		byGroup[d.Group].InternalTopics = it
+	}
+	if named {
+		return CheckNamed(opts.InternalTopics, passing, internal)
+	}
+	return nil
+}
+
+// deleteGroups sends DeleteGroups for the passing groups and records each
+// outcome.
+func deleteGroups(ctx context.Context, client Client, passing []string, byGroup map[string]*Group) {
+	for _, d := range client.DeleteGroups(ctx, passing) {
+		g := byGroup[d.Group]
+		if d.Coordinator != (kafka.Broker{}) {
+			c := d.Coordinator
+			g.Coordinator = &c
+		}
+		g.DeleteGroupsVersion, g.AnswerLost = d.Version, d.AnswerLost
+		if d.Err != nil {
+			g.Err, g.Stage = d.Err, StageDeleteGroups
+			continue
+		}
+		g.Deleted = true
+	}
 }
 
 // precheck applies kafka-streams-groups.sh's ListGroups checks. The Java

@@ -157,45 +157,63 @@ func Run(ctx context.Context, client Client, req Request) (*Result, error) {
 		}
 		send = resetoffsets.SourcePartitions(d.Streams.Subtopologies, committed)
 	} else {
-		parts := map[string][]int32{}
-		if bare := resetoffsets.BareTopics(req.InputTopics); len(bare) > 0 {
-			infos, err := client.DescribeTopics(ctx, bare)
-			if err != nil {
-				return nil, err
-			}
-			for _, ti := range infos {
-				if ti.Err != nil {
-					res.Rows = append(res.Rows, Row{TopicPartition: kafka.TopicPartition{Topic: ti.Topic, Partition: NoPartition}, Err: ti.Err})
-					continue
-				}
-				parts[ti.Topic] = []int32{}
-				for _, p := range ti.Partitions {
-					parts[ti.Topic] = append(parts[ti.Topic], p.Partition)
-				}
-			}
+		parts, err := topicPartitions(ctx, client, req.InputTopics, res)
+		if err != nil {
+			return nil, err
 		}
 		send = resetoffsets.Partitions(req.InputTopics, parts)
 	}
-
 	if len(send) > 0 {
-		deleted := client.DeleteOffsets(ctx, req.Group, send)
-		answered := map[kafka.TopicPartition]error{}
-		for _, p := range deleted.Partitions {
-			answered[p.TopicPartition] = p.Err
-		}
-		res.GroupErr = deleted.Err
-		for _, tp := range send {
-			row := Row{TopicPartition: tp, Err: deleted.Err}
-			if row.Err == nil {
-				err, ok := answered[tp]
-				if !ok {
-					err = &kafka.MalformedError{Reason: fmt.Sprintf("OffsetDelete has no answer for %s-%d", tp.Topic, tp.Partition)}
-				}
-				row.Err = err
-			}
-			res.Rows = append(res.Rows, row)
-		}
+		deleteRows(ctx, client, req.Group, send, res)
 	}
 	slices.SortFunc(res.Rows, func(a, b Row) int { return kafka.CompareTopicPartitions(a.TopicPartition, b.TopicPartition) })
 	return res, nil
+}
+
+// topicPartitions returns the partitions of each topic named bare in
+// --input-topic (one Metadata request); a topic that cannot be described
+// gets a row of its own in res.
+func topicPartitions(ctx context.Context, client Client, inputTopics []resetoffsets.InputTopic, res *Result) (map[string][]int32, error) {
+	parts := map[string][]int32{}
+	bare := resetoffsets.BareTopics(inputTopics)
+	if len(bare) == 0 {
+		return parts, nil
+	}
+	infos, err := client.DescribeTopics(ctx, bare)
+	if err != nil {
+		return nil, err
+	}
+	for _, ti := range infos {
+		if ti.Err != nil {
+			res.Rows = append(res.Rows, Row{TopicPartition: kafka.TopicPartition{Topic: ti.Topic, Partition: NoPartition}, Err: ti.Err})
+			continue
+		}
+		parts[ti.Topic] = []int32{}
+		for _, p := range ti.Partitions {
+			parts[ti.Topic] = append(parts[ti.Topic], p.Partition)
+		}
+	}
+	return parts, nil
+}
+
+// deleteRows sends one OffsetDelete for send and gives each partition its
+// row: the group's error, the partition's, or a malformed answer.
+func deleteRows(ctx context.Context, client Client, group string, send []kafka.TopicPartition, res *Result) {
+	deleted := client.DeleteOffsets(ctx, group, send)
+	answered := map[kafka.TopicPartition]error{}
+	for _, p := range deleted.Partitions {
+		answered[p.TopicPartition] = p.Err
+	}
+	res.GroupErr = deleted.Err
+	for _, tp := range send {
+		row := Row{TopicPartition: tp, Err: deleted.Err}
+		if row.Err == nil {
+			err, ok := answered[tp]
+			if !ok {
+				err = &kafka.MalformedError{Reason: fmt.Sprintf("OffsetDelete has no answer for %s-%d", tp.Topic, tp.Partition)}
+			}
+			row.Err = err
+		}
+		res.Rows = append(res.Rows, row)
+	}
 }

@@ -141,26 +141,7 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 	if len(ids) == 0 {
 		return &Result{}, nil
 	}
-	described := client.DescribeStreamsGroups(ctx, ids, true)
-	var old []string
-	for _, d := range described {
-		if errors.Is(d.Err, kafka.ErrBrokerTooOld) {
-			old = append(old, d.Group)
-		}
-	}
-	if len(old) > 0 {
-		// The coordinator has no KIP-1331: describe without the
-		// description (v0) to diagnose the rest.
-		again := map[string]admin.DescribedGroup{}
-		for _, d := range client.DescribeStreamsGroups(ctx, old, false) {
-			again[d.Group] = d
-		}
-		for i, d := range described {
-			if errors.Is(d.Err, kafka.ErrBrokerTooOld) {
-				described[i] = again[d.Group]
-			}
-		}
-	}
+	described := describeAll(ctx, client, ids)
 	res := &Result{}
 	var streamsIDs []string
 	var coord *kafka.Broker
@@ -176,35 +157,67 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 	settings := readSettings(ctx, client, streamsIDs, coord)
 	brokers := map[int32]*brokerFacts{}
 	for _, d := range described {
-		g := &Group{Group: d.Group, Streams: d.Streams}
-		res.Groups = append(res.Groups, g)
-		if d.Coordinator != (kafka.Broker{}) {
-			co := d.Coordinator
-			g.Coordinator = &co
-		}
-		notFound := errors.Is(d.Err, kafka.ErrGroupNotFound)
-		if d.Err != nil && !notFound {
-			g.Err = d.Err
-			continue
-		}
-		if notFound {
-			g.add(CheckGroup, Problem, "Check the application.id (it is the group id) and that the application runs Kafka Streams with group.protocol=streams.",
-				"there is no streams group %s: %s", d.Group, d.Err)
-		}
-		var facts *brokerFacts
-		if g.Coordinator != nil {
-			if facts = brokers[g.Coordinator.ID]; facts == nil {
-				facts = readBroker(ctx, client, *g.Coordinator)
-				brokers[g.Coordinator.ID] = facts
-			}
-			facts.report(g)
-		}
-		if d.Streams != nil {
-			diagnose(g, d.Streams, facts)
-			standbys(ctx, client, g, d, settings[d.Group], facts)
-		}
+		res.Groups = append(res.Groups, diagnoseOne(ctx, client, d, settings[d.Group], brokers))
 	}
 	return res, nil
+}
+
+// describeAll describes ids with their topology descriptions; the groups
+// whose coordinator has no KIP-1331 are described again without (v0), to
+// diagnose the rest.
+func describeAll(ctx context.Context, client Client, ids []string) []admin.DescribedGroup {
+	described := client.DescribeStreamsGroups(ctx, ids, true)
+	var old []string
+	for _, d := range described {
+		if errors.Is(d.Err, kafka.ErrBrokerTooOld) {
+			old = append(old, d.Group)
+		}
+	}
+	if len(old) == 0 {
+		return described
+	}
+	again := map[string]admin.DescribedGroup{}
+	for _, d := range client.DescribeStreamsGroups(ctx, old, false) {
+		again[d.Group] = d
+	}
+	for i, d := range described {
+		if errors.Is(d.Err, kafka.ErrBrokerTooOld) {
+			described[i] = again[d.Group]
+		}
+	}
+	return described
+}
+
+// diagnoseOne diagnoses one described group; brokers caches what was read
+// of each coordinator.
+func diagnoseOne(ctx context.Context, client Client, d admin.DescribedGroup, settings *overview.Settings, brokers map[int32]*brokerFacts) *Group {
+	g := &Group{Group: d.Group, Streams: d.Streams}
+	if d.Coordinator != (kafka.Broker{}) {
+		co := d.Coordinator
+		g.Coordinator = &co
+	}
+	notFound := errors.Is(d.Err, kafka.ErrGroupNotFound)
+	if d.Err != nil && !notFound {
+		g.Err = d.Err
+		return g
+	}
+	if notFound {
+		g.add(CheckGroup, Problem, "Check the application.id (it is the group id) and that the application runs Kafka Streams with group.protocol=streams.",
+			"there is no streams group %s: %s", d.Group, d.Err)
+	}
+	var facts *brokerFacts
+	if g.Coordinator != nil {
+		if facts = brokers[g.Coordinator.ID]; facts == nil {
+			facts = readBroker(ctx, client, *g.Coordinator)
+			brokers[g.Coordinator.ID] = facts
+		}
+		facts.report(g)
+	}
+	if d.Streams != nil {
+		diagnose(g, d.Streams, facts)
+		standbys(ctx, client, g, d, settings, facts)
+	}
+	return g
 }
 
 // brokerFacts is what doctor read of one coordinator.

@@ -64,17 +64,7 @@ func DeleteText(w io.Writer, res *groupdelete.Result) error {
 		} else if g.Deleted {
 			deleted = append(deleted, g)
 		}
-		it := g.InternalTopics
-		if it == nil {
-			continue
-		}
-		for _, t := range it.NotInferred {
-			fmt.Fprintf(&b, "\nError: The internal topic '%s' is not inferred as internal and thus will not be deleted with the group '%s'.\n", Escape(t), Escape(g.Group))
-		}
-		if it.Err != nil {
-			fmt.Fprintf(&b, "\nError: Retrieving internal topics of the streams group '%s' failed due to %s\n", Escape(g.Group), errorLine(it.Err))
-		}
-		if len(it.Inferred) > 0 {
+		if writeTopicErrors(&b, g) {
 			withTopics = true
 		}
 	}
@@ -103,35 +93,57 @@ func DeleteText(w io.Writer, res *groupdelete.Result) error {
 			fmt.Fprintf(&b, "\nThese streams groups were deleted successfully: %s.\n", quotedGroups(deleted))
 		}
 	}
-
 	if withTopics {
-		var done, topicFailed []*groupdelete.Group
-		for _, g := range deleted {
-			it := g.InternalTopics
-			if it == nil || len(it.Inferred) == 0 {
-				continue
-			}
-			if len(it.Failed) > 0 {
-				topicFailed = append(topicFailed, g)
-			} else {
-				done = append(done, g)
-			}
-		}
-		switch {
-		case len(topicFailed) > 0:
-			b.WriteString("Deletion of some associated internal topics failed:\n")
-			for _, g := range topicFailed {
-				fmt.Fprintf(&b, "* Internal topics of the streams group '%s' could not be deleted due to: %s\n", Escape(g.Group), errorLine(g.InternalTopics.Failed[0].Err))
-			}
-		case len(done) > 0:
-			fmt.Fprintf(&b, "Deletion of associated internal topics of the streams groups (%s) was successful.\n", quotedGroups(done))
-		}
+		writeTopicsOutcome(&b, deleted)
 	}
 	if res.DeleteConfigs {
 		writeDeletedConfigs(&b, res)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeTopicErrors writes the Java tool's errors about g's internal
+// topics (a named topic not inferred, the inference failed) and reports
+// whether any were inferred.
+func writeTopicErrors(b *strings.Builder, g *groupdelete.Group) bool {
+	it := g.InternalTopics
+	if it == nil {
+		return false
+	}
+	for _, t := range it.NotInferred {
+		fmt.Fprintf(b, "\nError: The internal topic '%s' is not inferred as internal and thus will not be deleted with the group '%s'.\n", Escape(t), Escape(g.Group))
+	}
+	if it.Err != nil {
+		fmt.Fprintf(b, "\nError: Retrieving internal topics of the streams group '%s' failed due to %s\n", Escape(g.Group), errorLine(it.Err))
+	}
+	return len(it.Inferred) > 0
+}
+
+// writeTopicsOutcome writes the summary of the deleted groups' internal
+// topics: the failures if any, else the success line.
+func writeTopicsOutcome(b *strings.Builder, deleted []*groupdelete.Group) {
+	var done, topicFailed []*groupdelete.Group
+	for _, g := range deleted {
+		it := g.InternalTopics
+		if it == nil || len(it.Inferred) == 0 {
+			continue
+		}
+		if len(it.Failed) > 0 {
+			topicFailed = append(topicFailed, g)
+		} else {
+			done = append(done, g)
+		}
+	}
+	switch {
+	case len(topicFailed) > 0:
+		b.WriteString("Deletion of some associated internal topics failed:\n")
+		for _, g := range topicFailed {
+			fmt.Fprintf(b, "* Internal topics of the streams group '%s' could not be deleted due to: %s\n", Escape(g.Group), errorLine(g.InternalTopics.Failed[0].Err))
+		}
+	case len(done) > 0:
+		fmt.Fprintf(b, "Deletion of associated internal topics of the streams groups (%s) was successful.\n", quotedGroups(done))
+	}
 }
 
 func writeDryRun(b *strings.Builder, res *groupdelete.Result, failed []*groupdelete.Group) {

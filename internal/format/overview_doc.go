@@ -191,72 +191,88 @@ func NewOverviewDoc(res *overview.Result) OverviewDoc {
 		d := OverviewGroupDoc{Group: g.Group, Coordinator: NewBrokerDoc(g.Coordinator)}
 		if g.Err != nil {
 			d.Error = NewErrorDoc(g.Err)
-			doc.Groups = append(doc.Groups, d)
-			continue
+		} else {
+			d.OverviewBodyDoc = newOverviewBodyDoc(g)
 		}
-		d.OverviewBodyDoc = &OverviewBodyDoc{}
-		d.State, d.GroupEpoch, d.AssignmentEpoch, d.TopologyEpoch, d.AssignorName = g.State, g.GroupEpoch, g.AssignmentEpoch, g.TopologyEpoch, g.AssignorName
-		d.TopologyDescriptionStatus, d.MemberCount, d.Lag = g.DescriptionStatus.String(), len(g.Members), g.Lag
-		members := make([]MemberRefDoc, len(g.Members))
-		for i := range g.Members {
-			members[i] = newMemberRefDoc(i, &g.Members[i])
-		}
-		d.Members = members
-		pick := func(is []int) []MemberRefDoc {
-			out := make([]MemberRefDoc, 0, len(is))
-			for _, i := range is {
-				out = append(out, members[i])
-			}
-			return out
-		}
-		if g.Largest != nil {
-			d.LargestTask = &TaskLagDoc{ID: g.Largest.String(), Lag: g.Largest.Lag}
-		}
-		d.TimeLag = newTimeLagDoc(g.Time, false)
-		d.Subtopologies = make([]OverviewSubtopologyDoc, 0, len(g.Subtopologies))
-		for _, s := range g.Subtopologies {
-			sd := OverviewSubtopologyDoc{ID: s.ID, SourceTopics: make([]SourceDoc, 0, len(s.Sources)), SinkTopics: orEmpty(s.Sinks),
-				DynamicSink: s.DynamicSink, RepartitionSinks: orEmpty(s.RepartitionSinks), Stores: make([]StoreDoc, 0, len(s.Stores)),
-				TaskCount: len(s.Tasks), Lag: s.Lag, MaxTaskLag: s.MaxTaskLag, TimeLag: newTimeLagDoc(s.Time, false), Tasks: make([]TaskDoc, 0, len(s.Tasks))}
-			for _, src := range s.Sources {
-				sd.SourceTopics = append(sd.SourceTopics, SourceDoc{Topic: src.Topic, Repartition: src.Repartition, Lag: src.Lag, Missing: src.Missing})
-			}
-			for _, st := range s.Stores {
-				sd.Stores = append(sd.Stores, StoreDoc{Name: st.Name, ChangelogTopic: nonEmpty(st.Changelog)})
-			}
-			if s.Nodes != nil {
-				nodes := make([]NodeDoc, 0, len(s.Nodes))
-				for _, n := range s.Nodes {
-					nodes = append(nodes, newNodeDoc(n))
-				}
-				sd.Nodes = &nodes
-			}
-			for _, t := range s.Tasks {
-				td := TaskDoc{ID: t.String(), Subtopology: t.Subtopology, Partition: t.Partition, Active: pick(t.Active), Standby: pick(t.Standby),
-					Warmup: pick(t.Warmup), TargetActive: pick(t.TargetActive), Moving: t.Moving(), Lag: t.Lag, TimeLag: newTimeLagDoc(t.Time, false), Offsets: make([]TaskOffsetDoc, 0, len(t.Offsets))}
-				for _, o := range t.Offsets {
-					td.Offsets = append(td.Offsets, TaskOffsetDoc{Topic: o.Topic, Partition: o.Partition, Repartition: o.Repartition,
-						CurrentOffset: o.Committed, LogStartOffset: o.LogStart, LogEndOffset: o.LogEnd, Lag: o.Lag, AheadOfLogEnd: o.Ahead, TimeLag: newTimeLagDoc(o.Time, true)})
-				}
-				sd.Tasks = append(sd.Tasks, td)
-			}
-			d.Subtopologies = append(d.Subtopologies, sd)
-		}
-		d.GlobalStores = make([]GlobalStoreDoc, 0, len(g.GlobalStores))
-		for _, gs := range g.GlobalStores {
-			d.GlobalStores = append(d.GlobalStores, GlobalStoreDoc{ID: gs.ID, Source: newNodeDoc(gs.Source), Processor: newNodeDoc(gs.Processor)})
-		}
-		if v := g.Store; v != nil {
-			sv := &StoreViewDoc{Name: v.Name, Subtopology: v.Subtopology, ChangelogTopic: nonEmpty(v.Changelog), Partitions: make([]StorePartDoc, 0, len(v.Tasks))}
-			for _, t := range v.Tasks {
-				sv.Partitions = append(sv.Partitions, StorePartDoc{Partition: t.Partition, Task: t.String(), Active: pick(t.Active), Standby: pick(t.Standby), Warmup: pick(t.Warmup)})
-			}
-			d.Store = sv
-		}
-		d.StandbyCoverage = newStandbyCoverageDoc(g)
 		doc.Groups = append(doc.Groups, d)
 	}
 	return doc
+}
+
+// memberRefs are a group's members as documents, by their index in the
+// group: tasks and stores name their holders through it.
+type memberRefs []MemberRefDoc
+
+func (m memberRefs) pick(is []int) []MemberRefDoc {
+	out := make([]MemberRefDoc, 0, len(is))
+	for _, i := range is {
+		out = append(out, m[i])
+	}
+	return out
+}
+
+// newOverviewBodyDoc builds the document of a group that was read.
+func newOverviewBodyDoc(g *overview.Group) *OverviewBodyDoc {
+	d := &OverviewBodyDoc{}
+	d.State, d.GroupEpoch, d.AssignmentEpoch, d.TopologyEpoch, d.AssignorName = g.State, g.GroupEpoch, g.AssignmentEpoch, g.TopologyEpoch, g.AssignorName
+	d.TopologyDescriptionStatus, d.MemberCount, d.Lag = g.DescriptionStatus.String(), len(g.Members), g.Lag
+	members := make(memberRefs, len(g.Members))
+	for i := range g.Members {
+		members[i] = newMemberRefDoc(i, &g.Members[i])
+	}
+	d.Members = members
+	if g.Largest != nil {
+		d.LargestTask = &TaskLagDoc{ID: g.Largest.String(), Lag: g.Largest.Lag}
+	}
+	d.TimeLag = newTimeLagDoc(g.Time, false)
+	d.Subtopologies = make([]OverviewSubtopologyDoc, 0, len(g.Subtopologies))
+	for _, s := range g.Subtopologies {
+		d.Subtopologies = append(d.Subtopologies, newOverviewSubtopologyDoc(s, members))
+	}
+	d.GlobalStores = make([]GlobalStoreDoc, 0, len(g.GlobalStores))
+	for _, gs := range g.GlobalStores {
+		d.GlobalStores = append(d.GlobalStores, GlobalStoreDoc{ID: gs.ID, Source: newNodeDoc(gs.Source), Processor: newNodeDoc(gs.Processor)})
+	}
+	if v := g.Store; v != nil {
+		sv := &StoreViewDoc{Name: v.Name, Subtopology: v.Subtopology, ChangelogTopic: nonEmpty(v.Changelog), Partitions: make([]StorePartDoc, 0, len(v.Tasks))}
+		for _, t := range v.Tasks {
+			sv.Partitions = append(sv.Partitions, StorePartDoc{Partition: t.Partition, Task: t.String(), Active: members.pick(t.Active), Standby: members.pick(t.Standby), Warmup: members.pick(t.Warmup)})
+		}
+		d.Store = sv
+	}
+	d.StandbyCoverage = newStandbyCoverageDoc(g)
+	return d
+}
+
+// newOverviewSubtopologyDoc builds the document of one sub-topology, its
+// tasks naming their holders from members.
+func newOverviewSubtopologyDoc(s *overview.Subtopology, members memberRefs) OverviewSubtopologyDoc {
+	sd := OverviewSubtopologyDoc{ID: s.ID, SourceTopics: make([]SourceDoc, 0, len(s.Sources)), SinkTopics: orEmpty(s.Sinks),
+		DynamicSink: s.DynamicSink, RepartitionSinks: orEmpty(s.RepartitionSinks), Stores: make([]StoreDoc, 0, len(s.Stores)),
+		TaskCount: len(s.Tasks), Lag: s.Lag, MaxTaskLag: s.MaxTaskLag, TimeLag: newTimeLagDoc(s.Time, false), Tasks: make([]TaskDoc, 0, len(s.Tasks))}
+	for _, src := range s.Sources {
+		sd.SourceTopics = append(sd.SourceTopics, SourceDoc{Topic: src.Topic, Repartition: src.Repartition, Lag: src.Lag, Missing: src.Missing})
+	}
+	for _, st := range s.Stores {
+		sd.Stores = append(sd.Stores, StoreDoc{Name: st.Name, ChangelogTopic: nonEmpty(st.Changelog)})
+	}
+	if s.Nodes != nil {
+		nodes := make([]NodeDoc, 0, len(s.Nodes))
+		for _, n := range s.Nodes {
+			nodes = append(nodes, newNodeDoc(n))
+		}
+		sd.Nodes = &nodes
+	}
+	for _, t := range s.Tasks {
+		td := TaskDoc{ID: t.String(), Subtopology: t.Subtopology, Partition: t.Partition, Active: members.pick(t.Active), Standby: members.pick(t.Standby),
+			Warmup: members.pick(t.Warmup), TargetActive: members.pick(t.TargetActive), Moving: t.Moving(), Lag: t.Lag, TimeLag: newTimeLagDoc(t.Time, false), Offsets: make([]TaskOffsetDoc, 0, len(t.Offsets))}
+		for _, o := range t.Offsets {
+			td.Offsets = append(td.Offsets, TaskOffsetDoc{Topic: o.Topic, Partition: o.Partition, Repartition: o.Repartition,
+				CurrentOffset: o.Committed, LogStartOffset: o.LogStart, LogEndOffset: o.LogEnd, Lag: o.Lag, AheadOfLogEnd: o.Ahead, TimeLag: newTimeLagDoc(o.Time, true)})
+		}
+		sd.Tasks = append(sd.Tasks, td)
+	}
+	return sd
 }
 
 func newMemberRefDoc(i int, m *kafka.Member) MemberRefDoc {

@@ -83,30 +83,47 @@ func writeStandbyHead(t *tableWriter, g *overview.Group, label func(string) stri
 	if c == nil || len(c.Tasks) == 0 {
 		return
 	}
-	var lines []string
+	lines := append(coverageLines(st, c), colocationLines(st, c)...)
+	writeList(t, label("Coverage"), lines)
+	restoration := "not reported by this broker"
+	if c.ProgressReported {
+		restoration = "changelog lag per copy, as the members report it (below each sub-topology)"
+	}
+	t.write(label("Restoration") + restoration + "\n")
+}
+
+// coverageLines are the coverage lines of the tasks with fewer standbys
+// than configured, by reason.
+func coverageLines(st *Styles, c *overview.Coverage) []string {
 	n := len(c.Tasks)
-	switch short := c.Short(); {
+	short := c.Short()
+	switch {
 	case !c.ConfiguredKnown:
-		lines = append(lines, fmt.Sprintf("%s, %d without a standby that counts (configured number unknown)", plural(n, "stateful task"), c.WithoutStandby()))
+		return []string{fmt.Sprintf("%s, %d without a standby that counts (configured number unknown)", plural(n, "stateful task"), c.WithoutStandby())}
 	case c.Configured == 0:
-		lines = append(lines, plural(n, "stateful task")+", "+st.Paint(st.warning(), "no standbys configured")+": a failover restores from the changelog")
+		return []string{plural(n, "stateful task") + ", " + st.Paint(st.warning(), "no standbys configured") + ": a failover restores from the changelog"}
 	case len(short) == 0:
-		lines = append(lines, fmt.Sprintf("all %s have %s", plural(n, "stateful task"), plural(int(c.Configured), "standby")))
-	default:
-		lines = append(lines, st.Paint(st.warning(), fmt.Sprintf("%d of %d stateful tasks", len(short), n))+
-			fmt.Sprintf(" have fewer than %s", plural(int(c.Configured), "standby")))
-		for _, reason := range reasonOrder {
-			var ids []string
-			for _, tc := range short {
-				if tc.Reason == reason {
-					ids = append(ids, Escape(tc.Task.String()))
-				}
-			}
-			if len(ids) > 0 {
-				lines = append(lines, Escape(c.ReasonText(reason))+": "+namedList(ids))
+		return []string{fmt.Sprintf("all %s have %s", plural(n, "stateful task"), plural(int(c.Configured), "standby"))}
+	}
+	lines := []string{st.Paint(st.warning(), fmt.Sprintf("%d of %d stateful tasks", len(short), n)) +
+		fmt.Sprintf(" have fewer than %s", plural(int(c.Configured), "standby"))}
+	for _, reason := range reasonOrder {
+		var ids []string
+		for _, tc := range short {
+			if tc.Reason == reason {
+				ids = append(ids, Escape(tc.Task.String()))
 			}
 		}
+		if len(ids) > 0 {
+			lines = append(lines, Escape(c.ReasonText(reason))+": "+namedList(ids))
+		}
 	}
+	return lines
+}
+
+// colocationLines name the standbys that do not count, by where they sit.
+func colocationLines(st *Styles, c *overview.Coverage) []string {
+	var lines []string
 	for _, kind := range colocationOrder {
 		var named []string
 		for _, tc := range c.Tasks {
@@ -120,12 +137,7 @@ func writeStandbyHead(t *tableWriter, g *overview.Group, label func(string) stri
 			lines = append(lines, st.Paint(st.warning(), "standby "+kind.Describe())+", not counted: "+namedList(named))
 		}
 	}
-	writeList(t, label("Coverage"), lines)
-	restoration := "not reported by this broker"
-	if c.ProgressReported {
-		restoration = "changelog lag per copy, as the members report it (below each sub-topology)"
-	}
-	t.write(label("Restoration") + restoration + "\n")
+	return lines
 }
 
 // reasonOrder is the order of the coverage's reason lines.

@@ -69,27 +69,9 @@ func ParseJAAS(s string) (JAASEntry, error) {
 		default:
 			return JAASEntry{}, errors.New("invalid login module control flag (want required, requisite, sufficient or optional)")
 		}
-		for index := 1; ; index++ {
-			t = tz.next()
-			if t.kind == tokEOF || t.kind == tokPunct && t.text == ";" {
-				break
-			}
-			if t.kind != tokWord {
-				return JAASEntry{}, errors.New("expected an option name or ';'")
-			}
-			key := t.text
-			if eq := tz.next(); eq.kind != tokPunct || eq.text != "=" {
-				return JAASEntry{}, fmt.Errorf("value not specified for option %s", optionName(key, index))
-			}
-			v := tz.next()
-			switch v.kind {
-			case tokWord, tokQuoted:
-			case tokNumber:
-				return JAASEntry{}, fmt.Errorf("value of option %s must be quoted", optionName(key, index))
-			default:
-				return JAASEntry{}, fmt.Errorf("value not specified for option %s", optionName(key, index))
-			}
-			e.Options[key] = v.text
+		t, err := tz.options(e.Options)
+		if err != nil {
+			return JAASEntry{}, err
 		}
 		if t.kind != tokPunct || t.text != ";" {
 			return JAASEntry{}, errors.New("login module entry not terminated by ';'")
@@ -103,6 +85,33 @@ func ParseJAAS(s string) (JAASEntry, error) {
 		return entries[0], nil
 	}
 	return JAASEntry{}, fmt.Errorf("holds %d login modules, a client needs exactly 1", len(entries))
+}
+
+// options reads a login module's key=value options into opts, up to the
+// ';' or the end of the text, and returns the token it stopped at.
+func (tz *jaasTokenizer) options(opts map[string]string) (token, error) {
+	for index := 1; ; index++ {
+		t := tz.next()
+		if t.kind == tokEOF || t.kind == tokPunct && t.text == ";" {
+			return t, nil
+		}
+		if t.kind != tokWord {
+			return t, errors.New("expected an option name or ';'")
+		}
+		key := t.text
+		if eq := tz.next(); eq.kind != tokPunct || eq.text != "=" {
+			return t, fmt.Errorf("value not specified for option %s", optionName(key, index))
+		}
+		v := tz.next()
+		switch v.kind {
+		case tokWord, tokQuoted:
+		case tokNumber:
+			return t, fmt.Errorf("value of option %s must be quoted", optionName(key, index))
+		default:
+			return t, fmt.Errorf("value not specified for option %s", optionName(key, index))
+		}
+		opts[key] = v.text
+	}
 }
 
 type tokKind int

@@ -127,35 +127,7 @@ func parse(in []rune) (Properties, error) {
 		if !ok {
 			return p, nil
 		}
-		keyLen, valueStart, hasSep, backslash := 0, len(buf), false, false
-		for keyLen < len(buf) {
-			c := buf[keyLen]
-			if (c == '=' || c == ':') && !backslash {
-				valueStart, hasSep = keyLen+1, true
-				break
-			}
-			if (c == ' ' || c == '\t' || c == '\f') && !backslash {
-				valueStart = keyLen + 1
-				break
-			}
-			if c == '\\' {
-				backslash = !backslash
-			} else {
-				backslash = false
-			}
-			keyLen++
-		}
-		for valueStart < len(buf) {
-			c := buf[valueStart]
-			if c != ' ' && c != '\t' && c != '\f' {
-				if !hasSep && (c == '=' || c == ':') {
-					hasSep = true
-				} else {
-					break
-				}
-			}
-			valueStart++
-		}
+		keyLen, valueStart := splitKeyValue(buf)
 		key, err := unescape(buf[:keyLen])
 		if err != nil {
 			return Properties{}, &SyntaxError{Line: line, Msg: err.Error()}
@@ -167,6 +139,41 @@ func parse(in []rune) (Properties, error) {
 		p.entries[key] = Entry{Key: key, Value: value, Line: line}
 	}
 }
+
+// splitKeyValue is load0's split of a logical line: the key runs to the
+// first unescaped '=', ':' or white space; the value starts after the
+// white space and at most one separator that follow.
+func splitKeyValue(buf []rune) (keyLen, valueStart int) {
+	valueStart = len(buf)
+	hasSep, backslash := false, false
+	for keyLen < len(buf) {
+		c := buf[keyLen]
+		if (c == '=' || c == ':') && !backslash {
+			valueStart, hasSep = keyLen+1, true
+			break
+		}
+		if isWhite(c) && !backslash {
+			valueStart = keyLen + 1
+			break
+		}
+		backslash = c == '\\' && !backslash
+		keyLen++
+	}
+	for valueStart < len(buf) {
+		c := buf[valueStart]
+		if !isWhite(c) {
+			if hasSep || (c != '=' && c != ':') {
+				break
+			}
+			hasSep = true
+		}
+		valueStart++
+	}
+	return keyLen, valueStart
+}
+
+// isWhite is Properties' white space: space, tab and form feed.
+func isWhite(c rune) bool { return c == ' ' || c == '\t' || c == '\f' }
 
 // lineReader is java.util.Properties.LineReader over runes.
 type lineReader struct {
@@ -193,11 +200,7 @@ func (lr *lineReader) readLine() (buf []rune, start int, ok bool) {
 		c := lr.in[lr.off]
 		lr.off++
 		if skipWhite {
-			if c == ' ' || c == '\t' || c == '\f' {
-				continue
-			}
-			if !appendedLineBegin && (c == '\r' || c == '\n') {
-				lr.newline(c)
+			if lr.skipsWhite(c, appendedLineBegin) {
 				continue
 			}
 			skipWhite, appendedLineBegin = false, false
@@ -205,9 +208,7 @@ func (lr *lineReader) readLine() (buf []rune, start int, ok bool) {
 		if len(buf) == 0 {
 			start = lr.line
 			if c == '#' || c == '!' {
-				for lr.off < len(lr.in) && lr.in[lr.off] != '\n' && lr.in[lr.off] != '\r' {
-					lr.off++
-				}
+				lr.skipComment()
 				skipWhite = true
 				continue
 			}
@@ -227,6 +228,27 @@ func (lr *lineReader) readLine() (buf []rune, start int, ok bool) {
 		}
 		buf = buf[:len(buf)-1]
 		skipWhite, appendedLineBegin, backslash = true, true, false
+	}
+}
+
+// skipsWhite reports whether c, read while skipping leading white space,
+// is skipped: white space, or a line break unless a continuation line has
+// just begun.
+func (lr *lineReader) skipsWhite(c rune, appendedLineBegin bool) bool {
+	if isWhite(c) {
+		return true
+	}
+	if !appendedLineBegin && (c == '\r' || c == '\n') {
+		lr.newline(c)
+		return true
+	}
+	return false
+}
+
+// skipComment skips to the end of a comment line, leaving its line break.
+func (lr *lineReader) skipComment() {
+	for lr.off < len(lr.in) && lr.in[lr.off] != '\n' && lr.in[lr.off] != '\r' {
+		lr.off++
 	}
 }
 

@@ -296,7 +296,7 @@ func (s *State) validate(nodes int) error {
 			where = fmt.Sprintf("%s (%s)", where, g.ID)
 		}
 		checkCoordinator(where, g.Coordinator)
-		g.StreamsGroup.validate(where, &p)
+		g.validate(where, &p)
 	}
 	for i, g := range s.Groups {
 		where := fmt.Sprintf("groups[%d]", i)

@@ -133,62 +133,13 @@ type csvRow struct {
 // another name. Empty lines are skipped; a leading UTF-8 byte order mark
 // too (spreadsheets write one). An error starts with the line number.
 func readCSV(data []byte) ([]csvRow, error) {
-	s := strings.TrimPrefix(string(data), "\uFEFF")
+	sc := csvScanner{s: strings.TrimPrefix(string(data), "\uFEFF"), line: 1}
 	var rows []csvRow
-	line := 1
-	i := 0
-	for i < len(s) {
-		start := line
-		var fields []string
-		quoted := false
-		for {
-			var b strings.Builder
-			if i < len(s) && s[i] == '"' {
-				quoted = true
-				i++
-				for {
-					j := strings.IndexByte(s[i:], '"')
-					if j < 0 {
-						return nil, fmt.Errorf("%d: a quoted value is not closed", start)
-					}
-					b.WriteString(s[i : i+j])
-					line += strings.Count(s[i:i+j], "\n")
-					i += j + 1
-					if i < len(s) && s[i] == '"' {
-						b.WriteByte('"')
-						i++
-						continue
-					}
-					break
-				}
-				if i < len(s) && s[i] != ',' && s[i] != '\n' && !strings.HasPrefix(s[i:], "\r\n") {
-					return nil, fmt.Errorf("%d: text after the closing quote of a value", line)
-				}
-				if strings.HasPrefix(s[i:], "\r\n") {
-					i++
-				}
-			} else {
-				j := strings.IndexAny(s[i:], ",\n")
-				if j < 0 {
-					j = len(s) - i
-				}
-				v := s[i : i+j]
-				if i+j < len(s) && s[i+j] == '\n' {
-					v = strings.TrimSuffix(v, "\r")
-				}
-				b.WriteString(v)
-				i += j
-			}
-			fields = append(fields, b.String())
-			if i < len(s) && s[i] == ',' {
-				i++
-				continue
-			}
-			if i < len(s) { // the line feed
-				i++
-				line++
-			}
-			break
+	for sc.i < len(sc.s) {
+		start := sc.line
+		fields, quoted, err := sc.record(start)
+		if err != nil {
+			return nil, err
 		}
 		if len(fields) == 1 && fields[0] == "" && !quoted {
 			continue // an empty line ("" is a record of its own)
@@ -196,4 +147,82 @@ func readCSV(data []byte) ([]csvRow, error) {
 		rows = append(rows, csvRow{fields: fields, line: start})
 	}
 	return rows, nil
+}
+
+// csvScanner is readCSV's place in the text: the byte offset and the line.
+type csvScanner struct {
+	s    string
+	i    int
+	line int
+}
+
+// record reads the values up to the end of a line (outside quotes);
+// quoted tells whether any value was quoted.
+func (sc *csvScanner) record(start int) (fields []string, quoted bool, err error) {
+	for {
+		var v string
+		if sc.i < len(sc.s) && sc.s[sc.i] == '"' {
+			quoted = true
+			if v, err = sc.quoted(start); err != nil {
+				return nil, false, err
+			}
+		} else {
+			v = sc.plain()
+		}
+		fields = append(fields, v)
+		if sc.i < len(sc.s) && sc.s[sc.i] == ',' {
+			sc.i++
+			continue
+		}
+		if sc.i < len(sc.s) { // the line feed
+			sc.i++
+			sc.line++
+		}
+		return fields, quoted, nil
+	}
+}
+
+// quoted reads a value from its opening quote to its closing one ("" is
+// a quote), then checks that the value ends there.
+func (sc *csvScanner) quoted(start int) (string, error) {
+	var b strings.Builder
+	sc.i++
+	for {
+		j := strings.IndexByte(sc.s[sc.i:], '"')
+		if j < 0 {
+			return "", fmt.Errorf("%d: a quoted value is not closed", start)
+		}
+		b.WriteString(sc.s[sc.i : sc.i+j])
+		sc.line += strings.Count(sc.s[sc.i:sc.i+j], "\n")
+		sc.i += j + 1
+		if sc.i < len(sc.s) && sc.s[sc.i] == '"' {
+			b.WriteByte('"')
+			sc.i++
+			continue
+		}
+		break
+	}
+	rest := sc.s[sc.i:]
+	if rest != "" && rest[0] != ',' && rest[0] != '\n' && !strings.HasPrefix(rest, "\r\n") {
+		return "", fmt.Errorf("%d: text after the closing quote of a value", sc.line)
+	}
+	if strings.HasPrefix(rest, "\r\n") {
+		sc.i++
+	}
+	return b.String(), nil
+}
+
+// plain reads an unquoted value up to the next comma or line end (a CR
+// before the line feed is the line end's).
+func (sc *csvScanner) plain() string {
+	j := strings.IndexAny(sc.s[sc.i:], ",\n")
+	if j < 0 {
+		j = len(sc.s) - sc.i
+	}
+	v := sc.s[sc.i : sc.i+j]
+	if sc.i+j < len(sc.s) && sc.s[sc.i+j] == '\n' {
+		v = strings.TrimSuffix(v, "\r")
+	}
+	sc.i += j
+	return v
 }

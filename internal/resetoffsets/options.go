@@ -163,42 +163,55 @@ func (o Options) Prepare(read func(path string) ([]byte, error)) (Request, error
 		return Request{}, fmt.Errorf("Option '[reset-offsets]' requires one of the following scenarios: [%s]", names)
 	}
 	r.Scenario = g[0]
+	if err := o.prepareScenario(&r, read); err != nil {
+		return Request{}, err
+	}
+	return r, nil
+}
+
+// prepareScenario parses the value of r's scenario into r.
+func (o Options) prepareScenario(r *Request, read func(path string) ([]byte, error)) error {
 	switch r.Scenario {
 	case ToDatetime:
 		t, err := ParseDateTime(*o.ToDatetime)
 		if err != nil {
-			return Request{}, err
+			return err
 		}
 		r.Timestamp = t.UnixMilli()
 	case ByDuration:
 		d, err := ParseDuration(*o.ByDuration)
 		if err != nil {
-			return Request{}, err
+			return err
 		}
 		r.Duration = d
 	case FromFile:
-		data, err := read(*o.FromFile)
+		f, err := o.readPlan(r, read)
 		if err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
-			return Request{}, fmt.Errorf("--from-file: cannot read %s: %w", *o.FromFile, err)
-		}
-		single := ""
-		if r.SingleGroup {
-			single = r.Groups[0]
-		}
-		f, err := ParsePlanFile(data, *o.FromFile, single)
-		if err != nil {
-			return Request{}, err
+			return err
 		}
 		r.File = f
 		// The file replaces the scope (the Java tool computes a given scope
 		// and then ignores it).
 		r.AllInputTopics, r.InputTopics = false, nil
 	}
-	return r, nil
+	return nil
+}
+
+// readPlan reads and parses the --from-file plan.
+func (o Options) readPlan(r *Request, read func(path string) ([]byte, error)) (*PlanFile, error) {
+	data, err := read(*o.FromFile)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("--from-file: cannot read %s: %w", *o.FromFile, err)
+	}
+	single := ""
+	if r.SingleGroup {
+		single = r.Groups[0]
+	}
+	return ParsePlanFile(data, *o.FromFile, single)
 }
 
 // dedupe keeps the first of each string, in order.

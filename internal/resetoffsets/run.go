@@ -138,31 +138,7 @@ func Run(ctx context.Context, client Client, req Request) (*Result, error) {
 		return res, nil
 	}
 
-	subs := map[string][]kafka.Subtopology{}
-	var empty []*Group
-	for _, d := range client.DescribeStreamsGroups(ctx, ids, false) {
-		g := &Group{Group: d.Group}
-		if d.Coordinator != (kafka.Broker{}) {
-			c := d.Coordinator
-			g.Coordinator = &c
-		}
-		res.Groups = append(res.Groups, g)
-		switch {
-		case d.Err != nil:
-			g.Err = d.Err
-		case kafka.StateDead.Is(d.Streams.State):
-			// Dead: being removed; the Java tool would create a classic
-			// group by committing to it.
-			g.Err = admin.NewClientKafkaError(kafka.CodeGroupIDNotFound, fmt.Sprintf("Streams group '%s' group state is DEAD.", d.Group))
-		case !kafka.StateEmpty.Is(d.Streams.State):
-			g.Described, g.State = true, d.Streams.State
-			g.Err = &kafka.RefusedError{Reason: kafka.RefusedActive, Group: d.Group, State: d.Streams.State}
-		default:
-			g.Described, g.State = true, d.Streams.State
-			subs[g.Group] = d.Streams.Subtopologies
-			empty = append(empty, g)
-		}
-	}
+	subs, empty := describeEmpty(ctx, client, ids, res)
 	if len(empty) == 0 {
 		return res, nil
 	}
@@ -183,33 +159,10 @@ func Run(ctx context.Context, client Client, req Request) (*Result, error) {
 		if g.Err != nil {
 			continue
 		}
-		var tps []kafka.TopicPartition
-		mine := committed[g.Group]
-		switch {
-		case req.File != nil:
-			plan, ok := req.File.Plan(g.Group)
-			if !ok {
-				g.Err = &kafka.RefusedError{Reason: kafka.RefusedNoPlan, Group: g.Group, FromFile: true}
-				continue
-			}
-			for _, fo := range plan {
-				tps = append(tps, fo.TopicPartition)
-			}
-			slices.SortFunc(tps, kafka.CompareTopicPartitions)
-		case req.AllInputTopics:
-			tps = SourcePartitions(subs[g.Group], committedPartitions(mine))
-		default:
-			tps = Partitions(req.InputTopics, topicParts)
-			var missing []string
-			for _, tp := range tps {
-				if _, ok := mine[tp]; !ok {
-					missing = append(missing, fmt.Sprintf("%s-%d", tp.Topic, tp.Partition))
-				}
-			}
-			if len(missing) > 0 {
-				g.Err = &kafka.RefusedError{Reason: kafka.RefusedNoPlan, Group: g.Group, Topics: missing}
-				continue
-			}
+		tps, err := partitionsOf(g, req, subs[g.Group], committed[g.Group], topicParts)
+		if err != nil {
+			g.Err = err
+			continue
 		}
 		want[g.Group] = tps
 		all = append(all, tps...)
@@ -239,6 +192,70 @@ func Run(ctx context.Context, client Client, req Request) (*Result, error) {
 	commit(ctx, client, empty)
 	deleteInternalTopics(ctx, client, req, empty, subs)
 	return res, nil
+}
+
+// describeEmpty describes ids into res.Groups and returns the Empty ones
+// (the only groups a reset may touch) with their sub-topologies; every
+// other group gets its refusal.
+func describeEmpty(ctx context.Context, client Client, ids []string, res *Result) (map[string][]kafka.Subtopology, []*Group) {
+	subs := map[string][]kafka.Subtopology{}
+	var empty []*Group
+	for _, d := range client.DescribeStreamsGroups(ctx, ids, false) {
+		g := &Group{Group: d.Group}
+		if d.Coordinator != (kafka.Broker{}) {
+			c := d.Coordinator
+			g.Coordinator = &c
+		}
+		res.Groups = append(res.Groups, g)
+		switch {
+		case d.Err != nil:
+			g.Err = d.Err
+		case kafka.StateDead.Is(d.Streams.State):
+			// Dead: being removed; the Java tool would create a classic
+			// group by committing to it.
+			g.Err = admin.NewClientKafkaError(kafka.CodeGroupIDNotFound, fmt.Sprintf("Streams group '%s' group state is DEAD.", d.Group))
+		case !kafka.StateEmpty.Is(d.Streams.State):
+			g.Described, g.State = true, d.Streams.State
+			g.Err = &kafka.RefusedError{Reason: kafka.RefusedActive, Group: d.Group, State: d.Streams.State}
+		default:
+			g.Described, g.State = true, d.Streams.State
+			subs[g.Group] = d.Streams.Subtopologies
+			empty = append(empty, g)
+		}
+	}
+	return subs, empty
+}
+
+// partitionsOf returns the partitions the reset of g covers, in order: the
+// plan file's, the group's source partitions, or those of --input-topic
+// (each of which the group must have committed).
+func partitionsOf(g *Group, req Request, subs []kafka.Subtopology, mine map[kafka.TopicPartition]int64, topicParts map[string][]int32) ([]kafka.TopicPartition, error) {
+	switch {
+	case req.File != nil:
+		plan, ok := req.File.Plan(g.Group)
+		if !ok {
+			return nil, &kafka.RefusedError{Reason: kafka.RefusedNoPlan, Group: g.Group, FromFile: true}
+		}
+		tps := make([]kafka.TopicPartition, 0, len(plan))
+		for _, fo := range plan {
+			tps = append(tps, fo.TopicPartition)
+		}
+		slices.SortFunc(tps, kafka.CompareTopicPartitions)
+		return tps, nil
+	case req.AllInputTopics:
+		return SourcePartitions(subs, committedPartitions(mine)), nil
+	}
+	tps := Partitions(req.InputTopics, topicParts)
+	var missing []string
+	for _, tp := range tps {
+		if _, ok := mine[tp]; !ok {
+			missing = append(missing, fmt.Sprintf("%s-%d", tp.Topic, tp.Partition))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, &kafka.RefusedError{Reason: kafka.RefusedNoPlan, Group: g.Group, Topics: missing}
+	}
+	return tps, nil
 }
 
 // fetchCommitted returns each group's committed offsets (those answered

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -184,7 +185,9 @@ var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 func yamlError(err error) error {
 	line := 1
 	if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
-		fmt.Sscan(m[1], &line)
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			line = n
+		}
 	}
 	return &Error{Line: line, Msg: "expected a YAML topology document: " + strings.TrimPrefix(err.Error(), "yaml: ")}
 }

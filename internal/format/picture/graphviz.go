@@ -356,7 +356,7 @@ func (in *instance) render(gvc uint64, dot []byte, name string) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	defer in.call("free", src) //nolint:errcheck
+	defer in.call("free", src) //nolint:errcheck // releasing wasm memory; the render already succeeded or failed
 	g, err := in.call("agmemread", src)
 	if err != nil {
 		return nil, err
@@ -364,28 +364,28 @@ func (in *instance) render(gvc uint64, dot []byte, name string) ([]byte, error) 
 	if g == 0 {
 		return nil, in.failure("the DOT document does not parse")
 	}
-	defer in.call("agclose", g) //nolint:errcheck
+	defer in.call("agclose", g) //nolint:errcheck // releasing wasm memory; the render already succeeded or failed
 	layout, err := in.cstring("dot")
 	if err != nil {
 		return nil, err
 	}
-	defer in.call("free", layout) //nolint:errcheck
+	defer in.call("free", layout) //nolint:errcheck // releasing wasm memory; the render already succeeded or failed
 	if rc, err := in.call("gvLayout", gvc, g, layout); err != nil {
 		return nil, err
 	} else if int32(rc) != 0 {
 		return nil, in.failure("the dot layout failed")
 	}
-	defer in.call("gvFreeLayout", gvc, g) //nolint:errcheck
+	defer in.call("gvFreeLayout", gvc, g) //nolint:errcheck // releasing wasm memory; the render already succeeded or failed
 	format, err := in.cstring(name)
 	if err != nil {
 		return nil, err
 	}
-	defer in.call("free", format) //nolint:errcheck
+	defer in.call("free", format) //nolint:errcheck // releasing wasm memory; the render already succeeded or failed
 	result, err := in.malloc(8)   // char *result; unsigned int length
 	if err != nil {
 		return nil, err
 	}
-	defer in.call("free", result) //nolint:errcheck
+	defer in.call("free", result) //nolint:errcheck // releasing wasm memory; the render already succeeded or failed
 	if rc, err := in.call("gvRenderData", gvc, g, format, result, result+4); err != nil {
 		return nil, err
 	} else if int32(rc) != 0 {

@@ -152,11 +152,11 @@ func packSVG(drawings []drawing, titled bool, w io.Writer) error {
 	// Graphviz's prologue (XML declaration, doctype, comment), then one
 	// <svg> of the whole size on a white ground.
 	b.Write(svgs[0][:bytes.Index(svgs[0], []byte("<svg"))])
-	fmt.Fprintf(b, "<svg width=\"%.0fpt\" height=\"%.0fpt\"\n viewBox=\"0.00 0.00 %.2f %.2f\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n",
+	_, _ = fmt.Fprintf(b, "<svg width=\"%.0fpt\" height=\"%.0fpt\"\n viewBox=\"0.00 0.00 %.2f %.2f\" xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n",
 		width, height, width, height)
-	fmt.Fprintf(b, "<rect x=\"0\" y=\"0\" width=\"%.2f\" height=\"%.2f\" fill=\"white\" stroke=\"none\"/>\n", width, height)
+	_, _ = fmt.Fprintf(b, "<rect x=\"0\" y=\"0\" width=\"%.2f\" height=\"%.2f\" fill=\"white\" stroke=\"none\"/>\n", width, height)
 	for i, p := range parts {
-		fmt.Fprintf(b, "<g id=\"p%d\" transform=\"translate(%.2f %.2f)\">", i, places[i].x, places[i].y)
+		_, _ = fmt.Fprintf(b, "<g id=\"p%d\" transform=\"translate(%.2f %.2f)\">", i, places[i].x, places[i].y)
 		writePrefixedIDs(b, p.body, "p"+strconv.Itoa(i)+"_")
 		b.WriteString("</g>\n")
 		parts[i], drawings[i] = svgPart{}, drawing{}
