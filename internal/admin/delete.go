@@ -115,7 +115,6 @@ const deleteTopicsAPI = "DeleteTopics"
 // to ctx's deadline.
 func (c *Client) DeleteTopics(ctx context.Context, topics []string) []DeletedTopic {
 	var pending []string
-	errs := map[string]error{}
 	seen := map[string]bool{}
 	for _, t := range topics {
 		if !seen[t] {
@@ -123,13 +122,12 @@ func (c *Client) DeleteTopics(ctx context.Context, topics []string) []DeletedTop
 			pending = append(pending, t)
 		}
 	}
-	maybeSent := map[string]bool{}
-	last := map[string]error{}
+	st := topicDeletion{errs: map[string]error{}, maybeSent: map[string]bool{}, last: map[string]error{}}
 	for attempt := 0; len(pending) > 0; attempt++ {
 		if attempt > 0 {
 			if err := sleep(ctx, backoff(attempt-1)); err != nil {
 				for _, t := range pending {
-					errs[t] = c.unavailable(deleteTopicsAPI, err, last[t])
+					st.errs[t] = c.unavailable(deleteTopicsAPI, err, st.last[t])
 				}
 				break
 			}
@@ -139,54 +137,69 @@ func (c *Client) DeleteTopics(ctx context.Context, topics []string) []DeletedTop
 			fe, permanent := c.failure(err, "", deleteTopicsAPI)
 			for _, t := range pending {
 				if permanent {
-					errs[t] = fe
+					st.errs[t] = fe
 				}
-				last[t] = fe
-				maybeSent[t] = maybeSent[t] || sent
+				st.last[t] = fe
+				st.maybeSent[t] = st.maybeSent[t] || sent
 			}
 			if permanent {
 				break
 			}
 			continue
 		}
-		answered := map[string]kmsg.DeleteTopicsResponseTopic{}
-		for _, r := range resp.Topics {
-			if r.Topic != nil {
-				if _, dup := answered[*r.Topic]; !dup {
-					answered[*r.Topic] = r
-				}
-			}
-		}
-		var retry []string
-		for _, t := range pending {
-			r, ok := answered[t]
-			switch {
-			case !ok:
-				errs[t] = &kafka.MalformedError{Reason: "DeleteTopics response has no row for topic '" + t + "'"}
-			case r.ErrorCode == 0:
-			case r.ErrorCode == kerr.UnknownTopicOrPartition.Code && maybeSent[t]:
-			case r.ErrorCode == kerr.NotController.Code || r.ErrorCode == kerr.RequestTimedOut.Code:
-				// REQUEST_TIMED_OUT: the controller accepted the deletion
-				// but did not finish it within TimeoutMillis; asking again
-				// waits for it (or finds the topic gone).
-				last[t] = NewKafkaError(r.ErrorCode, r.ErrorMessage)
-				maybeSent[t] = maybeSent[t] || r.ErrorCode == kerr.RequestTimedOut.Code
-				retry = append(retry, t)
-			default:
-				errs[t] = NewKafkaError(r.ErrorCode, r.ErrorMessage)
-			}
-		}
-		pending = retry
+		pending = st.answered(pending, resp)
 	}
 	out := make([]DeletedTopic, 0, len(seen))
 	done := map[string]bool{}
 	for _, t := range topics {
 		if !done[t] {
 			done[t] = true
-			out = append(out, DeletedTopic{Topic: t, Err: errs[t]})
+			out = append(out, DeletedTopic{Topic: t, Err: st.errs[t]})
 		}
 	}
 	return out
+}
+
+// topicDeletion is what DeleteTopics knows of each topic across attempts:
+// its final error, whether a request for it may have reached the
+// controller, and the last retriable error.
+type topicDeletion struct {
+	errs      map[string]error
+	maybeSent map[string]bool
+	last      map[string]error
+}
+
+// answered records one answer for the pending topics and returns those
+// to ask again.
+func (st *topicDeletion) answered(pending []string, resp *kmsg.DeleteTopicsResponse) []string {
+	rows := map[string]kmsg.DeleteTopicsResponseTopic{}
+	for _, r := range resp.Topics {
+		if r.Topic != nil {
+			if _, dup := rows[*r.Topic]; !dup {
+				rows[*r.Topic] = r
+			}
+		}
+	}
+	var retry []string
+	for _, t := range pending {
+		r, ok := rows[t]
+		switch {
+		case !ok:
+			st.errs[t] = &kafka.MalformedError{Reason: "DeleteTopics response has no row for topic '" + t + "'"}
+		case r.ErrorCode == 0:
+		case r.ErrorCode == kerr.UnknownTopicOrPartition.Code && st.maybeSent[t]:
+		case r.ErrorCode == kerr.NotController.Code || r.ErrorCode == kerr.RequestTimedOut.Code:
+			// REQUEST_TIMED_OUT: the controller accepted the deletion
+			// but did not finish it within TimeoutMillis; asking again
+			// waits for it (or finds the topic gone).
+			st.last[t] = NewKafkaError(r.ErrorCode, r.ErrorMessage)
+			st.maybeSent[t] = st.maybeSent[t] || r.ErrorCode == kerr.RequestTimedOut.Code
+			retry = append(retry, t)
+		default:
+			st.errs[t] = NewKafkaError(r.ErrorCode, r.ErrorMessage)
+		}
+	}
+	return retry
 }
 
 // deleteTopicsOnce sends one DeleteTopics to the controller, without kgo's

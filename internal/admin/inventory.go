@@ -209,24 +209,7 @@ func (c *Client) DescribeLogDirs(ctx context.Context) (*LogDirSizes, error) {
 			if !ok {
 				return "", &kafka.MalformedError{Reason: fmt.Sprintf("DescribeLogDirs answered with %T", s.Resp)}
 			}
-			if r.ErrorCode != 0 {
-				out.Failed = append(out.Failed, fmt.Errorf("broker %d: %w", s.Meta.NodeID, NewKafkaError(r.ErrorCode, nil)))
-				continue
-			}
-			for _, d := range r.Dirs {
-				if d.ErrorCode != 0 {
-					out.Failed = append(out.Failed, fmt.Errorf("broker %d, directory %s: %w", s.Meta.NodeID, d.Dir, NewKafkaError(d.ErrorCode, nil)))
-					continue
-				}
-				for _, t := range d.Topics {
-					for _, p := range t.Partitions {
-						if p.IsFuture {
-							continue
-						}
-						out.Replicas = append(out.Replicas, ReplicaSize{TopicPartition: kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}, Broker: s.Meta.NodeID, Bytes: p.Size})
-					}
-				}
-			}
+			out.add(s.Meta.NodeID, r)
 		}
 		return "", nil
 	})
@@ -234,6 +217,27 @@ func (c *Client) DescribeLogDirs(ctx context.Context) (*LogDirSizes, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// add takes one broker's answer: its replicas' sizes, or its failures.
+func (out *LogDirSizes) add(broker int32, r *kmsg.DescribeLogDirsResponse) {
+	if r.ErrorCode != 0 {
+		out.Failed = append(out.Failed, fmt.Errorf("broker %d: %w", broker, NewKafkaError(r.ErrorCode, nil)))
+		return
+	}
+	for _, d := range r.Dirs {
+		if d.ErrorCode != 0 {
+			out.Failed = append(out.Failed, fmt.Errorf("broker %d, directory %s: %w", broker, d.Dir, NewKafkaError(d.ErrorCode, nil)))
+			continue
+		}
+		for _, t := range d.Topics {
+			for _, p := range t.Partitions {
+				if !p.IsFuture {
+					out.Replicas = append(out.Replicas, ReplicaSize{TopicPartition: kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}, Broker: broker, Bytes: p.Size})
+				}
+			}
+		}
+	}
 }
 
 // ListGroupConfigResources lists the groups that have dynamic configs

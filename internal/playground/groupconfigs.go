@@ -236,55 +236,58 @@ func (c *Cluster) handleIncrementalAlterConfigs(n *node, req kmsg.Request) (kmsg
 		case res.ResourceName == "":
 			rr.ErrorCode, rr.ErrorMessage = kerr.InvalidRequest.Code, strPtr("Default group resources are not allowed.")
 		default:
-			merged := maps.Clone(c.groupConfigs[res.ResourceName])
-			if merged == nil {
-				merged = map[string]string{}
-			}
-			var unknown string
-			for _, e := range res.Configs {
-				switch e.Op {
-				case kmsg.IncrementalAlterConfigOpSet:
-					if _, ok := lookupGroupConfigDef(e.Name); !ok && unknown == "" {
-						unknown = e.Name
-					}
-					v := ""
-					if e.Value != nil {
-						v = *e.Value
-					}
-					merged[e.Name] = v
-				case kmsg.IncrementalAlterConfigOpDelete:
-					delete(merged, e.Name)
-				default:
-					rr.ErrorCode, rr.ErrorMessage = kerr.InvalidRequest.Code, strPtr(fmt.Sprintf("The playground does not %s group configs.", e.Op))
-				}
-			}
-			if rr.ErrorCode != 0 {
-				break
-			}
-			msg := ""
-			if unknown != "" {
-				msg = "Unknown group config name: " + unknown
-			} else {
-				msg = c.validateGroupConfigLocked(merged)
-			}
-			if msg != "" {
-				rr.ErrorCode, rr.ErrorMessage = kerr.InvalidConfig.Code, strPtr(msg)
-				break
-			}
-			if !r.ValidateOnly {
-				if len(merged) == 0 {
-					delete(c.groupConfigs, res.ResourceName)
-				} else {
-					if c.groupConfigs == nil {
-						c.groupConfigs = map[string]map[string]string{}
-					}
-					c.groupConfigs[res.ResourceName] = merged
-				}
-			}
+			rr.ErrorCode, rr.ErrorMessage = c.alterGroupConfigsLocked(res, r.ValidateOnly)
 		}
 		resp.Resources = append(resp.Resources, rr)
 	}
 	return resp, nil
+}
+
+// alterGroupConfigsLocked applies one GROUP resource's changes, checked as
+// GroupConfig.validate checks the result (only checked with validateOnly),
+// and returns the resource's error code and message.
+func (c *Cluster) alterGroupConfigsLocked(res kmsg.IncrementalAlterConfigsRequestResource, validateOnly bool) (int16, *string) {
+	merged := maps.Clone(c.groupConfigs[res.ResourceName])
+	if merged == nil {
+		merged = map[string]string{}
+	}
+	var unknown string
+	for _, e := range res.Configs {
+		switch e.Op {
+		case kmsg.IncrementalAlterConfigOpSet:
+			if _, ok := lookupGroupConfigDef(e.Name); !ok && unknown == "" {
+				unknown = e.Name
+			}
+			v := ""
+			if e.Value != nil {
+				v = *e.Value
+			}
+			merged[e.Name] = v
+		case kmsg.IncrementalAlterConfigOpDelete:
+			delete(merged, e.Name)
+		default:
+			return kerr.InvalidRequest.Code, strPtr(fmt.Sprintf("The playground does not %s group configs.", e.Op))
+		}
+	}
+	msg := "Unknown group config name: " + unknown
+	if unknown == "" {
+		msg = c.validateGroupConfigLocked(merged)
+	}
+	if msg != "" {
+		return kerr.InvalidConfig.Code, strPtr(msg)
+	}
+	if validateOnly {
+		return 0, nil
+	}
+	if len(merged) == 0 {
+		delete(c.groupConfigs, res.ResourceName)
+		return 0, nil
+	}
+	if c.groupConfigs == nil {
+		c.groupConfigs = map[string]map[string]string{}
+	}
+	c.groupConfigs[res.ResourceName] = merged
+	return 0, nil
 }
 
 // validateGroupConfigLocked checks a group's configs as 4.4.0's
@@ -295,16 +298,62 @@ func (c *Cluster) handleIncrementalAlterConfigs(n *node, req kmsg.Request) (kmsg
 // protocol), the assignor, then that a session exceeds its heartbeat.
 // The share protocol's broker bounds are not modelled.
 func (c *Cluster) validateGroupConfigLocked(props map[string]string) string {
-	if v, ok := props["streams.rack.aware.assignment.tags"]; ok {
-		seen := map[string]bool{}
-		for _, t := range strings.Split(v, ",") {
-			t = strings.TrimSpace(t)
-			if t != "" && seen[t] {
-				return "streams.rack.aware.assignment.tags must not contain duplicate tag keys."
+	if msg := duplicateRackTags(props); msg != "" {
+		return msg
+	}
+	parsed, msg := parseGroupConfigs(props)
+	if msg != "" {
+		return msg
+	}
+	for _, name := range []string{
+		"consumer.heartbeat.interval.ms", "consumer.session.timeout.ms", "consumer.assignment.interval.ms",
+		"streams.heartbeat.interval.ms", "streams.session.timeout.ms", "streams.num.standby.replicas",
+		"streams.assignment.interval.ms", "streams.task.offset.interval.ms", "streams.num.warmup.replicas",
+	} {
+		d, _ := lookupGroupConfigDef(name)
+		if n, ok := parsed[name]; ok && d.bound != nil {
+			if msg := d.bound(c, n); msg != "" {
+				return msg
 			}
-			seen[t] = true
 		}
 	}
+	if msg := c.unknownAssignor(props); msg != "" {
+		return msg
+	}
+	for _, p := range []string{"consumer", "share", "streams"} {
+		session, heartbeat := p+".session.timeout.ms", p+".heartbeat.interval.ms"
+		_, s := parsed[session]
+		_, h := parsed[heartbeat]
+		if !s && !h {
+			continue
+		}
+		if c.effectiveInt(parsed, session) <= c.effectiveInt(parsed, heartbeat) {
+			return fmt.Sprintf("%s must be greater than %s", session, heartbeat)
+		}
+	}
+	return ""
+}
+
+// duplicateRackTags is GroupConfig's first check: no rack tag twice.
+func duplicateRackTags(props map[string]string) string {
+	v, ok := props["streams.rack.aware.assignment.tags"]
+	if !ok {
+		return ""
+	}
+	seen := map[string]bool{}
+	for _, t := range strings.Split(v, ",") {
+		t = strings.TrimSpace(t)
+		if t != "" && seen[t] {
+			return "streams.rack.aware.assignment.tags must not contain duplicate tag keys."
+		}
+		seen[t] = true
+	}
+	return ""
+}
+
+// parseGroupConfigs checks each value's type and ConfigDef minimum in
+// GroupConfig's key order and returns the numbers, or the first problem.
+func parseGroupConfigs(props map[string]string) (map[string]int64, string) {
 	parsed := map[string]int64{}
 	for _, d := range groupConfigDefs {
 		v, ok := props[d.name]
@@ -322,54 +371,39 @@ func (c *Cluster) validateGroupConfigLocked(props map[string]string) string {
 			}
 			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, bits)
 			if err != nil {
-				return invalid("Not a number of type " + typ)
+				return nil, invalid("Not a number of type " + typ)
 			}
 			if d.min >= 0 && n < d.min {
-				return invalid(fmt.Sprintf("Value must be at least %d", d.min))
+				return nil, invalid(fmt.Sprintf("Value must be at least %d", d.min))
 			}
 			parsed[d.name] = n
 		case kmsg.ConfigTypeBoolean:
 			if t := strings.ToLower(strings.TrimSpace(v)); t != "true" && t != "false" {
-				return invalid("Expected value to be either true or false")
+				return nil, invalid("Expected value to be either true or false")
 			}
 		}
 	}
-	for _, name := range []string{
-		"consumer.heartbeat.interval.ms", "consumer.session.timeout.ms", "consumer.assignment.interval.ms",
-		"streams.heartbeat.interval.ms", "streams.session.timeout.ms", "streams.num.standby.replicas",
-		"streams.assignment.interval.ms", "streams.task.offset.interval.ms", "streams.num.warmup.replicas",
-	} {
-		d, _ := lookupGroupConfigDef(name)
-		if n, ok := parsed[name]; ok && d.bound != nil {
-			if msg := d.bound(c, n); msg != "" {
-				return msg
-			}
+	return parsed, ""
+}
+
+// unknownAssignor refuses a streams.assignor.name the broker's
+// group.streams.assignors does not register.
+func (c *Cluster) unknownAssignor(props map[string]string) string {
+	v, ok := props["streams.assignor.name"]
+	if !ok {
+		return ""
+	}
+	assignors := []string{"sticky"}
+	if b, ok := c.brokerConfigs["group.streams.assignors"]; ok && b != nil {
+		assignors = nil
+		for _, a := range strings.Split(*b, ",") {
+			assignors = append(assignors, strings.TrimSpace(a))
 		}
 	}
-	if v, ok := props["streams.assignor.name"]; ok {
-		assignors := []string{"sticky"}
-		if b, ok := c.brokerConfigs["group.streams.assignors"]; ok && b != nil {
-			assignors = nil
-			for _, a := range strings.Split(*b, ",") {
-				assignors = append(assignors, strings.TrimSpace(a))
-			}
-		}
-		if !slices.Contains(assignors, v) {
-			return fmt.Sprintf("streams.assignor.name '%s' is not a registered task assignor. Registered assignors are: [%s].", v, strings.Join(assignors, ", "))
-		}
+	if slices.Contains(assignors, v) {
+		return ""
 	}
-	for _, p := range []string{"consumer", "share", "streams"} {
-		session, heartbeat := p+".session.timeout.ms", p+".heartbeat.interval.ms"
-		_, s := parsed[session]
-		_, h := parsed[heartbeat]
-		if !s && !h {
-			continue
-		}
-		if c.effectiveInt(parsed, session) <= c.effectiveInt(parsed, heartbeat) {
-			return fmt.Sprintf("%s must be greater than %s", session, heartbeat)
-		}
-	}
-	return ""
+	return fmt.Sprintf("streams.assignor.name '%s' is not a registered task assignor. Registered assignors are: [%s].", v, strings.Join(assignors, ", "))
 }
 
 // effectiveInt is an int key's value among parsed, else its broker

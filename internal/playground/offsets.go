@@ -269,80 +269,15 @@ func (c *Cluster) offsetFetchGroupLocked(n *node, r *kmsg.OffsetFetchRequest, rg
 			return out
 		}
 	}
-
-	byID := r.Version >= 10
-	committed := c.offsets.sorted(rg.Group)
-	type answer struct {
-		topic      string
-		id         [16]byte
-		partitions []kmsg.OffsetFetchResponseGroupTopicPartition
-	}
-	var answers []*answer
-	index := map[string]*answer{}
-	add := func(topicName string, id [16]byte, p kmsg.OffsetFetchResponseGroupTopicPartition) {
-		a := index[topicName]
-		if a == nil {
-			a = &answer{topic: topicName, id: id}
-			index[topicName] = a
-			answers = append(answers, a)
-		}
-		a.partitions = append(a.partitions, p)
-	}
-	partition := func(o Committed, found bool, p int32) kmsg.OffsetFetchResponseGroupTopicPartition {
-		rp := kmsg.NewOffsetFetchResponseGroupTopicPartition()
-		rp.Partition = p
-		if !found {
-			// Kafka's "no offset": -1, no epoch, empty metadata.
-			rp.Offset, rp.LeaderEpoch, rp.Metadata = -1, -1, strPtr("")
-			return rp
-		}
-		rp.Offset, rp.LeaderEpoch = o.Offset, o.LeaderEpoch
-		rp.Metadata = clonePtr(o.Metadata)
-		if rp.Metadata == nil {
-			rp.Metadata = strPtr("")
-		}
-		return rp
-	}
-
+	ans := fetchAnswers{byID: r.Version >= 10, index: map[string]*fetchAnswer{}}
 	if rg.Topics == nil {
-		// All topics: every committed partition, the answer Kafka gives an
-		// admin client. At v10 a topic Metadata does not know has no id and
-		// is left out, as the broker skips deleted topics.
-		for _, o := range committed {
-			var id [16]byte
-			if byID {
-				t, ok := c.topics[o.Topic]
-				if !ok {
-					continue
-				}
-				id = t.id
-			}
-			add(o.Topic, id, partition(o, true, o.Partition))
-		}
+		c.answerAllCommittedLocked(&ans, rg.Group)
 	} else {
-		have := c.offsets.committed[rg.Group]
-		for _, rt := range rg.Topics {
-			name, id := rt.Topic, rt.TopicID
-			if byID {
-				name = ""
-				for _, t := range c.topics {
-					if t.id == rt.TopicID {
-						name = t.name
-					}
-				}
-			}
-			for _, p := range rt.Partitions {
-				o, found := have[tpKey{name, p}]
-				if name == "" {
-					found = false
-				}
-				add(name, id, partition(o, found, p))
-			}
-		}
+		c.answerRequestedLocked(&ans, rg)
 	}
-	for _, a := range answers {
+	for _, a := range ans.list {
 		t := kmsg.NewOffsetFetchResponseGroupTopic()
-		if byID {
+		if ans.byID {
 			t.TopicID = a.id
 		} else {
 			t.Topic = a.topic
@@ -351,6 +286,89 @@ func (c *Cluster) offsetFetchGroupLocked(n *node, r *kmsg.OffsetFetchRequest, rg
 		out.Topics = append(out.Topics, t)
 	}
 	return out
+}
+
+// fetchAnswers gathers an OffsetFetch group's answer by topic, in the
+// order topics first appear; byID answers by topic id (v10).
+type fetchAnswers struct {
+	byID  bool
+	list  []*fetchAnswer
+	index map[string]*fetchAnswer
+}
+
+type fetchAnswer struct {
+	topic      string
+	id         [16]byte
+	partitions []kmsg.OffsetFetchResponseGroupTopicPartition
+}
+
+// add answers partition p of a topic: its committed offset o when found,
+// else Kafka's "no offset" (-1, no epoch, empty metadata).
+func (f *fetchAnswers) add(topicName string, id [16]byte, o Committed, found bool, p int32) {
+	a := f.index[topicName]
+	if a == nil {
+		a = &fetchAnswer{topic: topicName, id: id}
+		f.index[topicName] = a
+		f.list = append(f.list, a)
+	}
+	rp := kmsg.NewOffsetFetchResponseGroupTopicPartition()
+	rp.Partition = p
+	if !found {
+		rp.Offset, rp.LeaderEpoch, rp.Metadata = -1, -1, strPtr("")
+	} else {
+		rp.Offset, rp.LeaderEpoch = o.Offset, o.LeaderEpoch
+		rp.Metadata = clonePtr(o.Metadata)
+		if rp.Metadata == nil {
+			rp.Metadata = strPtr("")
+		}
+	}
+	a.partitions = append(a.partitions, rp)
+}
+
+// answerAllCommittedLocked answers every committed partition, the answer
+// Kafka gives an admin client. At v10 a topic Metadata does not know has
+// no id and is left out, as the broker skips deleted topics.
+func (c *Cluster) answerAllCommittedLocked(f *fetchAnswers, group string) {
+	for _, o := range c.offsets.sorted(group) {
+		var id [16]byte
+		if f.byID {
+			t, ok := c.topics[o.Topic]
+			if !ok {
+				continue
+			}
+			id = t.id
+		}
+		f.add(o.Topic, id, o, true, o.Partition)
+	}
+}
+
+// answerRequestedLocked answers the requested partitions, by name or (v10)
+// by topic id; an unknown id answers "no offset".
+func (c *Cluster) answerRequestedLocked(f *fetchAnswers, rg kmsg.OffsetFetchRequestGroup) {
+	have := c.offsets.committed[rg.Group]
+	for _, rt := range rg.Topics {
+		name, id := rt.Topic, rt.TopicID
+		if f.byID {
+			name = c.topicNameByIDLocked(rt.TopicID)
+		}
+		for _, p := range rt.Partitions {
+			o, found := have[tpKey{name, p}]
+			if name == "" {
+				found = false
+			}
+			f.add(name, id, o, found, p)
+		}
+	}
+}
+
+// topicNameByIDLocked is the name of the topic with id, or "".
+func (c *Cluster) topicNameByIDLocked(id [16]byte) string {
+	for _, t := range c.topics {
+		if t.id == id {
+			return t.name
+		}
+	}
+	return ""
 }
 
 // checkFetcher applies StreamsGroup.validateOffsetFetch: the admin form
@@ -431,64 +449,83 @@ func validateOffsets(s *State, p *problems) {
 	}
 	for i, t := range s.Topics {
 		where := fmt.Sprintf("topics[%d] (%s)", i, t.Name)
-		for key, list := range map[string][]int64{"start_offsets": t.StartOffsets, "end_offsets": t.EndOffsets} {
-			if len(list) > 0 && int32(len(list)) != t.Partitions {
-				p.add("%s: %s has %d entries, want one per partition (%d)", where, key, len(list), t.Partitions)
-			}
-			for j, o := range list {
-				if o < 0 {
-					p.add("%s: %s[%d] is negative (%d)", where, key, j, o)
-				}
-			}
-		}
-		for j := range min(len(t.StartOffsets), len(t.EndOffsets)) {
-			if t.StartOffsets[j] > t.EndOffsets[j] {
-				p.add("%s: partition %d starts at %d, after its end %d", where, j, t.StartOffsets[j], t.EndOffsets[j])
-			}
-		}
+		validateLogOffsets(where, t, p)
 		validateLayout(where, t, p)
-		if len(t.Timestamps) > 0 && int32(len(t.Timestamps)) != t.Partitions {
-			p.add("%s: timestamps has %d entries, want one list per partition (%d)", where, len(t.Timestamps), t.Partitions)
+		validateTimestamps(where, t, p)
+	}
+	for i, g := range s.StreamsGroups {
+		validateCommitted(fmt.Sprintf("streams_groups[%d] (%s)", i, g.ID), g.CommittedOffsets, topics, p)
+	}
+}
+
+// validateLogOffsets checks a topic's start and end offsets: one per
+// partition, none negative, no start after its end.
+func validateLogOffsets(where string, t StateTopic, p *problems) {
+	for _, k := range []struct {
+		key  string
+		list []int64
+	}{{"start_offsets", t.StartOffsets}, {"end_offsets", t.EndOffsets}} {
+		if len(k.list) > 0 && int32(len(k.list)) != t.Partitions {
+			p.add("%s: %s has %d entries, want one per partition (%d)", where, k.key, len(k.list), t.Partitions)
 		}
-		for j, ts := range t.Timestamps {
-			var start, end int64
-			if j < len(t.StartOffsets) {
-				start = t.StartOffsets[j]
-			}
-			if j < len(t.EndOffsets) {
-				end = t.EndOffsets[j]
-			}
-			if int64(len(ts)) > end-start {
-				p.add("%s: timestamps[%d] has %d records, but partition %d holds %d (offsets %d to %d)", where, j, len(ts), j, max(end-start, 0), start, end)
-			}
-			for k, v := range ts {
-				if v < 0 {
-					p.add("%s: timestamps[%d][%d] is negative (%d)", where, j, k, v)
-				}
+		for j, o := range k.list {
+			if o < 0 {
+				p.add("%s: %s[%d] is negative (%d)", where, k.key, j, o)
 			}
 		}
 	}
-	for i, g := range s.StreamsGroups {
-		where := fmt.Sprintf("streams_groups[%d] (%s)", i, g.ID)
-		seen := map[tpKey]bool{}
-		for j, o := range g.CommittedOffsets {
-			w := fmt.Sprintf("%s: committed_offsets[%d]", where, j)
-			n, ok := topics[o.Topic]
-			switch {
-			case o.Topic == "":
-				p.add("%s: topic is required", w)
-			case !ok:
-				p.add("%s: topic %q is not in topics", w, o.Topic)
-			case o.Partition < 0 || o.Partition >= n:
-				p.add("%s: partition %d out of range (%s has %d)", w, o.Partition, o.Topic, n)
+	for j := range min(len(t.StartOffsets), len(t.EndOffsets)) {
+		if t.StartOffsets[j] > t.EndOffsets[j] {
+			p.add("%s: partition %d starts at %d, after its end %d", where, j, t.StartOffsets[j], t.EndOffsets[j])
+		}
+	}
+}
+
+// validateTimestamps checks a topic's record timestamps: one list per
+// partition, no more records than the partition holds, none negative.
+func validateTimestamps(where string, t StateTopic, p *problems) {
+	if len(t.Timestamps) > 0 && int32(len(t.Timestamps)) != t.Partitions {
+		p.add("%s: timestamps has %d entries, want one list per partition (%d)", where, len(t.Timestamps), t.Partitions)
+	}
+	for j, ts := range t.Timestamps {
+		var start, end int64
+		if j < len(t.StartOffsets) {
+			start = t.StartOffsets[j]
+		}
+		if j < len(t.EndOffsets) {
+			end = t.EndOffsets[j]
+		}
+		if int64(len(ts)) > end-start {
+			p.add("%s: timestamps[%d] has %d records, but partition %d holds %d (offsets %d to %d)", where, j, len(ts), j, max(end-start, 0), start, end)
+		}
+		for k, v := range ts {
+			if v < 0 {
+				p.add("%s: timestamps[%d][%d] is negative (%d)", where, j, k, v)
 			}
-			if seen[tpKey{o.Topic, o.Partition}] {
-				p.add("%s: duplicate offset for %s-%d", w, o.Topic, o.Partition)
-			}
-			seen[tpKey{o.Topic, o.Partition}] = true
-			if o.Offset < 0 {
-				p.add("%s: offset must not be negative, got %d", w, o.Offset)
-			}
+		}
+	}
+}
+
+// validateCommitted checks a group's committed offsets against topics.
+func validateCommitted(where string, offsets []StateCommitted, topics map[string]int32, p *problems) {
+	seen := map[tpKey]bool{}
+	for j, o := range offsets {
+		w := fmt.Sprintf("%s: committed_offsets[%d]", where, j)
+		n, ok := topics[o.Topic]
+		switch {
+		case o.Topic == "":
+			p.add("%s: topic is required", w)
+		case !ok:
+			p.add("%s: topic %q is not in topics", w, o.Topic)
+		case o.Partition < 0 || o.Partition >= n:
+			p.add("%s: partition %d out of range (%s has %d)", w, o.Partition, o.Topic, n)
+		}
+		if seen[tpKey{o.Topic, o.Partition}] {
+			p.add("%s: duplicate offset for %s-%d", w, o.Topic, o.Partition)
+		}
+		seen[tpKey{o.Topic, o.Partition}] = true
+		if o.Offset < 0 {
+			p.add("%s: offset must not be negative, got %d", w, o.Offset)
 		}
 	}
 }

@@ -236,45 +236,52 @@ func (h *Hostile) serve(node int32, id int, c net.Conn) {
 			return
 		}
 		key, version := int16(binary.BigEndian.Uint16(req[4:])), int16(binary.BigEndian.Uint16(req[6:]))
-		switch act := h.decide(node, id, key, version); act {
-		case Close:
+		if !h.answer(h.decide(node, id, key, version), key, version, req, c, r, up, ur) {
 			return
-		case Hang:
-			_, _ = io.Copy(io.Discard, r) // until the client goes
-			return
-		case Oversize, NegativeSize:
-			size := uint32(OversizeBytes)
-			if act == NegativeSize {
-				size = 0xfffffff0
-			}
-			if _, err := c.Write(binary.BigEndian.AppendUint32(nil, size)); err != nil {
-				return
-			}
-			junk := make([]byte, 64<<10)
-			for range 16 { // 1 MiB at most: enough to show it is never read
-				if _, err := c.Write(junk); err != nil {
-					return
-				}
-			}
-			_, _ = io.Copy(io.Discard, r)
-			return
-		default:
-			if _, err := up.Write(req); err != nil {
-				return
-			}
-			resp, err := readFrame(ur)
-			if err != nil {
-				return
-			}
-			if resp, err = h.rewrite(key, version, resp); err != nil {
-				return
-			}
-			out, closeAfter := spoil(act, key, version, resp)
-			if _, err := c.Write(out); err != nil || closeAfter {
-				return
-			}
 		}
 	}
+}
+
+// answer carries out act for one request frame req read from the client
+// c (r reads it) and reports whether the connection goes on; up and ur
+// are the cluster's side.
+func (h *Hostile) answer(act Action, key, version int16, req []byte, c net.Conn, r *bufio.Reader, up net.Conn, ur *bufio.Reader) bool {
+	switch act {
+	case Close:
+		return false
+	case Hang:
+		_, _ = io.Copy(io.Discard, r) // until the client goes
+		return false
+	case Oversize, NegativeSize:
+		size := uint32(OversizeBytes)
+		if act == NegativeSize {
+			size = 0xfffffff0
+		}
+		if _, err := c.Write(binary.BigEndian.AppendUint32(nil, size)); err != nil {
+			return false
+		}
+		junk := make([]byte, 64<<10)
+		for range 16 { // 1 MiB at most: enough to show it is never read
+			if _, err := c.Write(junk); err != nil {
+				return false
+			}
+		}
+		_, _ = io.Copy(io.Discard, r)
+		return false
+	}
+	if _, err := up.Write(req); err != nil {
+		return false
+	}
+	resp, err := readFrame(ur)
+	if err != nil {
+		return false
+	}
+	if resp, err = h.rewrite(key, version, resp); err != nil {
+		return false
+	}
+	out, closeAfter := spoil(act, key, version, resp)
+	_, err = c.Write(out)
+	return err == nil && !closeAfter
 }
 
 // spoil applies act to the cluster's answer frame resp.
