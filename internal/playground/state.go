@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -32,6 +33,9 @@ type State struct {
 	// GroupConfigs are the dynamic group configs (GROUP config resources,
 	// groupconfigs.go) by group id, then key; the group need not exist.
 	GroupConfigs map[string]map[string]string `yaml:"group_configs"`
+	// Unsupported are API keys the brokers leave out of ApiVersions
+	// (Cluster.SetUnsupported).
+	Unsupported []int16 `yaml:"unsupported_apis"`
 	// Timeline changes streams groups while the playground command runs
 	// (timeline.go); Load ignores it.
 	Timeline *StateTimeline `yaml:"timeline"`
@@ -251,6 +255,10 @@ func (c *Cluster) Load(s *State) error {
 	c.groups, c.coordinators, c.topics, c.faults, c.raws = groups, coordinators, topics, faults, nil
 	c.offsets, c.brokerConfigs = offsets, configs
 	c.groupConfigs = nil
+	c.unsupported = map[int16]bool{}
+	for _, k := range s.Unsupported {
+		c.unsupported[k] = true
+	}
 	for g, kv := range s.GroupConfigs {
 		for k, v := range kv {
 			c.setGroupConfigLocked(g, k, &v)
@@ -327,6 +335,14 @@ func (s *State) validate(nodes int) error {
 		}
 		if f.Times < 0 {
 			p.add("%s: times must be 0 (forever) or more, got %d", where, f.Times)
+		}
+	}
+	for i, k := range s.Unsupported {
+		switch {
+		case k == apiVersionsKey:
+			p.add("unsupported_apis[%d]: ApiVersions (18) cannot be left out", i)
+		case kmsg.RequestForKey(k) == nil:
+			p.add("unsupported_apis[%d]: unknown API key %d", i, k)
 		}
 	}
 	for name := range s.BrokerConfigs {
