@@ -61,8 +61,10 @@ type Client struct {
 	mu sync.Mutex
 	// tables are the ApiVersions answers by broker address (wire.go).
 	tables map[string]*kmsg.ApiVersionsResponse
-	// nodes counts the open connections by broker id.
+	// nodes counts the open connections by broker id; addrs are the
+	// addresses dialled for each (errors name the broker).
 	nodes map[int32]int
+	addrs map[int32]string
 	// sharded are the topics ListOffsets asked for since the last
 	// ForgetTopicMetadata: kgo holds their partitions' metadata.
 	sharded map[string]struct{}
@@ -114,7 +116,7 @@ func New(cfg Config) (*Client, error) {
 	if !validSoftwareVersion(sv) {
 		sv = "0.0.0"
 	}
-	c := &Client{softwareVersion: sv, seeds: seedAddrs(cfg.Bootstrap), tables: map[string]*kmsg.ApiVersionsResponse{}, nodes: map[int32]int{}}
+	c := &Client{softwareVersion: sv, seeds: seedAddrs(cfg.Bootstrap), tables: map[string]*kmsg.ApiVersionsResponse{}, nodes: map[int32]int{}, addrs: map[int32]string{}}
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(cfg.Bootstrap...),
 		kgo.ClientID(id),
@@ -166,6 +168,7 @@ func (h connHook) OnBrokerConnect(meta kgo.BrokerMetadata, _ time.Duration, _ ne
 	if err == nil && meta.NodeID >= 0 {
 		h.c.mu.Lock()
 		h.c.nodes[meta.NodeID]++
+		h.c.addrs[meta.NodeID] = brokerAddr(meta)
 		h.c.mu.Unlock()
 	}
 }
@@ -176,6 +179,14 @@ func (h connHook) OnBrokerDisconnect(meta kgo.BrokerMetadata, _ net.Conn) {
 		delete(h.c.nodes, meta.NodeID)
 	}
 	h.c.mu.Unlock()
+}
+
+// nodeAddr is the address the client dialled for node id, "" when it never
+// connected to it.
+func (c *Client) nodeAddr(id int32) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.addrs[id]
 }
 
 // Close releases all connections.

@@ -299,9 +299,9 @@ func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, d
 		}
 		req.Topics = append(req.Topics, rt)
 	})
-	addr := ""
 	kr, err := c.cl.Broker(int(leader)).RetriableRequest(ctx, fetchV12{req})
 	if err != nil {
+		addr := c.nodeAddr(leader)
 		var ferr error
 		var ke *kerr.Error
 		if errors.As(err, &ke) {
