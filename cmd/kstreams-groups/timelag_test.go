@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -251,4 +252,28 @@ func TestWatchTimeLagRates(t *testing.T) {
 	assert.NotContains(t, first, "rate:")
 	assert.Contains(t, second, "rate: shop: sub-topology 0 consumes 8.0/s, input 5.0/s, catches up in about 2s\n")
 	assert.Contains(t, second, "rate: shop: sub-topology 1 consumes 0.0/s, input 0.0/s, falling behind\n")
+}
+
+// A broker that does not offer Fetch: the time lag only enriches the
+// overview, so the overview is printed at once with the time lag unknown
+// and the reason, not after --timeout (issue 30).
+func TestOverviewTimeLag_fetchUnsupported(t *testing.T) {
+	t.Parallel()
+	isolate(t)
+	c := timeLagCluster(t)
+	c.SetUnsupported(1)
+	start := time.Now()
+	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", bootstrap(c), "--timeout", "8s", "overview", "--time-lag", "--group", "shop", "-o", "json")
+	assert.Less(t, time.Since(start), 4*time.Second, "well under --timeout 8s")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, `does not offer Fetch (its ApiVersions answer leaves it out)`)
+	var doc struct {
+		Groups []struct {
+			Group   string `json:"group"`
+			TimeLag tlDoc  `json:"time_lag"`
+		} `json:"groups"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &doc))
+	require.Len(t, doc.Groups, 1)
+	assert.Nil(t, doc.Groups[0].TimeLag.Milliseconds, "not known")
 }
