@@ -81,6 +81,12 @@ type FirstRecordQuery struct {
 	// partitions whose leader is known.
 	Leader      int32
 	LeaderKnown bool
+	// Latest (ms since the epoch), when above 0, is the latest plausible
+	// timestamp: a record stamped after it (a producer clock far ahead, a
+	// bogus time such as 2^63-1) tells nothing of how old the data is,
+	// so the read goes on to the next records for one whose time is
+	// plausible (FirstRecord.Future).
+	Latest int64
 }
 
 // FirstRecord is the answer for one partition.
@@ -92,6 +98,13 @@ type FirstRecord struct {
 	Found     bool
 	Offset    int64
 	Timestamp int64
+	// Future counts the records, from the first on, skipped for their
+	// time when the first is stamped after the query's Latest: those
+	// stamped after it, and those with no timestamp. FutureTimestamp is
+	// the first one's. Timestamp is then the first later record's whose
+	// time is plausible, -1 when none was read up to End.
+	Future          int64
+	FutureTimestamp int64
 	// TimestampType is CreateTime or LogAppendTime, from the batch that
 	// held the record (or any batch read); "" when no batch was read.
 	TimestampType string
@@ -405,17 +418,17 @@ func (r *partRead) records(out FirstRecord, from int64, recs []*kgo.Record) Firs
 			continue
 		}
 		if !out.Found {
-			out.Found, out.Offset = true, rec.Offset
-			out.Timestamp = -1
-			if !rec.Timestamp.IsZero() && rec.Timestamp.UnixMilli() >= 0 {
-				out.Timestamp = rec.Timestamp.UnixMilli()
-			}
 			if rec.Attrs.TimestampType() == 1 {
 				out.TimestampType = LogAppendTime
 			} else if rec.Attrs.TimestampType() == 0 {
 				out.TimestampType = CreateTime
 			}
 		}
+		ts := int64(-1)
+		if !rec.Timestamp.IsZero() && rec.Timestamp.UnixMilli() >= 0 {
+			ts = rec.Timestamp.UnixMilli()
+		}
+		r.stamp(&out, rec.Offset, ts)
 		out.Records++
 	}
 	return out
@@ -490,7 +503,7 @@ func (r *partRead) takeHeaders(p *kmsg.FetchResponseTopicPartition, dec *bounded
 		case last < next: // before the position (a batch the broker sent whole)
 			continue
 		case attrs&0b1_0000 != 0 && open[producer]: // aborted
-		case base >= next && last < r.q.End && out.Found:
+		case base >= next && last < r.q.End && timeRead(out):
 			out.Records += int64(count)
 		default:
 			// The first record, or a batch cut by the position or End:
@@ -513,8 +526,8 @@ func (r *partRead) takeHeaders(p *kmsg.FetchResponseTopicPartition, dec *bounded
 			out = r.records(out, next, fp.Records)
 		}
 		next = max(next, last+1)
-		if out.Found && !r.q.Count {
-			break // the first record is all that is asked
+		if timeRead(out) && !r.q.Count {
+			break // the first record (and a time) is all that is asked
 		}
 	}
 	r.out = out
@@ -568,20 +581,50 @@ func (r *partRead) batchRecords(out FirstRecord, from int64, raw []byte, attrs u
 		if offset < from || offset >= r.q.End {
 			continue
 		}
+		ts := first + tsDelta
+		if logAppend {
+			ts = maxTS
+		}
 		if !out.Found {
-			out.Found, out.Offset, out.Timestamp = true, offset, -1
-			ts := first + tsDelta
 			out.TimestampType = CreateTime
 			if logAppend {
-				ts, out.TimestampType = maxTS, LogAppendTime
-			}
-			if ts >= 0 {
-				out.Timestamp = ts
+				out.TimestampType = LogAppendTime
 			}
 		}
+		r.stamp(&out, offset, max(ts, -1))
 		out.Records++
 	}
 	return out, true
+}
+
+// stamp notes, in out, the record at offset stamped ts (ms; -1: none),
+// records being noted in offset order: the first is the first record,
+// and its time the time, unless it is stamped after the query's Latest;
+// then the time is the first later record's that is not, the others
+// counted in Future.
+func (r *partRead) stamp(out *FirstRecord, offset, ts int64) {
+	if !out.Found {
+		out.Found, out.Offset, out.Timestamp = true, offset, -1
+		if ts < 0 {
+			return // no time: unknown, as the record has none
+		}
+	} else if timeRead(*out) {
+		return
+	}
+	if r.q.Latest > 0 && (ts > r.q.Latest || ts < 0) {
+		if out.Future == 0 {
+			out.FutureTimestamp = ts
+		}
+		out.Future++
+		return
+	}
+	out.Timestamp = ts
+}
+
+// timeRead tells that the first record was read and, when it is stamped
+// after the query's Latest, a later record with a plausible time too.
+func timeRead(out FirstRecord) bool {
+	return out.Found && (out.Future == 0 || out.Timestamp >= 0)
 }
 
 // isAbortMarker tells whether a control batch's records (its first
@@ -622,7 +665,7 @@ func (r *partRead) advance(p *kmsg.FetchResponseTopicPartition, next int64) {
 		r.pos = next
 	}
 	switch {
-	case r.out.Found && !r.q.Count:
+	case timeRead(r.out) && !r.q.Count:
 		r.done = true
 	case r.pos >= r.q.End:
 		r.done, r.out.Counted = true, r.q.Count

@@ -730,17 +730,17 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 	}
 	var pre *prefetch
 	var beside besideLogStarts
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
 	if rr, ok := client.(RecordReader); ok && opts.TimeLag {
 		beside = func(groups []*Group, committed map[string]partitionIndex[admin.CommittedOffset], latest partitionIndex[admin.ListedOffset]) {
-			pre = readAhead(ctx, rr, groups, committed, latest)
+			pre = readAhead(ctx, rr, groups, committed, latest, now)
 		}
 	}
 	leaders := fillLag(ctx, client, res.Groups, beside)
 	if opts.TimeLag {
-		now := time.Now
-		if opts.Now != nil {
-			now = opts.Now
-		}
 		res.Fetches = fillTimeLag(ctx, client, res.Groups, leaders, now, pre)
 	}
 	wg.Wait()
