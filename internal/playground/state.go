@@ -124,6 +124,9 @@ func ParseState(data []byte) (*State, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, errors.New("state file is empty")
 		}
+		if jerr := jsonLongKey(data); jerr != nil {
+			err = jerr // YAML's own message names an unrelated line
+		}
 		return nil, fmt.Errorf("state file: %w", friendlyYAMLError(err))
 	}
 	var extra any
