@@ -258,16 +258,35 @@ func (c *Cluster) Load(s *State) error {
 	c.groups, c.coordinators, c.topics, c.faults, c.raws = groups, coordinators, topics, faults, nil
 	c.offsets, c.brokerConfigs = offsets, configs
 	c.groupConfigs = nil
-	c.unsupported = map[int16]bool{}
-	for _, k := range s.Unsupported {
-		c.unsupported[k] = true
-	}
+	c.unsupported = keySet(s.Unsupported)
 	for g, kv := range s.GroupConfigs {
 		for k, v := range kv {
 			c.setGroupConfigLocked(g, k, &v)
 		}
 	}
 	return nil
+}
+
+// keySet is keys as a set.
+func keySet(keys []int16) map[int16]bool {
+	out := make(map[int16]bool, len(keys))
+	for _, k := range keys {
+		out[k] = true
+	}
+	return out
+}
+
+// validateUnsupported checks unsupported_apis: known keys, ApiVersions
+// kept (a client could not even learn the table without it).
+func (s *State) validateUnsupported(p *problems) {
+	for i, k := range s.Unsupported {
+		switch {
+		case k == apiVersionsKey:
+			p.add("unsupported_apis[%d]: ApiVersions (18) cannot be left out", i)
+		case kmsg.RequestForKey(k) == nil:
+			p.add("unsupported_apis[%d]: unknown API key %d", i, k)
+		}
+	}
 }
 
 // validate collects every problem so a playground user fixes a file in one
@@ -340,14 +359,7 @@ func (s *State) validate(nodes int) error {
 			p.add("%s: times must be 0 (forever) or more, got %d", where, f.Times)
 		}
 	}
-	for i, k := range s.Unsupported {
-		switch {
-		case k == apiVersionsKey:
-			p.add("unsupported_apis[%d]: ApiVersions (18) cannot be left out", i)
-		case kmsg.RequestForKey(k) == nil:
-			p.add("unsupported_apis[%d]: unknown API key %d", i, k)
-		}
-	}
+	s.validateUnsupported(&p)
 	for name := range s.BrokerConfigs {
 		if strings.TrimSpace(name) == "" {
 			p.add("broker_configs: a config name is empty")
