@@ -111,68 +111,20 @@ func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders le
 	if !ok {
 		return 0
 	}
-	latest := plausibleUntil(now)
-	n := 0
-	for _, g := range groups {
-		if g.Err == nil {
-			for _, st := range g.Subtopologies {
-				for _, t := range st.Tasks {
-					n += len(t.Offsets)
-				}
-			}
-		}
-	}
-	// The rows to read now, and those the read ahead answered (most or
-	// none), with their answers.
-	var qs []admin.FirstRecordQuery
-	var rows, early []*PartitionLag
-	var earlyGot []admin.FirstRecord
-	if pre != nil {
-		early, earlyGot = make([]*PartitionLag, 0, n), make([]admin.FirstRecord, 0, n)
-	} else {
-		qs, rows = make([]admin.FirstRecordQuery, 0, n), make([]*PartitionLag, 0, n)
-	}
-	for _, g := range groups {
-		if g.Err != nil {
-			continue
-		}
-		for _, st := range g.Subtopologies {
-			for _, t := range st.Tasks {
-				for i := range t.Offsets {
-					row := &t.Offsets[i]
-					from := row.LogStart
-					if row.Committed != nil {
-						from = max(*row.Committed, row.LogStart)
-					}
-					q := admin.FirstRecordQuery{TopicPartition: row.TopicPartition, From: from, End: row.LogEnd, Count: row.LogEnd-from <= admin.RecordCountBound, Latest: latest}
-					if fr, ok := pre.answer(q); ok {
-						early, earlyGot = append(early, row), append(earlyGot, fr)
-						continue
-					}
-					if leaders != nil {
-						q.Leader, q.LeaderKnown = leaders(row.TopicPartition)
-					}
-					qs = append(qs, q)
-					rows = append(rows, row)
-				}
-			}
-		}
-	}
+	plan := planReads(groups, leaders, plausibleUntil(now), pre)
 	var got []admin.FirstRecord
 	var stats admin.FetchStats
 	var err error
-	if len(qs) > 0 {
-		got, stats, err = rr.FetchFirstRecords(ctx, qs)
+	if len(plan.qs) > 0 {
+		got, stats, err = rr.FetchFirstRecords(ctx, plan.qs)
 	}
 	at := now()
-	for i, row := range early {
-		row.Time = partitionTimeLag(at, *row, earlyGot[i])
+	for i, row := range plan.early {
+		row.Time = partitionTimeLag(at, *row, plan.earlyGot[i])
 	}
-	for i, row := range rows {
-		var fr admin.FirstRecord
-		if err != nil || i >= len(got) {
-			fr = admin.FirstRecord{Err: err}
-		} else {
+	for i, row := range plan.rows {
+		fr := admin.FirstRecord{Err: err}
+		if err == nil && i < len(got) {
 			fr = got[i]
 		}
 		row.Time = partitionTimeLag(at, *row, fr)
@@ -186,6 +138,61 @@ func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders le
 		stats.Requests += pre.stats.Requests
 	}
 	return stats.Requests
+}
+
+// readPlan is what fillTimeLag reads: the rows to read now with their
+// queries, and those the read ahead answered (most or none), with their
+// answers.
+type readPlan struct {
+	qs          []admin.FirstRecordQuery
+	rows, early []*PartitionLag
+	earlyGot    []admin.FirstRecord
+}
+
+// planReads sorts the offset rows of the groups into those the read ahead
+// answered and those to read now, from the committed offset (else the log
+// start) to the log end, at the leader ListOffsets met when known.
+func planReads(groups []*Group, leaders leaderOf, latest int64, pre *prefetch) readPlan {
+	n := 0
+	eachOffset(groups, func(*PartitionLag) { n++ })
+	var p readPlan
+	if pre != nil {
+		p.early, p.earlyGot = make([]*PartitionLag, 0, n), make([]admin.FirstRecord, 0, n)
+	} else {
+		p.qs, p.rows = make([]admin.FirstRecordQuery, 0, n), make([]*PartitionLag, 0, n)
+	}
+	eachOffset(groups, func(row *PartitionLag) {
+		from := row.LogStart
+		if row.Committed != nil {
+			from = max(*row.Committed, row.LogStart)
+		}
+		q := admin.FirstRecordQuery{TopicPartition: row.TopicPartition, From: from, End: row.LogEnd, Count: row.LogEnd-from <= admin.RecordCountBound, Latest: latest}
+		if fr, ok := pre.answer(q); ok {
+			p.early, p.earlyGot = append(p.early, row), append(p.earlyGot, fr)
+			return
+		}
+		if leaders != nil {
+			q.Leader, q.LeaderKnown = leaders(row.TopicPartition)
+		}
+		p.qs, p.rows = append(p.qs, q), append(p.rows, row)
+	})
+	return p
+}
+
+// eachOffset calls fn with every offset row of the groups without error.
+func eachOffset(groups []*Group, fn func(*PartitionLag)) {
+	for _, g := range groups {
+		if g.Err != nil {
+			continue
+		}
+		for _, st := range g.Subtopologies {
+			for _, t := range st.Tasks {
+				for i := range t.Offsets {
+					fn(&t.Offsets[i])
+				}
+			}
+		}
+	}
 }
 
 // prefetch is the time lag's Fetch sent ahead, while the log starts are
