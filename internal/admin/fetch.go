@@ -150,8 +150,52 @@ type partRead struct {
 // The error is for a failure of the whole call (the leaders unknown).
 func (c *Client) FetchFirstRecords(ctx context.Context, qs []FirstRecordQuery) ([]FirstRecord, FetchStats, error) {
 	var stats FetchStats
+	reads, topics := newReads(qs)
+	if len(topics) > 0 {
+		if err := c.findLeaders(ctx, reads, topics); err != nil {
+			return nil, stats, err
+		}
+	}
+	dec := newBoundedDecompressor(maxDecompressedBatch)
+	for round := 0; round < fetchRounds; round++ {
+		byLeader := map[int32][]*partRead{}
+		for _, r := range reads {
+			if !r.done {
+				byLeader[r.leader] = append(byLeader[r.leader], r)
+			}
+		}
+		if len(byLeader) == 0 {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			failAll(byLeader, &kafka.UnavailableError{Op: fetchAPI, Err: err})
+			break
+		}
+		stats.Rounds++
+		// The leaders are asked at once; each read belongs to one leader,
+		// so the rounds share nothing but the decompressor, which is
+		// safe for concurrent use.
+		var wg sync.WaitGroup
+		for _, l := range slices.Sorted(mapKeys(byLeader)) {
+			stats.Requests++
+			wg.Go(func() { c.fetchRound(ctx, l, byLeader[l], dec) })
+		}
+		wg.Wait()
+	}
+	for _, r := range reads {
+		if !r.done {
+			r.fail(&kafka.UnavailableError{Op: fetchAPI, Err: fmt.Errorf("no record read within %d Fetch rounds", fetchRounds)})
+		}
+	}
+	return collect(reads), stats, nil
+}
+
+// newReads starts a read per query (one allocation for all of them) and
+// returns the topics whose leaders are to be found: those of the reads
+// not done whose leader is not known.
+func newReads(qs []FirstRecordQuery) ([]*partRead, []string) {
 	reads := make([]*partRead, len(qs))
-	slab := make([]partRead, len(qs)) // one allocation for every read
+	slab := make([]partRead, len(qs))
 	var topics []string
 	for i, q := range qs {
 		r := &slab[i]
@@ -172,70 +216,51 @@ func (c *Client) FetchFirstRecords(ctx context.Context, qs []FirstRecordQuery) (
 			topics = append(topics, q.Topic)
 		}
 	}
-	if len(topics) > 0 {
-		tis, err := c.DescribeTopics(ctx, topics)
-		if err != nil {
-			return nil, stats, err
-		}
-		leaders := map[kafka.TopicPartition]int32{}
-		topicErr := map[string]error{}
-		for _, ti := range tis {
-			topicErr[ti.Topic] = ti.Err
-			for _, p := range ti.Partitions {
-				leaders[kafka.TopicPartition{Topic: ti.Topic, Partition: p.Partition}] = p.Leader
-			}
-		}
-		for _, r := range reads {
-			if r.done || r.q.LeaderKnown {
-				continue
-			}
-			if err := topicErr[r.q.Topic]; err != nil {
-				r.fail(err)
-			} else if l, ok := leaders[r.q.TopicPartition]; !ok {
-				r.fail(NewKafkaError(kerr.UnknownTopicOrPartition.Code, nil))
-			} else if l < 0 {
-				r.fail(NewKafkaError(kerr.LeaderNotAvailable.Code, nil))
-			} else {
-				r.leader = l
-			}
-		}
+	return reads, topics
+}
+
+// findLeaders sets the leader of each read whose leader was not known,
+// from one Metadata request for topics; a read whose partition has none
+// fails. The error is the request's.
+func (c *Client) findLeaders(ctx context.Context, reads []*partRead, topics []string) error {
+	tis, err := c.DescribeTopics(ctx, topics)
+	if err != nil {
+		return err
 	}
-	dec := newBoundedDecompressor(maxDecompressedBatch)
-	for round := 0; round < fetchRounds; round++ {
-		byLeader := map[int32][]*partRead{}
-		for _, r := range reads {
-			if !r.done {
-				byLeader[r.leader] = append(byLeader[r.leader], r)
-			}
+	leaders := map[kafka.TopicPartition]int32{}
+	topicErr := map[string]error{}
+	for _, ti := range tis {
+		topicErr[ti.Topic] = ti.Err
+		for _, p := range ti.Partitions {
+			leaders[kafka.TopicPartition{Topic: ti.Topic, Partition: p.Partition}] = p.Leader
 		}
-		if len(byLeader) == 0 {
-			break
-		}
-		if err := ctx.Err(); err != nil {
-			for _, rs := range byLeader {
-				for _, r := range rs {
-					r.fail(&kafka.UnavailableError{Op: fetchAPI, Err: err})
-				}
-			}
-			break
-		}
-		stats.Rounds++
-		// The leaders are asked at once; each read belongs to one leader,
-		// so the rounds share nothing but the decompressor, which is
-		// safe for concurrent use.
-		var wg sync.WaitGroup
-		for _, l := range slices.Sorted(mapKeys(byLeader)) {
-			stats.Requests++
-			wg.Go(func() { c.fetchRound(ctx, l, byLeader[l], dec) })
-		}
-		wg.Wait()
 	}
 	for _, r := range reads {
-		if !r.done {
-			r.fail(&kafka.UnavailableError{Op: fetchAPI, Err: fmt.Errorf("no record read within %d Fetch rounds", fetchRounds)})
+		if r.done || r.q.LeaderKnown {
+			continue
+		}
+		l, ok := leaders[r.q.TopicPartition]
+		switch {
+		case topicErr[r.q.Topic] != nil:
+			r.fail(topicErr[r.q.Topic])
+		case !ok:
+			r.fail(NewKafkaError(kerr.UnknownTopicOrPartition.Code, nil))
+		case l < 0:
+			r.fail(NewKafkaError(kerr.LeaderNotAvailable.Code, nil))
+		default:
+			r.leader = l
 		}
 	}
-	return collect(reads), stats, nil
+	return nil
+}
+
+// failAll fails every read of byLeader with err.
+func failAll(byLeader map[int32][]*partRead, err error) {
+	for _, rs := range byLeader {
+		for _, r := range rs {
+			r.fail(err)
+		}
+	}
 }
 
 func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
@@ -274,6 +299,29 @@ func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, d
 		}
 		return kafka.CompareTopicPartitions(a.q.TopicPartition, b.q.TopicPartition)
 	})
+	req, byTP := fetchRequest(rs)
+	kr, err := c.cl.Broker(int(leader)).RetriableRequest(ctx, fetchV12{req})
+	if err != nil {
+		failReads(rs, c.fetchError(err, leader))
+		return
+	}
+	resp, ok := kr.(*kmsg.FetchResponse)
+	if !ok {
+		failReads(rs, &kafka.MalformedError{Reason: fmt.Sprintf("Fetch answered with %T", kr)})
+		return
+	}
+	if resp.ErrorCode != 0 {
+		failReads(rs, NewKafkaError(resp.ErrorCode, nil))
+		return
+	}
+	takeResponse(resp, rs, byTP, dec)
+}
+
+// fetchRequest is the Fetch of one round for rs (sorted as sent). Several
+// reads of one partition (groups at different offsets) share one entry,
+// from the lowest position, with the most room any asks: byTP are the
+// reads of each partition.
+func fetchRequest(rs []*partRead) (*kmsg.FetchRequest, map[kafka.TopicPartition][]*partRead) {
 	req := kmsg.NewPtrFetchRequest()
 	req.ReplicaID = -1
 	req.MaxWaitMillis = 0 // answer at once: what is there is all we want
@@ -282,8 +330,6 @@ func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, d
 	req.IsolationLevel = 1 // read_committed
 	req.SessionID = 0
 	req.SessionEpoch = -1 // no fetch session
-	// Several reads of one partition (groups at different offsets) share
-	// one entry, from the lowest position, with the most room any asks.
 	byTP := make(map[kafka.TopicPartition][]*partRead, len(rs))
 	order := make([]*partRead, 0, len(rs))
 	for _, r := range rs {
@@ -312,36 +358,32 @@ func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, d
 		}
 		req.Topics = append(req.Topics, rt)
 	})
-	kr, err := c.cl.Broker(int(leader)).RetriableRequest(ctx, fetchV12{req})
-	if err != nil {
-		addr := c.nodeAddr(leader)
-		var ferr error
-		var ke *kerr.Error
-		if errors.As(err, &ke) {
-			ferr = NewKafkaError(ke.Code, nil)
-		} else if fe, permanent := c.failure(err, addr, fetchAPI); permanent {
-			ferr = fe
-		} else {
-			ferr = &kafka.UnavailableError{Op: fetchAPI, Err: fe}
-		}
-		for _, r := range rs {
-			r.fail(ferr)
-		}
-		return
+	return req, byTP
+}
+
+// fetchError is the reads' error for a Fetch to leader that got no answer.
+func (c *Client) fetchError(err error, leader int32) error {
+	var ke *kerr.Error
+	if errors.As(err, &ke) {
+		return NewKafkaError(ke.Code, nil)
 	}
-	resp, ok := kr.(*kmsg.FetchResponse)
-	if !ok {
-		for _, r := range rs {
-			r.fail(&kafka.MalformedError{Reason: fmt.Sprintf("Fetch answered with %T", kr)})
-		}
-		return
+	fe, permanent := c.failure(err, c.nodeAddr(leader), fetchAPI)
+	if permanent {
+		return fe
 	}
-	if resp.ErrorCode != 0 {
-		for _, r := range rs {
-			r.fail(NewKafkaError(resp.ErrorCode, nil))
-		}
-		return
+	return &kafka.UnavailableError{Op: fetchAPI, Err: fe}
+}
+
+// failReads fails every read of rs with err.
+func failReads(rs []*partRead, err error) {
+	for _, r := range rs {
+		r.fail(err)
 	}
+}
+
+// takeResponse hands each read its partition's answer; a read left out of
+// the answer (a response limit) is stuck, asked first next round.
+func takeResponse(resp *kmsg.FetchResponse, rs []*partRead, byTP map[kafka.TopicPartition][]*partRead, dec *boundedDecompressor) {
 	for _, r := range rs {
 		r.answered = false
 	}
@@ -362,7 +404,6 @@ func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, d
 	}
 	for _, r := range rs {
 		if !r.answered {
-			// Left out of the answer (a response limit): next round.
 			r.stuck = true
 		}
 	}
@@ -510,20 +551,9 @@ func (r *partRead) takeHeaders(p *kmsg.FetchResponseTopicPartition, dec *bounded
 			// its records read (already known as committed), only their
 			// offsets and timestamps.
 			var ok bool
-			if out, ok = r.batchRecords(out, next, raw, attrs, dec, scratch); ok {
-				break
-			}
-			fp, _ := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
-				Offset:         next,
-				IsolationLevel: kgo.ReadUncommitted(),
-				Topic:          r.q.Topic,
-				Partition:      r.q.Partition,
-			}, &kmsg.FetchResponseTopicPartition{Partition: p.Partition, HighWatermark: p.HighWatermark, LastStableOffset: p.LastStableOffset,
-				LogStartOffset: p.LogStartOffset, RecordBatches: raw}, dec, nil)
-			if fp.Err != nil {
+			if out, ok = r.readBatch(out, next, p, raw, attrs, dec, scratch); !ok {
 				return 0, false
 			}
-			out = r.records(out, next, fp.Records)
 		}
 		next = max(next, last+1)
 		if timeRead(out) && !r.q.Count {
@@ -532,6 +562,26 @@ func (r *partRead) takeHeaders(p *kmsg.FetchResponseTopicPartition, dec *bounded
 	}
 	r.out = out
 	return next, true
+}
+
+// readBatch adds the records of one data batch (raw, of p's answer) at
+// or after next to out: read plainly (batchRecords), else by kgo; ok is
+// false when kgo cannot read it either.
+func (r *partRead) readBatch(out FirstRecord, next int64, p *kmsg.FetchResponseTopicPartition, raw []byte, attrs uint16, dec *boundedDecompressor, scratch *[]byte) (FirstRecord, bool) {
+	if got, ok := r.batchRecords(out, next, raw, attrs, dec, scratch); ok {
+		return got, true
+	}
+	fp, _ := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
+		Offset:         next,
+		IsolationLevel: kgo.ReadUncommitted(),
+		Topic:          r.q.Topic,
+		Partition:      r.q.Partition,
+	}, &kmsg.FetchResponseTopicPartition{Partition: p.Partition, HighWatermark: p.HighWatermark, LastStableOffset: p.LastStableOffset,
+		LogStartOffset: p.LogStartOffset, RecordBatches: raw}, dec, nil)
+	if fp.Err != nil {
+		return out, false
+	}
+	return r.records(out, next, fp.Records), true
 }
 
 // Record batch header fields read for the records' timestamps.
