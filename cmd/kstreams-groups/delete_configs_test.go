@@ -3,6 +3,7 @@ package main
 import (
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -85,4 +86,33 @@ func TestDeleteConfigs_delete(t *testing.T) {
 		assert.Equal(t, exitUsage, r.code)
 		assert.Contains(t, r.stderr, "Option(s) [delete-configs] are unavailable given other options on the command line")
 	})
+}
+
+// A broker that does not offer DescribeConfigs (a Kafka-protocol broker
+// without group configs): reading the configs only enriches delete's
+// output, so the group is deleted at once and the unread configs are a
+// note (issue 30), not a wait for --timeout ending in "DeleteGroups: timed
+// out".
+func TestDeleteConfigs_unsupported(t *testing.T) {
+	isolate(t)
+	c := deleteConfigsCluster(t)
+	c.SetUnsupported(32)
+	start := time.Now()
+	r := runCLI(t, "--bootstrap-server", bootstrap(c), "--timeout", "8s", "delete", "--group", "gone")
+	took := time.Since(start)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "Deletion of requested streams groups ('gone') was successful.\n", r.stdout)
+	assert.Equal(t, "note: the dynamic configs of the deleted streams group 'gone' could not be read (DescribeConfigs: broker "+bootstrap(c)+
+		" does not offer DescribeConfigs (its ApiVersions answer leaves it out); nothing was sent): any it had remain on the broker\n", r.stderr)
+	assert.Less(t, took, 4*time.Second, "well under --timeout 8s")
+	assert.False(t, c.HasGroup("gone"))
+
+	// --delete-configs asks for the configs: their read failing is a
+	// failure, after the group is deleted.
+	c = deleteConfigsCluster(t)
+	c.SetUnsupported(32)
+	r = runCLI(t, "--bootstrap-server", bootstrap(c), "--timeout", "8s", "delete", "--group", "gone", "--delete-configs")
+	assert.Equal(t, exitFailure, r.code, r.stdout+r.stderr)
+	assert.Contains(t, r.stdout, "Deletion of requested streams groups ('gone') was successful.\n")
+	assert.Contains(t, r.stdout, "does not offer DescribeConfigs")
 }

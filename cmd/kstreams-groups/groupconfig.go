@@ -4,7 +4,7 @@ package main
 // tool's counterpart is kafka-configs.sh --entity-type groups). stdout
 // shows the configs, or the outcome of the changes, in kafka-configs.sh's
 // line format; a refused or unreadable group is named there too, and on
-// stderr with -o json|yaml. (config.go is the configuration file loader.)
+// stderr, one line per group, whatever -o is. (config.go is the configuration file loader.)
 
 import (
 	"context"
@@ -85,10 +85,10 @@ func (a *app) groupConfig(ctx context.Context, opts groupconfig.Options) error {
 			return format.GroupConfigText(w, res)
 		},
 		doc: func(res *groupconfig.Result) any { return format.NewGroupConfigDoc(res) },
-		line: func(res *groupconfig.Result, f kafka.Failure, o format.Output) string {
-			if !o.Machine() {
-				return "" // the text names every failure
-			}
+		// Every failure (a refusal included) is one stderr line, whatever
+		// -o is: the text names it on stdout too, in its own words, and a
+		// script reading stderr alone must see it.
+		line: func(_ *groupconfig.Result, f kafka.Failure, _ format.Output) string {
 			return fmt.Sprintf("group '%s': %s", format.Escape(f.Group), a.errorText(f.Err))
 		},
 	}

@@ -118,8 +118,11 @@ func TestGroupConfig_change(t *testing.T) {
 		three := "3"
 		c.SetBrokerConfig("group.streams.max.standby.replicas", &three)
 		for _, mode := range []string{"--dry-run", "--execute"} {
-			r := runMode(t, c, true, 1, exitConfigRefused, "",
+			r := runMode(t, c, true, 1, exitConfigRefused, "Error: group 'app': INVALID_CONFIG:",
 				"config", "--group", "app", "--group", "other", "--set", "streams.num.standby.replicas=4", mode)
+			// On stderr too, one line per group (W12 of issue 30).
+			assert.Equal(t, "Error: group 'app': INVALID_CONFIG: streams.num.standby.replicas must be less than or equal to 3\n"+
+				"Error: group 'other': INVALID_CONFIG: streams.num.standby.replicas must be less than or equal to 3\n", r.stderr)
 			assert.Equal(t, "Error: the broker refused the changes for group app, nothing was changed: INVALID_CONFIG: streams.num.standby.replicas must be less than or equal to 3\n\n"+
 				"Error: the broker refused the changes for group other, nothing was changed: INVALID_CONFIG: streams.num.standby.replicas must be less than or equal to 3\n", r.stdout)
 		}

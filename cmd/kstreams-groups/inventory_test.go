@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -142,4 +143,22 @@ func TestInventory_usage(t *testing.T) {
 		assert.Equal(t, 2, r.code, "%v: %s", tc.args, r.stderr)
 		assert.Contains(t, r.stderr, tc.msg, tc.args)
 	}
+}
+
+// A broker that does not offer DescribeLogDirs: the sizes only enrich the
+// inventory, which comes at once with the orphan still listed and the
+// sizes named as unread (issue 30), not after --timeout.
+func TestInventory_sizesUnsupported(t *testing.T) {
+	isolate(t)
+	c := inventoryCluster(t)
+	c.SetUnsupported(35) // DescribeLogDirs
+	start := time.Now()
+	r := runCLI(t, "inventory", "--bootstrap-server", c.Addrs()[0], "--timeout", "8s", "-o", "json")
+	assert.Less(t, time.Since(start), 4*time.Second, "well under --timeout 8s")
+	var d struct {
+		Unread []string `json:"unread"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &d), r.stderr)
+	assert.Contains(t, d.Unread, "sizes: DescribeLogDirs: broker "+c.Addrs()[0]+" does not offer DescribeLogDirs (its ApiVersions answer leaves it out); nothing was sent")
+	assert.Contains(t, r.stdout, "gone-store-changelog")
 }

@@ -330,7 +330,7 @@ func TestSignals(t *testing.T) {
 			c.waitFor(t, "laying out", func() bool { return cpuTime(c.cmd.Process.Pid) >= 1500*time.Millisecond })
 			return c
 		}},
-		{name: "writing to a pipe nobody reads", slow: true, start: func(t *testing.T) *signalChild {
+		{name: "writing to a pipe nobody reads", start: func(t *testing.T) *signalChild {
 			c := startSignalChild(t, nil, false, "render", "-o", "json", bigFile(t, 100_000))
 			c.waitFor(t, "writing", c.wrote)
 			return c
@@ -361,6 +361,78 @@ func TestSignals(t *testing.T) {
 			})
 		}
 	}
+}
+
+// A signal while stdout is a pipe nobody reads ends the process within
+// 500 ms (issue 30), by the command's own unwinding: the blocked write is
+// cut, not waited out until the one-second fallback (signalGrace). Each
+// signal, with the -o yaml document and the JSON one.
+func TestSignal_blockedStdout(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, formatTopology(&b, 100_000))
+	file := filepath.Join(t.TempDir(), "big.txt")
+	require.NoError(t, os.WriteFile(file, b.Bytes(), 0o600))
+	// The issue's bound; well below signalGrace so that the fallback
+	// cannot pass for the fix.
+	const bound = 500 * time.Millisecond
+	require.Less(t, bound, signalGrace)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		for _, format := range []string{"yaml", "json"} {
+			t.Run(sig.String()+"/"+format, func(t *testing.T) {
+				c := startSignalChild(t, nil, false, "render", "-o", format, file)
+				c.waitFor(t, "writing", c.wrote)
+				// The pipe's 64 KiB fill long before the document ends:
+				// wait until the child is blocked in its write.
+				c.waitFor(t, "blocked on the pipe", func() bool { return childState(c.cmd.Process.Pid) == "S" })
+				code, elapsed := c.signal(t, sig)
+				t.Logf("%s: exit %d %s after the signal", sig, code, elapsed.Round(time.Millisecond))
+				assert.Equal(t, 128+int(sig), code)
+				assert.Equal(t, (&signalError{sig: sig}).Error(), strings.TrimPrefix(strings.TrimSuffix(c.stderr.String(), "\n"), "Error: "), "one line, no fallback mark")
+				assert.Less(t, elapsed, bound)
+			})
+		}
+	}
+}
+
+// A reader that goes away (| head) still ends the process by SIGPIPE,
+// silently, as a write to descriptor 1 does in Go: the pipe's own file
+// (stdout_linux.go) hands the rest to descriptor 1.
+func TestSignal_stdoutReaderGone(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, formatTopology(&b, 20_000))
+	file := filepath.Join(t.TempDir(), "big.txt")
+	require.NoError(t, os.WriteFile(file, b.Bytes(), 0o600))
+	cmd := cliProcess(t, nil, "render", "-o", "json", file)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	_, err = out.Read(make([]byte, 10))
+	require.NoError(t, err)
+	require.NoError(t, out.Close()) // the reader is gone
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee)
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	require.True(t, ok)
+	assert.True(t, ws.Signaled() && ws.Signal() == syscall.SIGPIPE, "killed by SIGPIPE: %v", err)
+	assert.Empty(t, stderr.String())
+}
+
+// childState is the state letter of /proc/<pid>/stat (R running, S
+// sleeping), "" when unknown.
+func childState(pid int) string {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return ""
+	}
+	// pid (comm) state ...: comm may hold spaces, the state follows its ')'.
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 || i+2 >= len(data) {
+		return ""
+	}
+	return string(data[i+2])
 }
 
 // A signal that arrives after the command ended changes nothing, and the

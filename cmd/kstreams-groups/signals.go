@@ -5,8 +5,9 @@ package main
 // killed by a signal) and one stderr line. The signal cancels the command's
 // context, so the network, the reading of local input and the writing of
 // output stop at once and the command unwinds; should it not have ended
-// signalGrace later (a write to a pipe nobody reads, a read the context
-// cannot interrupt), mainCode ends the process itself. A second signal ends
+// signalGrace later (a read the context cannot interrupt; a write to a
+// pipe nobody reads, outside Linux: stdout_linux.go cuts it), mainCode
+// ends the process itself. A second signal ends
 // it at once.
 
 import (
@@ -110,6 +111,9 @@ func (w *signalWatch) announce(print func()) {
 func mainCode(args []string, ios IOStreams) int {
 	w := watchSignals()
 	defer signal.Stop(w.sigs)
+	if f, ok := ios.Out.(*os.File); ok {
+		ios.Out = cancellableStdout(w.ctx, f)
+	}
 	done := make(chan int, 1)
 	go func() { done <- run(args, ios, deps{signals: w}) }()
 	select {

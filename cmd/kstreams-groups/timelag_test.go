@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -318,4 +321,97 @@ func TestTimeLag_readDenied(t *testing.T) {
 			assert.Contains(t, r.stdout, tc.want)
 		})
 	}
+}
+
+// A broker that does not offer Fetch: the time lag only enriches the
+// overview, so the overview is printed at once with the time lag unknown
+// and the reason, not after --timeout (issue 30).
+func TestOverviewTimeLag_fetchUnsupported(t *testing.T) {
+	t.Parallel()
+	isolate(t)
+	c := timeLagCluster(t)
+	c.SetUnsupported(1)
+	start := time.Now()
+	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", bootstrap(c), "--timeout", "8s", "overview", "--time-lag", "--group", "shop", "-o", "json")
+	assert.Less(t, time.Since(start), 4*time.Second, "well under --timeout 8s")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, `does not offer Fetch (its ApiVersions answer leaves it out)`)
+	var doc struct {
+		Groups []struct {
+			Group   string `json:"group"`
+			TimeLag tlDoc  `json:"time_lag"`
+		} `json:"groups"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &doc))
+	require.Len(t, doc.Groups, 1)
+	assert.Nil(t, doc.Groups[0].TimeLag.Milliseconds, "not known")
+}
+
+// futureCluster: group fut has committed offset 0 of in-0, whose 100
+// records are first (stamped first) then 99 stamped rest.
+func futureCluster(t *testing.T, first, rest int64) *playground.Cluster {
+	t.Helper()
+	ts := []string{fmt.Sprint(first)}
+	for range 99 {
+		ts = append(ts, fmt.Sprint(rest))
+	}
+	s, err := playground.ParseState(fmt.Appendf(nil, `topics:
+  - {name: in, partitions: 1, end_offsets: [100], timestamps: [[%s]]}
+streams_groups:
+  - id: fut
+    state: Stable
+    group_epoch: 1
+    assignment_epoch: 1
+    topology: {epoch: 0, subtopologies: [{id: "0", source_topics: [in]}]}
+    members:
+      - member_id: m-1
+        member_epoch: 1
+        process_id: p-1
+        assignment: {active: {"0": [0]}}
+        target_assignment: {active: {"0": [0]}}
+    committed_offsets:
+      - {topic: in, partition: 0, offset: 0}
+`, strings.Join(ts, ",")))
+	require.NoError(t, err)
+	c, err := playground.StartState(s)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// W4 of issue 30: a record stamped in the future at the committed offset is
+// no time lag of 0 while the 99 records after it are 10 days old; the time
+// lag is theirs. 2^63-1 is no time either; when no later record has a
+// plausible time, the time lag is unknown, with the reason.
+func TestCheckTimeLag_future(t *testing.T) {
+	t.Parallel()
+	isolate(t)
+	now := newFakeClock(nil).Now()
+	old := now.Add(-240 * time.Hour).UnixMilli()
+	for _, tc := range []struct {
+		name        string
+		first, rest int64
+		code        int
+		want        string
+	}{
+		{"ten days ahead", now.Add(240 * time.Hour).UnixMilli(), old, 2, "STREAMS CRITICAL - fut CRITICAL: time lag 240h0m0s > 1h0m0s |"},
+		{"2^63-1", math.MaxInt64, old, 2, "STREAMS CRITICAL - fut CRITICAL: time lag 240h0m0s > 1h0m0s |"},
+		{"nothing plausible", math.MaxInt64, now.Add(2 * time.Hour).UnixMilli(), 3,
+			"STREAMS UNKNOWN - fut UNKNOWN: time lag cannot be measured: the record at offset 0 is stamped 9223372036854775807 ms since the epoch, after now beyond the 1m0s clock-skew allowance, and no later record up to the log end has a plausible time (100 skipped) |"},
+		{"within the allowance", now.Add(30 * time.Second).UnixMilli(), old, 0, "STREAMS OK - fut: Stable, 1 member, lag 100, time lag 0s,"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := futureCluster(t, tc.first, tc.rest)
+			r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", bootstrap(c), "check", "--group", "fut", "--time-lag-critical", "1h")
+			assert.Equal(t, tc.code, r.code, r.stdout+r.stderr)
+			assert.True(t, strings.HasPrefix(r.stdout, tc.want), r.stdout)
+		})
+	}
+
+	c := futureCluster(t, math.MaxInt64, old)
+	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", bootstrap(c), "overview", "--time-lag", "--group", "fut", "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, `"milliseconds": 864000000,`)
+	assert.Contains(t, r.stdout, `"first_record_timestamp": `+fmt.Sprint(old)+`,`)
+	assert.Contains(t, r.stdout, `"future_records": 1`)
 }

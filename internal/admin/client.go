@@ -63,8 +63,10 @@ type Client struct {
 	mu sync.Mutex
 	// tables are the ApiVersions answers by broker address (wire.go).
 	tables map[string]*kmsg.ApiVersionsResponse
-	// nodes counts the open connections by broker id.
+	// nodes counts the open connections by broker id; addrs are the
+	// addresses dialled for each (errors name the broker).
 	nodes map[int32]int
+	addrs map[int32]string
 	// sharded are the topics ListOffsets asked for since the last
 	// ForgetTopicMetadata: kgo holds their partitions' metadata.
 	sharded map[string]struct{}
@@ -117,7 +119,7 @@ func New(cfg Config) (*Client, error) {
 		sv = "0.0.0"
 	}
 	seeds := seedAddrs(cfg.Bootstrap)
-	c := &Client{softwareVersion: sv, seeds: seeds, reach: newReachability(seeds), tables: map[string]*kmsg.ApiVersionsResponse{}, nodes: map[int32]int{}}
+	c := &Client{softwareVersion: sv, seeds: seeds, reach: newReachability(seeds), tables: map[string]*kmsg.ApiVersionsResponse{}, nodes: map[int32]int{}, addrs: map[int32]string{}}
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(cfg.Bootstrap...),
 		kgo.ClientID(id),
@@ -169,6 +171,7 @@ func (h connHook) OnBrokerConnect(meta kgo.BrokerMetadata, _ time.Duration, _ ne
 	if err == nil && meta.NodeID >= 0 {
 		h.c.mu.Lock()
 		h.c.nodes[meta.NodeID]++
+		h.c.addrs[meta.NodeID] = brokerAddr(meta)
 		h.c.mu.Unlock()
 	}
 }
@@ -179,6 +182,14 @@ func (h connHook) OnBrokerDisconnect(meta kgo.BrokerMetadata, _ net.Conn) {
 		delete(h.c.nodes, meta.NodeID)
 	}
 	h.c.mu.Unlock()
+}
+
+// nodeAddr is the address the client dialled for node id, "" when it never
+// connected to it.
+func (c *Client) nodeAddr(id int32) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.addrs[id]
 }
 
 // Close releases all connections.

@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kbin"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
@@ -41,6 +42,9 @@ func (c *Client) failure(err error, addr, api string) (_ error, permanent bool) 
 	if errors.As(err, &pe) {
 		return pe, true
 	}
+	if isBrokerTooOld(err) {
+		return c.unsupportedAPI(addr, api), true
+	}
 	if isShortMessage(err) {
 		// kmsg's decoding ran out of bytes: the frame was whole, the
 		// message in it was not.
@@ -51,6 +55,47 @@ func (c *Client) failure(err error, addr, api string) (_ error, permanent bool) 
 		return &kafka.LostAnswerError{Broker: addr, API: api, Partial: errors.Is(err, io.ErrUnexpectedEOF)}, false
 	}
 	return err, false
+}
+
+// brokerTooOld is the text of franz-go's errBrokerTooOld (unexported; the
+// text is matched, franz-go being pinned): it fails a request at once,
+// nothing written, when the connection's ApiVersions table has no version
+// of the request that the client speaks. Retrying only sends it to the
+// same table until --timeout.
+const brokerTooOld = "broker is too old; the broker has already indicated it will not know how to handle the request"
+
+func isBrokerTooOld(err error) bool {
+	for err = cause(err); err != nil; err = errors.Unwrap(err) {
+		if err.Error() == brokerTooOld {
+			return true
+		}
+	}
+	return false
+}
+
+// unsupportedAPI names the request the broker at addr does not offer, with
+// the versions it offers when its table lists the request at all.
+func (c *Client) unsupportedAPI(addr, api string) *kafka.UnsupportedAPIError {
+	e := &kafka.UnsupportedAPIError{Broker: addr, API: api}
+	key, ok := apiKey(api)
+	if t := c.versionTable(addr); ok && t != nil {
+		for _, k := range t.ApiKeys {
+			if k.ApiKey == key {
+				e.Offered, e.Min, e.Max = true, k.MinVersion, k.MaxVersion
+			}
+		}
+	}
+	return e
+}
+
+// apiKey is the key of the request named api (kmsg's names).
+func apiKey(api string) (int16, bool) {
+	for k := range int16(200) {
+		if kmsg.NameForKey(k) == api && api != "" {
+			return k, true
+		}
+	}
+	return 0, false
 }
 
 // isShortMessage tells kmsg's error for a body that ends before its message

@@ -81,6 +81,12 @@ type FirstRecordQuery struct {
 	// partitions whose leader is known.
 	Leader      int32
 	LeaderKnown bool
+	// Latest (ms since the epoch), when above 0, is the latest plausible
+	// timestamp: a record stamped after it (a producer clock far ahead, a
+	// bogus time such as 2^63-1) tells nothing of how old the data is,
+	// so the read goes on to the next records for one whose time is
+	// plausible (FirstRecord.Future).
+	Latest int64
 }
 
 // FirstRecord is the answer for one partition.
@@ -92,6 +98,13 @@ type FirstRecord struct {
 	Found     bool
 	Offset    int64
 	Timestamp int64
+	// Future counts the records, from the first on, skipped for their
+	// time when the first is stamped after the query's Latest: those
+	// stamped after it, and those with no timestamp. FutureTimestamp is
+	// the first one's. Timestamp is then the first later record's whose
+	// time is plausible, -1 when none was read up to End.
+	Future          int64
+	FutureTimestamp int64
 	// TimestampType is CreateTime or LogAppendTime, from the batch that
 	// held the record (or any batch read); "" when no batch was read.
 	TimestampType string
@@ -137,8 +150,52 @@ type partRead struct {
 // The error is for a failure of the whole call (the leaders unknown).
 func (c *Client) FetchFirstRecords(ctx context.Context, qs []FirstRecordQuery) ([]FirstRecord, FetchStats, error) {
 	var stats FetchStats
+	reads, topics := newReads(qs)
+	if len(topics) > 0 {
+		if err := c.findLeaders(ctx, reads, topics); err != nil {
+			return nil, stats, err
+		}
+	}
+	dec := newBoundedDecompressor(maxDecompressedBatch)
+	for round := 0; round < fetchRounds; round++ {
+		byLeader := map[int32][]*partRead{}
+		for _, r := range reads {
+			if !r.done {
+				byLeader[r.leader] = append(byLeader[r.leader], r)
+			}
+		}
+		if len(byLeader) == 0 {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			failAll(byLeader, &kafka.UnavailableError{Op: fetchAPI, Err: err})
+			break
+		}
+		stats.Rounds++
+		// The leaders are asked at once; each read belongs to one leader,
+		// so the rounds share nothing but the decompressor, which is
+		// safe for concurrent use.
+		var wg sync.WaitGroup
+		for _, l := range slices.Sorted(mapKeys(byLeader)) {
+			stats.Requests++
+			wg.Go(func() { c.fetchRound(ctx, l, byLeader[l], dec) })
+		}
+		wg.Wait()
+	}
+	for _, r := range reads {
+		if !r.done {
+			r.fail(&kafka.UnavailableError{Op: fetchAPI, Err: fmt.Errorf("no record read within %d Fetch rounds", fetchRounds)})
+		}
+	}
+	return collect(reads), stats, nil
+}
+
+// newReads starts a read per query (one allocation for all of them) and
+// returns the topics whose leaders are to be found: those of the reads
+// not done whose leader is not known.
+func newReads(qs []FirstRecordQuery) ([]*partRead, []string) {
 	reads := make([]*partRead, len(qs))
-	slab := make([]partRead, len(qs)) // one allocation for every read
+	slab := make([]partRead, len(qs))
 	var topics []string
 	for i, q := range qs {
 		r := &slab[i]
@@ -159,70 +216,51 @@ func (c *Client) FetchFirstRecords(ctx context.Context, qs []FirstRecordQuery) (
 			topics = append(topics, q.Topic)
 		}
 	}
-	if len(topics) > 0 {
-		tis, err := c.DescribeTopics(ctx, topics)
-		if err != nil {
-			return nil, stats, err
-		}
-		leaders := map[kafka.TopicPartition]int32{}
-		topicErr := map[string]error{}
-		for _, ti := range tis {
-			topicErr[ti.Topic] = ti.Err
-			for _, p := range ti.Partitions {
-				leaders[kafka.TopicPartition{Topic: ti.Topic, Partition: p.Partition}] = p.Leader
-			}
-		}
-		for _, r := range reads {
-			if r.done || r.q.LeaderKnown {
-				continue
-			}
-			if err := topicErr[r.q.Topic]; err != nil {
-				r.fail(err)
-			} else if l, ok := leaders[r.q.TopicPartition]; !ok {
-				r.fail(NewKafkaError(kerr.UnknownTopicOrPartition.Code, nil))
-			} else if l < 0 {
-				r.fail(NewKafkaError(kerr.LeaderNotAvailable.Code, nil))
-			} else {
-				r.leader = l
-			}
-		}
+	return reads, topics
+}
+
+// findLeaders sets the leader of each read whose leader was not known,
+// from one Metadata request for topics; a read whose partition has none
+// fails. The error is the request's.
+func (c *Client) findLeaders(ctx context.Context, reads []*partRead, topics []string) error {
+	tis, err := c.DescribeTopics(ctx, topics)
+	if err != nil {
+		return err
 	}
-	dec := newBoundedDecompressor(maxDecompressedBatch)
-	for round := 0; round < fetchRounds; round++ {
-		byLeader := map[int32][]*partRead{}
-		for _, r := range reads {
-			if !r.done {
-				byLeader[r.leader] = append(byLeader[r.leader], r)
-			}
+	leaders := map[kafka.TopicPartition]int32{}
+	topicErr := map[string]error{}
+	for _, ti := range tis {
+		topicErr[ti.Topic] = ti.Err
+		for _, p := range ti.Partitions {
+			leaders[kafka.TopicPartition{Topic: ti.Topic, Partition: p.Partition}] = p.Leader
 		}
-		if len(byLeader) == 0 {
-			break
-		}
-		if err := ctx.Err(); err != nil {
-			for _, rs := range byLeader {
-				for _, r := range rs {
-					r.fail(&kafka.UnavailableError{Op: fetchAPI, Err: err})
-				}
-			}
-			break
-		}
-		stats.Rounds++
-		// The leaders are asked at once; each read belongs to one leader,
-		// so the rounds share nothing but the decompressor, which is
-		// safe for concurrent use.
-		var wg sync.WaitGroup
-		for _, l := range slices.Sorted(mapKeys(byLeader)) {
-			stats.Requests++
-			wg.Go(func() { c.fetchRound(ctx, l, byLeader[l], dec) })
-		}
-		wg.Wait()
 	}
 	for _, r := range reads {
-		if !r.done {
-			r.fail(&kafka.UnavailableError{Op: fetchAPI, Err: fmt.Errorf("no record read within %d Fetch rounds", fetchRounds)})
+		if r.done || r.q.LeaderKnown {
+			continue
+		}
+		l, ok := leaders[r.q.TopicPartition]
+		switch {
+		case topicErr[r.q.Topic] != nil:
+			r.fail(topicErr[r.q.Topic])
+		case !ok:
+			r.fail(NewKafkaError(kerr.UnknownTopicOrPartition.Code, nil))
+		case l < 0:
+			r.fail(NewKafkaError(kerr.LeaderNotAvailable.Code, nil))
+		default:
+			r.leader = l
 		}
 	}
-	return collect(reads), stats, nil
+	return nil
+}
+
+// failAll fails every read of byLeader with err.
+func failAll(byLeader map[int32][]*partRead, err error) {
+	for _, rs := range byLeader {
+		for _, r := range rs {
+			r.fail(err)
+		}
+	}
 }
 
 func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
@@ -261,6 +299,29 @@ func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, d
 		}
 		return kafka.CompareTopicPartitions(a.q.TopicPartition, b.q.TopicPartition)
 	})
+	req, byTP := fetchRequest(rs)
+	kr, err := c.cl.Broker(int(leader)).RetriableRequest(ctx, fetchV12{req})
+	if err != nil {
+		failReads(rs, c.fetchError(err, leader))
+		return
+	}
+	resp, ok := kr.(*kmsg.FetchResponse)
+	if !ok {
+		failReads(rs, &kafka.MalformedError{Reason: fmt.Sprintf("Fetch answered with %T", kr)})
+		return
+	}
+	if resp.ErrorCode != 0 {
+		failReads(rs, NewKafkaError(resp.ErrorCode, nil))
+		return
+	}
+	takeResponse(resp, rs, byTP, dec)
+}
+
+// fetchRequest is the Fetch of one round for rs (sorted as sent). Several
+// reads of one partition (groups at different offsets) share one entry,
+// from the lowest position, with the most room any asks: byTP are the
+// reads of each partition.
+func fetchRequest(rs []*partRead) (*kmsg.FetchRequest, map[kafka.TopicPartition][]*partRead) {
 	req := kmsg.NewPtrFetchRequest()
 	req.ReplicaID = -1
 	req.MaxWaitMillis = 0 // answer at once: what is there is all we want
@@ -269,8 +330,6 @@ func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, d
 	req.IsolationLevel = 1 // read_committed
 	req.SessionID = 0
 	req.SessionEpoch = -1 // no fetch session
-	// Several reads of one partition (groups at different offsets) share
-	// one entry, from the lowest position, with the most room any asks.
 	byTP := make(map[kafka.TopicPartition][]*partRead, len(rs))
 	order := make([]*partRead, 0, len(rs))
 	for _, r := range rs {
@@ -299,36 +358,32 @@ func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, d
 		}
 		req.Topics = append(req.Topics, rt)
 	})
-	addr := ""
-	kr, err := c.cl.Broker(int(leader)).RetriableRequest(ctx, fetchV12{req})
-	if err != nil {
-		var ferr error
-		var ke *kerr.Error
-		if errors.As(err, &ke) {
-			ferr = NewKafkaError(ke.Code, nil)
-		} else if fe, permanent := c.failure(err, addr, fetchAPI); permanent {
-			ferr = fe
-		} else {
-			ferr = &kafka.UnavailableError{Op: fetchAPI, Err: fe}
-		}
-		for _, r := range rs {
-			r.fail(ferr)
-		}
-		return
+	return req, byTP
+}
+
+// fetchError is the reads' error for a Fetch to leader that got no answer.
+func (c *Client) fetchError(err error, leader int32) error {
+	var ke *kerr.Error
+	if errors.As(err, &ke) {
+		return NewKafkaError(ke.Code, nil)
 	}
-	resp, ok := kr.(*kmsg.FetchResponse)
-	if !ok {
-		for _, r := range rs {
-			r.fail(&kafka.MalformedError{Reason: fmt.Sprintf("Fetch answered with %T", kr)})
-		}
-		return
+	fe, permanent := c.failure(err, c.nodeAddr(leader), fetchAPI)
+	if permanent {
+		return fe
 	}
-	if resp.ErrorCode != 0 {
-		for _, r := range rs {
-			r.fail(NewKafkaError(resp.ErrorCode, nil))
-		}
-		return
+	return &kafka.UnavailableError{Op: fetchAPI, Err: fe}
+}
+
+// failReads fails every read of rs with err.
+func failReads(rs []*partRead, err error) {
+	for _, r := range rs {
+		r.fail(err)
 	}
+}
+
+// takeResponse hands each read its partition's answer; a read left out of
+// the answer (a response limit) is stuck, asked first next round.
+func takeResponse(resp *kmsg.FetchResponse, rs []*partRead, byTP map[kafka.TopicPartition][]*partRead, dec *boundedDecompressor) {
 	for _, r := range rs {
 		r.answered = false
 	}
@@ -349,7 +404,6 @@ func (c *Client) fetchRound(ctx context.Context, leader int32, rs []*partRead, d
 	}
 	for _, r := range rs {
 		if !r.answered {
-			// Left out of the answer (a response limit): next round.
 			r.stuck = true
 		}
 	}
@@ -405,17 +459,17 @@ func (r *partRead) records(out FirstRecord, from int64, recs []*kgo.Record) Firs
 			continue
 		}
 		if !out.Found {
-			out.Found, out.Offset = true, rec.Offset
-			out.Timestamp = -1
-			if !rec.Timestamp.IsZero() && rec.Timestamp.UnixMilli() >= 0 {
-				out.Timestamp = rec.Timestamp.UnixMilli()
-			}
 			if rec.Attrs.TimestampType() == 1 {
 				out.TimestampType = LogAppendTime
 			} else if rec.Attrs.TimestampType() == 0 {
 				out.TimestampType = CreateTime
 			}
 		}
+		ts := int64(-1)
+		if !rec.Timestamp.IsZero() && rec.Timestamp.UnixMilli() >= 0 {
+			ts = rec.Timestamp.UnixMilli()
+		}
+		r.stamp(&out, rec.Offset, ts)
 		out.Records++
 	}
 	return out
@@ -490,35 +544,44 @@ func (r *partRead) takeHeaders(p *kmsg.FetchResponseTopicPartition, dec *bounded
 		case last < next: // before the position (a batch the broker sent whole)
 			continue
 		case attrs&0b1_0000 != 0 && open[producer]: // aborted
-		case base >= next && last < r.q.End && out.Found:
+		case base >= next && last < r.q.End && timeRead(out):
 			out.Records += int64(count)
 		default:
 			// The first record, or a batch cut by the position or End:
 			// its records read (already known as committed), only their
 			// offsets and timestamps.
 			var ok bool
-			if out, ok = r.batchRecords(out, next, raw, attrs, dec, scratch); ok {
-				break
-			}
-			fp, _ := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
-				Offset:         next,
-				IsolationLevel: kgo.ReadUncommitted(),
-				Topic:          r.q.Topic,
-				Partition:      r.q.Partition,
-			}, &kmsg.FetchResponseTopicPartition{Partition: p.Partition, HighWatermark: p.HighWatermark, LastStableOffset: p.LastStableOffset,
-				LogStartOffset: p.LogStartOffset, RecordBatches: raw}, dec, nil)
-			if fp.Err != nil {
+			if out, ok = r.readBatch(out, next, p, raw, attrs, dec, scratch); !ok {
 				return 0, false
 			}
-			out = r.records(out, next, fp.Records)
 		}
 		next = max(next, last+1)
-		if out.Found && !r.q.Count {
-			break // the first record is all that is asked
+		if timeRead(out) && !r.q.Count {
+			break // the first record (and a time) is all that is asked
 		}
 	}
 	r.out = out
 	return next, true
+}
+
+// readBatch adds the records of one data batch (raw, of p's answer) at
+// or after next to out: read plainly (batchRecords), else by kgo; ok is
+// false when kgo cannot read it either.
+func (r *partRead) readBatch(out FirstRecord, next int64, p *kmsg.FetchResponseTopicPartition, raw []byte, attrs uint16, dec *boundedDecompressor, scratch *[]byte) (FirstRecord, bool) {
+	if got, ok := r.batchRecords(out, next, raw, attrs, dec, scratch); ok {
+		return got, true
+	}
+	fp, _ := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
+		Offset:         next,
+		IsolationLevel: kgo.ReadUncommitted(),
+		Topic:          r.q.Topic,
+		Partition:      r.q.Partition,
+	}, &kmsg.FetchResponseTopicPartition{Partition: p.Partition, HighWatermark: p.HighWatermark, LastStableOffset: p.LastStableOffset,
+		LogStartOffset: p.LogStartOffset, RecordBatches: raw}, dec, nil)
+	if fp.Err != nil {
+		return out, false
+	}
+	return r.records(out, next, fp.Records), true
 }
 
 // Record batch header fields read for the records' timestamps.
@@ -568,20 +631,50 @@ func (r *partRead) batchRecords(out FirstRecord, from int64, raw []byte, attrs u
 		if offset < from || offset >= r.q.End {
 			continue
 		}
+		ts := first + tsDelta
+		if logAppend {
+			ts = maxTS
+		}
 		if !out.Found {
-			out.Found, out.Offset, out.Timestamp = true, offset, -1
-			ts := first + tsDelta
 			out.TimestampType = CreateTime
 			if logAppend {
-				ts, out.TimestampType = maxTS, LogAppendTime
-			}
-			if ts >= 0 {
-				out.Timestamp = ts
+				out.TimestampType = LogAppendTime
 			}
 		}
+		r.stamp(&out, offset, max(ts, -1))
 		out.Records++
 	}
 	return out, true
+}
+
+// stamp notes, in out, the record at offset stamped ts (ms; -1: none),
+// records being noted in offset order: the first is the first record,
+// and its time the time, unless it is stamped after the query's Latest;
+// then the time is the first later record's that is not, the others
+// counted in Future.
+func (r *partRead) stamp(out *FirstRecord, offset, ts int64) {
+	if !out.Found {
+		out.Found, out.Offset, out.Timestamp = true, offset, -1
+		if ts < 0 {
+			return // no time: unknown, as the record has none
+		}
+	} else if timeRead(*out) {
+		return
+	}
+	if r.q.Latest > 0 && (ts > r.q.Latest || ts < 0) {
+		if out.Future == 0 {
+			out.FutureTimestamp = ts
+		}
+		out.Future++
+		return
+	}
+	out.Timestamp = ts
+}
+
+// timeRead tells that the first record was read and, when it is stamped
+// after the query's Latest, a later record with a plausible time too.
+func timeRead(out FirstRecord) bool {
+	return out.Found && (out.Future == 0 || out.Timestamp >= 0)
 }
 
 // isAbortMarker tells whether a control batch's records (its first
@@ -622,7 +715,7 @@ func (r *partRead) advance(p *kmsg.FetchResponseTopicPartition, next int64) {
 		r.pos = next
 	}
 	switch {
-	case r.out.Found && !r.q.Count:
+	case timeRead(r.out) && !r.q.Count:
 		r.done = true
 	case r.pos >= r.q.End:
 		r.done, r.out.Counted = true, r.q.Count

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -263,5 +264,75 @@ func TestBatchRecordsAgreesWithKgo(t *testing.T) {
 				assert.Greater(t, batches, 2)
 			})
 		}
+	}
+}
+
+// A record stamped in the future at the committed offset (W4 of issue 30):
+// its time is no time, and the read goes on to the next record whose time
+// is plausible, in the same batch or a later one, counted or not; 2^63-1
+// is such a time too. Without a later plausible time, the time is -1.
+func TestFetchFirstRecords_future(t *testing.T) {
+	now := time.UnixMilli(1_796_119_200_000) // 2026-12-01T10:00Z
+	latest := now.Add(time.Minute).UnixMilli()
+	old := now.Add(-240 * time.Hour).UnixMilli()
+	for _, tc := range []struct {
+		name   string
+		first  int64
+		batch  int
+		codec  string
+		rest   int64 // the 99 records after the first
+		wantTS int64
+	}{
+		{"in the first batch", now.Add(240 * time.Hour).UnixMilli(), 10, "none", old, old},
+		{"in a later batch", now.Add(240 * time.Hour).UnixMilli(), 1, "none", old, old},
+		{"compressed", now.Add(240 * time.Hour).UnixMilli(), 10, "gzip", old, old},
+		{"2^63-1", math.MaxInt64, 10, "none", old, old},
+		{"2^63-1 alone", math.MaxInt64, 1, "lz4", math.MaxInt64, -1},
+		{"every record ahead", now.Add(time.Hour).UnixMilli(), 7, "none", now.Add(time.Hour).UnixMilli(), -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := []string{fmt.Sprint(tc.first)}
+			for range 99 {
+				ts = append(ts, fmt.Sprint(tc.rest))
+			}
+			s, err := playground.ParseState(fmt.Appendf(nil, "topics:\n  - {name: f, partitions: 1, end_offsets: [100], timestamps: [[%s]], batch_records: %d, compression: %s}\n",
+				strings.Join(ts, ","), tc.batch, tc.codec))
+			require.NoError(t, err)
+			c, err := playground.StartState(s)
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = c.Close() })
+			cl, err := New(Config{Bootstrap: c.Addrs()})
+			require.NoError(t, err)
+			t.Cleanup(cl.Close)
+
+			tp := kafka.TopicPartition{Topic: "f"}
+			for _, count := range []bool{false, true} {
+				got, _, err := cl.FetchFirstRecords(testContext(t, 10*time.Second), []FirstRecordQuery{{TopicPartition: tp, From: 0, End: 100, Count: count, Latest: latest}})
+				require.NoError(t, err)
+				require.Len(t, got, 1)
+				fr := got[0]
+				require.NoError(t, fr.Err)
+				assert.True(t, fr.Found)
+				assert.Equal(t, int64(0), fr.Offset, "the first record is still the first")
+				assert.Equal(t, tc.wantTS, fr.Timestamp, "count %v", count)
+				assert.Equal(t, tc.first, fr.FutureTimestamp)
+				if tc.wantTS >= 0 {
+					assert.Equal(t, int64(1), fr.Future, "the one ahead")
+				} else {
+					assert.Equal(t, int64(100), fr.Future, "all of them, up to the end")
+				}
+				if count {
+					assert.True(t, fr.Counted)
+					assert.Equal(t, int64(100), fr.Records)
+				}
+			}
+
+			// Without Latest, the first record's time is the time, as
+			// before (inventory's reads).
+			got, _, err := cl.FetchFirstRecords(testContext(t, 10*time.Second), []FirstRecordQuery{{TopicPartition: tp, From: 0, End: 100}})
+			require.NoError(t, err)
+			assert.Equal(t, tc.first, got[0].Timestamp)
+			assert.Zero(t, got[0].Future)
+		})
 	}
 }

@@ -111,3 +111,30 @@ func TestAlterGroupConfigs(t *testing.T) {
 	assert.Equal(t, []int16{1, 1}, sent, "one request per call, v1")
 	assert.Empty(t, cl.AlterGroupConfigs(ctx, nil, false))
 }
+
+// TestUnsupportedAPI: a request the broker's ApiVersions does not offer
+// fails at once, naming the request and the broker, instead of being
+// retried until the deadline; the requests it does offer still work.
+func TestUnsupportedAPI(t *testing.T) {
+	c, cl := testCluster(t, 1, playground.Kafka44)
+	c.SetUnsupported(32) // DescribeConfigs
+	ctx := testContext(t, 10*time.Second)
+
+	start := time.Now()
+	got := cl.DescribeGroupConfigs(ctx, []string{"app"})
+	took := time.Since(start)
+	require.Len(t, got, 1)
+	var ue *kafka.UnsupportedAPIError
+	require.ErrorAs(t, got[0].Err, &ue)
+	assert.ErrorIs(t, got[0].Err, kafka.ErrBrokerTooOld)
+	assert.Equal(t, "DescribeConfigs: broker "+c.Addrs()[0]+" does not offer DescribeConfigs (its ApiVersions answer leaves it out); nothing was sent", got[0].Err.Error())
+	// The deadline is 10 s: at once is well under it (a generous bound,
+	// the point being that it does not wait for --timeout).
+	assert.Less(t, took, 3*time.Second)
+	for _, r := range c.Requests() {
+		assert.NotEqual(t, int16(32), r.Key, "nothing is sent")
+	}
+
+	_, err := cl.ListStreamsGroups(ctx)
+	require.NoError(t, err, "ListGroups is offered")
+}

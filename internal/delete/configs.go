@@ -2,6 +2,7 @@ package delete
 
 import (
 	"context"
+	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -34,10 +35,18 @@ func (c *Configs) Remaining() []kafka.GroupConfigEntry {
 }
 
 // readConfigs reads the dynamic configs of the groups, before a deletion
-// or for a dry run; one DescribeConfigs for all of them.
+// or for a dry run; one DescribeConfigs for all of them. The read only
+// says what will remain, so it may use at most half the time left (a
+// broker that never answers it leaves the other half to DeleteGroups),
+// and its failure is each group's Configs.Err, never the group's.
 func readConfigs(ctx context.Context, client Client, groups []*Group) {
 	if len(groups) == 0 {
 		return
+	}
+	if deadline, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Until(deadline)/2)
+		defer cancel()
 	}
 	ids := make([]string, len(groups))
 	for i, g := range groups {

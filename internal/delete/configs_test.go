@@ -3,6 +3,7 @@ package delete
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -11,8 +12,9 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
-func (f *fakeClient) DescribeGroupConfigs(_ context.Context, groups []string) []kafka.GroupConfigs {
+func (f *fakeClient) DescribeGroupConfigs(ctx context.Context, groups []string) []kafka.GroupConfigs {
 	f.configCalls = append(f.configCalls, groups)
+	f.configDeadline, _ = ctx.Deadline()
 	out := make([]kafka.GroupConfigs, len(groups))
 	for i, g := range groups {
 		out[i] = kafka.GroupConfigs{Group: g, Entries: f.configs[g], Err: f.configsErr[g]}
@@ -98,4 +100,23 @@ func TestDelete_configsDryRun(t *testing.T) {
 	assert.Empty(t, f.deleteCalls)
 	assert.Empty(t, f.alterCalls)
 	assert.Len(t, res.Group("a").Configs.Dynamic, 2, "what would be deleted")
+}
+
+// The configs read only enriches the output: it gets at most half the
+// time left, so a broker that never answers it leaves DeleteGroups the
+// rest (issue 30), and its failure does not stop the delete.
+func TestDelete_configsReadBounded(t *testing.T) {
+	f := configsFake()
+	f.configsErr = map[string]error{"a": &kafka.UnsupportedAPIError{API: "DescribeConfigs"}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	deadline, _ := ctx.Deadline()
+	res, err := Run(ctx, f, Options{Groups: []string{"a"}})
+	require.NoError(t, err)
+	require.False(t, f.configDeadline.IsZero())
+	assert.Less(t, f.configDeadline.Sub(time.Now()), deadline.Sub(time.Now())*2/3, "at most half the time left")
+	a := res.Group("a")
+	assert.True(t, a.Deleted)
+	assert.Empty(t, res.Failures(), "without --delete-configs the read is no failure")
+	assert.Error(t, a.Configs.Err)
 }

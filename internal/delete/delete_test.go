@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -30,7 +31,9 @@ type fakeClient struct {
 	configsErr  map[string]error
 	alterErr    map[string]error
 	configCalls [][]string
-	alterCalls  [][]admin.GroupConfigAlter
+	// configDeadline is the deadline of the last configs read.
+	configDeadline time.Time
+	alterCalls     [][]admin.GroupConfigAlter
 }
 
 func (f *fakeClient) ListStreamsGroups(context.Context) ([]admin.ListedGroup, error) {

@@ -226,6 +226,13 @@ func DeleteConfigNotes(res *groupdelete.Result) []string {
 		if !g.Deleted || g.Configs == nil || res.DeleteConfigs {
 			continue
 		}
+		if err := g.Configs.Err; err != nil {
+			// The read only says what remains: the group is deleted all
+			// the same (issue 30), and the note says what is not known.
+			out = append(out, fmt.Sprintf("note: the dynamic configs of the deleted streams group '%s' could not be read (%s): any it had remain on the broker",
+				Escape(g.Group), errorLine(err)))
+			continue
+		}
 		if rem := g.Configs.Remaining(); len(rem) > 0 {
 			out = append(out, fmt.Sprintf("note: the dynamic configs of the deleted streams group '%s' remain on the broker (%s), and a new group '%s' would inherit them: delete --delete-configs also deletes them",
 				Escape(g.Group), dynamicList(rem), Escape(g.Group)))

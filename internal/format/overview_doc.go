@@ -141,7 +141,10 @@ type TimeLagDoc struct {
 	RecordsExact         bool   `json:"records_exact" yaml:"records_exact"`
 	FirstRecordTimestamp *int64 `json:"first_record_timestamp,omitempty" yaml:"first_record_timestamp,omitempty"`
 	TimestampType        string `json:"timestamp_type,omitempty" yaml:"timestamp_type,omitempty"`
-	Error                string `json:"error,omitempty" yaml:"error,omitempty"`
+	// FutureRecords counts the records skipped for their time, stamped
+	// after now beyond the clock-skew allowance (overview.ClockSkewAllowance).
+	FutureRecords int64  `json:"future_records,omitempty" yaml:"future_records,omitempty"`
+	Error         string `json:"error,omitempty" yaml:"error,omitempty"`
 }
 
 // newTimeLagDoc is nil when the time lag was not measured.
@@ -159,7 +162,7 @@ func newTimeLagDoc(tl overview.TimeLag, partition bool) *TimeLagDoc {
 			ts := tl.Timestamp
 			d.FirstRecordTimestamp = &ts
 		}
-		d.TimestampType = tl.TimestampType
+		d.TimestampType, d.FutureRecords = tl.TimestampType, tl.Future
 		if tl.Err != nil {
 			d.Error = tl.Err.Error()
 		}

@@ -247,6 +247,38 @@ func (e *BrokerTooOldError) Error() string {
 // Is matches ErrBrokerTooOld.
 func (e *BrokerTooOldError) Is(target error) bool { return target == ErrBrokerTooOld }
 
+// UnsupportedAPIError is a request the broker's ApiVersions answer does not
+// offer (or offers at no version the client speaks): nothing was sent, and
+// no retry can change that.
+type UnsupportedAPIError struct {
+	// Broker is the host:port asked, "" when unknown.
+	Broker string
+	// API is the Kafka request name, e.g. DescribeConfigs.
+	API string
+	// Offered tells that the broker lists the request, at versions
+	// Min..Max none of which the client speaks.
+	Offered  bool
+	Min, Max int16
+}
+
+func (e *UnsupportedAPIError) Error() string {
+	broker := "the broker"
+	if e.Broker != "" {
+		broker = "broker " + e.Broker
+	}
+	api := e.API
+	if api == "" {
+		api = "the request"
+	}
+	if e.Offered {
+		return fmt.Sprintf("%s: %s offers only v%d-v%d of %s, none of which this client speaks; nothing was sent", e.API, broker, e.Min, e.Max, api)
+	}
+	return fmt.Sprintf("%s: %s does not offer %s (its ApiVersions answer leaves it out); nothing was sent", e.API, broker, api)
+}
+
+// Is matches ErrBrokerTooOld: the broker lacks what the request needs.
+func (e *UnsupportedAPIError) Is(target error) bool { return target == ErrBrokerTooOld }
+
 // UnavailableError wraps what kept a request from being answered: a network
 // error, a coordinator error that outlived its retries, or the deadline.
 type UnavailableError struct {

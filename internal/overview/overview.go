@@ -568,49 +568,16 @@ func sortedSet(xs []string) []string {
 // log ends read so far (the time lag's Fetch goes out then: prefetch).
 func fillLag(ctx context.Context, client Client, groups []*Group, beside besideLogStarts) leaderOf {
 	var ok []*Group
-	var ids []string
 	for _, g := range groups {
 		if g.Err == nil {
-			ok, ids = append(ok, g), append(ids, g.Group)
+			ok = append(ok, g)
 		}
 	}
 	if len(ok) == 0 {
 		return nil
 	}
-	committed := map[string]partitionIndex[admin.CommittedOffset]{}
-	for _, co := range client.FetchCommittedOffsets(ctx, ids) {
-		committed[co.Group] = committedIndex(co.Offsets)
-		if co.Err != nil {
-			for _, g := range ok {
-				if g.Group == co.Group {
-					g.Err = co.Err
-				}
-			}
-		}
-	}
-	n := 0
-	for _, g := range ok {
-		for _, st := range g.Subtopologies {
-			n += len(st.Sources) * (1 + len(st.Tasks))
-		}
-	}
-	all := make([]kafka.TopicPartition, 0, n)
-	for _, g := range ok {
-		if g.Err != nil {
-			continue
-		}
-		addCommittedTasks(g, committed[g.Group])
-		for _, st := range g.Subtopologies {
-			for _, src := range st.Sources {
-				all = append(all, kafka.TopicPartition{Topic: src.Topic, Partition: 0})
-			}
-			for _, t := range st.Tasks {
-				for _, src := range st.Sources {
-					all = append(all, kafka.TopicPartition{Topic: src.Topic, Partition: t.Partition})
-				}
-			}
-		}
-	}
+	committed := fetchCommitted(ctx, client, ok)
+	all := lagPartitions(ok, committed)
 	if len(all) == 0 {
 		return nil
 	}
@@ -635,6 +602,59 @@ func fillLag(ctx context.Context, client Client, groups []*Group, beside besideL
 		lo, ok := latest.get(tp)
 		return lo.Leader, ok && lo.Err == nil && lo.Leader >= 0
 	}
+}
+
+// fetchCommitted reads the committed offsets of groups, by group; a group
+// whose offsets could not be read gets Err.
+func fetchCommitted(ctx context.Context, client Client, groups []*Group) map[string]partitionIndex[admin.CommittedOffset] {
+	ids := make([]string, len(groups))
+	for i, g := range groups {
+		ids[i] = g.Group
+	}
+	committed := map[string]partitionIndex[admin.CommittedOffset]{}
+	for _, co := range client.FetchCommittedOffsets(ctx, ids) {
+		committed[co.Group] = committedIndex(co.Offsets)
+		if co.Err == nil {
+			continue
+		}
+		for _, g := range groups {
+			if g.Group == co.Group {
+				g.Err = co.Err
+			}
+		}
+	}
+	return committed
+}
+
+// lagPartitions adds, to each group whose offsets were read, the tasks of
+// the partitions it committed when its members hold none
+// (addCommittedTasks), and returns the partitions ListOffsets is asked
+// about: every task's sources, and partition 0 of every source topic.
+func lagPartitions(groups []*Group, committed map[string]partitionIndex[admin.CommittedOffset]) []kafka.TopicPartition {
+	n := 0
+	for _, g := range groups {
+		for _, st := range g.Subtopologies {
+			n += len(st.Sources) * (1 + len(st.Tasks))
+		}
+	}
+	all := make([]kafka.TopicPartition, 0, n)
+	for _, g := range groups {
+		if g.Err != nil {
+			continue
+		}
+		addCommittedTasks(g, committed[g.Group])
+		for _, st := range g.Subtopologies {
+			for _, src := range st.Sources {
+				all = append(all, kafka.TopicPartition{Topic: src.Topic, Partition: 0})
+			}
+			for _, t := range st.Tasks {
+				for _, src := range st.Sources {
+					all = append(all, kafka.TopicPartition{Topic: src.Topic, Partition: t.Partition})
+				}
+			}
+		}
+	}
+	return all
 }
 
 // besideLogStarts runs while fillLag asks for the log starts, with the
@@ -730,17 +750,17 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 	}
 	var pre *prefetch
 	var beside besideLogStarts
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
 	if rr, ok := client.(RecordReader); ok && opts.TimeLag {
 		beside = func(groups []*Group, committed map[string]partitionIndex[admin.CommittedOffset], latest partitionIndex[admin.ListedOffset]) {
-			pre = readAhead(ctx, rr, groups, committed, latest)
+			pre = readAhead(ctx, rr, groups, committed, latest, now)
 		}
 	}
 	leaders := fillLag(ctx, client, res.Groups, beside)
 	if opts.TimeLag {
-		now := time.Now
-		if opts.Now != nil {
-			now = opts.Now
-		}
 		res.Fetches = fillTimeLag(ctx, client, res.Groups, leaders, now, pre)
 	}
 	wg.Wait()

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -28,6 +29,37 @@ import (
 // theirs (never a sum: two partitions four minutes behind are four
 // minutes behind); their record lag is a sum, saturating.
 
+// ClockSkewAllowance is how far after now a record's timestamp may be and
+// still be taken as its time (a lag of 0): clocks kept by NTP agree within
+// well under a second, and a minute covers one drifting between syncs. A
+// record stamped further ahead (a producer's clock far off, a bogus time
+// such as 2^63-1) says nothing of how far behind the application is: its
+// time lag comes from the next records with a plausible time, or is
+// unknown (FutureTimestampError). A lag of 0 there would hide the records
+// behind it, however old.
+const ClockSkewAllowance = time.Minute
+
+// FutureTimestampError is why a partition's time lag is unknown: the first
+// record to process is stamped after now plus ClockSkewAllowance, and no
+// later record read up to the log end has a plausible time.
+type FutureTimestampError struct {
+	Offset int64
+	// Timestamp (ms since the epoch) is the record's.
+	Timestamp int64
+	// Records counts the records skipped for their time, the first
+	// included.
+	Records int64
+}
+
+func (e *FutureTimestampError) Error() string {
+	when := fmt.Sprintf("%d ms since the epoch", e.Timestamp)
+	if t := time.UnixMilli(e.Timestamp).UTC(); t.Year() <= 9999 {
+		when = t.Format("2006-01-02T15:04:05.000Z")
+	}
+	return fmt.Sprintf("the record at offset %d is stamped %s, after now beyond the %s clock-skew allowance, and no later record up to the log end has a plausible time (%d skipped)",
+		e.Offset, when, ClockSkewAllowance, e.Records)
+}
+
 // TimeLag is a time lag and a record lag.
 type TimeLag struct {
 	// Measured tells that the records were read (Options.TimeLag); the
@@ -43,6 +75,10 @@ type TimeLag struct {
 	// topic's, CreateTime or LogAppendTime ("" unknown). Partition only.
 	Timestamp     int64
 	TimestampType string
+	// Future counts the records skipped for their time at a partition
+	// whose first record to process is stamped in the future
+	// (ClockSkewAllowance); Timestamp is then the first later record's.
+	Future int64
 	// Records is the record lag; Exact tells it was counted, else it is
 	// the offset lag, an upper bound.
 	Records int64
@@ -76,67 +112,20 @@ func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders le
 	if !ok {
 		return 0
 	}
-	n := 0
-	for _, g := range groups {
-		if g.Err == nil {
-			for _, st := range g.Subtopologies {
-				for _, t := range st.Tasks {
-					n += len(t.Offsets)
-				}
-			}
-		}
-	}
-	// The rows to read now, and those the read ahead answered (most or
-	// none), with their answers.
-	var qs []admin.FirstRecordQuery
-	var rows, early []*PartitionLag
-	var earlyGot []admin.FirstRecord
-	if pre != nil {
-		early, earlyGot = make([]*PartitionLag, 0, n), make([]admin.FirstRecord, 0, n)
-	} else {
-		qs, rows = make([]admin.FirstRecordQuery, 0, n), make([]*PartitionLag, 0, n)
-	}
-	for _, g := range groups {
-		if g.Err != nil {
-			continue
-		}
-		for _, st := range g.Subtopologies {
-			for _, t := range st.Tasks {
-				for i := range t.Offsets {
-					row := &t.Offsets[i]
-					from := row.LogStart
-					if row.Committed != nil {
-						from = max(*row.Committed, row.LogStart)
-					}
-					q := admin.FirstRecordQuery{TopicPartition: row.TopicPartition, From: from, End: row.LogEnd, Count: row.LogEnd-from <= admin.RecordCountBound}
-					if fr, ok := pre.answer(q); ok {
-						early, earlyGot = append(early, row), append(earlyGot, fr)
-						continue
-					}
-					if leaders != nil {
-						q.Leader, q.LeaderKnown = leaders(row.TopicPartition)
-					}
-					qs = append(qs, q)
-					rows = append(rows, row)
-				}
-			}
-		}
-	}
+	plan := planReads(groups, leaders, plausibleUntil(now), pre)
 	var got []admin.FirstRecord
 	var stats admin.FetchStats
 	var err error
-	if len(qs) > 0 {
-		got, stats, err = rr.FetchFirstRecords(ctx, qs)
+	if len(plan.qs) > 0 {
+		got, stats, err = rr.FetchFirstRecords(ctx, plan.qs)
 	}
 	at := now()
-	for i, row := range early {
-		row.Time = partitionTimeLag(at, *row, earlyGot[i])
+	for i, row := range plan.early {
+		row.Time = partitionTimeLag(at, *row, plan.earlyGot[i])
 	}
-	for i, row := range rows {
-		var fr admin.FirstRecord
-		if err != nil || i >= len(got) {
-			fr = admin.FirstRecord{Err: err}
-		} else {
+	for i, row := range plan.rows {
+		fr := admin.FirstRecord{Err: err}
+		if err == nil && i < len(got) {
 			fr = got[i]
 		}
 		row.Time = partitionTimeLag(at, *row, fr)
@@ -150,6 +139,61 @@ func fillTimeLag(ctx context.Context, client Client, groups []*Group, leaders le
 		stats.Requests += pre.stats.Requests
 	}
 	return stats.Requests
+}
+
+// readPlan is what fillTimeLag reads: the rows to read now with their
+// queries, and those the read ahead answered (most or none), with their
+// answers.
+type readPlan struct {
+	qs          []admin.FirstRecordQuery
+	rows, early []*PartitionLag
+	earlyGot    []admin.FirstRecord
+}
+
+// planReads sorts the offset rows of the groups into those the read ahead
+// answered and those to read now, from the committed offset (else the log
+// start) to the log end, at the leader ListOffsets met when known.
+func planReads(groups []*Group, leaders leaderOf, latest int64, pre *prefetch) readPlan {
+	n := 0
+	eachOffset(groups, func(*PartitionLag) { n++ })
+	var p readPlan
+	if pre != nil {
+		p.early, p.earlyGot = make([]*PartitionLag, 0, n), make([]admin.FirstRecord, 0, n)
+	} else {
+		p.qs, p.rows = make([]admin.FirstRecordQuery, 0, n), make([]*PartitionLag, 0, n)
+	}
+	eachOffset(groups, func(row *PartitionLag) {
+		from := row.LogStart
+		if row.Committed != nil {
+			from = max(*row.Committed, row.LogStart)
+		}
+		q := admin.FirstRecordQuery{TopicPartition: row.TopicPartition, From: from, End: row.LogEnd, Count: row.LogEnd-from <= admin.RecordCountBound, Latest: latest}
+		if fr, ok := pre.answer(q); ok {
+			p.early, p.earlyGot = append(p.early, row), append(p.earlyGot, fr)
+			return
+		}
+		if leaders != nil {
+			q.Leader, q.LeaderKnown = leaders(row.TopicPartition)
+		}
+		p.qs, p.rows = append(p.qs, q), append(p.rows, row)
+	})
+	return p
+}
+
+// eachOffset calls fn with every offset row of the groups without error.
+func eachOffset(groups []*Group, fn func(*PartitionLag)) {
+	for _, g := range groups {
+		if g.Err != nil {
+			continue
+		}
+		for _, st := range g.Subtopologies {
+			for _, t := range st.Tasks {
+				for i := range t.Offsets {
+					fn(&t.Offsets[i])
+				}
+			}
+		}
+	}
 }
 
 // prefetch is the time lag's Fetch sent ahead, while the log starts are
@@ -171,7 +215,8 @@ type prefetch struct {
 // is read ahead (a second Fetch per leader would follow). nil when
 // nothing was read or the read failed as a whole (fillTimeLag then reads
 // everything, and says why).
-func readAhead(ctx context.Context, rr RecordReader, groups []*Group, committed map[string]partitionIndex[admin.CommittedOffset], latest partitionIndex[admin.ListedOffset]) *prefetch {
+func readAhead(ctx context.Context, rr RecordReader, groups []*Group, committed map[string]partitionIndex[admin.CommittedOffset], latest partitionIndex[admin.ListedOffset], now func() time.Time) *prefetch {
+	plausible := plausibleUntil(now)
 	n := 0
 	for _, g := range groups {
 		for _, st := range g.Subtopologies {
@@ -196,7 +241,7 @@ func readAhead(ctx context.Context, rr RecordReader, groups []*Group, committed 
 						return nil
 					}
 					qs = append(qs, admin.FirstRecordQuery{TopicPartition: tp, From: c.Offset, End: end.Offset, Count: end.Offset-c.Offset <= admin.RecordCountBound,
-						Leader: end.Leader, LeaderKnown: end.Leader >= 0})
+						Leader: end.Leader, LeaderKnown: end.Leader >= 0, Latest: plausible})
 				}
 			}
 		}
@@ -211,6 +256,11 @@ func readAhead(ctx context.Context, rr RecordReader, groups []*Group, committed 
 		return nil
 	}
 	return &prefetch{qs: qs, got: got, stats: stats}
+}
+
+// plausibleUntil is the latest plausible record time (ms) at now.
+func plausibleUntil(now func() time.Time) int64 {
+	return now().Add(ClockSkewAllowance).UnixMilli()
 }
 
 // compareQueries orders queries by partition, then by what is read.
@@ -241,8 +291,11 @@ func partitionTimeLag(now time.Time, row PartitionLag, fr admin.FirstRecord) Tim
 		tl.Err = fr.Err
 		return tl
 	case fr.Found:
-		tl.Timestamp = fr.Timestamp
+		tl.Timestamp, tl.Future = fr.Timestamp, fr.Future
 		tl.Lag, tl.Known = admin.TimeLag(now, fr.Timestamp)
+		if fr.Future > 0 && !tl.Known {
+			tl.Err = &FutureTimestampError{Offset: fr.Offset, Timestamp: fr.FutureTimestamp, Records: fr.Future}
+		}
 	case !fr.Pending:
 		// Nothing to process: caught up, or only markers and aborted
 		// records follow.

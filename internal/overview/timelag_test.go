@@ -49,14 +49,16 @@ func TestTimeLag(t *testing.T) {
 	g := res.Groups[0]
 	require.NoError(t, g.Err)
 	assert.Equal(t, 2, res.Fetches)
+	// Latest: a record stamped after now plus the allowance is no time.
+	latest := now.Add(ClockSkewAllowance).UnixMilli()
 	// From: the committed offset, else the log start; Count when the
 	// gap is at most the bound; the leader, the node that answered
 	// ListOffsets.
 	assert.ElementsMatch(t, []admin.FirstRecordQuery{
-		{TopicPartition: tp("in", 0), From: 90, End: 100, Count: true, Leader: 100, LeaderKnown: true},
-		{TopicPartition: tp("in", 1), From: 10, End: 40, Count: true, Leader: 101, LeaderKnown: true},
-		{TopicPartition: tp("app-rep-repartition", 0), From: 50, End: 50, Count: true, Leader: 100, LeaderKnown: true},
-		{TopicPartition: tp("app-rep-repartition", 1), From: 20, End: 25, Count: true, Leader: 101, LeaderKnown: true},
+		{TopicPartition: tp("in", 0), From: 90, End: 100, Count: true, Leader: 100, LeaderKnown: true, Latest: latest},
+		{TopicPartition: tp("in", 1), From: 10, End: 40, Count: true, Leader: 101, LeaderKnown: true, Latest: latest},
+		{TopicPartition: tp("app-rep-repartition", 0), From: 50, End: 50, Count: true, Leader: 100, LeaderKnown: true, Latest: latest},
+		{TopicPartition: tp("app-rep-repartition", 1), From: 20, End: 25, Count: true, Leader: 101, LeaderKnown: true, Latest: latest},
 	}, r.queries)
 
 	byTask := map[string]*Task{}

@@ -55,11 +55,15 @@ func (c *Cluster) handleApiVersions(n *node, req kmsg.Request) (kmsg.Response, e
 	return resp, nil
 }
 
-// apiKeys is the advertised table. Minimum versions are 0: kversion keeps
-// the real minima private, and every handler here accepts v0.
+// apiKeys is the advertised table, less the keys SetUnsupported left out.
+// Minimum versions are 0: kversion keeps the real minima private, and
+// every handler here accepts v0.
 func (c *Cluster) apiKeys() []kmsg.ApiVersionsResponseApiKey {
 	var keys []kmsg.ApiVersionsResponseApiKey
 	c.versions.EachMaxKeyVersion(func(k, v int16) {
+		if !c.offered(k) {
+			return
+		}
 		keys = append(keys, kmsg.ApiVersionsResponseApiKey{ApiKey: k, MinVersion: 0, MaxVersion: v})
 	})
 	return keys

@@ -174,3 +174,46 @@ func TestApiVersions_RequestValidation(t *testing.T) {
 		})
 	}
 }
+
+// TestApiVersions_Unsupported: a state's unsupported_apis are left out of
+// the ApiVersions answer and a request under one of them closes the
+// connection, as on a broker that does not offer it.
+func TestApiVersions_Unsupported(t *testing.T) {
+	t.Parallel()
+	s, err := ParseState([]byte("unsupported_apis: [32]\n"))
+	require.NoError(t, err)
+	c := startCluster(t, Config{})
+	require.NoError(t, c.Load(s))
+
+	r := dialRaw(t, c.Addrs()[0])
+	av := kmsg.NewPtrApiVersionsRequest()
+	av.SetVersion(3)
+	av.ClientSoftwareName, av.ClientSoftwareVersion = "test", "1"
+	resp := decode[*kmsg.ApiVersionsResponse](t, r, av)
+	require.Zero(t, resp.ErrorCode)
+	keys := map[int16]bool{}
+	for _, k := range resp.ApiKeys {
+		keys[k.ApiKey] = true
+	}
+	assert.False(t, keys[32], "DescribeConfigs is left out")
+	assert.True(t, keys[42], "DeleteGroups stays")
+
+	dc := kmsg.NewPtrDescribeConfigsRequest()
+	dc.SetVersion(4)
+	r.send(dc)
+	r.requireClosed()
+
+	// Load replaces the set: a state without the key offers it again.
+	require.NoError(t, c.Load(&State{}))
+	r = dialRaw(t, c.Addrs()[0])
+	resp = decode[*kmsg.ApiVersionsResponse](t, r, av)
+	assert.Contains(t, fmt.Sprint(resp.ApiKeys), "{32 ")
+}
+
+func TestApiVersions_UnsupportedRefused(t *testing.T) {
+	t.Parallel()
+	_, err := ParseState([]byte("unsupported_apis: [18, 999]\n"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "unsupported_apis[0]: ApiVersions (18) cannot be left out")
+	assert.Contains(t, err.Error(), "unsupported_apis[1]: unknown API key 999")
+}

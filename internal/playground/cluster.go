@@ -108,6 +108,9 @@ type Cluster struct {
 	// groupConfigs are the dynamic group configs by group, then key
 	// (groupconfigs.go).
 	groupConfigs map[string]map[string]string
+	// unsupported are the API keys left out of ApiVersions and refused
+	// like a key the release does not know (SetUnsupported).
+	unsupported map[int16]bool
 
 	closeOnce sync.Once
 	wg        sync.WaitGroup
@@ -202,6 +205,29 @@ func (c *Cluster) Close() error {
 		c.wg.Wait()
 	})
 	return nil
+}
+
+// SetUnsupported makes the brokers leave keys out of their ApiVersions
+// answer and close a connection that sends one anyway, as a broker that
+// does not offer them (a Kafka-protocol broker without group configs has
+// no DescribeConfigs) does. It replaces the previous set; ApiVersions
+// itself cannot be left out.
+func (c *Cluster) SetUnsupported(keys ...int16) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.unsupported = map[int16]bool{}
+	for _, k := range keys {
+		if k != apiVersionsKey {
+			c.unsupported[k] = true
+		}
+	}
+}
+
+// offered tells whether key is in the brokers' ApiVersions answer.
+func (c *Cluster) offered(key int16) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.unsupported[key]
 }
 
 // Addrs returns "host:port" per node, in node id order.

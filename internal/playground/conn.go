@@ -210,7 +210,7 @@ func (*Cluster) frame(corr int32, flexHeader bool, body []byte) []byte {
 // can decode it.
 func (c *Cluster) supports(key, version int16) bool {
 	maxV, ok := c.maxVers[key]
-	if !ok || version < 0 || version > maxV {
+	if !ok || version < 0 || version > maxV || !c.offered(key) {
 		return false
 	}
 	req := kmsg.RequestForKey(key)

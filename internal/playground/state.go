@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -32,6 +33,9 @@ type State struct {
 	// GroupConfigs are the dynamic group configs (GROUP config resources,
 	// groupconfigs.go) by group id, then key; the group need not exist.
 	GroupConfigs map[string]map[string]string `yaml:"group_configs"`
+	// Unsupported are API keys the brokers leave out of ApiVersions
+	// (Cluster.SetUnsupported).
+	Unsupported []int16 `yaml:"unsupported_apis"`
 	// Timeline changes streams groups while the playground command runs
 	// (timeline.go); Load ignores it.
 	Timeline *StateTimeline `yaml:"timeline"`
@@ -120,6 +124,9 @@ func ParseState(data []byte) (*State, error) {
 	if err := dec.Decode(&s); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, errors.New("state file is empty")
+		}
+		if jerr := jsonLongKey(data); jerr != nil {
+			err = jerr // YAML's own message names an unrelated line
 		}
 		return nil, fmt.Errorf("state file: %w", friendlyYAMLError(err))
 	}
@@ -252,12 +259,35 @@ func (c *Cluster) Load(s *State) error {
 	c.groups, c.coordinators, c.topics, c.faults, c.raws = groups, coordinators, topics, faults, nil
 	c.offsets, c.brokerConfigs = offsets, configs
 	c.groupConfigs = nil
+	c.unsupported = keySet(s.Unsupported)
 	for g, kv := range s.GroupConfigs {
 		for k, v := range kv {
 			c.setGroupConfigLocked(g, k, &v)
 		}
 	}
 	return nil
+}
+
+// keySet is keys as a set.
+func keySet(keys []int16) map[int16]bool {
+	out := make(map[int16]bool, len(keys))
+	for _, k := range keys {
+		out[k] = true
+	}
+	return out
+}
+
+// validateUnsupported checks unsupported_apis: known keys, ApiVersions
+// kept (a client could not even learn the table without it).
+func (s *State) validateUnsupported(p *problems) {
+	for i, k := range s.Unsupported {
+		switch {
+		case k == apiVersionsKey:
+			p.add("unsupported_apis[%d]: ApiVersions (18) cannot be left out", i)
+		case kmsg.RequestForKey(k) == nil:
+			p.add("unsupported_apis[%d]: unknown API key %d", i, k)
+		}
+	}
 }
 
 // validate collects every problem so a playground user fixes a file in one
@@ -333,6 +363,7 @@ func (s *State) validate(nodes int) error {
 			p.add("%s: topic applies to key 1 (Fetch) only", where)
 		}
 	}
+	s.validateUnsupported(&p)
 	for name := range s.BrokerConfigs {
 		if strings.TrimSpace(name) == "" {
 			p.add("broker_configs: a config name is empty")

@@ -261,3 +261,34 @@ func TestBuiltinSeeds(t *testing.T) {
 	_, ok = BuiltinSeed("nope")
 	assert.False(t, ok)
 }
+
+// W16 of issue 30: a JSON key over YAML's 1,024-character limit is named
+// as such, at its own line and column, not with YAML's line of the
+// mapping that holds it.
+func TestParseState_JSONLongKey(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("k", 1100)
+	for _, tc := range []struct {
+		name, json, want string
+	}{
+		{"group config key", "{\n  \"nodes\": 1,\n  \"group_configs\": {\n    \"g\": {\"" + long + "\": \"1\"}\n  }\n}\n",
+			`state file: line 4, column 11: the JSON key "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk…" is 1102 characters long with its quotes: a state file is read as YAML, which takes keys of at most 1024`},
+		{"group id on one line", `{"nodes": 1, "group_configs": {"` + long + `": {"a": "b"}}}`,
+			`state file: line 1, column 32: the JSON key "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk…" is 1102 characters long`},
+		{"in a list", "{\"streams_groups\": [{\"id\": \"g\", \"state\": \"Stable\"},\n {\"" + long + "\": 1}]}",
+			`state file: line 2, column 3: the JSON key`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseState([]byte(tc.json))
+			require.Error(t, err)
+			assert.True(t, strings.HasPrefix(err.Error(), tc.want), err.Error())
+		})
+	}
+	// At the limit (1,022 characters and the quotes) the key is read.
+	_, err := ParseState([]byte(`{"group_configs": {"` + strings.Repeat("k", 1022) + `": {}}}`))
+	require.NoError(t, err)
+	// Not JSON, or JSON without a long key: YAML's own message.
+	_, err = ParseState([]byte("{\"nodes\": [1,}\n"))
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "JSON key")
+}
