@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kbin"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -94,6 +95,9 @@ func (c *Cluster) serve(n *node, conn net.Conn, id int) {
 		if err != nil {
 			c.logf("playground: node %d: closing connection: %v", n.id, err)
 			return
+		}
+		if c.cfg.Latency > 0 {
+			time.Sleep(c.cfg.Latency)
 		}
 		if _, err := conn.Write(out); err != nil {
 			return
