@@ -19,7 +19,7 @@ import (
 // round trips and a connection to the leaders more than the members view,
 // not four.
 func BenchmarkDescribeViews(b *testing.B) {
-	c, err := playground.StartStateWith(playground.Config{NoRequestLog: true, Latency: 500 * time.Microsecond}, playground.DefaultState())
+	c, err := playground.StartStateWith(playground.Config{NoRequestLog: true, Latency: time.Millisecond}, playground.DefaultState())
 	if err != nil {
 		b.Fatal(err)
 	}
