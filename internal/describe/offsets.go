@@ -148,11 +148,10 @@ type logOffsets struct {
 // fetchLogOffsets sends the offsets view's requests, overlapping those that
 // do not depend on one another: the OffsetFetch (to the coordinators) goes
 // out with the Metadata of the topics, then the log starts' and the log
-// ends' ListOffsets (to the partition leaders) go out together. In series
-// they took four round trips after the describe (OffsetFetch, Metadata,
-// ListOffsets, ListOffsets), overlapped two (Metadata, ListOffsets): 22 ms
-// against 12-15 ms for the other views on a real broker (issue 32; figures
-// in CHANGELOG.md).
+// ends' ListOffsets (to the partition leaders) go out together. After the
+// describe, that is three round trips in series (Metadata, the leaders'
+// connection, ListOffsets) instead of five: BenchmarkDescribeViews in
+// internal/admin (issue 32; figures in CHANGELOG.md).
 func fetchLogOffsets(ctx context.Context, client Client, groups []string, tps []kafka.TopicPartition) logOffsets {
 	var out logOffsets
 	var wg sync.WaitGroup
