@@ -231,6 +231,8 @@ func (f *fakeClient) ListOffsets(context.Context, []kafka.TopicPartition, int64)
 	return nil, nil
 }
 
+func (f *fakeClient) LoadTopics(context.Context, []string) {}
+
 func (f *fakeClient) DeleteGroups(context.Context, []string) []admin.DeletedGroup { return nil }
 
 func (f *fakeClient) DeleteTopics(context.Context, []string) []admin.DeletedTopic { return nil }

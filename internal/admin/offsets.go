@@ -260,6 +260,34 @@ func (c *Client) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, ti
 	return out, nil
 }
 
+// LoadTopics loads the partition metadata (the leaders) of topics into
+// kgo's cache, unless it is there already (MetadataMinAge), so that the
+// ListOffsets of these topics sent together next find it there: each
+// would otherwise send its own Metadata request, as neither sees the
+// other's answer in the cache in time. A failure is not reported: each
+// ListOffsets then asks again and reports what it finds, as without this
+// call.
+func (c *Client) LoadTopics(ctx context.Context, topics []string) {
+	if len(topics) == 0 {
+		return
+	}
+	req := kmsg.NewPtrMetadataRequest()
+	for _, t := range topics {
+		rt := kmsg.NewMetadataRequestTopic()
+		rt.Topic = kmsg.StringPtr(t)
+		req.Topics = append(req.Topics, rt)
+	}
+	c.mu.Lock()
+	if c.sharded == nil {
+		c.sharded = map[string]struct{}{}
+	}
+	for _, t := range topics {
+		c.sharded[t] = struct{}{}
+	}
+	c.mu.Unlock()
+	_, _ = c.cl.RequestCachedMetadata(ctx, req, 0)
+}
+
 // ForgetTopicMetadata lets go of the partition metadata that kgo keeps
 // for the topics ListOffsets asked for. kgo uses it for MetadataMinAge (5
 // seconds: both ListOffsets of a lag read it once) but keeps it after it

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -245,4 +246,63 @@ func TestForgetTopicMetadata(t *testing.T) {
 	assert.NotEmpty(t, logged(c, 3), "forgotten: asked again")
 	cl.ForgetTopicMetadata()
 	cl.ForgetTopicMetadata() // nothing to forget: nothing happens
+}
+
+// The describe's offsets view loads the topics' metadata once, then sends
+// its two ListOffsets together: they find it in kgo's cache and send no
+// Metadata of their own (two without LoadTopics: neither sees the other's
+// answer in time). A topic the cluster lacks is still each ListOffsets'
+// error, as without LoadTopics.
+func TestLoadTopics(t *testing.T) {
+	c, cl := viewsCluster(t)
+	c.PutTopic("in", 3)
+	c.PutTopic("other", 1)
+	for p := range int32(3) {
+		c.SetLogOffsets("in", p, int64(p), 100+int64(p))
+	}
+	c.SetLogOffsets("other", 0, 7, 9)
+	ctx := viewsCtx(t)
+	both := func(tps []kafka.TopicPartition) (earliest, latest []ListedOffset) {
+		var errE, errL error
+		var wg sync.WaitGroup
+		wg.Go(func() { earliest, errE = cl.ListOffsets(ctx, tps, EarliestTimestamp) })
+		wg.Go(func() { latest, errL = cl.ListOffsets(ctx, tps, LatestTimestamp) })
+		wg.Wait()
+		require.NoError(t, errE)
+		require.NoError(t, errL)
+		return earliest, latest
+	}
+
+	tps := []kafka.TopicPartition{{Topic: "in", Partition: 0}, {Topic: "in", Partition: 1}, {Topic: "in", Partition: 2}, {Topic: "other", Partition: 0}}
+	c.ResetRequests()
+	cl.LoadTopics(ctx, []string{"in", "other"})
+	require.Len(t, logged(c, 3), 1, "LoadTopics' Metadata")
+	earliest, latest := both(tps)
+	assert.Len(t, logged(c, 3), 1, "no Metadata of the ListOffsets' own")
+	assert.Len(t, logged(c, 2), 6, "two ListOffsets per leader")
+	for i, want := range [][2]int64{{0, 100}, {1, 101}, {2, 102}, {7, 9}} {
+		require.NoError(t, earliest[i].Err)
+		require.NoError(t, latest[i].Err)
+		assert.Equal(t, want, [2]int64{earliest[i].Offset, latest[i].Offset})
+	}
+
+	// A missing topic: as without LoadTopics, each ListOffsets asks again
+	// and reports it.
+	cl.LoadTopics(ctx, []string{"missing"})
+	earliest, latest = both([]kafka.TopicPartition{{Topic: "missing", Partition: 0}})
+	assert.Error(t, earliest[0].Err, "a topic the cluster does not have")
+	assert.Error(t, latest[0].Err, "a topic the cluster does not have")
+
+	// LoadTopics' topics are forgotten with ListOffsets' ones.
+	c.PutTopic("solo", 1)
+	cl.LoadTopics(ctx, []string{"solo"})
+	c.ResetRequests()
+	cl.LoadTopics(ctx, []string{"solo"})
+	assert.Empty(t, logged(c, 3), "within MetadataMinAge the metadata is kgo's")
+	cl.ForgetTopicMetadata()
+	cl.LoadTopics(ctx, []string{"solo"})
+	assert.Len(t, logged(c, 3), 1, "forgotten: asked again")
+	c.ResetRequests()
+	cl.LoadTopics(ctx, nil)
+	assert.Empty(t, c.Requests(), "no topics: no request")
 }

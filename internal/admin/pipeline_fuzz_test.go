@@ -34,6 +34,8 @@ func (offsetsAnswers) ListOffsets(context.Context, []kafka.TopicPartition, int64
 	return nil, nil
 }
 
+func (offsetsAnswers) LoadTopics(context.Context, []string) {}
+
 // rawControl returns the first control character of s that must not reach
 // a terminal: C0 (but LF, and in YAML tab), DEL and C1; in text, also the
 // invisible and bidi characters text escapes.

@@ -82,6 +82,10 @@ type Client interface {
 	// FetchCommittedOffsets and ListOffsets serve the offsets view.
 	FetchCommittedOffsets(ctx context.Context, groups []string) []admin.GroupOffsets
 	ListOffsets(ctx context.Context, tps []kafka.TopicPartition, timestamp int64) ([]admin.ListedOffset, error)
+	// LoadTopics loads the partition leaders of topics, so that the two
+	// ListOffsets the offsets view sends together do not each ask for
+	// them; a failure is left for the ListOffsets to report.
+	LoadTopics(ctx context.Context, topics []string)
 }
 
 // Result holds one Group per requested group, in request order.

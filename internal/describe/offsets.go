@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -18,7 +19,8 @@ import (
 //
 // All offsets-view groups are fetched together: one OffsetFetch per
 // coordinator for their committed offsets and two ListOffsets per partition
-// leader (earliest, latest) for the union of their partitions.
+// leader (earliest, latest) for the union of their partitions. These go out
+// together (fetchLogOffsets).
 
 // PartitionOffset is one row of the offsets view.
 type PartitionOffset struct {
@@ -98,29 +100,24 @@ func fillOffsets(ctx context.Context, client Client, groups []*Group) {
 		return
 	}
 
-	committed := map[string]admin.GroupOffsets{}
-	for _, co := range client.FetchCommittedOffsets(ctx, ids) {
-		committed[co.Group] = co
-	}
-	earliest, errE := admin.IndexListedOffsets(client.ListOffsets(ctx, all, admin.EarliestTimestamp))
-	latest, errL := admin.IndexListedOffsets(client.ListOffsets(ctx, all, admin.LatestTimestamp))
+	got := fetchLogOffsets(ctx, client, ids, all)
 
 	for _, w := range wants {
-		co := committed[w.g.Group]
+		co := got.committed[w.g.Group]
 		switch {
 		case co.Err != nil:
 			w.g.Err = co.Err
 			continue
-		case errE != nil:
-			w.g.Err = errE
+		case got.errE != nil:
+			w.g.Err = got.errE
 			continue
-		case errL != nil:
-			w.g.Err = errL
+		case got.errL != nil:
+			w.g.Err = got.errL
 			continue
 		}
 		mine := co.Committed()
 		for _, tp := range w.tps {
-			start, end := earliest[tp], latest[tp]
+			start, end := got.earliest[tp], got.latest[tp]
 			if start.Err != nil || end.Err != nil {
 				w.g.Err = firstErr(start.Err, end.Err)
 				w.g.Offsets = nil
@@ -139,6 +136,48 @@ func fillOffsets(ctx context.Context, client Client, groups []*Group) {
 			w.g.Offsets = append(w.g.Offsets, row)
 		}
 	}
+}
+
+// logOffsets are the answers fillOffsets builds the rows from.
+type logOffsets struct {
+	committed        map[string]admin.GroupOffsets
+	earliest, latest map[kafka.TopicPartition]admin.ListedOffset
+	errE, errL       error
+}
+
+// fetchLogOffsets sends the offsets view's requests, overlapping those that
+// do not depend on one another: the OffsetFetch (to the coordinators) goes
+// out with the Metadata of the topics, then the log starts' and the log
+// ends' ListOffsets (to the partition leaders) go out together. After the
+// describe, that is three round trips in series (Metadata, the leaders'
+// connection, ListOffsets) instead of five: BenchmarkDescribeViews in
+// internal/admin (issue 32; figures in CHANGELOG.md).
+func fetchLogOffsets(ctx context.Context, client Client, groups []string, tps []kafka.TopicPartition) logOffsets {
+	var out logOffsets
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		out.committed = map[string]admin.GroupOffsets{}
+		for _, co := range client.FetchCommittedOffsets(ctx, groups) {
+			out.committed[co.Group] = co
+		}
+	})
+	client.LoadTopics(ctx, topicsOf(tps))
+	wg.Go(func() {
+		out.earliest, out.errE = admin.IndexListedOffsets(client.ListOffsets(ctx, tps, admin.EarliestTimestamp))
+	})
+	out.latest, out.errL = admin.IndexListedOffsets(client.ListOffsets(ctx, tps, admin.LatestTimestamp))
+	wg.Wait()
+	return out
+}
+
+// topicsOf returns the distinct topics of tps, sorted.
+func topicsOf(tps []kafka.TopicPartition) []string {
+	out := make([]string, 0, len(tps))
+	for _, tp := range tps {
+		out = append(out, tp.Topic)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 func firstErr(errs ...error) error {

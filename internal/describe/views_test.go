@@ -3,7 +3,9 @@ package describe
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -26,6 +28,8 @@ func (f *fakeClient) ListOffsets(context.Context, []kafka.TopicPartition, int64)
 	return nil, nil
 }
 
+func (f *fakeClient) LoadTopics(context.Context, []string) {}
+
 func tasks(sub string, ps ...int32) kafka.Tasks {
 	return kafka.Tasks{SubtopologyID: sub, Partitions: ps}
 }
@@ -43,6 +47,7 @@ type viewsFake struct {
 	logs      map[kafka.TopicPartition][2]int64 // earliest, latest
 	listErr   error
 
+	mu      sync.Mutex // the offsets view's requests run concurrently
 	fetched [][]string
 	listed  [][]kafka.TopicPartition
 }
@@ -67,7 +72,9 @@ func (f *viewsFake) ListStreamsGroups(context.Context) ([]admin.ListedGroup, err
 }
 
 func (f *viewsFake) FetchCommittedOffsets(_ context.Context, groups []string) []admin.GroupOffsets {
+	f.mu.Lock()
 	f.fetched = append(f.fetched, groups)
+	f.mu.Unlock()
 	out := make([]admin.GroupOffsets, len(groups))
 	for i, g := range groups {
 		out[i] = admin.GroupOffsets{Group: g, Offsets: f.committed[g], Err: f.fetchErr[g]}
@@ -76,7 +83,9 @@ func (f *viewsFake) FetchCommittedOffsets(_ context.Context, groups []string) []
 }
 
 func (f *viewsFake) ListOffsets(_ context.Context, tps []kafka.TopicPartition, ts int64) ([]admin.ListedOffset, error) {
+	f.mu.Lock()
 	f.listed = append(f.listed, tps)
+	f.mu.Unlock()
 	if f.listErr != nil {
 		return nil, f.listErr
 	}
@@ -94,6 +103,8 @@ func (f *viewsFake) ListOffsets(_ context.Context, tps []kafka.TopicPartition, t
 	}
 	return out, nil
 }
+
+func (f *viewsFake) LoadTopics(context.Context, []string) {}
 
 // wordCountRow is a word-count group: subtopology 0 reads "in",
 // subtopology 1 the repartition topic "rep" (listed only as a repartition
@@ -195,6 +206,98 @@ func TestRun_offsets(t *testing.T) {
 			assert.Len(t, res.Groups[0].Members, 2)
 		}
 	})
+}
+
+// overlapFake answers each of the offsets view's three requests (the
+// OffsetFetch and the two ListOffsets) only once the other two are out too
+// (or after a few seconds): sent one after the other, each would wait.
+type overlapFake struct {
+	*viewsFake
+	out     map[string]chan struct{} // closed when the request is out
+	mu      sync.Mutex
+	waited  []string // requests that had to wait for the others
+	loaded  []string // LoadTopics' topics
+	early   bool     // LoadTopics came before any ListOffsets
+	listing bool
+}
+
+func newOverlapFake(f *viewsFake) *overlapFake {
+	return &overlapFake{viewsFake: f, out: map[string]chan struct{}{
+		"OffsetFetch": make(chan struct{}), "earliest": make(chan struct{}), "latest": make(chan struct{}),
+	}}
+}
+
+// sent closes name's channel and waits for the others.
+func (o *overlapFake) sent(name string) {
+	close(o.out[name])
+	deadline := time.After(3 * time.Second)
+	for other, ch := range o.out {
+		if other == name {
+			continue
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			o.mu.Lock()
+			o.waited = append(o.waited, name)
+			o.mu.Unlock()
+			return
+		}
+	}
+}
+
+func (o *overlapFake) FetchCommittedOffsets(ctx context.Context, groups []string) []admin.GroupOffsets {
+	o.sent("OffsetFetch")
+	return o.viewsFake.FetchCommittedOffsets(ctx, groups)
+}
+
+func (o *overlapFake) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, ts int64) ([]admin.ListedOffset, error) {
+	o.mu.Lock()
+	o.listing = true
+	o.mu.Unlock()
+	name := "latest"
+	if ts == admin.EarliestTimestamp {
+		name = "earliest"
+	}
+	o.sent(name)
+	return o.viewsFake.ListOffsets(ctx, tps, ts)
+}
+
+func (o *overlapFake) LoadTopics(_ context.Context, topics []string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.loaded = append(o.loaded, topics...)
+	o.early = !o.listing
+}
+
+// The OffsetFetch, the log starts' and the log ends' ListOffsets go out
+// together, after one load of the topics' metadata: in series they took
+// four round trips after the describe (issue 32).
+func TestRun_offsetsOverlap(t *testing.T) {
+	tp := func(topic string, p int32) kafka.TopicPartition {
+		return kafka.TopicPartition{Topic: topic, Partition: p}
+	}
+	o := newOverlapFake(&viewsFake{
+		rows: map[string]*kafka.StreamsGroup{
+			"wc":    wordCountRow("Stable", member("m1", tasks("0", 0), tasks("1", 0))),
+			"other": wordCountRow("Stable", member("m", tasks("0", 1))),
+		},
+		committed: map[string][]admin.CommittedOffset{"wc": {{TopicPartition: tp("in", 0), Offset: 8, LeaderEpoch: -1}}},
+		logs:      map[kafka.TopicPartition][2]int64{tp("in", 0): {0, 10}, tp("in", 1): {2, 5}, tp("rep", 0): {3, 30}},
+	})
+	res, err := Run(t.Context(), o, Options{Groups: []string{"wc", "other"}})
+	require.NoError(t, err)
+	assert.Empty(t, o.waited, "requests that waited for another to be answered")
+	assert.Equal(t, []string{"in", "rep"}, o.loaded, "one metadata load of every topic")
+	assert.True(t, o.early, "the metadata was loaded before the ListOffsets")
+	assert.Equal(t, [][]string{{"wc", "other"}}, o.fetched)
+	require.NoError(t, res.Groups[0].Err)
+	assert.Equal(t, []PartitionOffset{
+		{Topic: "in", Partition: 0, CurrentOffset: i64(8), LogStartOffset: 0, LogEndOffset: 10, Lag: 2},
+		{Topic: "rep", Partition: 0, LogStartOffset: 3, LogEndOffset: 30, Lag: 27},
+	}, res.Groups[0].Offsets)
+	require.NoError(t, res.Groups[1].Err)
+	assert.Equal(t, []PartitionOffset{{Topic: "in", Partition: 1, LogStartOffset: 2, LogEndOffset: 5, Lag: 3}}, res.Groups[1].Offsets)
 }
 
 func TestOptions(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -63,6 +64,12 @@ type Config struct {
 	// playground that serves for hours, or a benchmark's thousands of
 	// runs, would otherwise keep every request it was sent.
 	NoRequestLog bool
+	// Latency, when set, delays every answer by that much, as a network
+	// between the client and the cluster would: requests are still
+	// handled one after the other on a connection, as on a Kafka broker,
+	// but a pipelined request does not wait for the previous answer's
+	// delay. Benchmarks see the round trips a command waits for in series.
+	Latency time.Duration
 }
 
 // Request is one entry of the request log.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kbin"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -75,6 +76,12 @@ func (c *Cluster) serve(n *node, conn net.Conn, id int) {
 		}
 	}()
 
+	write := conn.Write
+	if c.cfg.Latency > 0 {
+		w := delayedWriter(conn, c.cfg.Latency)
+		defer w.close()
+		write = w.write
+	}
 	r := bufio.NewReader(conn)
 	var size [4]byte
 	for {
@@ -95,10 +102,51 @@ func (c *Cluster) serve(n *node, conn net.Conn, id int) {
 			c.logf("playground: node %d: closing connection: %v", n.id, err)
 			return
 		}
-		if _, err := conn.Write(out); err != nil {
+		if _, err := write(out); err != nil {
 			return
 		}
 	}
+}
+
+// lateWriter writes each answer on conn once its delay is over, in order,
+// while the connection's next requests are handled (Config.Latency).
+type lateWriter struct {
+	delay time.Duration
+	out   chan lateAnswer
+	done  chan struct{}
+}
+
+type lateAnswer struct {
+	due time.Time
+	b   []byte
+}
+
+func delayedWriter(conn net.Conn, delay time.Duration) *lateWriter {
+	w := &lateWriter{out: make(chan lateAnswer, 64), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		failed := false
+		for a := range w.out {
+			time.Sleep(time.Until(a.due))
+			if !failed {
+				_, err := conn.Write(a.b)
+				failed = err != nil
+			}
+		}
+	}()
+	w.delay = delay
+	return w
+}
+
+func (w *lateWriter) write(b []byte) (int, error) {
+	w.out <- lateAnswer{due: time.Now().Add(w.delay), b: b}
+	return len(b), nil
+}
+
+// close writes what is left before the connection closes.
+func (w *lateWriter) close() {
+	close(w.out)
+	<-w.done
 }
 
 // handleFrame decodes one request frame and returns the whole response

@@ -5,6 +5,7 @@ import (
 	"net"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -116,6 +117,28 @@ func TestPipelinedRequestsAnswerInOrder(t *testing.T) {
 	for _, want := range corrs {
 		frame, err := raw.readFrame()
 		require.NoError(t, err)
+		assert.Equal(t, want, int32(binary.BigEndian.Uint32(frame)))
+	}
+}
+
+// With Latency, pipelined answers still come in order, each no sooner
+// than Latency after its request.
+func TestLatency(t *testing.T) {
+	t.Parallel()
+	const latency = 50 * time.Millisecond
+	c := startCluster(t, Config{Latency: latency})
+	raw := dialRaw(t, c.Addrs()[0])
+	sent := time.Now()
+	var corrs []int32
+	for v := int16(0); v < 3; v++ {
+		req := kmsg.NewPtrMetadataRequest()
+		req.Version = v
+		corrs = append(corrs, raw.send(req))
+	}
+	for _, want := range corrs {
+		frame, err := raw.readFrame()
+		require.NoError(t, err)
+		assert.GreaterOrEqual(t, time.Since(sent), latency)
 		assert.Equal(t, want, int32(binary.BigEndian.Uint32(frame)))
 	}
 }
