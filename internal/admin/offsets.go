@@ -179,6 +179,53 @@ func (c *Client) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, ti
 	if len(want) == 0 {
 		return nil, nil
 	}
+	req := c.listOffsetsRequest(want, timestamp)
+
+	// Each answer goes straight to its place in want's order (serve asks
+	// for 50,000 partitions a cycle: no index of them is built); a
+	// partition answered twice keeps the last answer, one not asked for
+	// is ignored.
+	out := make([]ListedOffset, len(want))
+	answered := make([]bool, len(want))
+	put := func(lo ListedOffset) {
+		if i, ok := slices.BinarySearchFunc(want, lo.TopicPartition, kafka.CompareTopicPartitions); ok {
+			// The name asked for: the answer's copy is let go.
+			lo.TopicPartition = want[i]
+			out[i], answered[i] = lo, true
+		}
+	}
+	var shardErr error
+	for _, shard := range c.cl.RequestSharded(ctx, req) {
+		if shard.Err != nil {
+			// kgo reports a topic it could not map to a leader (or a broker
+			// it could not reach) as a shard with the request's partitions.
+			shardErr = c.listOffsetsShardError(shard.Err, brokerAddr(shard.Meta))
+			putShardError(shard.Req, shardErr, put)
+			continue
+		}
+		resp, ok := shard.Resp.(*kmsg.ListOffsetsResponse)
+		if !ok {
+			return nil, &kafka.MalformedError{Reason: fmt.Sprintf("ListOffsets answered with %T", shard.Resp)}
+		}
+		putAnswers(resp, shard.Meta.NodeID, put)
+	}
+	for i, tp := range want {
+		if answered[i] {
+			continue
+		}
+		err := shardErr
+		if err == nil {
+			err = &kafka.MalformedError{Reason: fmt.Sprintf("ListOffsets has no answer for %s-%d", tp.Topic, tp.Partition)}
+		}
+		out[i] = ListedOffset{TopicPartition: tp, Offset: -1, LeaderEpoch: -1, Leader: -1, Err: err}
+	}
+	return out, nil
+}
+
+// listOffsetsRequest builds one ListOffsets of the sorted partitions want
+// at timestamp, and notes their topics as ones whose metadata the client
+// keeps (ForgetTopicMetadata lets them go).
+func (c *Client) listOffsetsRequest(want []kafka.TopicPartition, timestamp int64) *kmsg.ListOffsetsRequest {
 	req := kmsg.NewPtrListOffsetsRequest()
 	req.ReplicaID = -1
 	req.IsolationLevel = 0
@@ -204,60 +251,34 @@ func (c *Client) ListOffsets(ctx context.Context, tps []kafka.TopicPartition, ti
 		}
 		req.Topics = append(req.Topics, rt)
 	})
+	return req
+}
 
-	// Each answer goes straight to its place in want's order (serve asks
-	// for 50,000 partitions a cycle: no index of them is built); a
-	// partition answered twice keeps the last answer, one not asked for
-	// is ignored.
-	out := make([]ListedOffset, len(want))
-	answered := make([]bool, len(want))
-	put := func(lo ListedOffset) {
-		if i, ok := slices.BinarySearchFunc(want, lo.TopicPartition, kafka.CompareTopicPartitions); ok {
-			// The name asked for: the answer's copy is let go.
-			lo.TopicPartition = want[i]
-			out[i], answered[i] = lo, true
+// putShardError gives err to every partition of a shard's request.
+func putShardError(req kmsg.Request, err error, put func(ListedOffset)) {
+	sreq, ok := req.(*kmsg.ListOffsetsRequest)
+	if !ok {
+		return
+	}
+	for _, t := range sreq.Topics {
+		for _, p := range t.Partitions {
+			put(ListedOffset{TopicPartition: kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}, Offset: -1, LeaderEpoch: -1, Leader: -1, Err: err})
 		}
 	}
-	var shardErr error
-	for _, shard := range c.cl.RequestSharded(ctx, req) {
-		if shard.Err != nil {
-			// kgo reports a topic it could not map to a leader (or a broker
-			// it could not reach) as a shard with the request's partitions.
-			shardErr = c.listOffsetsShardError(shard.Err, brokerAddr(shard.Meta))
-			if sreq, ok := shard.Req.(*kmsg.ListOffsetsRequest); ok {
-				for _, t := range sreq.Topics {
-					for _, p := range t.Partitions {
-						put(ListedOffset{TopicPartition: kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}, Offset: -1, LeaderEpoch: -1, Leader: -1, Err: shardErr})
-					}
-				}
+}
+
+// putAnswers gives each partition of one leader's answer its offset or
+// error.
+func putAnswers(resp *kmsg.ListOffsetsResponse, leader int32, put func(ListedOffset)) {
+	for _, t := range resp.Topics {
+		for _, p := range t.Partitions {
+			lo := ListedOffset{TopicPartition: kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}, Offset: p.Offset, LeaderEpoch: p.LeaderEpoch, Leader: leader}
+			if p.ErrorCode != 0 {
+				lo.Err = NewKafkaError(p.ErrorCode, nil)
 			}
-			continue
-		}
-		resp, ok := shard.Resp.(*kmsg.ListOffsetsResponse)
-		if !ok {
-			return nil, &kafka.MalformedError{Reason: fmt.Sprintf("ListOffsets answered with %T", shard.Resp)}
-		}
-		for _, t := range resp.Topics {
-			for _, p := range t.Partitions {
-				lo := ListedOffset{TopicPartition: kafka.TopicPartition{Topic: t.Topic, Partition: p.Partition}, Offset: p.Offset, LeaderEpoch: p.LeaderEpoch, Leader: shard.Meta.NodeID}
-				if p.ErrorCode != 0 {
-					lo.Err = NewKafkaError(p.ErrorCode, nil)
-				}
-				put(lo)
-			}
+			put(lo)
 		}
 	}
-	for i, tp := range want {
-		if answered[i] {
-			continue
-		}
-		err := shardErr
-		if err == nil {
-			err = &kafka.MalformedError{Reason: fmt.Sprintf("ListOffsets has no answer for %s-%d", tp.Topic, tp.Partition)}
-		}
-		out[i] = ListedOffset{TopicPartition: tp, Offset: -1, LeaderEpoch: -1, Leader: -1, Err: err}
-	}
-	return out, nil
 }
 
 // LoadTopics loads the partition metadata (the leaders) of topics into

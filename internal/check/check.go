@@ -341,6 +341,21 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 	return res, nil
 }
 
+// aheadMessage names the partitions committed past their log end, up to
+// maxNamed of them.
+func aheadMessage(ahead []overview.PartitionLag) string {
+	var named []string
+	for _, p := range ahead[:min(len(ahead), maxNamed)] {
+		named = append(named, fmt.Sprintf("%s-%d at %d > %d", p.Topic, p.Partition, *p.Committed, p.LogEnd))
+	}
+	more := ""
+	if len(ahead) > maxNamed {
+		more = fmt.Sprintf(" and %d more", len(ahead)-maxNamed)
+	}
+	return fmt.Sprintf("%s committed past the log end (lag counted as 0): %s%s",
+		plural(int64(len(ahead)), "partition"), strings.Join(named, ", "), more)
+}
+
 // Evaluate holds one group's overview against the conditions of opts.
 func Evaluate(g *overview.Group, opts Options) *Group {
 	out := &Group{Overview: g, Status: OK}
@@ -381,16 +396,7 @@ func Evaluate(g *overview.Group, opts Options) *Group {
 		add(CondSourceTopic, Critical, "source topics %s do not exist", strings.Join(missing, ", "))
 	}
 	if ahead := g.AheadPartitions(); len(ahead) > 0 {
-		var named []string
-		for _, p := range ahead[:min(len(ahead), maxNamed)] {
-			named = append(named, fmt.Sprintf("%s-%d at %d > %d", p.Topic, p.Partition, *p.Committed, p.LogEnd))
-		}
-		more := ""
-		if len(ahead) > maxNamed {
-			more = fmt.Sprintf(" and %d more", len(ahead)-maxNamed)
-		}
-		add(CondCommittedOffset, Warning, "%s committed past the log end (lag counted as 0): %s%s",
-			plural(int64(len(ahead)), "partition"), strings.Join(named, ", "), more)
+		add(CondCommittedOffset, Warning, "%s", aheadMessage(ahead))
 	}
 
 	expected := opts.expected()
