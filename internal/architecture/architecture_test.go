@@ -160,6 +160,7 @@ var rules = []rule{
 	{"the playground is a broker: it knows no client code", under("internal/playground"),
 		local(slices.Concat(verbPackages, []string{"internal/admin", "internal/format", "internal/kafka", "internal/clientconfig"})...)},
 	{"only cmd serves the playground", not(under("cmd", "internal/playground")), local("internal/playground")},
+	{"renderers never import the service: nothing under format imports serve", under("internal/format"), local("internal/serve")},
 }
 
 // verb is what a verb package may import: admin, the models, and the
@@ -192,8 +193,9 @@ var mayImport = map[string][]string{
 	"internal/groupconfig":    verb(),
 	"internal/inventory":      verb(),
 	"internal/watch":          {"internal/describe", "internal/overview", "internal/check", "internal/kafka", "internal/topology"},
-	"internal/format":         slices.Concat(verbPackages, []string{"internal/kafka", "internal/topology", "internal/format/picture", "internal/serve/snapshot"}),
-	"internal/serve/web":      {"internal/serve/snapshot", "internal/format", "internal/check"},
+	"internal/format":         slices.Concat(verbPackages, []string{"internal/kafka", "internal/topology", "internal/format/picture"}),
+	"internal/serve/api":      {"internal/serve/snapshot", "internal/format", "internal/check", "internal/overview"},
+	"internal/serve/web":      {"internal/serve/snapshot", "internal/serve/api", "internal/format", "internal/check"},
 	"internal/format/picture": nil,
 	"internal/topoparse":      {"internal/format", "internal/topology"},
 	"internal/playground":     nil,
@@ -343,6 +345,9 @@ func TestImportRules_catchForbiddenEdges(t *testing.T) {
 		{[]pkg{p("internal/topology", "github.com/tetratelabs/wazero")}, "the Graphviz runtime and the painting libraries only in internal/format/picture"},
 		{[]pkg{p("internal/overview", "internal/format/picture")}, "verb packages never format, never serve, never read configuration"},
 		{[]pkg{p("internal/format/picture", "internal/topology")}, "picture knows no model: it turns DOT into pictures"},
+		{[]pkg{p("internal/format", "internal/serve/snapshot")}, "renderers never import the service: nothing under format imports serve"},
+		{[]pkg{p("internal/format", "internal/serve/api")}, "renderers never import the service: nothing under format imports serve"},
+		{[]pkg{p("internal/format/picture", "internal/serve")}, "renderers never import the service: nothing under format imports serve"},
 		{[]pkg{p("internal/playground", "internal/kafka")}, "the playground is a broker: it knows no client code"},
 		{[]pkg{p("internal/kafka", "cmd/kstreams-groups")}, "nothing imports cmd"},
 		{[]pkg{p("internal/javaprops", "github.com/spf13/afero")}, "javaprops imports only the standard library"},
@@ -393,12 +398,13 @@ func parse(t *testing.T, p pkg) []*ast.File {
 }
 
 // Models carry no json or yaml tags: documents are internal/format's types
-// alone, and the playground's state file is its own input format.
+// (the verbs') and internal/serve/api's (serve's own), and the
+// playground's state file is its own input format.
 func TestNoDocumentTagsOutsideFormat(t *testing.T) {
 	pkgs := listPackages(t)
 	support := testSupport(pkgs)
 	for _, p := range pkgs {
-		if under("internal/format", "internal/playground")(p) || support[p.ImportPath] {
+		if under("internal/format", "internal/serve/api", "internal/playground")(p) || support[p.ImportPath] {
 			continue
 		}
 		for _, f := range parse(t, p) {
@@ -410,7 +416,7 @@ func TestNoDocumentTagsOutsideFormat(t *testing.T) {
 				tag := reflect.StructTag(strings.Trim(field.Tag.Value, "`"))
 				for _, key := range []string{"json", "yaml"} {
 					if _, has := tag.Lookup(key); has {
-						t.Errorf("%s: a %s tag on %v; documents live in internal/format", p.rel(), key, field.Names)
+						t.Errorf("%s: a %s tag on %v; documents live in internal/format and internal/serve/api", p.rel(), key, field.Names)
 					}
 				}
 				return true
