@@ -35,8 +35,11 @@ type pkg struct {
 // rel is the package path inside the module ("internal/admin").
 func (p pkg) rel() string { return strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/") }
 
-// testFacilities are the libraries only tests use.
-var testFacilities = []string{"testing", "net/http/httptest", "github.com/stretchr/testify", "github.com/creack/pty"}
+// testFacilities are the libraries only tests use. chromedp drives the
+// console's browser tests: kept out of production, it is never downloaded
+// by a build of the command (docs/development.md).
+var testFacilities = []string{"testing", "net/http/httptest", "github.com/stretchr/testify", "github.com/creack/pty",
+	"github.com/chromedp/chromedp", "github.com/chromedp/cdproto"}
 
 // testSupport finds the packages only tests may import, by rule rather
 // than by name: what _test files import (directly or through other test
@@ -371,6 +374,8 @@ func TestImportRules_catchForbiddenEdges(t *testing.T) {
 		{[]pkg{p("internal/describe", "internal/buftest"), p("internal/buftest", "sync"), testOnly("internal/buftest")}, ruleTestSupport},
 		{[]pkg{p("internal/describe", "testing")}, ruleTestSupport},
 		{[]pkg{p("internal/list", "github.com/stretchr/testify/assert")}, ruleTestSupport},
+		{[]pkg{p("internal/serve/web", "github.com/chromedp/chromedp")}, ruleTestSupport},
+		{[]pkg{p("internal/serve/web", "github.com/chromedp/cdproto/page")}, ruleTestSupport},
 		{[]pkg{p("cmd/kstreams-groups", "internal/golden"), p("internal/golden", "testing"), testOnly("internal/golden")}, ruleTestSupport},
 	}
 	for _, tc := range tests {
