@@ -107,8 +107,9 @@ func (a *app) registerCompletions(root *cobra.Command) {
 					fn = a.completeGroups
 				case f.Name == "output":
 					fn = completeVerbOutputs
-				case f.Name == "state" && c.Name() == "playground":
-					// playground --state is a seed file, not a group state.
+				case (f.Name == "seed" || f.Name == "state") && c.Name() == "playground":
+					// playground --seed (and --state, its deprecated
+					// name) is a seed file, not a group state.
 					fn = completeSeedFiles
 				case f.Name == "state", f.Name == "expect-state":
 					fn = completeStates

@@ -223,12 +223,14 @@ func TestCompleteOutput(t *testing.T) {
 	}
 }
 
-// playground --state is a seed file: the shell completes file names with
-// the seed's extensions.
+// playground --seed (and --state, its deprecated name) is a seed file:
+// the shell completes file names with the seed's extensions.
 func TestCompletePlaygroundSeed(t *testing.T) {
 	t.Parallel()
 	isolate(t)
-	got, directive := complete(t, "playground", "--state", "")
-	assert.Equal(t, []string{"yaml", "yml", "json"}, got)
-	assert.Equal(t, ":8", directive)
+	for _, flag := range []string{"--seed", "--state"} {
+		got, directive := complete(t, "playground", flag, "")
+		assert.Equal(t, []string{"yaml", "yml", "json"}, got, flag)
+		assert.Equal(t, ":8", directive, flag)
+	}
 }

@@ -96,7 +96,7 @@ func TestHostile_sizeLimits(t *testing.T) {
 			code: exitUsage, line: "/dev/zero is larger than 64 MiB, the limit for a topology description"},
 		{name: "render stdin", args: []string{"render"}, stdin: zeros{},
 			code: exitUsage, line: "stdin is larger than 64 MiB, the limit for a topology description"},
-		{name: "playground seed", args: []string{"playground", "--state", "/dev/zero"},
+		{name: "playground seed", args: []string{"playground", "--seed", "/dev/zero"},
 			code: exitUsage, line: "state file /dev/zero is larger than 64 MiB, the limit for a seed file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,9 +9,9 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
-// seedInput is playground --state's input: the file it names or, where no
+// seedInput is playground --seed's input: the file it names or, where no
 // such file exists, the built-in seed of that name (the docs' pages start
-// `playground --state standbys`, which needs no clone).
+// `playground --seed standbys`, which needs no clone).
 type seedInput struct{ localInput }
 
 func (in seedInput) readFile(ctx context.Context, name, path string) (string, error) {

@@ -10,8 +10,8 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
-// playground --state takes a file or, where no file of that name exists,
-// a built-in seed (the docs' pages start `--state standbys`); a file of
+// playground --seed takes a file or, where no file of that name exists,
+// a built-in seed (the docs' pages start `--seed standbys`); a file of
 // the name wins.
 func TestPlaygroundBuiltinSeed(t *testing.T) {
 	t.Chdir(t.TempDir())

@@ -35,7 +35,7 @@ func TestPlayground_addrFileAndGuide(t *testing.T) {
 
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	cmd := exec.Command(exe, "playground", "--state", seed, "--addr-file", addrFile)
+	cmd := exec.Command(exe, "playground", "--seed", seed, "--addr-file", addrFile)
 	cmd.Env = []string{runAsCLIEnv + "=1", "HOME=" + dir, "XDG_CONFIG_HOME=" + dir, "PATH=" + os.Getenv("PATH")}
 	var stdout, stderr buftest.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -90,6 +90,26 @@ func TestPlayground_addrFileAndGuide(t *testing.T) {
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	assert.NoError(t, <-exited, "SIGTERM ends it with exit 0")
 	exited <- nil // for the cleanup
+}
+
+// --seed names the seed file; --state, its first name (a group state
+// everywhere else), still works for one release, hidden from the help,
+// with a notice on stderr: stdout stays the address alone.
+func TestPlayground_stateIsTheDeprecatedSeed(t *testing.T) {
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "missing.yaml")
+	seed := runCLI(t, "playground", "--seed", missing)
+	state := runCLI(t, "playground", "--state", missing)
+	assert.Equal(t, exitUsage, seed.code, seed.stderr)
+	assert.Contains(t, seed.stderr, "cannot read state file: ", "--seed reads the file")
+	assert.NotContains(t, seed.stderr, "deprecated")
+	assert.Equal(t, seed.code, state.code)
+	assert.Empty(t, state.stdout)
+	assert.Equal(t, "Flag --state has been deprecated, use --seed\n"+seed.stderr, state.stderr, "--state reads the same file, after the notice")
+
+	help := runCLI(t, "playground", "--help")
+	assert.Contains(t, help.stdout, "--seed string")
+	assert.NotContains(t, help.stdout, "--state")
 }
 
 func TestWriteFileAtomic(t *testing.T) {

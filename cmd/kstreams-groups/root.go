@@ -290,11 +290,14 @@ func (a *app) finishRoot(root *cobra.Command) {
 
 // rootLong is the root's help text.
 func rootLong() string {
-	return `kstreams-groups lists, describes and deletes Kafka Streams groups (KIP-1071),
-resets and deletes their offsets, and prints the topology description that
-the broker's plugin stored for a group (KIP-1331). It accepts the options of
-Apache Kafka 4.4's kafka-streams-groups.sh and prints the same text, and it
-also offers subcommands.` + "\n\n" + exitStatusHelp()
+	return `kstreams-groups is a drop-in for Apache Kafka 4.4's kafka-streams-groups.sh:
+with the same options and the same text it lists, describes and deletes
+Kafka Streams groups (KIP-1071), resets and deletes their offsets, and prints
+the topology description the broker stored for a group (KIP-1331). Its
+subcommands add an overview of who runs each task and where the lag is, a
+health check for monitoring, a doctor, an upgrade diff, the groups' configs,
+an inventory of internal topics, a Prometheus exporter with a web console
+(serve), and a playground cluster to try them all on.` + "\n\n" + exitStatusHelp()
 }
 
 // newRootBase is the root command with its options, both forms', and no
@@ -302,7 +305,7 @@ also offers subcommands.` + "\n\n" + exitStatusHelp()
 func (a *app) newRootBase() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "kstreams-groups",
-		Short: "List, describe and delete Kafka Streams groups and reset their offsets",
+		Short: "Inspect, check and manage Kafka Streams groups (a drop-in for kafka-streams-groups.sh)",
 		Example: `  # No Kafka at hand? Serve the built-in playground in the background and point
   # every command at it (kstreams-groups playground --help says more)
   rm -f /tmp/playground.addr

@@ -21,9 +21,9 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/buftest"
-	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/format/promtest"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
+	"github.com/kstreams-groups/kstreams-groups/internal/serve/api"
 )
 
 // serveChild is `kstreams-groups serve` in a child process.
@@ -263,7 +263,7 @@ func TestServeConsole(t *testing.T) {
 	assert.Contains(t, page, `src="/assets/app.js"`, "the console's page, not the placeholder")
 	code, body := s.get(t, "/api/v1/groups")
 	require.Equal(t, http.StatusOK, code, body)
-	var doc format.GroupsDoc
+	var doc api.GroupsDoc
 	require.NoError(t, json.Unmarshal([]byte(body), &doc))
 	assert.Equal(t, int64(7000), doc.RefreshMS, "the page refreshes once per --interval")
 	var groups []string

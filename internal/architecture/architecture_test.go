@@ -35,8 +35,11 @@ type pkg struct {
 // rel is the package path inside the module ("internal/admin").
 func (p pkg) rel() string { return strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/") }
 
-// testFacilities are the libraries only tests use.
-var testFacilities = []string{"testing", "net/http/httptest", "github.com/stretchr/testify", "github.com/creack/pty"}
+// testFacilities are the libraries only tests use. chromedp drives the
+// console's browser tests: kept out of production, it is never downloaded
+// by a build of the command (docs/development.md).
+var testFacilities = []string{"testing", "net/http/httptest", "github.com/stretchr/testify", "github.com/creack/pty",
+	"github.com/chromedp/chromedp", "github.com/chromedp/cdproto"}
 
 // testSupport finds the packages only tests may import, by rule rather
 // than by name: what _test files import (directly or through other test
@@ -160,6 +163,7 @@ var rules = []rule{
 	{"the playground is a broker: it knows no client code", under("internal/playground"),
 		local(slices.Concat(verbPackages, []string{"internal/admin", "internal/format", "internal/kafka", "internal/clientconfig"})...)},
 	{"only cmd serves the playground", not(under("cmd", "internal/playground")), local("internal/playground")},
+	{"renderers never import the service: nothing under format imports serve", under("internal/format"), local("internal/serve")},
 }
 
 // verb is what a verb package may import: admin, the models, and the
@@ -192,8 +196,9 @@ var mayImport = map[string][]string{
 	"internal/groupconfig":    verb(),
 	"internal/inventory":      verb(),
 	"internal/watch":          {"internal/describe", "internal/overview", "internal/check", "internal/kafka", "internal/topology"},
-	"internal/format":         slices.Concat(verbPackages, []string{"internal/kafka", "internal/topology", "internal/format/picture", "internal/serve/snapshot"}),
-	"internal/serve/web":      {"internal/serve/snapshot", "internal/format", "internal/check"},
+	"internal/format":         slices.Concat(verbPackages, []string{"internal/kafka", "internal/topology", "internal/format/picture"}),
+	"internal/serve/api":      {"internal/serve/snapshot", "internal/format", "internal/check", "internal/overview"},
+	"internal/serve/web":      {"internal/serve/snapshot", "internal/serve/api", "internal/format", "internal/check"},
 	"internal/format/picture": nil,
 	"internal/topoparse":      {"internal/format", "internal/topology"},
 	"internal/playground":     nil,
@@ -343,6 +348,9 @@ func TestImportRules_catchForbiddenEdges(t *testing.T) {
 		{[]pkg{p("internal/topology", "github.com/tetratelabs/wazero")}, "the Graphviz runtime and the painting libraries only in internal/format/picture"},
 		{[]pkg{p("internal/overview", "internal/format/picture")}, "verb packages never format, never serve, never read configuration"},
 		{[]pkg{p("internal/format/picture", "internal/topology")}, "picture knows no model: it turns DOT into pictures"},
+		{[]pkg{p("internal/format", "internal/serve/snapshot")}, "renderers never import the service: nothing under format imports serve"},
+		{[]pkg{p("internal/format", "internal/serve/api")}, "renderers never import the service: nothing under format imports serve"},
+		{[]pkg{p("internal/format/picture", "internal/serve")}, "renderers never import the service: nothing under format imports serve"},
 		{[]pkg{p("internal/playground", "internal/kafka")}, "the playground is a broker: it knows no client code"},
 		{[]pkg{p("internal/kafka", "cmd/kstreams-groups")}, "nothing imports cmd"},
 		{[]pkg{p("internal/javaprops", "github.com/spf13/afero")}, "javaprops imports only the standard library"},
@@ -366,6 +374,8 @@ func TestImportRules_catchForbiddenEdges(t *testing.T) {
 		{[]pkg{p("internal/describe", "internal/buftest"), p("internal/buftest", "sync"), testOnly("internal/buftest")}, ruleTestSupport},
 		{[]pkg{p("internal/describe", "testing")}, ruleTestSupport},
 		{[]pkg{p("internal/list", "github.com/stretchr/testify/assert")}, ruleTestSupport},
+		{[]pkg{p("internal/serve/web", "github.com/chromedp/chromedp")}, ruleTestSupport},
+		{[]pkg{p("internal/serve/web", "github.com/chromedp/cdproto/page")}, ruleTestSupport},
 		{[]pkg{p("cmd/kstreams-groups", "internal/golden"), p("internal/golden", "testing"), testOnly("internal/golden")}, ruleTestSupport},
 	}
 	for _, tc := range tests {
@@ -393,12 +403,13 @@ func parse(t *testing.T, p pkg) []*ast.File {
 }
 
 // Models carry no json or yaml tags: documents are internal/format's types
-// alone, and the playground's state file is its own input format.
+// (the verbs') and internal/serve/api's (serve's own), and the
+// playground's state file is its own input format.
 func TestNoDocumentTagsOutsideFormat(t *testing.T) {
 	pkgs := listPackages(t)
 	support := testSupport(pkgs)
 	for _, p := range pkgs {
-		if under("internal/format", "internal/playground")(p) || support[p.ImportPath] {
+		if under("internal/format", "internal/serve/api", "internal/playground")(p) || support[p.ImportPath] {
 			continue
 		}
 		for _, f := range parse(t, p) {
@@ -410,7 +421,7 @@ func TestNoDocumentTagsOutsideFormat(t *testing.T) {
 				tag := reflect.StructTag(strings.Trim(field.Tag.Value, "`"))
 				for _, key := range []string{"json", "yaml"} {
 					if _, has := tag.Lookup(key); has {
-						t.Errorf("%s: a %s tag on %v; documents live in internal/format", p.rel(), key, field.Names)
+						t.Errorf("%s: a %s tag on %v; documents live in internal/format and internal/serve/api", p.rel(), key, field.Names)
 					}
 				}
 				return true

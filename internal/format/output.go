@@ -61,8 +61,9 @@ func (o Output) Machine() bool { return o == JSON || o == YAML || o.Graph() || o
 // description streamed from its model (encode.go).
 func Encode(w io.Writer, o Output, v any) error { return encode(w, o, v) }
 
-// Documents lists the top-level document types, for schema tests.
+// Documents lists the top-level document types of the verbs, for schema
+// tests; serve's own documents are internal/serve/api's (api.Documents).
 func Documents() []any {
 	return []any{DescribeDoc{}, DeleteDoc{}, DeleteOffsetsDoc{}, ListDoc{}, ResetOffsetsDoc{}, OverviewDoc{}, TopologyDoc{}, VersionDoc{}, DiffDoc{}, CheckDoc{}, DoctorDoc{}, GroupConfigDoc{},
-		ClustersDoc{}, GroupsDoc{}, GroupDetailDoc{}, HistoryDoc{}, EventsDoc{}, ServeErrorDoc{}, InventoryDoc{}}
+		InventoryDoc{}}
 }

@@ -1,4 +1,4 @@
-package format
+package format_test
 
 import (
 	"fmt"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 )
 
 // The schema page (docs/schema.md) and the document types agree: every
@@ -40,8 +42,8 @@ func TestSchemaPage_detectsDrift(t *testing.T) {
 
 	// A field added to a document type, not to the page.
 	type listDocPlus struct {
-		ListDoc `json:",inline" yaml:",inline"`
-		Shiny   bool `json:"shiny_new_field" yaml:"shiny_new_field"`
+		format.ListDoc `json:",inline" yaml:",inline"`
+		Shiny          bool `json:"shiny_new_field" yaml:"shiny_new_field"`
 	}
 	withField := documentsByName()
 	withField["ListDoc"] = listDocPlus{}
@@ -61,10 +63,10 @@ func TestSchemaPage_detectsDrift(t *testing.T) {
 	assert.Contains(t, schemaProblems(stale, docs), "## describe names `members_count`, a field no document has")
 }
 
-// documentsByName are Documents() by their type's name.
+// documentsByName are documents() by their type's name.
 func documentsByName() map[string]any {
 	docs := map[string]any{}
-	for _, d := range Documents() {
+	for _, d := range documents() {
 		docs[reflect.TypeOf(d).Name()] = d
 	}
 	return docs
@@ -169,7 +171,7 @@ func schemaProblems(page string, docs map[string]any) []string {
 		for _, name := range s.docs {
 			d, ok := docs[name]
 			if !ok {
-				problems = append(problems, fmt.Sprintf("%s says schema: %s, which is not a document (Documents())", s.heading, name))
+				problems = append(problems, fmt.Sprintf("%s says schema: %s, which is not a document (format.Documents(), api.Documents())", s.heading, name))
 				continue
 			}
 			described[name] = true

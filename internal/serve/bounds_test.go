@@ -26,6 +26,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	"github.com/kstreams-groups/kstreams-groups/internal/serve"
+	"github.com/kstreams-groups/kstreams-groups/internal/serve/api"
 	"github.com/kstreams-groups/kstreams-groups/internal/serve/web"
 )
 
@@ -250,7 +251,7 @@ func TestBrokerMessageBounded(t *testing.T) {
 		require.Equal(t, http.StatusOK, res.StatusCode, path)
 		assert.Less(t, len(body), 256<<10, "%s is bounded", path)
 		if path == "/api/v1/groups" {
-			var doc format.GroupsDoc
+			var doc api.GroupsDoc
 			require.NoError(t, json.Unmarshal(body, &doc))
 			found := false
 			for _, row := range doc.Groups {

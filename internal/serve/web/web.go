@@ -16,6 +16,7 @@ import (
 
 	"github.com/kstreams-groups/kstreams-groups/internal/check"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/serve/api"
 	"github.com/kstreams-groups/kstreams-groups/internal/serve/snapshot"
 )
 
@@ -107,11 +108,11 @@ type handler struct {
 }
 
 func (h *handler) clusters(w http.ResponseWriter, r *http.Request) {
-	writeDoc(w, format.NewClustersDoc(h.src.Clusters()))
+	writeDoc(w, api.NewClustersDoc(h.src.Clusters()))
 }
 
 func (h *handler) groups(w http.ResponseWriter, r *http.Request) {
-	writeDoc(w, format.NewGroupsDoc(h.src.Clusters(), h.cfg.refresh))
+	writeDoc(w, api.NewGroupsDoc(h.src.Clusters(), h.cfg.refresh))
 }
 
 // find is the cluster the request names, or nil after a 404 answer.
@@ -147,14 +148,14 @@ func notReady(w http.ResponseWriter, c *snapshot.Cluster) {
 
 func (h *handler) cluster(w http.ResponseWriter, r *http.Request) {
 	if c := h.find(w, r); c != nil {
-		writeDoc(w, format.NewClusterDoc(c))
+		writeDoc(w, api.NewClusterDoc(c))
 	}
 }
 
 func (h *handler) overview(w http.ResponseWriter, r *http.Request) {
 	if c := h.find(w, r); c != nil {
 		if res := ready(w, c); res != nil {
-			writeDoc(w, format.OverviewOf(res))
+			writeDoc(w, api.OverviewOf(res))
 		}
 	}
 }
@@ -200,19 +201,19 @@ func (h *handler) findGroup(w http.ResponseWriter, r *http.Request) (*snapshot.C
 
 func (h *handler) group(w http.ResponseWriter, r *http.Request) {
 	if c, g := h.findGroup(w, r); g != nil {
-		writeDoc(w, format.NewGroupDetailDoc(c, g))
+		writeDoc(w, api.NewGroupDetailDoc(c, g))
 	}
 }
 
 func (h *handler) history(w http.ResponseWriter, r *http.Request) {
 	if c, g := h.findGroup(w, r); g != nil {
-		writeDoc(w, format.NewHistoryDoc(c.Name, g.ID(), c.History[g.ID()]))
+		writeDoc(w, api.NewHistoryDoc(c.Name, g.ID(), c.History[g.ID()]))
 	}
 }
 
 func (h *handler) events(w http.ResponseWriter, r *http.Request) {
 	if c, g := h.findGroup(w, r); g != nil {
-		writeDoc(w, format.NewEventsDoc(c.Name, g.ID(), c.Events[g.ID()]))
+		writeDoc(w, api.NewEventsDoc(c.Name, g.ID(), c.Events[g.ID()]))
 	}
 }
 
@@ -232,7 +233,7 @@ func writeDoc(w http.ResponseWriter, doc any) {
 // message}}) with a status.
 func writeError(w http.ResponseWriter, status int, name, msg string) {
 	var b bytes.Buffer
-	_ = format.Encode(&b, format.JSON, format.NewServeErrorDoc(name, msg))
+	_ = format.Encode(&b, format.JSON, api.NewServeErrorDoc(name, msg))
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)

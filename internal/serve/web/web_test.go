@@ -18,6 +18,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
+	"github.com/kstreams-groups/kstreams-groups/internal/serve/api"
 	"github.com/kstreams-groups/kstreams-groups/internal/serve/snapshot"
 	"github.com/kstreams-groups/kstreams-groups/internal/serve/web"
 )
@@ -103,11 +104,11 @@ func TestAPI_groupDetail(t *testing.T) {
 		ck := format.NewCheckDoc(&check.Result{Groups: []*check.Group{g}, Options: c.Check.Options})
 		assert.JSONEq(t, mustJSON(t, ov.Groups[0]), string(got.Overview), g.ID())
 		assert.JSONEq(t, mustJSON(t, ck.Groups[0]), string(got.Check), g.ID())
-		assert.JSONEq(t, mustJSON(t, format.NewClusterDoc(c)), string(got.Cluster))
+		assert.JSONEq(t, mustJSON(t, api.NewClusterDoc(c)), string(got.Cluster))
 	}
 
 	_, body := get(t, srv, groupPath("default", "word-count")+"/history")
-	var h format.HistoryDoc
+	var h api.HistoryDoc
 	require.NoError(t, json.Unmarshal(body, &h))
 	assert.Equal(t, "word-count", h.Group)
 	require.Len(t, h.Samples, 12)
@@ -116,10 +117,10 @@ func TestAPI_groupDetail(t *testing.T) {
 	assert.Equal(t, int64(77000), *h.Samples[11].TimeLagMS)
 
 	_, body = get(t, srv, groupPath("default", hostile)+"/events")
-	var e format.EventsDoc
+	var e api.EventsDoc
 	require.NoError(t, json.Unmarshal(body, &e))
 	assert.Equal(t, hostile, e.Group)
-	assert.Equal(t, []format.EventDoc{{Time: "2026-12-01T11:40:00.000Z", Text: "member m2 joined"}, {Time: "2026-12-01T11:50:00.000Z", Text: "state Reconciling -> Stable"}}, e.Events)
+	assert.Equal(t, []api.EventDoc{{Time: "2026-12-01T11:40:00.000Z", Text: "member m2 joined"}, {Time: "2026-12-01T11:50:00.000Z", Text: "state Reconciling -> Stable"}}, e.Events)
 }
 
 func mustJSON(t *testing.T, v any) string {
@@ -137,7 +138,7 @@ func TestAPI_groups(t *testing.T) {
 	srv := httptest.NewServer(web.Handler(newSource(c, down), web.WithRefresh(2*time.Second)))
 	defer srv.Close()
 	_, body := get(t, srv, "/api/v1/groups")
-	var doc format.GroupsDoc
+	var doc api.GroupsDoc
 	require.NoError(t, json.Unmarshal(body, &doc))
 	assert.Equal(t, int64(2000), doc.RefreshMS)
 	require.Len(t, doc.Clusters, 2)
@@ -155,8 +156,8 @@ func TestAPI_groups(t *testing.T) {
 	assert.Equal(t, 12, g.TaskCount)
 	assert.Equal(t, "AVAILABLE", g.TopologyDescriptionStatus)
 	require.NotNil(t, g.StandbyCoverage)
-	assert.Equal(t, format.StandbySummaryDoc{StatefulTasks: 12, Covered: 12, Configured: ptr(int64(1))}, *g.StandbyCoverage)
-	assert.Equal(t, format.GroupRowDoc{Cluster: "prod", Group: "only-listed", State: "Empty", Problems: []format.CheckProblemDoc{}}, doc.Groups[3])
+	assert.Equal(t, api.StandbySummaryDoc{StatefulTasks: 12, Covered: 12, Configured: ptr(int64(1))}, *g.StandbyCoverage)
+	assert.Equal(t, api.GroupRowDoc{Cluster: "prod", Group: "only-listed", State: "Empty", Problems: []format.CheckProblemDoc{}}, doc.Groups[3])
 
 	// A cluster not read yet has no documents, only its state.
 	for _, doc := range []string{"check", "overview", "list", "groups/app-000", "groups/app-000/history", "groups/app-000/events"} {
@@ -178,9 +179,9 @@ func TestAPI_standbyCoverage(t *testing.T) {
 	srv := httptest.NewServer(web.Handler(newSource(c)))
 	defer srv.Close()
 	_, body := get(t, srv, "/api/v1/groups")
-	var doc format.GroupsDoc
+	var doc api.GroupsDoc
 	require.NoError(t, json.Unmarshal(body, &doc))
-	assert.Equal(t, format.StandbySummaryDoc{StatefulTasks: 12, Covered: 0, Configured: ptr(int64(1)), Short: 12}, *doc.Groups[0].StandbyCoverage)
+	assert.Equal(t, api.StandbySummaryDoc{StatefulTasks: 12, Covered: 0, Configured: ptr(int64(1)), Short: 12}, *doc.Groups[0].StandbyCoverage)
 }
 
 func TestAPI_notFound(t *testing.T) {
@@ -201,7 +202,7 @@ func TestAPI_notFound(t *testing.T) {
 		res, body := get(t, srv, tc.path)
 		assert.Equal(t, http.StatusNotFound, res.StatusCode, tc.path)
 		assert.Equal(t, "application/json; charset=utf-8", res.Header.Get("Content-Type"), tc.path)
-		var doc format.ServeErrorDoc
+		var doc api.ServeErrorDoc
 		require.NoError(t, json.Unmarshal(body, &doc), tc.path)
 		assert.Equal(t, tc.name, doc.Error.Name, tc.path)
 		assert.NotEmpty(t, doc.Error.Message, tc.path)

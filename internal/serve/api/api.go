@@ -1,16 +1,21 @@
-package format
-
-// The documents of `kstreams-groups serve`'s /api/v1 that have no verb of
-// their own (schema in docs/console.md): the served clusters, the group
-// list the web page draws (one row per group, the columns of its table),
-// a group's detail (its overview and check documents side by side) and
-// its history and timeline. The overview, check and list documents of a
-// cluster are the verbs' own (NewOverviewDoc, NewCheckDoc, NewListDoc).
+// Package api holds the documents of `kstreams-groups serve`'s /api/v1
+// that have no verb of their own (schema in docs/schema.md and
+// docs/console.md): the served clusters, the group list the web page
+// draws (one row per group, the columns of its table), a group's detail
+// (its overview and check documents side by side), its history and
+// timeline, and the error answer; each built from a snapshot.Cluster. The
+// overview, check and list documents of a cluster are the verbs' own
+// (format.NewOverviewDoc, format.NewCheckDoc, format.NewListDoc), which
+// these documents embed. They live here, beside the snapshot they are
+// read from, so that the renderers of internal/format never import
+// serve; internal/serve/web writes them with format.Encode.
+package api
 
 import (
 	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/check"
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
 	"github.com/kstreams-groups/kstreams-groups/internal/serve/snapshot"
 )
@@ -67,9 +72,9 @@ type GroupRowDoc struct {
 	StandbyCoverage           *StandbySummaryDoc `json:"standby_coverage,omitempty" yaml:"standby_coverage,omitempty"`
 	TopologyDescriptionStatus string             `json:"topology_description_status" yaml:"topology_description_status"`
 	// Status is the check's: OK, WARNING, CRITICAL or UNKNOWN.
-	Status   string            `json:"status" yaml:"status"`
-	Problems []CheckProblemDoc `json:"problems" yaml:"problems"`
-	Error    *ErrorDoc         `json:"error,omitempty" yaml:"error,omitempty"`
+	Status   string                   `json:"status" yaml:"status"`
+	Problems []format.CheckProblemDoc `json:"problems" yaml:"problems"`
+	Error    *format.ErrorDoc         `json:"error,omitempty" yaml:"error,omitempty"`
 }
 
 // StandbySummaryDoc is a group's standby coverage in one line of the
@@ -89,9 +94,9 @@ type StandbySummaryDoc struct {
 // tasks with owners and lags) and check document, as `overview -o json`
 // and `check -o json` print them for the group.
 type GroupDetailDoc struct {
-	Cluster  ClusterDoc       `json:"cluster" yaml:"cluster"`
-	Overview OverviewGroupDoc `json:"overview" yaml:"overview"`
-	Check    CheckGroupDoc    `json:"check" yaml:"check"`
+	Cluster  ClusterDoc              `json:"cluster" yaml:"cluster"`
+	Overview format.OverviewGroupDoc `json:"overview" yaml:"overview"`
+	Check    format.CheckGroupDoc    `json:"check" yaml:"check"`
 	// Thresholds are the check's lag conditions, so that the page can
 	// colour each sub-topology by the same limits the group is judged by.
 	Thresholds ThresholdsDoc `json:"thresholds" yaml:"thresholds"`
@@ -183,7 +188,7 @@ func NewGroupsDoc(cs []*snapshot.Cluster, refresh time.Duration) GroupsDoc {
 		if c.List != nil {
 			for _, l := range c.List.Groups {
 				if !seen[l.Group] {
-					doc.Groups = append(doc.Groups, GroupRowDoc{Cluster: c.Name, Group: l.Group, State: l.State, Problems: []CheckProblemDoc{}})
+					doc.Groups = append(doc.Groups, GroupRowDoc{Cluster: c.Name, Group: l.Group, State: l.State, Problems: []format.CheckProblemDoc{}})
 				}
 			}
 		}
@@ -193,12 +198,12 @@ func NewGroupsDoc(cs []*snapshot.Cluster, refresh time.Duration) GroupsDoc {
 
 func newGroupRowDoc(cluster string, g *check.Group) GroupRowDoc {
 	o := g.Overview
-	d := GroupRowDoc{Cluster: cluster, Group: g.ID(), Status: g.Status.String(), Problems: make([]CheckProblemDoc, 0, len(g.Problems))}
+	d := GroupRowDoc{Cluster: cluster, Group: g.ID(), Status: g.Status.String(), Problems: make([]format.CheckProblemDoc, 0, len(g.Problems))}
 	for _, p := range g.Problems {
-		d.Problems = append(d.Problems, CheckProblemDoc{Condition: p.Condition, Status: p.Status.String(), Message: p.Message})
+		d.Problems = append(d.Problems, format.CheckProblemDoc{Condition: p.Condition, Status: p.Status.String(), Message: p.Message})
 	}
 	if o.Err != nil {
-		d.Error = NewErrorDoc(o.Err)
+		d.Error = format.NewErrorDoc(o.Err)
 		return d
 	}
 	d.State, d.MemberCount, d.Lag, d.MovingTasks = o.State, len(o.Members), g.Lag, g.MovingTasks
@@ -224,8 +229,8 @@ func newGroupRowDoc(cluster string, g *check.Group) GroupRowDoc {
 // NewGroupDetailDoc builds a group's detail from its check (whose
 // Overview is the group's overview join) and the check's options.
 func NewGroupDetailDoc(c *snapshot.Cluster, g *check.Group) GroupDetailDoc {
-	ov := NewOverviewDoc(&overview.Result{Groups: []*overview.Group{g.Overview}})
-	ck := NewCheckDoc(&check.Result{Groups: []*check.Group{g}, Status: g.Status, Options: c.Check.Options})
+	ov := format.NewOverviewDoc(&overview.Result{Groups: []*overview.Group{g.Overview}})
+	ck := format.NewCheckDoc(&check.Result{Groups: []*check.Group{g}, Status: g.Status, Options: c.Check.Options})
 	return GroupDetailDoc{Cluster: NewClusterDoc(c), Overview: ov.Groups[0], Check: ck.Groups[0], Thresholds: NewThresholdsDoc(c.Check.Options)}
 }
 
@@ -254,12 +259,12 @@ func NewEventsDoc(cluster, group string, events []snapshot.Event) EventsDoc {
 
 // OverviewOf is the overview document of a cluster's check: every
 // group's overview join, as `overview -o json` prints it.
-func OverviewOf(res *check.Result) OverviewDoc {
+func OverviewOf(res *check.Result) format.OverviewDoc {
 	ov := &overview.Result{Groups: make([]*overview.Group, 0, len(res.Groups))}
 	for _, g := range res.Groups {
 		ov.Groups = append(ov.Groups, g.Overview)
 	}
-	return NewOverviewDoc(ov)
+	return format.NewOverviewDoc(ov)
 }
 
 // stamp writes a time as RFC 3339 in UTC, to the millisecond.
@@ -277,10 +282,16 @@ func timeOrNil(t time.Time) *string {
 // unknown cluster (CLUSTER_NOT_FOUND) or group (GROUP_NOT_FOUND), a
 // cluster not read yet (NOT_READY), an unknown path (NOT_FOUND).
 type ServeErrorDoc struct {
-	Error ErrorDoc `json:"error" yaml:"error"`
+	Error format.ErrorDoc `json:"error" yaml:"error"`
 }
 
 // NewServeErrorDoc builds an error answer.
 func NewServeErrorDoc(name, msg string) ServeErrorDoc {
-	return ServeErrorDoc{Error: ErrorDoc{Name: name, Message: msg}}
+	return ServeErrorDoc{Error: format.ErrorDoc{Name: name, Message: msg}}
+}
+
+// Documents lists the top-level document types of /api/v1 that are not a
+// verb's, for the schema tests (format.Documents lists the verbs').
+func Documents() []any {
+	return []any{ClustersDoc{}, GroupsDoc{}, GroupDetailDoc{}, HistoryDoc{}, EventsDoc{}, ServeErrorDoc{}}
 }
