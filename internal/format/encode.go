@@ -98,25 +98,7 @@ func indentJSON(dst, src []byte, w io.Writer) ([]byte, error) {
 		}
 		switch c {
 		case '"':
-			// To the closing quote: one not escaped, that is, after an
-			// even number of backslashes.
-			j := i + 1
-			for {
-				k := bytes.IndexByte(src[j:], '"')
-				if k < 0 {
-					j = len(src) - 1
-					break
-				}
-				j += k
-				bs := 0
-				for bs < j-i-1 && src[j-1-bs] == '\\' {
-					bs++
-				}
-				if bs%2 == 0 {
-					break
-				}
-				j++
-			}
+			j := jsonStringEnd(src, i)
 			dst = append(dst, src[i:j+1]...)
 			i = j
 		case '{', '[':
@@ -156,6 +138,28 @@ func indentJSON(dst, src []byte, w io.Writer) ([]byte, error) {
 		return dst[:0], err
 	}
 	return dst, nil
+}
+
+// jsonStringEnd is the index of the quote that closes the string opening
+// at src[i]: the next one not escaped, that is, after an even number of
+// backslashes (the last byte when there is none).
+func jsonStringEnd(src []byte, i int) int {
+	j := i + 1
+	for {
+		k := bytes.IndexByte(src[j:], '"')
+		if k < 0 {
+			return len(src) - 1
+		}
+		j += k
+		bs := 0
+		for bs < j-i-1 && src[j-1-bs] == '\\' {
+			bs++
+		}
+		if bs%2 == 0 {
+			return j
+		}
+		j++
+	}
 }
 
 // jsonChunk is how much indentJSON gathers before a write.
