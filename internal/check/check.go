@@ -275,13 +275,7 @@ func (r *Result) DeniedTopics() []string {
 // Failures lists the groups that could not be checked (missing ones
 // included), in request order; the check's status already counts them.
 func (r *Result) Failures() []kafka.Failure {
-	var out []kafka.Failure
-	for _, g := range r.Groups {
-		if g.Overview.Err != nil {
-			out = append(out, kafka.Failure{Group: g.ID(), Err: g.Overview.Err})
-		}
-	}
-	return out
+	return kafka.Failures(r.Groups, func(g *Group) (string, error) { return g.ID(), g.Overview.Err })
 }
 
 // Group is the check of one group.

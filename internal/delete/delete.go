@@ -1,6 +1,7 @@
 package delete
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -75,17 +76,13 @@ type Result struct {
 // dry run: that failed the pre-checks) and those whose internal topics
 // could not all be deleted.
 func (r *Result) Failures() []kafka.Failure {
-	var out []kafka.Failure
-	for _, g := range r.Groups {
-		if err := g.Err; err != nil {
-			out = append(out, kafka.Failure{Group: g.Group, Err: err})
-		} else if err := g.InternalTopics.FirstErr(); err != nil {
-			out = append(out, kafka.Failure{Group: g.Group, Err: err})
-		} else if r.DeleteConfigs && g.Configs != nil && g.Configs.Err != nil {
-			out = append(out, kafka.Failure{Group: g.Group, Err: g.Configs.Err})
+	return kafka.Failures(r.Groups, func(g *Group) (string, error) {
+		var configs error
+		if r.DeleteConfigs && g.Configs != nil {
+			configs = g.Configs.Err
 		}
-	}
-	return out
+		return g.Group, cmp.Or(g.Err, g.InternalTopics.FirstErr(), configs)
+	})
 }
 
 // Group returns the outcome of the group id, or nil.

@@ -99,16 +99,12 @@ type Result struct {
 // topology view (the only health-aware one), those whose description is
 // not AVAILABLE, in request order.
 func (r *Result) Failures() []kafka.Failure {
-	var out []kafka.Failure
-	for _, g := range r.Groups {
-		switch {
-		case g.Err != nil:
-			out = append(out, kafka.Failure{Group: g.Group, Err: g.Err})
-		case r.View == ViewTopology && g.TopologyStatus != topology.Available:
-			out = append(out, kafka.Failure{Group: g.Group, Err: &kafka.StatusError{Group: g.Group, Status: g.TopologyStatus}})
+	return kafka.Failures(r.Groups, func(g *Group) (string, error) {
+		if g.Err == nil && r.View == ViewTopology && g.TopologyStatus != topology.Available {
+			return g.Group, &kafka.StatusError{Group: g.Group, Status: g.TopologyStatus}
 		}
-	}
-	return out
+		return g.Group, g.Err
+	})
 }
 
 // Group is one described group, or the error that kept it from being

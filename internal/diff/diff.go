@@ -138,13 +138,12 @@ type Result struct {
 // Failures lists the sides that could not be read or fetched, OLD first;
 // the Group of each is the side's spec.
 func (r *Result) Failures() []kafka.Failure {
-	var out []kafka.Failure
-	for _, s := range []SideResult{r.Old, r.New} {
-		if s.Err != nil {
-			out = append(out, kafka.Failure{Group: s.Spec, Err: &SideError{Side: s.Side, Err: s.Err}})
+	return kafka.Failures([]SideResult{r.Old, r.New}, func(s SideResult) (string, error) {
+		if s.Err == nil {
+			return s.Spec, nil
 		}
-	}
-	return out
+		return s.Spec, &SideError{Side: s.Side, Err: s.Err}
+	})
 }
 
 // SideError is why a side could not be read or fetched.

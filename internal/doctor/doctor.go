@@ -106,13 +106,7 @@ func (r *Result) Wrong() bool {
 
 // Failures lists the groups that could not be diagnosed, in request order.
 func (r *Result) Failures() []kafka.Failure {
-	var out []kafka.Failure
-	for _, g := range r.Groups {
-		if g.Err != nil {
-			out = append(out, kafka.Failure{Group: g.Group, Err: g.Err})
-		}
-	}
-	return out
+	return kafka.Failures(r.Groups, func(g *Group) (string, error) { return g.Group, g.Err })
 }
 
 // Group is the diagnosis of one group.

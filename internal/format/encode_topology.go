@@ -5,6 +5,9 @@ package format
 // TopologyDoc (SubtopologyDoc, GlobalStoreDoc and NodeDoc, newNodeDoc),
 // without building them, since a description can have a million nodes.
 // TestEncode_topologyFromTheModel and FuzzEncodeStrings compare the two.
+// Writing each node by the library instead (at its place, with the same
+// bytes) made BenchmarkEncodeTopology100k 6.4 times slower in JSON (438 ms
+// where this takes 68) and 69 times in YAML (3,046 ms where this takes 44).
 
 import (
 	"strconv"

@@ -34,17 +34,9 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
-// needsEscape reports whether s has anything Escape would change. It is the
-// fast path, taken for every name of a 100,000-node topology: it tests 8
-// bytes at a time and allocates nothing.
+// needsEscape reports whether s has anything Escape would change.
 func needsEscape(s string) bool {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		if unusual8(load8(s[i : i+8])) {
-			return needsEscapeUTF8(s[i:])
-		}
-	}
-	for ; i < len(s); i++ {
+	for i := 0; i < len(s); i++ {
 		if b := s[i]; b < 0x20 || b >= 0x7f {
 			return needsEscapeUTF8(s[i:])
 		}
@@ -52,25 +44,8 @@ func needsEscape(s string) bool {
 	return false
 }
 
-// load8 reads 8 bytes little-endian (the compiler makes it one load).
-func load8(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// unusual8 reports whether any of the 8 bytes in x is below 0x20, is 0x7f
-// or has the high bit set (non-ASCII). Per byte, with l its low 7 bits:
-// l+0x01 reaches 0x80 only for 0x7f, and l+0x60 stays below 0x80 only for
-// bytes below 0x20; neither sum carries into the next byte.
-func unusual8(x uint64) bool {
-	const low7, high, ones, to20 = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080, 0x0101010101010101, 0x6060606060606060
-	l := x & low7
-	return (x|(l+ones)|^(l+to20))&high != 0
-}
-
-// needsEscapeUTF8 is needsEscape for the part of a string from its first
-// non-ASCII byte on.
+// needsEscapeUTF8 is needsEscape from the first byte that is not
+// printable ASCII on.
 func needsEscapeUTF8(s string) bool {
 	for i := 0; i < len(s); {
 		b := s[i]

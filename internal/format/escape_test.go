@@ -2,7 +2,6 @@ package format
 
 import (
 	"bufio"
-	"bytes"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -49,26 +48,6 @@ func TestEscape(t *testing.T) {
 			require.NoError(t, bw.Flush())
 			assert.Equal(t, tc.want, b.String(), "writeEscaped")
 		})
-	}
-}
-
-// unusual8 agrees with the byte-wise test for every byte value at every
-// position, next to both harmless and unusual neighbours.
-func Test_unusual8(t *testing.T) {
-	for _, fill := range []byte{'a', ' ', '~', 0x00, 0x7f, 0xff} {
-		for pos := range 8 {
-			for b := range 256 {
-				buf := bytes.Repeat([]byte{fill}, 8)
-				buf[pos] = byte(b)
-				want := false
-				for _, c := range buf {
-					want = want || c < 0x20 || c >= 0x7f
-				}
-				if got := unusual8(load8(string(buf))); got != want {
-					t.Fatalf("unusual8(% x) = %v, want %v", buf, got, want)
-				}
-			}
-		}
 	}
 }
 

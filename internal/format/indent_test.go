@@ -71,8 +71,15 @@ type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errWrite }
 
-// largeCompactJSON is an overview-like document of about 2 MB.
+// largeCompactJSON is largeDocument's compact JSON, about 2 MB.
 func largeCompactJSON(tb testing.TB) []byte {
+	compact, err := json.Marshal(largeDocument())
+	require.NoError(tb, err)
+	return compact
+}
+
+// largeDocument is an overview-like document of 20,000 rows.
+func largeDocument() any {
 	type row struct {
 		Topic     string `json:"topic"`
 		Partition int    `json:"partition"`
@@ -88,9 +95,7 @@ func largeCompactJSON(tb testing.TB) []byte {
 		rows[i].Topic = "app-007-in-\"quoted\"-topic"
 		rows[i].Partition, rows[i].Lag = i%16, int64(i)
 	}
-	compact, err := json.Marshal(map[string]any{"groups": []any{map[string]any{"rows": rows}}})
-	require.NoError(tb, err)
-	return compact
+	return map[string]any{"groups": []any{map[string]any{"rows": rows}}}
 }
 
 // BenchmarkIndentJSON compares indentJSON with encoding/json's

@@ -1,6 +1,7 @@
 package groupconfig
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -209,16 +210,7 @@ type Change struct {
 // Failures lists, in request order, the groups whose configs could not be
 // described or changed, or read back after a change.
 func (r *Result) Failures() []kafka.Failure {
-	var out []kafka.Failure
-	for _, g := range r.Groups {
-		switch {
-		case g.Err != nil:
-			out = append(out, kafka.Failure{Group: g.Group, Err: g.Err})
-		case g.ReadBackErr != nil:
-			out = append(out, kafka.Failure{Group: g.Group, Err: g.ReadBackErr})
-		}
-	}
-	return out
+	return kafka.Failures(r.Groups, func(g *Group) (string, error) { return g.Group, cmp.Or(g.Err, g.ReadBackErr) })
 }
 
 // Run describes the groups' configs and, with changes, validates or

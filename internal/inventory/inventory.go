@@ -314,12 +314,7 @@ func (r *Result) OrphanedBytes() int64 {
 // not be read (the run is incomplete) and the listed orphans a cleanup did
 // not delete (in a dry run: would not).
 func (r *Result) Failures() []kafka.Failure {
-	var out []kafka.Failure
-	for _, g := range r.Groups {
-		if g.Err != nil {
-			out = append(out, kafka.Failure{Group: g.Group, Err: g.Err})
-		}
-	}
+	out := kafka.Failures(r.Groups, func(g *Group) (string, error) { return g.Group, g.Err })
 	for _, u := range r.Unread {
 		out = append(out, kafka.Failure{Err: u})
 	}

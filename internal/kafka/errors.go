@@ -467,3 +467,15 @@ func (e *UnreachableError) Error() string {
 
 // Is matches ErrUnavailable.
 func (e *UnreachableError) Is(target error) bool { return target == ErrUnavailable }
+
+// Failures lists, in order, the failure of each item that has one: failed
+// says the item's group and its error, nil when it succeeded.
+func Failures[T any](items []T, failed func(T) (group string, err error)) []Failure {
+	var out []Failure
+	for _, it := range items {
+		if group, err := failed(it); err != nil {
+			out = append(out, Failure{Group: group, Err: err})
+		}
+	}
+	return out
+}

@@ -83,3 +83,16 @@ func TestRefusedErrorTexts(t *testing.T) {
 		(&RefusedError{Reason: RefusedNotInternal, Group: "g", Topics: []string{"a", "b"}}).Error())
 	assert.ErrorIs(t, &RefusedError{Reason: RefusedActive, Cause: ErrUnavailable}, ErrUnavailable, "the cause is exposed")
 }
+
+// Failures keeps, in order, the items that failed, with their group.
+func TestFailures(t *testing.T) {
+	type item struct {
+		id  string
+		err error
+	}
+	boom, bang := errors.New("boom"), errors.New("bang")
+	items := []item{{"a", nil}, {"b", boom}, {"c", nil}, {"d", bang}}
+	got := Failures(items, func(i item) (string, error) { return i.id, i.err })
+	assert.Equal(t, []Failure{{Group: "b", Err: boom}, {Group: "d", Err: bang}}, got)
+	assert.Nil(t, Failures(items[:1], func(i item) (string, error) { return i.id, i.err }))
+}

@@ -78,13 +78,7 @@ type Result struct {
 // order. A description that is NOT_STORED or ERROR is not a failure: the
 // overview is made from the group's topology and shows the status.
 func (r *Result) Failures() []kafka.Failure {
-	var out []kafka.Failure
-	for _, g := range r.Groups {
-		if g.Err != nil {
-			out = append(out, kafka.Failure{Group: g.Group, Err: g.Err})
-		}
-	}
-	return out
+	return kafka.Failures(r.Groups, func(g *Group) (string, error) { return g.Group, g.Err })
 }
 
 // Group is the overview of one group, or the error that kept it from being

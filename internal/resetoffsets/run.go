@@ -1,6 +1,7 @@
 package resetoffsets
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -38,15 +39,7 @@ type Result struct {
 // Failures lists, in request order, the groups whose offsets were not
 // reset as asked and those whose internal topics could not all be deleted.
 func (r *Result) Failures() []kafka.Failure {
-	var out []kafka.Failure
-	for _, g := range r.Groups {
-		if g.Err != nil {
-			out = append(out, kafka.Failure{Group: g.Group, Err: g.Err})
-		} else if err := g.InternalTopics.FirstErr(); err != nil {
-			out = append(out, kafka.Failure{Group: g.Group, Err: err})
-		}
-	}
-	return out
+	return kafka.Failures(r.Groups, func(g *Group) (string, error) { return g.Group, cmp.Or(g.Err, g.InternalTopics.FirstErr()) })
 }
 
 // Group is one requested group and its plan.
