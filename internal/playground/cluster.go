@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -63,6 +64,18 @@ type Config struct {
 	// playground that serves for hours, or a benchmark's thousands of
 	// runs, would otherwise keep every request it was sent.
 	NoRequestLog bool
+	// Now is the playground's clock, read when a state is loaded: topics
+	// with produced_over get record timestamps relative to it. Tests fix
+	// it (with their clients' clock) so time lags are the same every run;
+	// default time.Now.
+	Now func() time.Time
+}
+
+func (c *Cluster) now() time.Time {
+	if c.cfg.Now != nil {
+		return c.cfg.Now()
+	}
+	return time.Now()
 }
 
 // Request is one entry of the request log.

@@ -3,6 +3,7 @@ package playground
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -450,6 +451,14 @@ func validateOffsets(s *State, p *problems) {
 		if len(t.Timestamps) > 0 && int32(len(t.Timestamps)) != t.Partitions {
 			p.add("%s: timestamps has %d entries, want one list per partition (%d)", where, len(t.Timestamps), t.Partitions)
 		}
+		if t.ProducedOver != "" {
+			if d, err := time.ParseDuration(t.ProducedOver); err != nil || d < 0 {
+				p.add("%s: produced_over %q is not a duration of 0 or more (a Go duration such as 1h)", where, t.ProducedOver)
+			}
+			if len(t.Timestamps) > 0 {
+				p.add("%s: timestamps and produced_over exclude each other", where)
+			}
+		}
 		for j, ts := range t.Timestamps {
 			var start, end int64
 			if j < len(t.StartOffsets) {
@@ -493,8 +502,27 @@ func validateOffsets(s *State, p *problems) {
 	}
 }
 
+// steadyTimes are the timestamps (ms) of records produced at a steady rate
+// over span, the last at now: offset o is (end-1-o)/(end-1-start) of span
+// old. One record is span old.
+func steadyTimes(r logRange, span time.Duration, now time.Time) []int64 {
+	n := r.end - r.start
+	ts := make([]int64, n)
+	end := now.UnixMilli()
+	spanMs := span.Milliseconds()
+	for i := range n {
+		age := spanMs
+		if n > 1 {
+			age = spanMs * (n - 1 - i) / (n - 1)
+		}
+		ts[i] = end - age
+	}
+	return ts
+}
+
 // stateOffsets builds the offset book of a validated state file.
-func stateOffsets(s *State) offsetBook {
+// now is the playground's start, which produced_over counts back from.
+func stateOffsets(s *State, now time.Time) offsetBook {
 	var b offsetBook
 	for _, t := range s.Topics {
 		for j := range t.Partitions {
@@ -510,6 +538,10 @@ func stateOffsets(s *State) offsetBook {
 			}
 			if int(j) < len(t.Timestamps) && len(t.Timestamps[j]) > 0 {
 				b.setTimes(t.Name, j, t.Timestamps[j])
+			}
+			if t.ProducedOver != "" && r.end > r.start {
+				span, _ := time.ParseDuration(t.ProducedOver) // validated
+				b.setTimes(t.Name, j, steadyTimes(r, span, now))
 			}
 		}
 		if b.layout == nil {
