@@ -451,14 +451,7 @@ func validateOffsets(s *State, p *problems) {
 		if len(t.Timestamps) > 0 && int32(len(t.Timestamps)) != t.Partitions {
 			p.add("%s: timestamps has %d entries, want one list per partition (%d)", where, len(t.Timestamps), t.Partitions)
 		}
-		if t.ProducedOver != "" {
-			if d, err := time.ParseDuration(t.ProducedOver); err != nil || d < 0 {
-				p.add("%s: produced_over %q is not a duration of 0 or more (a Go duration such as 1h)", where, t.ProducedOver)
-			}
-			if len(t.Timestamps) > 0 {
-				p.add("%s: timestamps and produced_over exclude each other", where)
-			}
-		}
+		validateProducedOver(where, t, p)
 		for j, ts := range t.Timestamps {
 			var start, end int64
 			if j < len(t.StartOffsets) {
@@ -499,6 +492,20 @@ func validateOffsets(s *State, p *problems) {
 				p.add("%s: offset must not be negative, got %d", w, o.Offset)
 			}
 		}
+	}
+}
+
+// validateProducedOver checks a topic's produced_over: a duration, and
+// not beside timestamps.
+func validateProducedOver(where string, t StateTopic, p *problems) {
+	if t.ProducedOver == "" {
+		return
+	}
+	if d, err := time.ParseDuration(t.ProducedOver); err != nil || d < 0 {
+		p.add("%s: produced_over %q is not a duration of 0 or more (a Go duration such as 1h)", where, t.ProducedOver)
+	}
+	if len(t.Timestamps) > 0 {
+		p.add("%s: timestamps and produced_over exclude each other", where)
 	}
 }
 
