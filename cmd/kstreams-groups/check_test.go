@@ -28,7 +28,7 @@ func healthState(t *testing.T) *playground.State {
 // healthCluster serves healthState.
 func healthCluster(t *testing.T) *playground.Cluster {
 	t.Helper()
-	c, err := playground.StartState(healthState(t))
+	c, err := playground.StartStateWith(testPlayground, healthState(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Close() })
 	return c

@@ -26,10 +26,10 @@ func (o oneCluster) Clusters() []*snapshot.Cluster { return []*snapshot.Cluster{
 // The console's overview, list and check documents are what the command
 // prints with -o json for the same cluster: a snapshot read as serve's
 // collector reads it (check with the description and the time lag, list
-// --state), served, against the CLI's output. The default seed's records
-// carry no timestamps, so no time lag depends on when each side read.
+// --state), served, against the CLI's output. Both sides read the time lag
+// at testNow, which the playground's record ages count back from.
 func TestConsole_documentsEqualOutputJSON(t *testing.T) {
-	pg, err := playground.StartState(playground.DefaultState())
+	pg, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)
 	defer pg.Close()
 	cl, err := admin.New(admin.Config{Bootstrap: pg.Addrs()})
@@ -37,7 +37,7 @@ func TestConsole_documentsEqualOutputJSON(t *testing.T) {
 	defer cl.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	ck, err := check.Run(ctx, cl, check.Options{AllGroups: true, RequireTopology: true, TimeLag: true})
+	ck, err := check.Run(ctx, cl, check.Options{AllGroups: true, RequireTopology: true, TimeLag: true, Now: func() time.Time { return testNow }})
 	require.NoError(t, err)
 	ls, err := list.Run(ctx, cl, list.Options{WithState: true})
 	require.NoError(t, err)

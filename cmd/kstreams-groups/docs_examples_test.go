@@ -152,7 +152,7 @@ func (c exampleCount) String() string {
 
 // docsPlayground starts the playground a reader starts: the default seed.
 func docsPlayground(t *testing.T) string {
-	c, err := playground.StartState(playground.DefaultState())
+	c, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Close() })
 	return c.Addrs()[0]
@@ -161,7 +161,7 @@ func docsPlayground(t *testing.T) string {
 // examplePlayground starts a playground seeded with exampleState for the
 // test and returns its bootstrap address.
 func examplePlayground(t *testing.T) string {
-	c, err := playground.StartState(exampleState(t))
+	c, err := playground.StartStateWith(testPlayground, exampleState(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Close() })
 	return c.Addrs()[0]

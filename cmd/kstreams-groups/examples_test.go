@@ -74,7 +74,7 @@ func TestHelpExamples(t *testing.T) {
 					t.Skip("needs what this test cannot give: " + why)
 				}
 			}
-			c, err := playground.StartState(exampleState(t))
+			c, err := playground.StartStateWith(testPlayground, exampleState(t))
 			require.NoError(t, err)
 			t.Cleanup(func() { _ = c.Close() })
 			addr := c.Addrs()[0]

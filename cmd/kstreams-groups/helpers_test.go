@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -202,8 +203,25 @@ func seededCluster(t *testing.T, path string) *playground.Cluster {
 	require.NoError(t, err)
 	s, err := playground.ParseState(data)
 	require.NoError(t, err)
-	c, err := playground.StartState(s)
+	c, err := playground.StartStateWith(testPlayground, s)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Close() })
 	return c
 }
+
+// testNow is the tests' "now": the playgrounds they start load their seed
+// at it (the default seed's record ages count back from it), and commands
+// run without a clock of their own read it (TestMain fixes processClock,
+// in-process and in the binary run as the CLI), so time lags are the same
+// every run.
+var testNow = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+
+// testPlayground is the Config of the tests' playgrounds.
+var testPlayground = playground.Config{Now: func() time.Time { return testNow }}
+
+// fixedNowClock is a clock whose Now stands still and whose After waits
+// for real, so a watch or serve still ticks.
+type fixedNowClock struct{ at time.Time }
+
+func (c fixedNowClock) Now() time.Time                       { return c.at }
+func (fixedNowClock) After(d time.Duration) <-chan time.Time { return time.After(d) }

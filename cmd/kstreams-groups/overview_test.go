@@ -26,7 +26,7 @@ import (
 // Reconciling with standby and warm-up tasks and a task moving).
 func seedCluster(t *testing.T) *playground.Cluster {
 	t.Helper()
-	c, err := playground.StartState(playground.DefaultState())
+	c, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Close() })
 	return c

@@ -71,7 +71,9 @@ end it with exit 0 (130 or 143 while the seed is still being read).` + "\n\n" + 
 			if nodes := max(state.Nodes, 1); port < 0 || port > 65536-nodes {
 				return usageErrorf("invalid --port %d: want 1-%d for %d nodes (node i listens on port+i), or 0 for free ports", port, 65536-nodes, nodes)
 			}
-			cluster, err := playground.Start(playground.Config{Nodes: state.Nodes, Profile: state.Profile, ClusterID: state.ClusterID, Port: port, NoRequestLog: true})
+			cluster, err := playground.Start(playground.Config{Nodes: state.Nodes, Profile: state.Profile, ClusterID: state.ClusterID, Port: port, NoRequestLog: true,
+				// The seed's record ages count back from here (produced_over).
+				Now: a.clock().Now})
 			if err != nil {
 				return err
 			}

@@ -105,7 +105,7 @@ func (c *serveChild) waitReady(t *testing.T) {
 // labelled cluster; SIGTERM stops it within a second with exit 0.
 func TestServeMetricsEqualCheck(t *testing.T) {
 	isolate(t)
-	pg, err := playground.StartState(playground.DefaultState())
+	pg, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = pg.Close() })
 	conditions := []string{"--require-topology", "--partition-metrics", "--lag-warning", "700", "--min-members", "1"}
@@ -141,7 +141,7 @@ func TestServeMetricsEqualCheck(t *testing.T) {
 // labelled with its name.
 func TestServeProfiles(t *testing.T) {
 	isolate(t)
-	a, err := playground.StartState(playground.DefaultState())
+	a, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = a.Close() })
 	b := startCluster(t, 1, playground.Kafka44)
@@ -220,7 +220,7 @@ func TestServeCycleFailureLogged(t *testing.T) {
 // and no answer, while the cycles fail on the SASL handshake.
 func TestServeNoSecret(t *testing.T) {
 	isolate(t)
-	pg, err := playground.StartState(playground.DefaultState())
+	pg, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = pg.Close() })
 	const secret = "K7QW9ZP4XM2V"
@@ -253,7 +253,7 @@ func TestServeNoSecret(t *testing.T) {
 // page asks again once per --interval.
 func TestServeConsole(t *testing.T) {
 	isolate(t)
-	pg, err := playground.StartState(playground.DefaultState())
+	pg, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = pg.Close() })
 	s := startServe(t, "--bootstrap-server", bootstrap(pg), "--interval", "7s")
@@ -358,7 +358,7 @@ func readK8sExample(t *testing.T) k8sExample {
 // ask for them.
 func TestServeKubernetesProbesWithBasicAuth(t *testing.T) {
 	isolate(t)
-	pg, err := playground.StartState(playground.DefaultState())
+	pg, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = pg.Close() })
 	ex := readK8sExample(t)

@@ -128,7 +128,7 @@ func TestAutoMemoryLimit(t *testing.T) {
 // as its own go_gc_gomemlimit_bytes says.
 func TestServeMemoryLimitApplied(t *testing.T) {
 	isolate(t)
-	pg, err := playground.StartState(playground.DefaultState())
+	pg, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = pg.Close() })
 	for _, tc := range []struct {

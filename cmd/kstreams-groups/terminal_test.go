@@ -29,6 +29,7 @@ import (
 const runAsCLIEnv = "KSTREAMS_GROUPS_TEST_RUN_MAIN"
 
 func TestMain(m *testing.M) {
+	processClock = fixedNowClock{at: testNow}
 	if os.Getenv(runAsCLIEnv) == "1" {
 		onSignalFallback = func() { fmt.Fprintln(os.Stderr, signalFallbackMark) }
 		main() // exits

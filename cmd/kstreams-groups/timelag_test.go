@@ -300,7 +300,7 @@ func TestTimeLag_readDenied(t *testing.T) {
 	require.NoError(t, err)
 	s, err := playground.ParseState(append(data, "faults:\n  - {key: 1, topic: orders, error_code: 29}\n"...))
 	require.NoError(t, err)
-	c, err := playground.StartState(s)
+	c, err := playground.StartStateWith(testPlayground, s)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Close() })
 	note := "note: no time lag for topic 'orders': this principal may not read it (the offset lag is shown); " +

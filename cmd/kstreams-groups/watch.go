@@ -110,11 +110,16 @@ type realClock struct{}
 func (realClock) Now() time.Time                         { return time.Now() }
 func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
+// processClock is the clock of a command given none (deps.clock): the
+// real one, except in the test binary run as the CLI, whose TestMain fixes
+// its Now so that the time lags the docs show are the same every run.
+var processClock clock = realClock{}
+
 func (a *app) clock() clock {
 	if a.deps.clock != nil {
 		return a.deps.clock
 	}
-	return realClock{}
+	return processClock
 }
 
 // sample is one look at the cluster.

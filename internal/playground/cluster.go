@@ -70,6 +70,18 @@ type Config struct {
 	// but a pipelined request does not wait for the previous answer's
 	// delay. Benchmarks see the round trips a command waits for in series.
 	Latency time.Duration
+	// Now is the playground's clock, read when a state is loaded: topics
+	// with produced_over get record timestamps relative to it. Tests fix
+	// it (with their clients' clock) so time lags are the same every run;
+	// default time.Now.
+	Now func() time.Time
+}
+
+func (c *Cluster) now() time.Time {
+	if c.cfg.Now != nil {
+		return c.cfg.Now()
+	}
+	return time.Now()
 }
 
 // Request is one entry of the request log.

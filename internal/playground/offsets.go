@@ -3,6 +3,7 @@ package playground
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -452,6 +453,7 @@ func validateOffsets(s *State, p *problems) {
 		validateLogOffsets(where, t, p)
 		validateLayout(where, t, p)
 		validateTimestamps(where, t, p)
+		validateProducedOver(where, t, p)
 	}
 	for i, g := range s.StreamsGroups {
 		validateCommitted(fmt.Sprintf("streams_groups[%d] (%s)", i, g.ID), g.CommittedOffsets, topics, p)
@@ -530,8 +532,41 @@ func validateCommitted(where string, offsets []StateCommitted, topics map[string
 	}
 }
 
+// validateProducedOver checks a topic's produced_over: a duration, and
+// not beside timestamps.
+func validateProducedOver(where string, t StateTopic, p *problems) {
+	if t.ProducedOver == "" {
+		return
+	}
+	if d, err := time.ParseDuration(t.ProducedOver); err != nil || d < 0 {
+		p.add("%s: produced_over %q is not a duration of 0 or more (a Go duration such as 1h)", where, t.ProducedOver)
+	}
+	if len(t.Timestamps) > 0 {
+		p.add("%s: timestamps and produced_over exclude each other", where)
+	}
+}
+
+// steadyTimes are the timestamps (ms) of records produced at a steady rate
+// over span, the last at now: offset o is (end-1-o)/(end-1-start) of span
+// old. One record is span old.
+func steadyTimes(r logRange, span time.Duration, now time.Time) []int64 {
+	n := r.end - r.start
+	ts := make([]int64, n)
+	end := now.UnixMilli()
+	spanMs := span.Milliseconds()
+	for i := range n {
+		age := spanMs
+		if n > 1 {
+			age = spanMs * (n - 1 - i) / (n - 1)
+		}
+		ts[i] = end - age
+	}
+	return ts
+}
+
 // stateOffsets builds the offset book of a validated state file.
-func stateOffsets(s *State) offsetBook {
+// now is the playground's start, which produced_over counts back from.
+func stateOffsets(s *State, now time.Time) offsetBook {
 	var b offsetBook
 	for _, t := range s.Topics {
 		for j := range t.Partitions {
@@ -547,6 +582,10 @@ func stateOffsets(s *State) offsetBook {
 			}
 			if int(j) < len(t.Timestamps) && len(t.Timestamps[j]) > 0 {
 				b.setTimes(t.Name, j, t.Timestamps[j])
+			}
+			if t.ProducedOver != "" && r.end > r.start {
+				span, _ := time.ParseDuration(t.ProducedOver) // validated
+				b.setTimes(t.Name, j, steadyTimes(r, span, now))
 			}
 		}
 		if b.layout == nil {

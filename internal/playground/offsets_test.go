@@ -2,6 +2,7 @@ package playground
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -216,4 +217,39 @@ faults:
 		assert.Contains(t, err.Error(), want)
 	}
 	assert.NotContains(t, err.Error(), "faults[0]", "OffsetFetch can be faulted")
+}
+
+// produced_over spreads a partition's records evenly over the span before
+// the cluster's clock, the last at it, so the seed's ages do not depend on
+// the day it is loaded; a bad span is an error naming the topic.
+func TestParseState_producedOver(t *testing.T) {
+	start := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	s, err := ParseState([]byte(`
+topics:
+  - {name: t, partitions: 3, start_offsets: [10, 0, 0], end_offsets: [15, 1, 0], produced_over: 1h}
+`))
+	require.NoError(t, err)
+	c, err := StartStateWith(Config{Now: func() time.Time { return start }}, s)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	at := func(d time.Duration) int64 { return start.Add(-d).UnixMilli() }
+	c.mu.Lock()
+	assert.Equal(t, []int64{at(time.Hour), at(45 * time.Minute), at(30 * time.Minute), at(15 * time.Minute), at(0)}, c.offsets.partitionTimes("t", 0))
+	assert.Equal(t, []int64{at(time.Hour)}, c.offsets.partitionTimes("t", 1), "a single record is the whole span old")
+	assert.Empty(t, c.offsets.partitionTimes("t", 2), "an empty partition has no records")
+	off, ts := c.offsets.byTimestamp("t", 0, at(20*time.Minute))
+	c.mu.Unlock()
+	assert.Equal(t, int64(13), off, "ListOffsets by timestamp finds them")
+	assert.Equal(t, at(15*time.Minute), ts)
+
+	for _, bad := range []string{
+		`{name: t, partitions: 1, produced_over: soon}`,
+		`{name: t, partitions: 1, produced_over: -1h}`,
+		`{name: t, partitions: 1, end_offsets: [1], produced_over: 1h, timestamps: [[1]]}`,
+	} {
+		_, err := ParseState([]byte("topics:\n  - " + bad + "\n"))
+		require.Error(t, err, bad)
+		assert.Contains(t, err.Error(), "topics[0] (t): ", bad)
+		assert.Contains(t, err.Error(), "produced_over", bad)
+	}
 }

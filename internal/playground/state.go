@@ -52,6 +52,11 @@ type StateTopic struct {
 	// Timestamps are the record timestamps (ms) of each partition, from
 	// its start offset on, for ListOffsets by timestamp (offsets.go).
 	Timestamps [][]int64 `yaml:"timestamps"`
+	// ProducedOver, a Go duration ("1h"), gives a topic without
+	// timestamps records produced at a steady rate over that span before
+	// the playground's start (Config.Now), the last one at the start: the
+	// default seed's time lag then reads as real ages on any day.
+	ProducedOver string `yaml:"produced_over"`
 	// TimestampType, Compression, BatchRecords and Transactions lay the
 	// records out in batches for Fetch (fetch.go).
 	TimestampType string        `yaml:"timestamp_type"`
@@ -248,7 +253,7 @@ func (c *Cluster) Load(s *State) error {
 		faults = append(faults, &Fault{Key: f.Key, Group: f.Group, Topic: f.Topic, ErrorCode: f.ErrorCode, ErrorMessage: clonePtr(f.ErrorMessage), Times: f.Times, Node: node})
 	}
 
-	offsets := stateOffsets(s)
+	offsets := stateOffsets(s, c.now())
 	configs := map[string]*string{}
 	for k, v := range s.BrokerConfigs {
 		configs[k] = clonePtr(v)
