@@ -91,61 +91,25 @@ func (c *Cluster) handleFetch(n *node, req kmsg.Request) (kmsg.Response, error) 
 	// encoded after it, so that a large Fetch does not stall other
 	// requests (a partition's timestamps and layout are replaced, never
 	// changed in place).
-	type job struct {
-		p     *kmsg.FetchResponseTopicPartition
-		log   logRange
-		tl    topicLog
-		times []int64
-		from  int64
-		max   int64
-		key   batchKey
-	}
-	var jobs []job
+	var jobs []fetchJob
 	c.mu.Lock()
 	if c.offsets.cache == nil {
 		c.offsets.cache = &batchCache{m: map[batchKey][]byte{}}
 	}
 	cache := c.offsets.cache
-	nodes := int32(len(c.nodes))
 	for _, rt := range r.Topics {
 		name := rt.Topic
 		if r.Version >= 13 {
-			name = ""
-			for _, t := range c.topics {
-				if t.id == rt.TopicID {
-					name = t.name
-				}
-			}
+			name = c.topicNameByIDLocked(rt.TopicID)
 		}
 		t := kmsg.NewFetchResponseTopic()
 		t.Topic, t.TopicID = rt.Topic, rt.TopicID
-		known, ok := c.topics[name]
 		for _, rp := range rt.Partitions {
 			p := kmsg.NewFetchResponseTopicPartition()
 			p.Partition = rp.Partition
 			p.HighWatermark, p.LastStableOffset, p.LogStartOffset = -1, -1, -1
-			fault, faulted := c.takeTopicFaultLocked(1, n.id, name)
-			switch {
-			case faulted && ok:
-				p.ErrorCode = fault.ErrorCode
-			case !ok || rp.Partition < 0 || rp.Partition >= known.partitions:
-				p.ErrorCode = kerr.UnknownTopicOrPartition.Code
-				if r.Version >= 13 {
-					p.ErrorCode = kerr.UnknownTopicID.Code
-				}
-			case leaderOf(name, rp.Partition, nodes) != n.id:
-				p.ErrorCode = kerr.NotLeaderForPartition.Code
-			default:
-				l := c.offsets.log(name, rp.Partition)
-				p.HighWatermark, p.LastStableOffset, p.LogStartOffset = l.end, l.end, l.start
-				if rp.FetchOffset < l.start || rp.FetchOffset > l.end {
-					p.ErrorCode = kerr.OffsetOutOfRange.Code
-					break
-				}
-				tl := c.offsets.topicLog(name)
-				tl.txns = slices.DeleteFunc(slices.Clone(tl.txns), func(x Transaction) bool { return x.Partition != rp.Partition })
-				jobs = append(jobs, job{log: l, tl: tl, times: c.offsets.partitionTimes(name, rp.Partition), from: rp.FetchOffset, max: int64(rp.PartitionMaxBytes),
-					key: batchKey{topic: name, partition: rp.Partition}})
+			if j, ok := c.fetchPartitionLocked(n, r.Version, name, rp, &p); ok {
+				jobs = append(jobs, j)
 			}
 			t.Partitions = append(t.Partitions, p)
 		}
@@ -180,6 +144,49 @@ func (c *Cluster) handleFetch(n *node, req kmsg.Request) (kmsg.Response, error) 
 		}
 	}
 	return resp, nil
+}
+
+// fetchJob is one partition's read of a Fetch, taken under the lock and
+// encoded after it.
+type fetchJob struct {
+	p     *kmsg.FetchResponseTopicPartition
+	log   logRange
+	tl    topicLog
+	times []int64
+	from  int64
+	max   int64
+	key   batchKey
+}
+
+// fetchPartitionLocked answers a partition's error into p, or returns the
+// read to make of it (its offsets are then in p).
+func (c *Cluster) fetchPartitionLocked(n *node, version int16, name string, rp kmsg.FetchRequestTopicPartition, p *kmsg.FetchResponseTopicPartition) (fetchJob, bool) {
+	known, ok := c.topics[name]
+	fault, faulted := c.takeTopicFaultLocked(1, n.id, name)
+	switch {
+	case faulted && ok:
+		p.ErrorCode = fault.ErrorCode
+		return fetchJob{}, false
+	case !ok || rp.Partition < 0 || rp.Partition >= known.partitions:
+		p.ErrorCode = kerr.UnknownTopicOrPartition.Code
+		if version >= 13 {
+			p.ErrorCode = kerr.UnknownTopicID.Code
+		}
+		return fetchJob{}, false
+	case leaderOf(name, rp.Partition, int32(len(c.nodes))) != n.id:
+		p.ErrorCode = kerr.NotLeaderForPartition.Code
+		return fetchJob{}, false
+	}
+	l := c.offsets.log(name, rp.Partition)
+	p.HighWatermark, p.LastStableOffset, p.LogStartOffset = l.end, l.end, l.start
+	if rp.FetchOffset < l.start || rp.FetchOffset > l.end {
+		p.ErrorCode = kerr.OffsetOutOfRange.Code
+		return fetchJob{}, false
+	}
+	tl := c.offsets.topicLog(name)
+	tl.txns = slices.DeleteFunc(slices.Clone(tl.txns), func(x Transaction) bool { return x.Partition != rp.Partition })
+	return fetchJob{log: l, tl: tl, times: c.offsets.partitionTimes(name, rp.Partition), from: rp.FetchOffset, max: int64(rp.PartitionMaxBytes),
+		key: batchKey{topic: name, partition: rp.Partition}}, true
 }
 
 func (b *offsetBook) topicLog(topic string) topicLog {

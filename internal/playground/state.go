@@ -201,6 +201,40 @@ func (c *Cluster) Load(s *State) error {
 		return err
 	}
 
+	groups, coordinators := stateGroups(s)
+	topics := stateTopics(s)
+	var faults []*Fault
+	for _, f := range s.Faults {
+		node := AnyNode
+		if f.Node != nil {
+			node = *f.Node
+		}
+		faults = append(faults, &Fault{Key: f.Key, Group: f.Group, Topic: f.Topic, ErrorCode: f.ErrorCode, ErrorMessage: clonePtr(f.ErrorMessage), Times: f.Times, Node: node})
+	}
+
+	offsets := stateOffsets(s, c.now())
+	configs := map[string]*string{}
+	for k, v := range s.BrokerConfigs {
+		configs[k] = clonePtr(v)
+	}
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.groups, c.coordinators, c.topics, c.faults, c.raws = groups, coordinators, topics, faults, nil
+	c.offsets, c.brokerConfigs = offsets, configs
+	c.groupConfigs = nil
+	c.unsupported = keySet(s.Unsupported)
+	for g, kv := range s.GroupConfigs {
+		for k, v := range kv {
+			c.setGroupConfigLocked(g, k, &v)
+		}
+	}
+	return nil
+}
+
+// stateGroups are the groups of a validated state and the coordinators it
+// places.
+func stateGroups(s *State) (map[string]*group, map[string]int32) {
 	groups := map[string]*group{}
 	coordinators := map[string]int32{}
 	for _, g := range s.StreamsGroups {
@@ -215,6 +249,13 @@ func (c *Cluster) Load(s *State) error {
 			coordinators[g.ID] = *g.Coordinator
 		}
 	}
+	return groups, coordinators
+}
+
+// stateTopics are the topics of a validated state: sizes of 100 bytes a
+// record where none are given, and an internal topic's configs from the
+// topology that declares it where the topic has none.
+func stateTopics(s *State) map[string]*topic {
 	topics := map[string]*topic{}
 	for _, t := range s.Topics {
 		tp := &topic{name: t.Name, id: topicID(t.Name), partitions: t.Partitions, rf: t.ReplicationFactor, configs: maps.Clone(t.Configs), sizes: slices.Clone(t.Bytes)}
@@ -244,33 +285,7 @@ func (c *Cluster) Load(s *State) error {
 			}
 		}
 	}
-	var faults []*Fault
-	for _, f := range s.Faults {
-		node := AnyNode
-		if f.Node != nil {
-			node = *f.Node
-		}
-		faults = append(faults, &Fault{Key: f.Key, Group: f.Group, Topic: f.Topic, ErrorCode: f.ErrorCode, ErrorMessage: clonePtr(f.ErrorMessage), Times: f.Times, Node: node})
-	}
-
-	offsets := stateOffsets(s, c.now())
-	configs := map[string]*string{}
-	for k, v := range s.BrokerConfigs {
-		configs[k] = clonePtr(v)
-	}
-
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.groups, c.coordinators, c.topics, c.faults, c.raws = groups, coordinators, topics, faults, nil
-	c.offsets, c.brokerConfigs = offsets, configs
-	c.groupConfigs = nil
-	c.unsupported = keySet(s.Unsupported)
-	for g, kv := range s.GroupConfigs {
-		for k, v := range kv {
-			c.setGroupConfigLocked(g, k, &v)
-		}
-	}
-	return nil
+	return topics
 }
 
 // keySet is keys as a set.
@@ -307,12 +322,6 @@ func (s *State) validate(nodes int) error {
 			p.add("profile: %v", err)
 		}
 	}
-	checkCoordinator := func(where string, n *int32) {
-		if n != nil && (*n < 0 || int(*n) >= nodes) {
-			p.add("%s: coordinator %d out of range (nodes are 0..%d)", where, *n, nodes-1)
-		}
-	}
-
 	topicNames := map[string]bool{}
 	for i, t := range s.Topics {
 		where := fmt.Sprintf("topics[%d]", i)
@@ -321,7 +330,23 @@ func (s *State) validate(nodes int) error {
 			p.add("%s (%s): partitions must be at least 1, got %d", where, t.Name, t.Partitions)
 		}
 	}
+	s.validateGroups(nodes, &p)
+	s.validateFaults(nodes, &p)
+	s.validateUnsupported(&p)
+	s.validateConfigs(&p)
+	validateOffsets(s, &p)
+	validateTimeline(s, &p)
+	return p.err()
+}
 
+// validateGroups checks the streams groups and the other groups: unique
+// ids, coordinators among the nodes, and each kind's own keys.
+func (s *State) validateGroups(nodes int, p *problems) {
+	checkCoordinator := func(where string, n *int32) {
+		if n != nil && (*n < 0 || int(*n) >= nodes) {
+			p.add("%s: coordinator %d out of range (nodes are 0..%d)", where, *n, nodes-1)
+		}
+	}
 	ids := map[string]bool{}
 	for i := range s.StreamsGroups {
 		g := &s.StreamsGroups[i]
@@ -331,7 +356,7 @@ func (s *State) validate(nodes int) error {
 			where = fmt.Sprintf("%s (%s)", where, g.ID)
 		}
 		checkCoordinator(where, g.Coordinator)
-		g.validate(where, &p)
+		g.validate(where, p)
 	}
 	for i, g := range s.Groups {
 		where := fmt.Sprintf("groups[%d]", i)
@@ -353,6 +378,11 @@ func (s *State) validate(nodes int) error {
 			p.add("%s: state is required", where)
 		}
 	}
+}
+
+// validateFaults checks the faults: keys that can be faulted, nodes among
+// the cluster's, a topic only for Fetch.
+func (s *State) validateFaults(nodes int, p *problems) {
 	for i, f := range s.Faults {
 		where := fmt.Sprintf("faults[%d]", i)
 		if !rpcs[f.Key].stateFaults {
@@ -368,7 +398,10 @@ func (s *State) validate(nodes int) error {
 			p.add("%s: topic applies to key 1 (Fetch) only", where)
 		}
 	}
-	s.validateUnsupported(&p)
+}
+
+// validateConfigs checks the broker and group configs' names.
+func (s *State) validateConfigs(p *problems) {
 	for name := range s.BrokerConfigs {
 		if strings.TrimSpace(name) == "" {
 			p.add("broker_configs: a config name is empty")
@@ -384,9 +417,6 @@ func (s *State) validate(nodes int) error {
 			}
 		}
 	}
-	validateOffsets(s, &p)
-	validateTimeline(s, &p)
-	return p.err()
 }
 
 func (g *StreamsGroup) validate(where string, p *problems) {
