@@ -159,6 +159,6 @@ func TestInventory_sizesUnsupported(t *testing.T) {
 		Unread []string `json:"unread"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &d), r.stderr)
-	assert.Contains(t, d.Unread, "sizes: DescribeLogDirs: broker "+c.Addrs()[0]+" does not offer DescribeLogDirs (its ApiVersions answer leaves it out); nothing was sent")
+	assert.Contains(t, d.Unread, "the sizes (DescribeLogDirs): DescribeLogDirs: broker "+c.Addrs()[0]+" does not offer DescribeLogDirs (its ApiVersions answer leaves it out); nothing was sent")
 	assert.Contains(t, r.stdout, "gone-store-changelog")
 }

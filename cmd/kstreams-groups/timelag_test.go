@@ -234,6 +234,22 @@ func TestTimeLag_fetchNeverAnswered(t *testing.T) {
 	assert.Contains(t, r.stdout, "STREAMS UNKNOWN - idle-eos UNKNOWN: time lag cannot be measured: Fetch: timed out |")
 }
 
+// The time lag only enriches the overview: a broker that never answers
+// Fetch holds it for at most half of --timeout, and the overview with its
+// offset lag is printed then, not at the deadline (issue 30).
+func TestTimeLag_fetchNeverAnsweredHoldsHalfTheTimeout(t *testing.T) {
+	t.Parallel()
+	isolate(t)
+	c := timeLagCluster(t)
+	h := admintest.Start(t, c, admintest.Rule{Key: 1, Action: admintest.Hang})
+	start := time.Now()
+	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", h.Bootstrap(), "--timeout", "8s", "overview", "--group", "idle-eos")
+	took := time.Since(start)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "(records not read: Fetch: timed out)")
+	assert.Less(t, took, 7*time.Second, "the Fetch's wait ends at about half of --timeout 8s, well before it")
+}
+
 // overview --watch --time-lag: from the second sample on, each
 // sub-topology's pace since the last one and the time to catch up.
 func TestWatchTimeLagRates(t *testing.T) {

@@ -736,11 +736,16 @@ func committedIndex(offs []admin.CommittedOffset) partitionIndex[admin.Committed
 // offsets and records are (the same groups as before: those described;
 // they are kept for those whose offsets were read).
 func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
+	// The settings and the time lag only enrich the lag: a broker that
+	// never answers them leaves the other half of the time to the offsets
+	// (issue 30).
+	enrich, cancel := enrichContext(ctx)
+	defer cancel()
 	var settings map[string]*Settings
 	var wg sync.WaitGroup
 	if !opts.WithoutSettings {
 		ids, coord := settingsGroups(res.Groups)
-		wg.Go(func() { settings = ReadSettings(ctx, client, ids, coord) })
+		wg.Go(func() { settings = ReadSettings(enrich, client, ids, coord) })
 	}
 	var pre *prefetch
 	var beside besideLogStarts
@@ -750,12 +755,12 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 	}
 	if rr, ok := client.(RecordReader); ok && opts.TimeLag {
 		beside = func(groups []*Group, committed map[string]partitionIndex[admin.CommittedOffset], latest partitionIndex[admin.ListedOffset]) {
-			pre = readAhead(ctx, rr, groups, committed, latest, now)
+			pre = readAhead(enrich, rr, groups, committed, latest, now)
 		}
 	}
 	leaders := fillLag(ctx, client, res.Groups, beside)
 	if opts.TimeLag {
-		res.Fetches = fillTimeLag(ctx, client, res.Groups, leaders, now, pre)
+		res.Fetches = fillTimeLag(enrich, client, res.Groups, leaders, now, pre)
 	}
 	wg.Wait()
 	if settings != nil {
@@ -765,6 +770,16 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 			}
 		}
 	}
+}
+
+// enrichContext bounds a read that only enriches the result to half the
+// time ctx has left, so that it never holds what was asked for until the
+// deadline; without a deadline it is ctx's.
+func enrichContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if dl, ok := ctx.Deadline(); ok {
+		return context.WithTimeout(ctx, time.Until(dl)/2)
+	}
+	return context.WithCancel(ctx)
 }
 
 // addCommittedTasks adds, to a group whose members hold no task at all
