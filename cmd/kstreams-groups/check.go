@@ -133,7 +133,7 @@ Requests: StreamsGroupDescribe (v1 with the description only for
 --require-topology, so a Kafka 4.3 cluster can be checked), OffsetFetch and
 ListOffsets, as overview; DescribeConfigs of the GROUP resources for the
 standby settings.`,
-		outputs: []outputRule{{formats: append(slices.Clone(documentOutputs), format.Prometheus)}},
+		printer: checkPrinter(check.Options{}, false),
 		own:     checkExits,
 		example: `  # Nagios/Icinga: CRITICAL above 10000 records behind, WARNING above 1000
   kstreams-groups check --group orders-app --lag-warning 1000 --lag-critical 10000 --min-members 2
@@ -211,16 +211,7 @@ func (a *app) checkOptions(v flagValues) (check.Options, error) {
 // check runs the check verb: one check, or a watch of it. A check that
 // could not run is UNKNOWN, printed as any result.
 func (a *app) check(ctx context.Context, opts check.Options, verbose bool, w watchOptions) error {
-	p := printer[*check.Result]{
-		text: func(w io.Writer, res *check.Result, _ *format.Styles) error { return format.CheckText(w, res, verbose) },
-		doc:  func(res *check.Result) any { return format.NewCheckDoc(res) },
-		prom: func(w io.Writer, res *check.Result) error {
-			return format.CheckPrometheusWith(w, res, format.PrometheusOptions{PartitionTimeLag: res.Options.PartitionMetrics})
-		},
-		failed:  func(err error) (*check.Result, error) { return check.Failed(err, opts), nil },
-		outcome: func(res *check.Result, _ []error) error { return checkOutcome(res) },
-		notes:   func(res *check.Result) []string { return format.TimeLagDeniedNotes(res.DeniedTopics()) },
-	}
+	p := checkPrinter(opts, verbose)
 	run := func(ctx context.Context, c client) (*check.Result, error) { return check.Run(ctx, c, opts) }
 	if w.on {
 		return watchVerb(a, ctx, w, p, run, watch.FromCheck)
@@ -228,15 +219,19 @@ func (a *app) check(ctx context.Context, opts check.Options, verbose bool, w wat
 	return runVerb(a, ctx, p, run)
 }
 
-// writeCheck prints a check in the -o format.
-func (a *app) writeCheck(w io.Writer, res *check.Result, verbose bool) error {
-	switch a.cfg.Output {
-	case format.Prometheus:
-		return format.CheckPrometheusWith(w, res, format.PrometheusOptions{PartitionTimeLag: res.Options.PartitionMetrics})
-	case format.JSON, format.YAML:
-		return format.Encode(w, a.cfg.Output, format.NewCheckDoc(res))
+// checkPrinter prints a check: its text (--verbose), document and metrics.
+// A check that could not run is UNKNOWN, printed as any result.
+func checkPrinter(opts check.Options, verbose bool) printer[*check.Result] {
+	return printer[*check.Result]{
+		text: func(w io.Writer, res *check.Result, _ *format.Styles) error { return format.CheckText(w, res, verbose) },
+		doc:  func(res *check.Result) any { return format.NewCheckDoc(res) },
+		more: metrics(func(w io.Writer, res *check.Result) error {
+			return format.CheckPrometheusWith(w, res, format.PrometheusOptions{PartitionTimeLag: res.Options.PartitionMetrics})
+		}, nil),
+		failed:  func(err error) (*check.Result, error) { return check.Failed(err, opts), nil },
+		outcome: func(res *check.Result, _ []error) error { return checkOutcome(res) },
+		notes:   func(res *check.Result) []string { return format.TimeLagDeniedNotes(res.DeniedTopics()) },
 	}
-	return format.CheckText(w, res, verbose)
 }
 
 // checkUsageOutput is what a check that could not start prints on stdout:
@@ -245,9 +240,9 @@ func (a *app) writeCheck(w io.Writer, res *check.Result, verbose bool) error {
 func (a *app) checkUsageOutput(err error) string {
 	res := check.Failed(&usageError{err: err}, check.Options{})
 	var b strings.Builder
-	switch a.cfg.Output {
-	case format.Prometheus, format.JSON, format.YAML:
-		if a.writeCheck(&b, res, false) == nil {
+	// Every format of the check's printer but text, which is the line.
+	if write, ok := checkPrinter(check.Options{}, false).writer(a.cfg.Output); ok {
+		if write(&b, res) == nil {
 			return strings.TrimSuffix(b.String(), "\n")
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -71,7 +70,7 @@ Exit 0 only when everything was read (and every listed orphan deleted, or
 would be): a part that could not be read (a group not described, committed
 offsets, group configs, sizes) makes the run partial, exit 1, each part
 named on stderr as "could not read …".`,
-		outputs: []outputRule{{formats: append(slices.Clone(documentOutputs), format.Prometheus)}},
+		printer: inventoryPrinter(),
 		exits:   clusterExits(exitNotFound, exitNotDeleted),
 		example: `  # What does each application own, and what is wrong with it?
   kstreams-groups inventory
@@ -107,16 +106,20 @@ named on stderr as "could not read …".`,
 	}
 }
 
-// inventory runs the inventory verb.
-func (a *app) inventory(ctx context.Context, opts inventory.Options) error {
-	p := printer[*inventory.Result]{
+// inventoryPrinter prints inventory's result.
+func inventoryPrinter() printer[*inventory.Result] {
+	return printer[*inventory.Result]{
 		text: func(w io.Writer, res *inventory.Result, _ *format.Styles) error { return format.InventoryText(w, res) },
 		doc:  func(res *inventory.Result) any { return format.NewInventoryDoc(res) },
-		prom: func(w io.Writer, res *inventory.Result) error { return format.InventoryPrometheus(w, res) },
+		more: metrics(format.InventoryPrometheus, nil),
 		line: func(_ *inventory.Result, f kafka.Failure, _ format.Output) string {
 			// printError writes the "Error:" label.
 			return format.EscapeMessage(f.Err.Error())
 		},
 	}
-	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*inventory.Result, error) { return inventory.Run(ctx, c, opts) })
+}
+
+// inventory runs the inventory verb.
+func (a *app) inventory(ctx context.Context, opts inventory.Options) error {
+	return runVerb(a, ctx, inventoryPrinter(), func(ctx context.Context, c client) (*inventory.Result, error) { return inventory.Run(ctx, c, opts) })
 }
