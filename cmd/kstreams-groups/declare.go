@@ -126,6 +126,8 @@ var offlineOutputs = []struct {
 }{
 	{"render", []outputRule{{formats: append(slices.Clone(documentOutputs), drawingOutputs...)}}},
 	{"version", nil},
+	// serve writes its log on stderr and nothing on stdout: -o is text.
+	{"serve", []outputRule{{formats: []format.Output{format.Text}}}},
 }
 
 // allows reports whether the verb prints o in the invocation v.

@@ -184,10 +184,7 @@ func (a *app) serveOptions(ctx context.Context, v flagValues) (serveOptions, err
 			return o, err
 		}
 	}
-	if a.cfg.Output != format.Text {
-		return o, usageErrorf("-o %s: serve prints nothing on stdout", a.cfg.Output)
-	}
-	return o, nil
+	return o, checkOfflineOutput("serve", a.cfg.Output)
 }
 
 // checkWebConfig checks --web.config.file as the exporter toolkit will
