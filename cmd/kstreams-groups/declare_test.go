@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -227,4 +230,42 @@ func TestDoctor_allGroups(t *testing.T) {
 	listed := runCLI(t, "--bootstrap-server", bootstrap(c), "list")
 	require.Equal(t, 0, listed.code)
 	assert.Equal(t, strings.Fields(listed.stdout), got)
+}
+
+// The duration and integer handles parse their value, with the verb's
+// message for one that does not parse or is below the least accepted.
+func TestHandles_durationAndInt(t *testing.T) {
+	t.Parallel()
+	d := durationOption(flagDef{name: "every"}, time.Second, "--every: want at least 1s, got %q")
+	n := intOption(flagDef{name: "n"}, 1, "--n: want 1 or more, got %q")
+	for _, tc := range []struct {
+		args    []string
+		dur     time.Duration
+		num     int
+		given   bool
+		wantErr string
+	}{
+		{args: nil},
+		{args: []string{"--every", " 2s ", "--n", "3"}, dur: 2 * time.Second, num: 3, given: true},
+		{args: []string{"--every", "500ms"}, wantErr: `--every: want at least 1s, got "500ms"`},
+		{args: []string{"--every", "soon"}, wantErr: `--every: want at least 1s, got "soon"`},
+		{args: []string{"--n", "0"}, wantErr: `--n: want 1 or more, got "0"`},
+		{args: []string{"--n", "x"}, wantErr: `--n: want 1 or more, got "x"`},
+	} {
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		d.register(fs, false)
+		n.register(fs, false)
+		require.NoError(t, fs.Parse(tc.args))
+		v := flagValues{fs: fs}
+		got, given, derr := d.value(v)
+		num, _, nerr := n.value(v)
+		if tc.wantErr != "" {
+			assert.EqualError(t, errors.Join(derr, nerr), tc.wantErr, tc.args)
+			continue
+		}
+		require.NoError(t, errors.Join(derr, nerr), tc.args)
+		assert.Equal(t, tc.dur, got, tc.args)
+		assert.Equal(t, tc.num, num, tc.args)
+		assert.Equal(t, tc.given, given, tc.args)
+	}
 }

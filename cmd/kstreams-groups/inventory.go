@@ -7,9 +7,7 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
@@ -23,7 +21,8 @@ func (a *app) inventoryVerb() *verb {
 	dryRun := boolOption(flagDef{name: "dry-run", help: "With --delete: show what would be deleted, delete nothing (the default)."})
 	execute := boolOption(flagDef{name: "execute", help: "With --delete: really delete."})
 	configs := boolOption(flagDef{name: "configs", help: "With --delete: also delete the dynamic configs left by groups that no longer exist."})
-	minAge := stringOption(flagDef{name: "min-age", help: "With --delete: keep a topic whose newest record was appended less than `D` ago; a topic whose age is unknown (CreateTime records carry their producer's time) is kept too (default 24h; 0 deletes regardless of age)."})
+	minAge := durationOption(flagDef{name: "min-age", help: "With --delete: keep a topic whose newest record was appended less than `D` ago; a topic whose age is unknown (CreateTime records carry their producer's time) is kept too (default 24h; 0 deletes regardless of age)."},
+		anyDuration, "--min-age: %q is not a duration such as 24h, 90m or 0")
 	return &verb{
 		name:           "inventory",
 		subcommandOnly: true,
@@ -87,12 +86,8 @@ named on stderr as "could not read …".`,
 			opts := inventory.Options{Groups: groupFlag.get(v), AllGroups: allGroupsFlag.get(v), Orphans: orphans.get(v),
 				Delete: del.get(v), Execute: execute.get(v), DryRun: dryRun.get(v), Configs: configs.get(v), MinAge: inventory.DefaultMinAge,
 				Now: func() time.Time { return a.clock().Now() }}
-			var perr error
-			if s := minAge.given(v); s != nil {
-				d, err := time.ParseDuration(strings.TrimSpace(*s))
-				if err != nil {
-					perr = fmt.Errorf("--min-age: %q is not a duration such as 24h, 90m or 0", *s)
-				}
+			d, given, perr := minAge.value(v)
+			if given {
 				opts.MinAge, opts.MinAgeGiven = d, true
 			}
 			validate := func() error {
