@@ -46,11 +46,11 @@ var checkExits = &ownExit{checkExitStatuses, "With several groups the worst coun
 // checkConditions are check's conditions, in the order of its help; serve
 // takes them too.
 var checkConditions = struct {
-	expectState                                                      stringOpt
-	minMembers, lagWarning, lagCritical, taskLagWarning              stringOpt
-	taskLagCritical, maxMovingTasks, timeLagWarning, timeLagCritical stringOpt
-	minStandbys                                                      stringOpt
-	requireTopology, timeLag, standbysCritical, requireConfigured    boolOpt
+	expectState                                                   stringOpt
+	minMembers, lagWarning, lagCritical, taskLagWarning           parsedOpt[*int64]
+	taskLagCritical, maxMovingTasks, minStandbys                  parsedOpt[*int64]
+	timeLagWarning, timeLagCritical                               parsedOpt[*time.Duration]
+	requireTopology, timeLag, standbysCritical, requireConfigured boolOpt
 }{
 	expectState: stringOption(flagDef{name: "expect-state",
 		help: "The `STATES` that are OK, comma-separated (default Stable); another state is WARNING, Dead is CRITICAL."}),
@@ -62,8 +62,8 @@ var checkConditions = struct {
 	requireTopology: boolOption(flagDef{name: "require-topology",
 		help: "CRITICAL unless the topology description is AVAILABLE (KIP-1331; needs Apache Kafka 4.4)."}),
 	maxMovingTasks:  checkCount("max-moving-tasks", "WARNING when more than `N` tasks are moving (their target holders differ from their current ones)."),
-	timeLagWarning:  checkCount("time-lag-warning", "WARNING when the group's time lag (the age of its oldest unprocessed record) is above `D` (90s, 5m, 1h30m, or seconds)."),
-	timeLagCritical: checkCount("time-lag-critical", "CRITICAL when the group's time lag is above `D`."),
+	timeLagWarning:  checkDuration("time-lag-warning", "WARNING when the group's time lag (the age of its oldest unprocessed record) is above `D` (90s, 5m, 1h30m, or seconds)."),
+	timeLagCritical: checkDuration("time-lag-critical", "CRITICAL when the group's time lag is above `D`."),
 	timeLag: boolOption(flagDef{name: "time-lag", on: true,
 		help: "Read the records (one Fetch per leader) for the time lag in the performance data, also without a time-lag threshold; --time-lag=false for the offset lag only."}),
 	minStandbys:      checkCount("min-standbys", "WARNING when a stateful task has fewer than `N` standbys that count (not on its active's process or host)."),
@@ -72,7 +72,13 @@ var checkConditions = struct {
 		help: "WARNING when a stateful task has fewer standbys that count than the group's streams.num.standby.replicas."}),
 }
 
-func checkCount(name, help string) stringOpt { return stringOption(flagDef{name: name, help: help}) }
+func checkCount(name, help string) parsedOpt[*int64] {
+	return parsedOption(flagDef{name: name, help: help}, check.ParseCount)
+}
+
+func checkDuration(name, help string) parsedOpt[*time.Duration] {
+	return parsedOption(flagDef{name: name, help: help}, check.ParseDuration)
+}
 
 // checkConditionFlags is the flag table of checkConditions.
 func checkConditionFlags() []flagDef {
@@ -179,25 +185,23 @@ func (a *app) checkOptions(v flagValues) (check.Options, error) {
 		opts.ExpectStates = states
 	}
 	for _, n := range []struct {
-		opt stringOpt
+		opt parsedOpt[*int64]
 		to  **int64
 	}{
 		{c.minMembers, &opts.MinMembers}, {c.lagWarning, &opts.LagWarning}, {c.lagCritical, &opts.LagCritical},
 		{c.taskLagWarning, &opts.TaskLagWarning}, {c.taskLagCritical, &opts.TaskLagCritical}, {c.maxMovingTasks, &opts.MaxMovingTasks},
 		{c.minStandbys, &opts.MinStandbys},
 	} {
-		if s := n.opt.given(v); s != nil {
-			count, err := check.ParseCount(n.opt.name, *s)
+		if count, given, err := n.opt.value(v); given {
 			keep(err)
 			*n.to = count
 		}
 	}
 	for _, d := range []struct {
-		opt stringOpt
+		opt parsedOpt[*time.Duration]
 		to  **time.Duration
 	}{{c.timeLagWarning, &opts.TimeLagWarning}, {c.timeLagCritical, &opts.TimeLagCritical}} {
-		if s := d.opt.given(v); s != nil {
-			dur, err := check.ParseDuration(d.opt.name, *s)
+		if dur, given, err := d.opt.value(v); given {
 			keep(err)
 			*d.to = dur
 		}

@@ -236,6 +236,29 @@ func (o durationOpt) value(v flagValues) (time.Duration, bool, error) {
 	return d, true, nil
 }
 
+// parsedOpt is an option whose value the verb's package parses, with its
+// own messages (check's counts and durations: check.ParseCount).
+type parsedOpt[T any] struct {
+	stringOpt
+	parse func(option, s string) (T, error)
+}
+
+func parsedOption[T any](f flagDef, parse func(option, s string) (T, error)) parsedOpt[T] {
+	return parsedOpt[T]{stringOption(f), parse}
+}
+
+// value is the option's parsed value (what parse returns, also with an
+// error) and whether it was given.
+func (o parsedOpt[T]) value(v flagValues) (T, bool, error) {
+	s := o.given(v)
+	if s == nil {
+		var zero T
+		return zero, false, nil
+	}
+	t, err := o.parse(o.name, *s)
+	return t, true, err
+}
+
 // value is the option's number and whether it was given; the error is a
 // usage error's.
 func (o intOpt) value(v flagValues) (int, bool, error) {
