@@ -46,11 +46,11 @@ var checkExits = &ownExit{checkExitStatuses, "With several groups the worst coun
 // checkConditions are check's conditions, in the order of its help; serve
 // takes them too.
 var checkConditions = struct {
-	expectState                                                      stringOpt
-	minMembers, lagWarning, lagCritical, taskLagWarning              stringOpt
-	taskLagCritical, maxMovingTasks, timeLagWarning, timeLagCritical stringOpt
-	minStandbys                                                      stringOpt
-	requireTopology, timeLag, standbysCritical, requireConfigured    boolOpt
+	expectState                                                   stringOpt
+	minMembers, lagWarning, lagCritical, taskLagWarning           parsedOpt[*int64]
+	taskLagCritical, maxMovingTasks, minStandbys                  parsedOpt[*int64]
+	timeLagWarning, timeLagCritical                               parsedOpt[*time.Duration]
+	requireTopology, timeLag, standbysCritical, requireConfigured boolOpt
 }{
 	expectState: stringOption(flagDef{name: "expect-state",
 		help: "The `STATES` that are OK, comma-separated (default Stable); another state is WARNING, Dead is CRITICAL."}),
@@ -62,8 +62,8 @@ var checkConditions = struct {
 	requireTopology: boolOption(flagDef{name: "require-topology",
 		help: "CRITICAL unless the topology description is AVAILABLE (KIP-1331; needs Apache Kafka 4.4)."}),
 	maxMovingTasks:  checkCount("max-moving-tasks", "WARNING when more than `N` tasks are moving (their target holders differ from their current ones)."),
-	timeLagWarning:  checkCount("time-lag-warning", "WARNING when the group's time lag (the age of its oldest unprocessed record) is above `D` (90s, 5m, 1h30m, or seconds)."),
-	timeLagCritical: checkCount("time-lag-critical", "CRITICAL when the group's time lag is above `D`."),
+	timeLagWarning:  checkDuration("time-lag-warning", "WARNING when the group's time lag (the age of its oldest unprocessed record) is above `D` (90s, 5m, 1h30m, or seconds)."),
+	timeLagCritical: checkDuration("time-lag-critical", "CRITICAL when the group's time lag is above `D`."),
 	timeLag: boolOption(flagDef{name: "time-lag", on: true,
 		help: "Read the records (one Fetch per leader) for the time lag in the performance data, also without a time-lag threshold; --time-lag=false for the offset lag only."}),
 	minStandbys:      checkCount("min-standbys", "WARNING when a stateful task has fewer than `N` standbys that count (not on its active's process or host)."),
@@ -72,7 +72,13 @@ var checkConditions = struct {
 		help: "WARNING when a stateful task has fewer standbys that count than the group's streams.num.standby.replicas."}),
 }
 
-func checkCount(name, help string) stringOpt { return stringOption(flagDef{name: name, help: help}) }
+func checkCount(name, help string) parsedOpt[*int64] {
+	return parsedOption(flagDef{name: name, help: help}, check.ParseCount)
+}
+
+func checkDuration(name, help string) parsedOpt[*time.Duration] {
+	return parsedOption(flagDef{name: name, help: help}, check.ParseDuration)
+}
 
 // checkConditionFlags is the flag table of checkConditions.
 func checkConditionFlags() []flagDef {
@@ -133,7 +139,7 @@ Requests: StreamsGroupDescribe (v1 with the description only for
 --require-topology, so a Kafka 4.3 cluster can be checked), OffsetFetch and
 ListOffsets, as overview; DescribeConfigs of the GROUP resources for the
 standby settings.`,
-		outputs: []outputRule{{formats: append(slices.Clone(documentOutputs), format.Prometheus)}},
+		printer: checkPrinter(check.Options{}, false),
 		own:     checkExits,
 		example: `  # Nagios/Icinga: CRITICAL above 10000 records behind, WARNING above 1000
   kstreams-groups check --group orders-app --lag-warning 1000 --lag-critical 10000 --min-members 2
@@ -179,25 +185,23 @@ func (a *app) checkOptions(v flagValues) (check.Options, error) {
 		opts.ExpectStates = states
 	}
 	for _, n := range []struct {
-		opt stringOpt
+		opt parsedOpt[*int64]
 		to  **int64
 	}{
 		{c.minMembers, &opts.MinMembers}, {c.lagWarning, &opts.LagWarning}, {c.lagCritical, &opts.LagCritical},
 		{c.taskLagWarning, &opts.TaskLagWarning}, {c.taskLagCritical, &opts.TaskLagCritical}, {c.maxMovingTasks, &opts.MaxMovingTasks},
 		{c.minStandbys, &opts.MinStandbys},
 	} {
-		if s := n.opt.given(v); s != nil {
-			count, err := check.ParseCount(n.opt.name, *s)
+		if count, given, err := n.opt.value(v); given {
 			keep(err)
 			*n.to = count
 		}
 	}
 	for _, d := range []struct {
-		opt stringOpt
+		opt parsedOpt[*time.Duration]
 		to  **time.Duration
 	}{{c.timeLagWarning, &opts.TimeLagWarning}, {c.timeLagCritical, &opts.TimeLagCritical}} {
-		if s := d.opt.given(v); s != nil {
-			dur, err := check.ParseDuration(d.opt.name, *s)
+		if dur, given, err := d.opt.value(v); given {
 			keep(err)
 			*d.to = dur
 		}
@@ -211,16 +215,7 @@ func (a *app) checkOptions(v flagValues) (check.Options, error) {
 // check runs the check verb: one check, or a watch of it. A check that
 // could not run is UNKNOWN, printed as any result.
 func (a *app) check(ctx context.Context, opts check.Options, verbose bool, w watchOptions) error {
-	p := printer[*check.Result]{
-		text: func(w io.Writer, res *check.Result, _ *format.Styles) error { return format.CheckText(w, res, verbose) },
-		doc:  func(res *check.Result) any { return format.NewCheckDoc(res) },
-		prom: func(w io.Writer, res *check.Result) error {
-			return format.CheckPrometheusWith(w, res, format.PrometheusOptions{PartitionTimeLag: res.Options.PartitionMetrics})
-		},
-		failed:  func(err error) (*check.Result, error) { return check.Failed(err, opts), nil },
-		outcome: func(res *check.Result, _ []error) error { return checkOutcome(res) },
-		notes:   func(res *check.Result) []string { return format.TimeLagDeniedNotes(res.DeniedTopics()) },
-	}
+	p := checkPrinter(opts, verbose)
 	run := func(ctx context.Context, c client) (*check.Result, error) { return check.Run(ctx, c, opts) }
 	if w.on {
 		return watchVerb(a, ctx, w, p, run, watch.FromCheck)
@@ -228,15 +223,19 @@ func (a *app) check(ctx context.Context, opts check.Options, verbose bool, w wat
 	return runVerb(a, ctx, p, run)
 }
 
-// writeCheck prints a check in the -o format.
-func (a *app) writeCheck(w io.Writer, res *check.Result, verbose bool) error {
-	switch a.cfg.Output {
-	case format.Prometheus:
-		return format.CheckPrometheusWith(w, res, format.PrometheusOptions{PartitionTimeLag: res.Options.PartitionMetrics})
-	case format.JSON, format.YAML:
-		return format.Encode(w, a.cfg.Output, format.NewCheckDoc(res))
+// checkPrinter prints a check: its text (--verbose), document and metrics.
+// A check that could not run is UNKNOWN, printed as any result.
+func checkPrinter(opts check.Options, verbose bool) printer[*check.Result] {
+	return printer[*check.Result]{
+		text: func(w io.Writer, res *check.Result, _ *format.Styles) error { return format.CheckText(w, res, verbose) },
+		doc:  func(res *check.Result) any { return format.NewCheckDoc(res) },
+		more: metrics(func(w io.Writer, res *check.Result) error {
+			return format.CheckPrometheusWith(w, res, format.PrometheusOptions{PartitionTimeLag: res.Options.PartitionMetrics})
+		}, nil),
+		failed:  func(err error) (*check.Result, error) { return check.Failed(err, opts), nil },
+		outcome: func(res *check.Result, _ []error) error { return checkOutcome(res) },
+		notes:   func(res *check.Result) []string { return format.TimeLagDeniedNotes(res.DeniedTopics()) },
 	}
-	return format.CheckText(w, res, verbose)
 }
 
 // checkUsageOutput is what a check that could not start prints on stdout:
@@ -245,9 +244,9 @@ func (a *app) writeCheck(w io.Writer, res *check.Result, verbose bool) error {
 func (a *app) checkUsageOutput(err error) string {
 	res := check.Failed(&usageError{err: err}, check.Options{})
 	var b strings.Builder
-	switch a.cfg.Output {
-	case format.Prometheus, format.JSON, format.YAML:
-		if a.writeCheck(&b, res, false) == nil {
+	// Every format of the check's printer but text, which is the line.
+	if write, ok := checkPrinter(check.Options{}, false).writer(a.cfg.Output); ok {
+		if write(&b, res) == nil {
 			return strings.TrimSuffix(b.String(), "\n")
 		}
 	}

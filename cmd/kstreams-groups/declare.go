@@ -1,7 +1,7 @@
 package main
 
 // What a verb declares beyond its flags, once, in its entry of verbs():
-// the -o formats it prints (outputs) and the exit codes it can end with
+// its printer, whose renderers are the -o formats it prints, and the exit codes it can end with
 // (exits, or own for a verb with codes of its own). Validation of -o, the
 // hint naming the commands that print a format, the completion of -o and
 // the help's "Output formats" and "Exit status" blocks are all derived
@@ -9,6 +9,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -40,6 +41,83 @@ func outputsOf(rules []outputRule) []outputRule {
 	return rules
 }
 
+// render is a printer's renderer of one -o format beyond text, json and
+// yaml, and the option without which the verb does not print it (with;
+// nil means always).
+type render[R any] struct {
+	write func(w io.Writer, res R) error
+	with  declared
+}
+
+// drawings are the renderers of -o dot, mermaid, svg and png: graph draws
+// the result on stdout in the -o format (a.cfg.Output).
+func drawings[R any](graph func(res R) error, with declared) map[format.Output]render[R] {
+	m := map[format.Output]render[R]{}
+	for _, o := range drawingOutputs {
+		m[o] = render[R]{write: func(_ io.Writer, res R) error { return graph(res) }, with: with}
+	}
+	return m
+}
+
+// metrics is the renderer of -o prometheus.
+func metrics[R any](prom func(w io.Writer, res R) error, with declared) map[format.Output]render[R] {
+	return map[format.Output]render[R]{format.Prometheus: {write: prom, with: with}}
+}
+
+// outputSet is what the declaration reads of a printer: its formats.
+type outputSet interface{ outputRules() []outputRule }
+
+// outputRules are the printer's formats: text, json, yaml and those of
+// more that need no option, then those of more by the option they need,
+// each in the order of format.AllowedOutputs.
+func (p printer[R]) outputRules() []outputRule {
+	rules := []outputRule{{formats: slices.Clone(documentOutputs)}}
+	for _, o := range format.AllowedOutputs() {
+		r, ok := p.more[o]
+		if !ok {
+			continue
+		}
+		i := slices.IndexFunc(rules, func(rule outputRule) bool { return sameOption(rule.with, r.with) })
+		if i < 0 {
+			rules = append(rules, outputRule{with: r.with})
+			i = len(rules) - 1
+		}
+		rules[i].formats = append(rules[i].formats, o)
+	}
+	return rules
+}
+
+func sameOption(a, b declared) bool {
+	return a == nil && b == nil || a != nil && b != nil && a.def().name == b.def().name
+}
+
+// writer is how the printer writes -o o other than text (which needs
+// stdout's styles first): its renderer, or the document encoded; false
+// when it prints no o.
+func (p printer[R]) writer(o format.Output) (func(w io.Writer, res R) error, bool) {
+	if r, ok := p.more[o]; ok {
+		return r.write, true
+	}
+	if o == format.JSON || o == format.YAML {
+		return func(w io.Writer, res R) error { return format.Encode(w, o, p.doc(res)) }, true
+	}
+	return nil, false
+}
+
+// outputRules are the verb's formats, from its printer.
+func (vb *verb) outputRules() []outputRule {
+	if vb.printer == nil {
+		return outputsOf(nil)
+	}
+	return vb.printer.outputRules()
+}
+
+// ruleSet is a declaration of formats without a printer (the commands
+// that are not verbs).
+type ruleSet []outputRule
+
+func (r ruleSet) outputRules() []outputRule { return outputsOf(r) }
+
 // offlineOutputs are the formats of the commands that are not verbs, for
 // the hint that names who prints a format.
 var offlineOutputs = []struct {
@@ -48,11 +126,13 @@ var offlineOutputs = []struct {
 }{
 	{"render", []outputRule{{formats: append(slices.Clone(documentOutputs), drawingOutputs...)}}},
 	{"version", nil},
+	// serve writes its log on stderr and nothing on stdout: -o is text.
+	{"serve", []outputRule{{formats: []format.Output{format.Text}}}},
 }
 
 // allows reports whether the verb prints o in the invocation v.
 func (vb *verb) allows(o format.Output, v flagValues) bool {
-	for _, r := range outputsOf(vb.outputs) {
+	for _, r := range vb.outputRules() {
 		if slices.Contains(r.formats, o) && (r.with == nil || r.with.def().set(v)) {
 			return true
 		}
@@ -66,7 +146,7 @@ func (vb *verb) checkOutput(o format.Output, v flagValues) error {
 	if vb.allows(o, v) {
 		return nil
 	}
-	msg := fmt.Sprintf("-o %s: %s prints %s", o, vb.name, describeOutputs(vb.outputs))
+	msg := fmt.Sprintf("-o %s: %s prints %s", o, vb.name, describeOutputs(vb.outputRules()))
 	if who := printersOf(o); len(who) > 0 {
 		msg += fmt.Sprintf("; -o %s is printed by %s", o, joinAnd(who))
 	}
@@ -114,7 +194,7 @@ func printersOf(o format.Output) []string {
 		}
 	}
 	for _, vb := range verbs() {
-		add(vb.name, vb.outputs)
+		add(vb.name, vb.outputRules())
 	}
 	for _, c := range offlineOutputs {
 		add(c.name, c.outputs)
@@ -133,7 +213,7 @@ func joinAnd(s []string) string {
 // its -o.
 func (vb *verb) verbFormats() []format.Output {
 	var out []format.Output
-	for _, r := range outputsOf(vb.outputs) {
+	for _, r := range vb.outputRules() {
 		for _, f := range r.formats {
 			if !slices.Contains(out, f) {
 				out = append(out, f)
@@ -198,7 +278,7 @@ func exitStatusHelpOf(codes []int) string {
 
 // outputHelp is the help's line of the formats a verb prints.
 func (vb *verb) outputHelp() string {
-	return "Output formats (-o): " + describeOutputs(vb.outputs) + "."
+	return "Output formats (-o): " + describeOutputs(vb.outputRules()) + "."
 }
 
 // completeVerbOutputs offers the -o formats of the command being
@@ -238,7 +318,7 @@ func clusterExits(extra ...int) []int {
 func checkOfflineOutput(name string, o format.Output) error {
 	for _, c := range offlineOutputs {
 		if c.name == name {
-			return (&verb{name: name, outputs: c.outputs}).checkOutput(o, flagValues{})
+			return (&verb{name: name, printer: ruleSet(c.outputs)}).checkOutput(o, flagValues{})
 		}
 	}
 	return nil

@@ -2,13 +2,15 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -34,7 +36,7 @@ func TestVerbOutputs_declaredArePrinted(t *testing.T) {
 	t.Parallel()
 	isolate(t)
 	for _, vb := range verbs() {
-		for _, r := range outputsOf(vb.outputs) {
+		for _, r := range vb.outputRules() {
 			for _, o := range r.formats {
 				if slices.Contains(documentOutputs, o) || o.Binary() {
 					continue // every verb writes documents; png needs a file
@@ -59,17 +61,35 @@ func TestVerbOutputs_declaredArePrinted(t *testing.T) {
 	}
 }
 
-// The guard behind it: a printer without a drawing, asked for one, is an
-// error, not a nil call.
-func TestRunVerb_declaredFormatWithoutPrinter(t *testing.T) {
+// A verb's formats are its printer's renderers: text, json and yaml, then
+// the renderers that need no option, then those of each option, in the
+// order of format.AllowedOutputs; and the printer writes each of them.
+func TestPrinter_outputsFromRenderers(t *testing.T) {
 	t.Parallel()
-	a := &app{io: IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, cfg: Config{Output: format.Dot}}
-	p := printer[*list.Result]{text: func(_ io.Writer, _ *list.Result, _ *format.Styles) error { return nil }}
-	err := runVerb(a, context.Background(), p, func(context.Context, client) (*list.Result, error) {
-		t.Fatal("ran without a printer for -o dot")
-		return nil, nil
-	})
-	require.EqualError(t, err, "-o dot is declared but the verb has no printer for it")
+	state := boolOption(flagDef{name: "state"})
+	p := printer[*list.Result]{
+		text: func(_ io.Writer, _ *list.Result, _ *format.Styles) error { return nil },
+		doc:  func(*list.Result) any { return map[string]int{"n": 1} },
+		more: metrics(func(w io.Writer, _ *list.Result) error { _, err := io.WriteString(w, "m 1\n"); return err }, state),
+	}
+	rules := p.outputRules()
+	require.Len(t, rules, 2)
+	assert.Equal(t, documentOutputs, rules[0].formats)
+	assert.Nil(t, rules[0].with)
+	assert.Equal(t, []format.Output{format.Prometheus}, rules[1].formats)
+	assert.Equal(t, "state", rules[1].with.def().name)
+	assert.Equal(t, "text, json or yaml, and prometheus with --state", describeOutputs(rules))
+	for o, want := range map[format.Output]string{format.Prometheus: "m 1\n", format.JSON: "{\n  \"n\": 1\n}\n"} {
+		write, ok := p.writer(o)
+		require.True(t, ok, o)
+		var b bytes.Buffer
+		require.NoError(t, write(&b, &list.Result{}))
+		assert.Equal(t, want, b.String(), o)
+	}
+	_, ok := p.writer(format.Dot)
+	assert.False(t, ok, "no renderer, no format")
+	_, ok = p.writer(format.Text)
+	assert.False(t, ok, "text needs stdout's styles: runVerb writes it")
 }
 
 // One message for a format a verb does not print, naming the commands that
@@ -210,4 +230,42 @@ func TestDoctor_allGroups(t *testing.T) {
 	listed := runCLI(t, "--bootstrap-server", bootstrap(c), "list")
 	require.Equal(t, 0, listed.code)
 	assert.Equal(t, strings.Fields(listed.stdout), got)
+}
+
+// The duration and integer handles parse their value, with the verb's
+// message for one that does not parse or is below the least accepted.
+func TestHandles_durationAndInt(t *testing.T) {
+	t.Parallel()
+	d := durationOption(flagDef{name: "every"}, time.Second, "--every: want at least 1s, got %q")
+	n := intOption(flagDef{name: "n"}, 1, "--n: want 1 or more, got %q")
+	for _, tc := range []struct {
+		args    []string
+		dur     time.Duration
+		num     int
+		given   bool
+		wantErr string
+	}{
+		{args: nil},
+		{args: []string{"--every", " 2s ", "--n", "3"}, dur: 2 * time.Second, num: 3, given: true},
+		{args: []string{"--every", "500ms"}, wantErr: `--every: want at least 1s, got "500ms"`},
+		{args: []string{"--every", "soon"}, wantErr: `--every: want at least 1s, got "soon"`},
+		{args: []string{"--n", "0"}, wantErr: `--n: want 1 or more, got "0"`},
+		{args: []string{"--n", "x"}, wantErr: `--n: want 1 or more, got "x"`},
+	} {
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		d.register(fs, false)
+		n.register(fs, false)
+		require.NoError(t, fs.Parse(tc.args))
+		v := flagValues{fs: fs}
+		got, given, derr := d.value(v)
+		num, _, nerr := n.value(v)
+		if tc.wantErr != "" {
+			assert.EqualError(t, errors.Join(derr, nerr), tc.wantErr, tc.args)
+			continue
+		}
+		require.NoError(t, errors.Join(derr, nerr), tc.args)
+		assert.Equal(t, tc.dur, got, tc.args)
+		assert.Equal(t, tc.num, num, tc.args)
+		assert.Equal(t, tc.given, given, tc.args)
+	}
 }

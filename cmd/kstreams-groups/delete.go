@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -53,19 +52,11 @@ requested group was deleted.`,
 			opts := groupdelete.Options{Groups: groupFlag.get(v), AllGroups: allGroupsFlag.get(v),
 				DryRun: dryRunFlag.get(v), DeleteInternalTopics: deleteAllInternalTopicsFlag.get(v),
 				InternalTopics: deleteInternalTopicFlag.get(v), DeleteConfigs: deleteConfigs.get(v)}
-			validate := func() error {
-				if err := opts.Validate(); err != nil {
-					return err
-				}
-				// The Kafka form holds every verb's options; the Java tool
-				// refuses these in its --delete checks; the subcommand
-				// has neither.
-				if other := v.lenient(); inputTopicFlag.set(other) || allInputTopicsFlag.get(other) {
-					return errors.New("Kafka Streams does not support topic-specific offset deletion from a streams group.")
-				}
-				return nil
-			}
-			return job{opts: opts, validate: validate, run: func(ctx context.Context) error { return a.deleteGroups(ctx, opts) }}
+			// The Kafka form holds every verb's options; the subcommand has
+			// neither of these: lenient.
+			other := v.lenient()
+			opts.TopicSpecific = inputTopicFlag.set(other) || allInputTopicsFlag.get(other)
+			return job{opts: opts, validate: opts.Validate, run: func(ctx context.Context) error { return a.deleteGroups(ctx, opts) }}
 		},
 	}
 }

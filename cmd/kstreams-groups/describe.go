@@ -71,7 +71,7 @@ Members are sorted by member id and partitions by topic and partition.
 
 Only --topology is health-aware: the other views exit 0 unless a group could
 not be described.`,
-		outputs: []outputRule{{formats: documentOutputs}, {formats: drawingOutputs, with: topology}},
+		printer: a.describePrinter(describe.Options{}, topology),
 		exits:   clusterExits(exitNotStored, exitDescError, exitNotFound),
 		example: `  # The lag of every partition of a group
   kstreams-groups describe --group my-app --bootstrap-server localhost:9092
@@ -95,14 +95,15 @@ not be described.`,
 			}
 			opts.State, opts.StateValue = state.get(v)
 			w, werr := parseWatch(v)
-			return job{opts: opts, validate: withWatch(opts.Validate, werr), run: func(ctx context.Context) error { return a.describe(ctx, opts, w) }}
+			return job{opts: opts, validate: withWatch(opts.Validate, werr), run: func(ctx context.Context) error { return a.describe(ctx, opts, w, a.describePrinter(opts, topology)) }}
 		},
 	}
 }
 
-// describe runs the describe verb, once or (--watch) every interval.
-func (a *app) describe(ctx context.Context, opts describe.Options, w watchOptions) error {
-	p := printer[*describe.Result]{
+// describePrinter prints describe's result; it draws with --topology (the
+// handle of its option).
+func (a *app) describePrinter(opts describe.Options, drawWith declared) printer[*describe.Result] {
+	return printer[*describe.Result]{
 		text: func(w io.Writer, res *describe.Result, st *format.Styles) error {
 			multi := len(res.Groups) > 1
 			for _, g := range res.Groups {
@@ -115,6 +116,7 @@ func (a *app) describe(ctx context.Context, opts describe.Options, w watchOption
 			return nil
 		},
 		doc:   func(res *describe.Result) any { return format.NewDescribeDoc(res) },
+		more:  drawings(a.describeGraphs, drawWith),
 		notes: format.DescribeNotes,
 		line: func(_ *describe.Result, f kafka.Failure, o format.Output) string {
 			var se *kafka.StatusError
@@ -129,9 +131,10 @@ func (a *app) describe(ctx context.Context, opts describe.Options, w watchOption
 			return format.NotStoredMessage(f.Group)
 		},
 	}
-	if opts.Topology {
-		p.graph = a.describeGraphs
-	}
+}
+
+// describe runs the describe verb, once or (--watch) every interval.
+func (a *app) describe(ctx context.Context, opts describe.Options, w watchOptions, p printer[*describe.Result]) error {
 	run := func(ctx context.Context, c client) (*describe.Result, error) { return describe.Run(ctx, c, opts) }
 	if w.on {
 		return watchVerb(a, ctx, w, p, run, watch.FromDescribe)

@@ -118,16 +118,8 @@ colored on a terminal. -o json|yaml gives the same as one document.`,
 			opts := diff.Options{Args: v.args, ApplicationID: applicationID.get(v), FailOn: failOn.get(v),
 				NewCluster: newBootstrapServer.set(v) || newCommandConfig.set(v)}
 			newBootstrap, newConfig := newBootstrapServer.get(v), newCommandConfig.get(v)
-			validate := func() error {
-				if err := opts.Validate(); err != nil {
-					return err
-				}
-				if newBootstrapServer.set(v) && len(splitServers(newBootstrap)) == 0 {
-					return errors.New("--new-bootstrap-server: no server given")
-				}
-				return nil
-			}
-			return job{opts: opts, validate: validate, run: func(ctx context.Context) error {
+			opts.NoNewServer = newBootstrapServer.set(v) && len(splitServers(newBootstrap)) == 0
+			return job{opts: opts, validate: opts.Validate, run: func(ctx context.Context) error {
 				return a.diff(ctx, opts, newBootstrap, newConfig)
 			}}
 		},

@@ -10,8 +10,12 @@ package main
 // (verbs.go).
 
 import (
+	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -186,6 +190,86 @@ func (o stringOpt) given(v flagValues) *string {
 	}
 	s := o.get(v)
 	return &s
+}
+
+// durationOpt is an option whose value is a duration of at least min, and
+// intOpt one whose value is a whole number of at least min: a value that
+// does not parse or is below min is refused with bad, a message with a %q
+// for the value as given. Their flags stay strings, so that the refusal is
+// the verb's message, not pflag's.
+type (
+	durationOpt struct {
+		stringOpt
+		min time.Duration
+		bad string
+	}
+	intOpt struct {
+		stringOpt
+		min int
+		bad string
+	}
+)
+
+// anyDuration is the min of a duration option that takes any duration.
+const anyDuration = time.Duration(math.MinInt64)
+
+func durationOption(f flagDef, min time.Duration, bad string) durationOpt {
+	return durationOpt{stringOption(f), min, bad}
+}
+
+func intOption(f flagDef, min int, bad string) intOpt {
+	return intOpt{stringOption(f), min, bad}
+}
+
+// value is the option's duration and whether it was given; the error is a
+// usage error's (it says why the value is refused).
+func (o durationOpt) value(v flagValues) (time.Duration, bool, error) {
+	s := o.given(v)
+	if s == nil {
+		return 0, false, nil
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(*s))
+	if err != nil || d < o.min {
+		return 0, true, fmt.Errorf(o.bad, *s)
+	}
+	return d, true, nil
+}
+
+// parsedOpt is an option whose value the verb's package parses, with its
+// own messages (check's counts and durations: check.ParseCount).
+type parsedOpt[T any] struct {
+	stringOpt
+	parse func(option, s string) (T, error)
+}
+
+func parsedOption[T any](f flagDef, parse func(option, s string) (T, error)) parsedOpt[T] {
+	return parsedOpt[T]{stringOption(f), parse}
+}
+
+// value is the option's parsed value (what parse returns, also with an
+// error) and whether it was given.
+func (o parsedOpt[T]) value(v flagValues) (T, bool, error) {
+	s := o.given(v)
+	if s == nil {
+		var zero T
+		return zero, false, nil
+	}
+	t, err := o.parse(o.name, *s)
+	return t, true, err
+}
+
+// value is the option's number and whether it was given; the error is a
+// usage error's.
+func (o intOpt) value(v flagValues) (int, bool, error) {
+	s := o.given(v)
+	if s == nil {
+		return 0, false, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(*s))
+	if err != nil || n < o.min {
+		return 0, true, fmt.Errorf(o.bad, *s)
+	}
+	return n, true, nil
 }
 
 // get returns whether the option was given and its value, nil when it was

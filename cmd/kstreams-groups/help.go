@@ -50,11 +50,12 @@ func documentHelpCommand(root *cobra.Command) {
 }
 
 // outputFlagUsage is the help of -o, listing format.AllowedOutputs so that
-// help and completion offer the same formats.
+// help and completion offer the same formats, and the commands that print
+// metrics from their declarations.
 func outputFlagUsage() string {
 	var names []string
 	for _, o := range format.AllowedOutputs() {
 		names = append(names, string(o))
 	}
-	return "Output format: " + strings.Join(names, ", ") + ". text is kafka-streams-groups.sh's; dot and mermaid draw a topology, svg and png render that drawing (png is binary); prometheus is the Prometheus text format (check, overview, inventory, list --state)."
+	return "Output format: " + strings.Join(names, ", ") + ". text is kafka-streams-groups.sh's; dot and mermaid draw a topology, svg and png render that drawing (png is binary); prometheus is the Prometheus text format (" + strings.Join(printersOf(format.Prometheus), ", ") + ")."
 }

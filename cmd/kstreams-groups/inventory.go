@@ -7,10 +7,7 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
@@ -24,7 +21,8 @@ func (a *app) inventoryVerb() *verb {
 	dryRun := boolOption(flagDef{name: "dry-run", help: "With --delete: show what would be deleted, delete nothing (the default)."})
 	execute := boolOption(flagDef{name: "execute", help: "With --delete: really delete."})
 	configs := boolOption(flagDef{name: "configs", help: "With --delete: also delete the dynamic configs left by groups that no longer exist."})
-	minAge := stringOption(flagDef{name: "min-age", help: "With --delete: keep a topic whose newest record was appended less than `D` ago; a topic whose age is unknown (CreateTime records carry their producer's time) is kept too (default 24h; 0 deletes regardless of age)."})
+	minAge := durationOption(flagDef{name: "min-age", help: "With --delete: keep a topic whose newest record was appended less than `D` ago; a topic whose age is unknown (CreateTime records carry their producer's time) is kept too (default 24h; 0 deletes regardless of age)."},
+		anyDuration, "--min-age: %q is not a duration such as 24h, 90m or 0")
 	return &verb{
 		name:           "inventory",
 		subcommandOnly: true,
@@ -71,7 +69,7 @@ Exit 0 only when everything was read (and every listed orphan deleted, or
 would be): a part that could not be read (a group not described, committed
 offsets, group configs, sizes) makes the run partial, exit 1, each part
 named on stderr as "could not read …".`,
-		outputs: []outputRule{{formats: append(slices.Clone(documentOutputs), format.Prometheus)}},
+		printer: inventoryPrinter(),
 		exits:   clusterExits(exitNotFound, exitNotDeleted),
 		example: `  # What does each application own, and what is wrong with it?
   kstreams-groups inventory
@@ -88,12 +86,8 @@ named on stderr as "could not read …".`,
 			opts := inventory.Options{Groups: groupFlag.get(v), AllGroups: allGroupsFlag.get(v), Orphans: orphans.get(v),
 				Delete: del.get(v), Execute: execute.get(v), DryRun: dryRun.get(v), Configs: configs.get(v), MinAge: inventory.DefaultMinAge,
 				Now: func() time.Time { return a.clock().Now() }}
-			var perr error
-			if s := minAge.given(v); s != nil {
-				d, err := time.ParseDuration(strings.TrimSpace(*s))
-				if err != nil {
-					perr = fmt.Errorf("--min-age: %q is not a duration such as 24h, 90m or 0", *s)
-				}
+			d, given, perr := minAge.value(v)
+			if given {
 				opts.MinAge, opts.MinAgeGiven = d, true
 			}
 			validate := func() error {
@@ -107,16 +101,20 @@ named on stderr as "could not read …".`,
 	}
 }
 
-// inventory runs the inventory verb.
-func (a *app) inventory(ctx context.Context, opts inventory.Options) error {
-	p := printer[*inventory.Result]{
+// inventoryPrinter prints inventory's result.
+func inventoryPrinter() printer[*inventory.Result] {
+	return printer[*inventory.Result]{
 		text: func(w io.Writer, res *inventory.Result, _ *format.Styles) error { return format.InventoryText(w, res) },
 		doc:  func(res *inventory.Result) any { return format.NewInventoryDoc(res) },
-		prom: func(w io.Writer, res *inventory.Result) error { return format.InventoryPrometheus(w, res) },
+		more: metrics(format.InventoryPrometheus, nil),
 		line: func(_ *inventory.Result, f kafka.Failure, _ format.Output) string {
 			// printError writes the "Error:" label.
 			return format.EscapeMessage(f.Err.Error())
 		},
 	}
-	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*inventory.Result, error) { return inventory.Run(ctx, c, opts) })
+}
+
+// inventory runs the inventory verb.
+func (a *app) inventory(ctx context.Context, opts inventory.Options) error {
+	return runVerb(a, ctx, inventoryPrinter(), func(ctx context.Context, c client) (*inventory.Result, error) { return inventory.Run(ctx, c, opts) })
 }

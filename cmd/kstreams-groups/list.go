@@ -38,7 +38,7 @@ with a comma-separated list of states, only the groups in those states
 Groups are sorted by id (kafka-streams-groups.sh prints them in hash order).
 NotReady groups are matched even where kafka-streams-groups.sh finds none
 (brokers spell the state not_ready when filtering).`,
-		outputs: []outputRule{{formats: documentOutputs}, {formats: []format.Output{format.Prometheus}, with: state}},
+		printer: listPrinter(list.Options{}, state),
 		exits:   clusterExits(),
 		example: `  # Every streams group
   kstreams-groups list --bootstrap-server localhost:9092
@@ -64,23 +64,24 @@ NotReady groups are matched even where kafka-streams-groups.sh finds none
 				opts = list.Options{WithState: true, States: states}
 				return err
 			}
-			j.run = func(ctx context.Context) error { return a.list(ctx, opts) }
+			j.run = func(ctx context.Context) error { return runVerb(a, ctx, listPrinter(opts, state), listRun(opts)) }
 			return j
 		},
 	}
 }
 
-// list runs the list verb.
-func (a *app) list(ctx context.Context, opts list.Options) error {
-	p := printer[*list.Result]{
+// listPrinter prints list's result; its metrics need --state (the handle
+// of its option).
+func listPrinter(opts list.Options, metricsWith declared) printer[*list.Result] {
+	return printer[*list.Result]{
 		text:  func(w io.Writer, res *list.Result, st *format.Styles) error { return format.ListText(w, res, st) },
 		doc:   func(res *list.Result) any { return format.NewListDoc(res) },
+		more:  metrics(format.ListPrometheus, metricsWith),
 		notes: func(res *list.Result) []string { return format.ListNotes(res, opts.States) },
 	}
-	if opts.WithState {
-		p.prom = func(w io.Writer, res *list.Result) error { return format.ListPrometheus(w, res) }
-	}
-	return runVerb(a, ctx, p, func(ctx context.Context, c client) (*list.Result, error) {
-		return list.Run(ctx, c, opts)
-	})
+}
+
+// listRun runs the list verb.
+func listRun(opts list.Options) func(ctx context.Context, c client) (*list.Result, error) {
+	return func(ctx context.Context, c client) (*list.Result, error) { return list.Run(ctx, c, opts) }
 }

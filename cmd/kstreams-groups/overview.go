@@ -8,7 +8,7 @@ package main
 import (
 	"context"
 	"io"
-	"slices"
+	"maps"
 	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
@@ -61,7 +61,7 @@ leader; the time lag adds one Metadata and one Fetch (read_committed) per
 partition leader (--time-lag=false leaves them out). A topic the principal
 may not READ keeps its offset lag, and a note names it and the ACL it
 needs. It needs Apache Kafka 4.4 or newer.`,
-		outputs: []outputRule{{formats: slices.Concat(documentOutputs, drawingOutputs, []format.Output{format.Prometheus})}},
+		printer: a.overviewPrinter(overview.Options{}),
 		exits:   clusterExits(exitNotFound),
 		example: `  # Which part of my application is behind, and who runs it?
   kstreams-groups overview --group my-app
@@ -87,30 +87,13 @@ needs. It needs Apache Kafka 4.4 or newer.`,
 	}
 }
 
-// overview runs the overview verb, once or (--watch) every interval.
-func (a *app) overview(ctx context.Context, opts overview.Options, w watchOptions) error {
+// overviewPrinter prints overview's result.
+func (a *app) overviewPrinter(opts overview.Options) printer[*overview.Result] {
 	p := printer[*overview.Result]{
 		text: func(w io.Writer, res *overview.Result, st *format.Styles) error {
 			return format.OverviewText(w, res, st)
 		},
 		doc: func(res *overview.Result) any { return format.NewOverviewDoc(res) },
-		prom: func(w io.Writer, res *overview.Result) error {
-			return format.OverviewPrometheusWith(w, res, format.PrometheusOptions{TimeLag: true, PartitionTimeLag: opts.PartitionMetrics})
-		},
-		graph: func(res *overview.Result) error {
-			o := a.cfg.Output
-			if o != format.Dot && len(res.Groups) > 1 {
-				return usageErrorf("-o %s draws one group; pass a single --group (or use -o dot, which draws one graph per group)", o)
-			}
-			for _, g := range res.Groups {
-				if g.Err == nil {
-					if err := format.OverviewGraphContext(a.deps.signals.context(), a.io.Out, o, g); err != nil {
-						return pictureError(err)
-					}
-				}
-			}
-			return nil
-		},
 		line: func(_ *overview.Result, f kafka.Failure, _ format.Output) string {
 			return a.groupErrorLine(f.Group, f.Err)
 		},
@@ -118,6 +101,29 @@ func (a *app) overview(ctx context.Context, opts overview.Options, w watchOption
 			return format.TimeLagDeniedNotes(overview.DeniedTopics(res.Groups))
 		},
 	}
+	p.more = drawings(func(res *overview.Result) error {
+		o := a.cfg.Output
+		if o != format.Dot && len(res.Groups) > 1 {
+			return usageErrorf("-o %s draws one group; pass a single --group (or use -o dot, which draws one graph per group)", o)
+		}
+		for _, g := range res.Groups {
+			if g.Err == nil {
+				if err := format.OverviewGraphContext(a.deps.signals.context(), a.io.Out, o, g); err != nil {
+					return pictureError(err)
+				}
+			}
+		}
+		return nil
+	}, nil)
+	maps.Copy(p.more, metrics(func(w io.Writer, res *overview.Result) error {
+		return format.OverviewPrometheusWith(w, res, format.PrometheusOptions{TimeLag: true, PartitionTimeLag: opts.PartitionMetrics})
+	}, nil))
+	return p
+}
+
+// overview runs the overview verb, once or (--watch) every interval.
+func (a *app) overview(ctx context.Context, opts overview.Options, w watchOptions) error {
+	p := a.overviewPrinter(opts)
 	run := func(ctx context.Context, c client) (*overview.Result, error) { return overview.Run(ctx, c, opts) }
 	if w.on {
 		return watchVerb(a, ctx, w, p, run, watch.FromOverview)

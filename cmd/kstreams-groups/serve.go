@@ -16,7 +16,6 @@ import (
 	"net/http"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -41,16 +40,20 @@ const (
 
 // serve's own options; the check's conditions follow them in its table.
 var serveFlag = struct {
-	group                                                                 stringsOpt
-	interval, listen, webConfig, maxSeries, logFormat, logLevel, addrFile stringOpt
-	memoryLimit                                                           stringOpt
-	partitionMetrics                                                      boolOpt
+	group                                            stringsOpt
+	interval                                         durationOpt
+	maxSeries                                        intOpt
+	listen, webConfig, logFormat, logLevel, addrFile stringOpt
+	memoryLimit                                      stringOpt
+	partitionMetrics                                 boolOpt
 }{
-	group:            groupFlag.withHelp("A streams group to serve (repeatable); default: every streams group, listed again each cycle."),
-	interval:         stringOption(flagDef{name: "interval", help: "The time `D` between the starts of two cycles (default 30s; at least 1s)."}),
-	listen:           stringOption(flagDef{name: "listen", help: "The `ADDRESS` to serve HTTP on (default " + defaultListen + ": this host only)."}),
-	webConfig:        stringOption(flagDef{name: "web.config.file", help: "The exporter web configuration `FILE` (TLS, basic authentication), as every Prometheus exporter takes it."}),
-	maxSeries:        stringOption(flagDef{name: "max-series", help: "At most `N` group series per cluster (default 100000; 0: no cap); past it whole families below group level are dropped, those with the most labels first, and counted."}),
+	group: groupFlag.withHelp("A streams group to serve (repeatable); default: every streams group, listed again each cycle."),
+	interval: durationOption(flagDef{name: "interval", help: "The time `D` between the starts of two cycles (default 30s; at least 1s)."},
+		time.Second, "--interval: want a duration of at least 1s, such as 30s or 1m, got %q"),
+	listen:    stringOption(flagDef{name: "listen", help: "The `ADDRESS` to serve HTTP on (default " + defaultListen + ": this host only)."}),
+	webConfig: stringOption(flagDef{name: "web.config.file", help: "The exporter web configuration `FILE` (TLS, basic authentication), as every Prometheus exporter takes it."}),
+	maxSeries: intOption(flagDef{name: "max-series", help: "At most `N` group series per cluster (default 100000; 0: no cap); past it whole families below group level are dropped, those with the most labels first, and counted."},
+		0, "--max-series: want a whole number, 0 or more, got %q"),
 	partitionMetrics: partitionMetricsFlag.withHelp("Also the per-partition series: kstreams_task_lag, and kstreams_partition_lag_seconds with the time lag."),
 	logFormat:        stringOption(flagDef{name: "log-format", help: "The log `FORMAT` on stderr: text (the default) or json."}),
 	logLevel:         stringOption(flagDef{name: "log-level", help: "The least `LEVEL` logged: debug, info (the default), warn or error."}),
@@ -140,11 +143,9 @@ func (a *app) serveOptions(ctx context.Context, v flagValues) (serveOptions, err
 	o := serveOptions{interval: defaultServeInterval, listen: defaultListen, maxSeries: defaultMaxSeries, memoryLimit: memoryLimit{auto: true},
 		partitions: s.partitionMetrics.get(v), groups: s.group.get(v), checkSettings: v,
 		webConfig: s.webConfig.get(v), addrFile: s.addrFile.get(v)}
-	if given := s.interval.given(v); given != nil {
-		d, err := time.ParseDuration(strings.TrimSpace(*given))
-		if err != nil || d < time.Second {
-			return o, usageErrorf("--interval: want a duration of at least 1s, such as 30s or 1m, got %q", *given)
-		}
+	if d, given, err := s.interval.value(v); err != nil {
+		return o, &usageError{err: err}
+	} else if given {
 		o.interval = d
 	}
 	if given := s.listen.given(v); given != nil {
@@ -153,11 +154,9 @@ func (a *app) serveOptions(ctx context.Context, v flagValues) (serveOptions, err
 			return o, usageErrorf("--listen: want HOST:PORT, such as 127.0.0.1:9464 or :9464, got %q", *given)
 		}
 	}
-	if given := s.maxSeries.given(v); given != nil {
-		n, err := strconv.Atoi(strings.TrimSpace(*given))
-		if err != nil || n < 0 {
-			return o, usageErrorf("--max-series: want a whole number, 0 or more, got %q", *given)
-		}
+	if n, given, err := s.maxSeries.value(v); err != nil {
+		return o, &usageError{err: err}
+	} else if given {
 		o.maxSeries = n
 	}
 	if given := s.memoryLimit.given(v); given != nil {
@@ -184,10 +183,7 @@ func (a *app) serveOptions(ctx context.Context, v flagValues) (serveOptions, err
 			return o, err
 		}
 	}
-	if a.cfg.Output != format.Text {
-		return o, usageErrorf("-o %s: serve prints nothing on stdout", a.cfg.Output)
-	}
-	return o, nil
+	return o, checkOfflineOutput("serve", a.cfg.Output)
 }
 
 // checkWebConfig checks --web.config.file as the exporter toolkit will

@@ -180,7 +180,7 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"--web.config.file", filepath.Join(dir, "web.yml")}, "--web.config.file"},
 		{[]string{"--web.config.file", filepath.Join(dir, "missing.yml")}, "--web.config.file " + filepath.Join(dir, "missing.yml") + ": open "},
 		{[]string{"--lag-warning", "10", "--lag-critical", "5"}, "--lag-warning 10 is above --lag-critical 5"},
-		{[]string{"-o", "json"}, "serve prints nothing on stdout"},
+		{[]string{"-o", "json"}, "-o json: serve prints text; -o json is printed by describe, list"},
 		{[]string{"--config", filepath.Join(dir, "config.yaml"), "--profile", "a", "--profile", "a"}, `--profile "a" given twice`},
 		{[]string{"--config", filepath.Join(dir, "config.yaml"), "--profile", "a", "--profile", "b"}, `profile "b" is not in`},
 	} {

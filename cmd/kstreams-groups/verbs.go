@@ -49,9 +49,11 @@ type verb struct {
 	// status line). usage applies both.
 	usageExit int
 	usageLine func(err error) string
-	// outputs are the -o formats the verb prints (nil: text, json, yaml);
-	// any other is refused before the verb runs (declare.go).
-	outputs []outputRule
+	// printer is the verb's printer as declared (built without the
+	// invocation's options): the -o formats it has a renderer for, and the
+	// option each needs, are the verb's outputs; any other is refused
+	// before the verb runs (declare.go). nil prints text, json and yaml.
+	printer outputSet
 	// exits are the codes of exitStatuses the verb can end with, for its
 	// help; own replaces them for a verb with codes of its own.
 	exits []int
@@ -307,18 +309,16 @@ type verbResult interface {
 // printer is how a verb's result R is printed, for every -o, and what the
 // verb's run path needs beyond the common one (runVerb): a run over other
 // clusters than one, a failed run that is still a result, an exit of its
-// own. Which formats it is asked for is the verb's declaration (outputs).
+// own. The formats it prints are its declaration: text, json and yaml
+// (text and doc) and the keys of more.
 type printer[R verbResult] struct {
 	// text writes the text view (Kafka's layout where Kafka has one).
 	text func(w io.Writer, res R, st *format.Styles) error
 	// doc is the JSON/YAML document of the result.
 	doc func(res R) any
-	// graph draws the result for -o dot|mermaid|svg|png; nil when the
-	// verb declares no drawing.
-	graph func(res R) error
-	// prom writes the result for -o prometheus; nil when the verb declares
-	// no metrics.
-	prom func(w io.Writer, res R) error
+	// more are the renderers of the formats beyond text, json and yaml
+	// (drawings, metrics), each with the option it needs.
+	more map[format.Output]render[R]
 	// line is the stderr line (already escaped) of one of the result's
 	// failures, or "" when the output shows it; nil prints none.
 	line func(res R, f kafka.Failure, o format.Output) string
@@ -347,11 +347,6 @@ type printer[R verbResult] struct {
 // code.
 func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(ctx context.Context, c client) (R, error)) error {
 	o := a.cfg.Output
-	if o.Graph() && p.graph == nil || o == format.Prometheus && p.prom == nil {
-		// validate refused what the verb does not declare: this is a verb
-		// that declares a format it has no printer for.
-		return fmt.Errorf("-o %s is declared but the verb has no printer for it", o)
-	}
 	if err := a.checkBinaryOutput(); err != nil {
 		return err
 	}
@@ -365,13 +360,13 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 			return err
 		}
 	}
-	switch {
-	case o.Graph():
-		err = p.graph(res)
-	case o == format.Prometheus:
-		err = p.prom(a.io.Out, res)
-	default:
-		err = a.write(func() any { return p.doc(res) }, func(w io.Writer, st *format.Styles) error { return p.text(w, res, st) })
+	if o == format.Text {
+		st := a.outStyles() // first: it may wrap a.io.Out for a Windows console
+		err = p.text(a.io.Out, res, st)
+	} else {
+		// start refused a format the printer has no renderer for.
+		write, _ := p.writer(o)
+		err = write(a.io.Out, res)
 	}
 	if err != nil {
 		if p.writeFailed != nil {
@@ -424,16 +419,6 @@ func runSession[R verbResult](a *app, ctx context.Context, p printer[R], run fun
 	stop := a.showWaiting(waiting...)
 	defer stop()
 	return run(ctx, c)
-}
-
-// write prints a result on stdout in the -o format: the document for json
-// and yaml, else the text view with the styles of stdout.
-func (a *app) write(doc func() any, text func(w io.Writer, st *format.Styles) error) error {
-	if o := a.cfg.Output; o.Machine() {
-		return format.Encode(a.io.Out, o, doc())
-	}
-	st := a.outStyles() // first: it may wrap a.io.Out for a Windows console
-	return text(a.io.Out, st)
 }
 
 // checkBinaryOutput refuses to write a binary picture (-o png) to a

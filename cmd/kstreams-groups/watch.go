@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -36,10 +35,12 @@ import (
 var (
 	watchFlag = boolOption(flagDef{name: "watch", availableIf: []string{"describe"},
 		kafkaHelp: watchHelp, help: watchHelp})
-	watchIntervalFlag = stringOption(flagDef{name: "interval", availableIf: []string{"describe"},
-		kafkaHelp: intervalHelp, help: intervalHelp})
-	watchCountFlag = stringOption(flagDef{name: "count", availableIf: []string{"describe"},
-		kafkaHelp: countHelp, help: countHelp})
+	watchIntervalFlag = durationOption(flagDef{name: "interval", availableIf: []string{"describe"},
+		kafkaHelp: intervalHelp, help: intervalHelp},
+		minInterval, "--interval: want a duration of at least "+minInterval.String()+", such as 2s or 500ms, got %q")
+	watchCountFlag = intOption(flagDef{name: "count", availableIf: []string{"describe"},
+		kafkaHelp: countHelp, help: countHelp},
+		1, "--count: want a number of samples, 1 or more, got %q")
 )
 
 const (
@@ -64,26 +65,20 @@ type watchOptions struct {
 // parseWatch reads the --watch options of v; the error is a usage error's.
 func parseWatch(v flagValues) (watchOptions, error) {
 	w := watchOptions{on: watchFlag.get(v), interval: defaultInterval}
-	for _, o := range []stringOpt{watchIntervalFlag, watchCountFlag} {
-		if o.set(v) && !w.on {
-			return w, fmt.Errorf("--%s needs --watch", o.name)
+	for _, o := range []declared{watchIntervalFlag, watchCountFlag} {
+		if o.def().set(v) && !w.on {
+			return w, fmt.Errorf("--%s needs --watch", o.def().name)
 		}
 	}
-	if s := watchIntervalFlag.given(v); s != nil {
-		d, err := time.ParseDuration(strings.TrimSpace(*s))
-		if err != nil || d < minInterval {
-			return w, fmt.Errorf("--interval: want a duration of at least %s, such as 2s or 500ms, got %q", minInterval, *s)
-		}
+	d, given, err := watchIntervalFlag.value(v)
+	if err != nil {
+		return w, err
+	}
+	if given {
 		w.interval = d
 	}
-	if s := watchCountFlag.given(v); s != nil {
-		n, err := strconv.Atoi(strings.TrimSpace(*s))
-		if err != nil || n < 1 {
-			return w, fmt.Errorf("--count: want a number of samples, 1 or more, got %q", *s)
-		}
-		w.count = n
-	}
-	return w, nil
+	w.count, _, err = watchCountFlag.value(v)
+	return w, err
 }
 
 // withWatch runs validate, then the --watch checks (werr, from parseWatch).

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -131,8 +132,73 @@ func prefixed(prefixes ...string) func(string) bool {
 
 func stdlib(imp string) bool { return !strings.Contains(strings.Split(imp, "/")[0], ".") }
 
-// verbPackages are the packages that each hold one verb.
-var verbPackages = []string{"internal/describe", "internal/list", "internal/delete", "internal/resetoffsets", "internal/deleteoffsets", "internal/overview", "internal/diff", "internal/check", "internal/doctor", "internal/groupconfig", "internal/inventory"}
+// verbPackages are the packages that each hold one verb, found by rule
+// (findVerbPackages), so that a new verb is held by the rules without an
+// edit here.
+var verbPackages = findVerbPackages("../..")
+
+// findVerbPackages are the packages directly under internal/ of the module
+// at root with the shape docs/ARCHITECTURE.md's recipe gives a verb: a
+// top-level `func Run(ctx context.Context, ...) (*Result, error)` in a
+// non-test file.
+func findVerbPackages(root string) []string {
+	dirs, _ := filepath.Glob(filepath.Join(root, "internal", "*"))
+	var out []string
+	for _, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		if slices.ContainsFunc(files, func(f string) bool { return !strings.HasSuffix(f, "_test.go") && declaresRun(f) }) {
+			out = append(out, "internal/"+filepath.Base(dir))
+		}
+	}
+	return out
+}
+
+// declaresRun tells whether the file declares a verb's Run.
+func declaresRun(file string) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+	if err != nil {
+		return false
+	}
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Recv != nil || fn.Name.Name != "Run" || len(fn.Type.Params.List) == 0 || fn.Type.Results == nil {
+			continue
+		}
+		first, ok := fn.Type.Params.List[0].Type.(*ast.SelectorExpr)
+		res := fn.Type.Results.List
+		if ok && first.Sel.Name == "Context" && len(res) == 2 && types(res[0].Type) == "*Result" && types(res[1].Type) == "error" {
+			return true
+		}
+	}
+	return false
+}
+
+// types spells a result type of Run: "*Result", "error".
+func types(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.Ident:
+		return t.Name
+	case *ast.StarExpr:
+		return "*" + types(t.X)
+	}
+	return ""
+}
+
+// The rule finds a verb package by its shape, and nothing else: a fake
+// verb added to a module is held by the rules without an edit here.
+func TestVerbPackages_foundByRule(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, src string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(root, rel), []byte(src), 0o600))
+	}
+	write("internal/fakeverb/fakeverb.go", "package fakeverb\n\nimport \"context\"\n\ntype Result struct{}\n\nfunc Run(ctx context.Context, c any, opts int) (*Result, error) { return nil, nil }\n")
+	write("internal/helper/helper.go", "package helper\n\nfunc Run() error { return nil }\n")
+	write("internal/testonly/x_test.go", "package testonly\n\nimport \"context\"\n\ntype Result struct{}\n\nfunc Run(ctx context.Context) (*Result, error) { return nil, nil }\n")
+	assert.Equal(t, []string{"internal/fakeverb"}, findVerbPackages(root))
+	// and the tree's verbs are found: the rules hold them.
+	assert.Subset(t, verbPackages, []string{"internal/check", "internal/describe", "internal/diff", "internal/list", "internal/resetoffsets"})
+}
 
 // rules are the import rules of docs/ARCHITECTURE.md ("Import rules").
 var rules = []rule{

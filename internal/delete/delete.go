@@ -30,6 +30,10 @@ type Options struct {
 	// DeleteConfigs also removes each deleted group's dynamic configs,
 	// which deleting a group leaves on the broker (configs.go).
 	DeleteConfigs bool
+	// TopicSpecific says a topic-specific option of offset deletion
+	// (--input-topic, --all-input-topics) was given with --delete, which
+	// kafka-streams-groups.sh refuses in its --delete checks.
+	TopicSpecific bool
 }
 
 // Validate checks the options before any I/O, with
@@ -38,6 +42,9 @@ type Options struct {
 func (o Options) Validate() error {
 	if !o.AllGroups && len(o.Groups) == 0 {
 		return errors.New("Option [delete] takes one of these options: [all-groups], [group]")
+	}
+	if o.TopicSpecific {
+		return errors.New("Kafka Streams does not support topic-specific offset deletion from a streams group.")
 	}
 	return nil
 }

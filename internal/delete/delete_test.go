@@ -193,6 +193,8 @@ func TestOptions_Validate(t *testing.T) {
 	assert.EqualError(t, Options{DryRun: true, DeleteInternalTopics: true}.Validate(), "Option [delete] takes one of these options: [all-groups], [group]")
 	assert.NoError(t, Options{Groups: []string{"a"}}.Validate())
 	assert.NoError(t, Options{AllGroups: true}.Validate())
+	assert.EqualError(t, Options{AllGroups: true, TopicSpecific: true}.Validate(), "Kafka Streams does not support topic-specific offset deletion from a streams group.")
+	assert.EqualError(t, Options{TopicSpecific: true}.Validate(), "Option [delete] takes one of these options: [all-groups], [group]", "the Java order: the groups first")
 }
 
 func TestRun_errors(t *testing.T) {

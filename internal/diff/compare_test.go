@@ -433,6 +433,7 @@ func TestOptions_Validate(t *testing.T) {
 		{diff.Options{Args: []string{"-", "-"}}, "OLD and NEW cannot both be read from stdin (-)"},
 		{diff.Options{Args: []string{"group:a", "b.txt"}, NewCluster: true}, `--new-bootstrap-server and --new-command-config are for a group: NEW side; NEW is the file "b.txt"`},
 		{diff.Options{Args: []string{"group:a", "group:b"}, FailOn: "fatal"}, `--fail-on: want breaking, warning or info, got "fatal"`},
+		{diff.Options{Args: []string{"group:a", "group:b"}, NewCluster: true, NoNewServer: true}, "--new-bootstrap-server: no server given"},
 	}
 	for _, tc := range tests {
 		err := tc.opts.Validate()

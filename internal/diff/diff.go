@@ -33,6 +33,9 @@ type Options struct {
 	// NewCluster tells that NEW has connection settings of its own
 	// (--new-bootstrap-server, --new-command-config).
 	NewCluster bool
+	// NoNewServer tells that --new-bootstrap-server was given without a
+	// server (only commas and blanks).
+	NoNewServer bool
 }
 
 // Side is OLD or NEW.
@@ -95,6 +98,9 @@ func (o Options) Validate() error {
 		if _, err := ParseSeverity(o.FailOn); err != nil {
 			return fmt.Errorf("--fail-on: %w", err)
 		}
+	}
+	if o.NoNewServer {
+		return errors.New("--new-bootstrap-server: no server given")
 	}
 	return nil
 }
