@@ -29,6 +29,7 @@ func (o oneCluster) Clusters() []*snapshot.Cluster { return []*snapshot.Cluster{
 // --state), served, against the CLI's output. The default seed's records
 // carry no timestamps, so no time lag depends on when each side read.
 func TestConsole_documentsEqualOutputJSON(t *testing.T) {
+	t.Parallel()
 	pg, err := playground.StartState(playground.DefaultState())
 	require.NoError(t, err)
 	defer pg.Close()
