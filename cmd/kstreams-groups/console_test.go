@@ -29,6 +29,7 @@ func (o oneCluster) Clusters() []*snapshot.Cluster { return []*snapshot.Cluster{
 // --state), served, against the CLI's output. Both sides read the time lag
 // at testNow, which the playground's record ages count back from.
 func TestConsole_documentsEqualOutputJSON(t *testing.T) {
+	t.Parallel()
 	pg, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)
 	defer pg.Close()

@@ -28,6 +28,7 @@ func deleteConfigsCluster(t *testing.T) *playground.Cluster {
 // Deleting a group leaves its dynamic configs (FINDINGS F402): delete
 // names them on stderr, stdout keeping Kafka's line.
 func TestDeleteConfigs_remain(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, form := range [][]string{{"delete"}, {"--delete"}} {
 		c := deleteConfigsCluster(t)
@@ -40,6 +41,7 @@ func TestDeleteConfigs_remain(t *testing.T) {
 }
 
 func TestDeleteConfigs_delete(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 
 	t.Run("text", func(t *testing.T) {

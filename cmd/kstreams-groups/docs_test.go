@@ -56,6 +56,7 @@ func readDocs(t *testing.T) string {
 
 // The README is a front door, not the manual.
 func TestREADMESize(t *testing.T) {
+	t.Parallel()
 	info, err := os.Stat(filepath.Join(repoRoot, "README.md"))
 	require.NoError(t, err)
 	assert.LessOrEqual(t, info.Size(), int64(15*1024), "README.md is over 15 KB: move the detail to a docs/ page")
@@ -106,6 +107,7 @@ func anchors(text string) map[string]bool {
 // Every relative link of the README and the docs pages leads to a file that
 // exists, and an anchor to a heading of it.
 func TestDocsLinks(t *testing.T) {
+	t.Parallel()
 	all := os.Getenv("DOCS_ALL_PAGES") == "1"
 	for _, f := range docFiles(t) {
 		data, err := os.ReadFile(filepath.Join(repoRoot, f))
@@ -140,6 +142,7 @@ func TestDocsLinks(t *testing.T) {
 }
 
 func TestGithubAnchor(t *testing.T) {
+	t.Parallel()
 	for heading, want := range map[string]string{
 		"Secured clusters: `--command-config`":                  "secured-clusters---command-config",
 		"`doctor`: why is the description not AVAILABLE?":       "doctor-why-is-the-description-not-available",

@@ -28,6 +28,7 @@ func configCluster(t *testing.T) *playground.Cluster {
 }
 
 func TestGroupConfig_describe(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := configCluster(t)
 	bs := bootstrap(c)
@@ -77,6 +78,7 @@ func TestGroupConfig_describe(t *testing.T) {
 }
 
 func TestGroupConfig_change(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 
 	t.Run("dry run", func(t *testing.T) {
@@ -154,6 +156,7 @@ func TestGroupConfig_change(t *testing.T) {
 
 // Each usage error of config, one line on stderr, exit 2.
 func TestGroupConfig_usage(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, tc := range []struct {
 		args []string
@@ -177,6 +180,7 @@ func TestGroupConfig_usage(t *testing.T) {
 }
 
 func TestGroupConfig_complete(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	got, directive := complete(t, "config", "--group", "g", "--set", "streams.num.s")
 	assert.Equal(t, []string{"streams.num.standby.replicas=\tThe number of standby replicas for each task."}, got)
@@ -188,6 +192,7 @@ func TestGroupConfig_complete(t *testing.T) {
 
 // Broker strings are escaped before a terminal sees them.
 func TestGroupConfig_escapes(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := startCluster(t, 1, playground.Kafka44)
 	evil, tags := "evil\x1b[2J", "zone\x1b]0;x\x07"

@@ -35,6 +35,7 @@ func inventoryCluster(t *testing.T) *playground.Cluster {
 }
 
 func TestInventory_cli(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := inventoryCluster(t)
 	bs := c.Addrs()[0]
@@ -70,6 +71,7 @@ func TestInventory_cli(t *testing.T) {
 }
 
 func TestInventory_cliNotDeletedExit(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := inventoryCluster(t)
 	c.SetRecordTimestamps("gone-store-changelog", 0, []int64{9_000_000_000_000}) // in the future: too young
@@ -84,6 +86,7 @@ func TestInventory_cliNotDeletedExit(t *testing.T) {
 // part of the cluster is not a success: exit 1 (with
 // --detailed-exit-codes, the code of why), the part named on stderr.
 func TestInventory_cliIncomplete(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	denied := "denied"
 	for _, tc := range []struct {
@@ -123,6 +126,7 @@ func TestInventory_cliIncomplete(t *testing.T) {
 }
 
 func TestInventory_usage(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	for _, tc := range []struct {
 		args []string

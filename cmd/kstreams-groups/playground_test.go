@@ -14,8 +14,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/kstreams-groups/kstreams-groups/internal/buftest"
 )
 
 // The playground removes an address file an earlier run left before it
@@ -37,8 +35,18 @@ func TestPlayground_addrFileAndGuide(t *testing.T) {
 	require.NoError(t, err)
 	cmd := exec.Command(exe, "playground", "--seed", seed, "--addr-file", addrFile)
 	cmd.Env = []string{runAsCLIEnv + "=1", "HOME=" + dir, "XDG_CONFIG_HOME=" + dir, "PATH=" + os.Getenv("PATH")}
-	var stdout, stderr buftest.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// Files, not buffers: what the child wrote is in them when it wrote
+	// it, with no copying goroutine between (that lagged under load, and
+	// the guide looked printed after the address file).
+	streams := t.TempDir()
+	stdoutFile, err := os.Create(filepath.Join(streams, "stdout"))
+	require.NoError(t, err)
+	defer stdoutFile.Close()
+	stderrFile, err := os.Create(filepath.Join(streams, "stderr"))
+	require.NoError(t, err)
+	defer stderrFile.Close()
+	stdout, stderr := fileText(stdoutFile.Name()), fileText(stderrFile.Name())
+	cmd.Stdout, cmd.Stderr = stdoutFile, stderrFile
 	require.NoError(t, cmd.Start())
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -110,6 +118,14 @@ func TestPlayground_stateIsTheDeprecatedSeed(t *testing.T) {
 	help := runCLI(t, "playground", "--help")
 	assert.Contains(t, help.stdout, "--seed string")
 	assert.NotContains(t, help.stdout, "--state")
+}
+
+// fileText is a file's text, read when asked.
+type fileText string
+
+func (f fileText) String() string {
+	b, _ := os.ReadFile(string(f))
+	return string(b)
 }
 
 func TestWriteFileAtomic(t *testing.T) {

@@ -104,6 +104,7 @@ func (c *serveChild) waitReady(t *testing.T) {
 // prometheus prints for the same playground and the same conditions,
 // labelled cluster; SIGTERM stops it within a second with exit 0.
 func TestServeMetricsEqualCheck(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	pg, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)
@@ -140,6 +141,7 @@ func TestServeMetricsEqualCheck(t *testing.T) {
 // TestServeProfiles: --profile repeated serves each profile's cluster,
 // labelled with its name.
 func TestServeProfiles(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	a, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)
@@ -164,6 +166,7 @@ func TestServeProfiles(t *testing.T) {
 // TestServeUsageErrors: bad options exit 2 with one line, before
 // anything listens.
 func TestServeUsageErrors(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	dir := t.TempDir()
 	writeFile(t, dir, "web.yml", "tls_server_config:\n  cert_file: /nonexistent.pem\n")
@@ -197,6 +200,7 @@ func TestServeUsageErrors(t *testing.T) {
 // TestServeCycleFailureLogged: a cluster that cannot be reached is logged
 // and served stale, never the end of serve.
 func TestServeCycleFailureLogged(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	s := startServe(t, "--bootstrap-server", closedPort(t), "--interval", "1s", "--timeout", "500ms", "--log-format", "json")
 	deadline := time.Now().Add(30 * time.Second)
@@ -219,6 +223,7 @@ func TestServeCycleFailureLogged(t *testing.T) {
 // TestServeNoSecret: the client properties' password reaches no log line
 // and no answer, while the cycles fail on the SASL handshake.
 func TestServeNoSecret(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	pg, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)
@@ -252,6 +257,7 @@ func TestServeNoSecret(t *testing.T) {
 // documents under /api/v1, answered from the collectors' snapshots; the
 // page asks again once per --interval.
 func TestServeConsole(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	pg, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)
@@ -281,6 +287,7 @@ func TestServeConsole(t *testing.T) {
 // (which has none): /dev/zero and a file past the limit are usage errors
 // (exit 2) at once, naming the file and the limit.
 func TestServeWebConfigBounded(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	dir := t.TempDir()
 	// Past the limit, the file is not read further: what follows it is
@@ -357,6 +364,7 @@ func readK8sExample(t *testing.T) k8sExample {
 // credentials, are answered 200, while /metrics, the page and /api/v1
 // ask for them.
 func TestServeKubernetesProbesWithBasicAuth(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	pg, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)

@@ -23,6 +23,7 @@ func standbyCluster(t *testing.T) *playground.Cluster {
 
 // Every coverage case of the seed, as overview shows it.
 func TestStandbys_overview(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := standbyCluster(t)
 	for _, tc := range []struct {
@@ -50,6 +51,7 @@ func TestStandbys_overview(t *testing.T) {
 
 // The document's figures for each case.
 func TestStandbys_document(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := standbyCluster(t)
 	r := runCLI(t, "--bootstrap-server", bootstrap(c), "overview", "--all-groups", "-o", "json")
@@ -86,6 +88,7 @@ func TestStandbys_document(t *testing.T) {
 }
 
 func TestStandbys_check(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := standbyCluster(t)
 	for _, tc := range []struct {
@@ -132,6 +135,7 @@ func TestStandbys_check(t *testing.T) {
 }
 
 func TestStandbys_doctor(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := standbyCluster(t)
 	for _, g := range []string{"sb-full", "sb-few", "sb-process", "sb-host", "sb-warmup", "sb-racks", "sb-none", "sb-session"} {
@@ -143,6 +147,7 @@ func TestStandbys_doctor(t *testing.T) {
 }
 
 func TestStandbys_prometheus(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := standbyCluster(t)
 	r := runCLI(t, "--bootstrap-server", bootstrap(c), "overview", "--all-groups", "-o", "prometheus")
@@ -164,6 +169,7 @@ func TestStandbys_prometheus(t *testing.T) {
 // check --min-standbys 1 goes from OK to WARNING with each task's standbys
 // 1 -> 0.
 func TestStandbys_watch(t *testing.T) {
+	t.Parallel()
 	isolate(t)
 	c := standbyCluster(t)
 	var full playground.StreamsGroup

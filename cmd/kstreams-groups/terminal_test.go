@@ -107,6 +107,7 @@ func inPipe(t *testing.T, env []string, args ...string) (stdout, stderr string, 
 // text is the plain text plus escape sequences. NO_COLOR, TERM=dumb,
 // --no-color and a machine-readable -o turn color off on a terminal too.
 func TestTerminal_colorOnlyOnATerminal(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t, 1, playground.Kafka44)
 	c.PutStreamsGroup(streamsGroup("word-count", tt.WordCount()))
 	c.PutStreamsGroup(streamsGroup("inventory", nil))
@@ -163,6 +164,7 @@ func TestTerminal_colorOnlyOnATerminal(t *testing.T) {
 // Hostile names reach a real terminal escaped: not one control character
 // from the broker gets through, color on or off.
 func TestTerminal_hostileNames(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t, 1, playground.Kafka44)
 	c.PutStreamsGroup(streamsGroup("evil\x1b]0;owned\x07", hostileTopology()))
 	for _, env := range [][]string{{"TERM=xterm"}, {"TERM=xterm", "NO_COLOR=1"}} {
@@ -223,26 +225,34 @@ func Test_colorOn(t *testing.T) {
 // before the error is printed; in a pipe there is no such line. The error
 // names the stuck step (ApiVersions), not the request the command made.
 func TestTerminal_waitingLine(t *testing.T) {
+	t.Parallel()
 	addr := admintest.Silent(t)
 	args := []string{"--bootstrap-server", addr, "describe", "--group", "g", "--timeout", "3300ms"}
 	stuck := "StreamsGroupDescribe: timed out waiting for " + addr + " to answer ApiVersions v4, the first request of a connection (is it a Kafka listener?)"
 
-	out, code := onTerminal(t, nil, args...)
-	assert.Equal(t, 1, code, out)
-	line := "\rwaiting 2s for " + addr + ": ApiVersions v4 (connection handshake)" + clearLine
-	i := strings.Index(out, line)
-	require.GreaterOrEqual(t, i, 0, "no waiting line in %q", out)
-	erase := strings.LastIndex(out, "\r"+clearLine)
-	e := strings.Index(out, "Error:")
-	require.GreaterOrEqual(t, e, 0, out)
-	assert.True(t, i < erase && erase < e, "the line is erased before the error: %q", out)
-	assert.NotContains(t, out[erase:], "\rwaiting", "no line shown again after the erase")
-	assert.Contains(t, out, stuck)
+	// Both wait out --timeout: side by side.
+	t.Run("terminal", func(t *testing.T) {
+		t.Parallel()
+		out, code := onTerminal(t, nil, args...)
+		assert.Equal(t, 1, code, out)
+		line := "\rwaiting 2s for " + addr + ": ApiVersions v4 (connection handshake)" + clearLine
+		i := strings.Index(out, line)
+		require.GreaterOrEqual(t, i, 0, "no waiting line in %q", out)
+		erase := strings.LastIndex(out, "\r"+clearLine)
+		e := strings.Index(out, "Error:")
+		require.GreaterOrEqual(t, e, 0, out)
+		assert.True(t, i < erase && erase < e, "the line is erased before the error: %q", out)
+		assert.NotContains(t, out[erase:], "\rwaiting", "no line shown again after the erase")
+		assert.Contains(t, out, stuck)
+	})
 
-	stdout, stderr, code := inPipe(t, nil, args...)
-	assert.Equal(t, 1, code)
-	assert.Empty(t, stdout)
-	assert.NotContains(t, stderr, "\r")
-	assert.NotRegexp(t, anyEscape, stderr)
-	assert.Contains(t, stderr, stuck)
+	t.Run("pipe", func(t *testing.T) {
+		t.Parallel()
+		stdout, stderr, code := inPipe(t, nil, args...)
+		assert.Equal(t, 1, code)
+		assert.Empty(t, stdout)
+		assert.NotContains(t, stderr, "\r")
+		assert.NotRegexp(t, anyEscape, stderr)
+		assert.Contains(t, stderr, stuck)
+	})
 }

@@ -66,6 +66,7 @@ func termState(t *testing.T, tty *os.File) string {
 // ends the watch with exit 130 and the cursor shown again, the terminal's
 // settings unchanged.
 func TestWatch_terminal(t *testing.T) {
+	t.Parallel()
 	c := healthCluster(t)
 	ptmx, tty, err := pty.Open()
 	require.NoError(t, err)
@@ -85,7 +86,15 @@ func TestWatch_terminal(t *testing.T) {
 	_, err = ptmx.Write([]byte{3}) // Ctrl-C: the terminal sends SIGINT
 	require.NoError(t, err)
 	assert.Equal(t, 130, exitCode(t, cmd))
-	time.Sleep(100 * time.Millisecond) // let the last bytes through the pty
+	// The child wrote its last bytes before it exited; they reach out
+	// when the copy has read them: the cursor shown after the last frame.
+	lastBytes := func() bool {
+		got := out.String()
+		return strings.LastIndex(got, showCursor) > strings.LastIndex(got, home)
+	}
+	for deadline := time.Now().Add(30 * time.Second); !lastBytes() && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	got := out.String()
 
 	assert.True(t, strings.HasPrefix(got, hideCursor+clearAll), "the cursor is hidden and the screen cleared first: %q", got[:min(40, len(got))])
@@ -103,6 +112,7 @@ func TestWatch_terminal(t *testing.T) {
 // In a pipe, SIGINT ends the watch with 130 too, and no escape sequence was
 // ever written.
 func TestWatch_pipeInterrupt(t *testing.T) {
+	t.Parallel()
 	c := healthCluster(t)
 	cmd := cliProcess(t, nil, "--bootstrap-server", bootstrap(c), "overview", "--group", "steady", "--watch", "--interval", "150ms")
 	var out, errOut buftest.Buffer
