@@ -2,7 +2,6 @@ package delete
 
 import (
 	"context"
-	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -43,11 +42,8 @@ func readConfigs(ctx context.Context, client Client, groups []*Group) {
 	if len(groups) == 0 {
 		return
 	}
-	if deadline, ok := ctx.Deadline(); ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, time.Until(deadline)/2)
-		defer cancel()
-	}
+	ctx, cancel := admin.EnrichContext(ctx)
+	defer cancel()
 	ids := make([]string, len(groups))
 	for i, g := range groups {
 		ids[i] = g.Group

@@ -739,7 +739,7 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 	// The settings and the time lag only enrich the lag: a broker that
 	// never answers them leaves the other half of the time to the offsets
 	// (issue 30).
-	enrich, cancel := enrichContext(ctx)
+	enrich, cancel := admin.EnrichContext(ctx)
 	defer cancel()
 	var settings map[string]*Settings
 	var wg sync.WaitGroup
@@ -770,16 +770,6 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 			}
 		}
 	}
-}
-
-// enrichContext bounds a read that only enriches the result to half the
-// time ctx has left, so that it never holds what was asked for until the
-// deadline; without a deadline it is ctx's.
-func enrichContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	if dl, ok := ctx.Deadline(); ok {
-		return context.WithTimeout(ctx, time.Until(dl)/2)
-	}
-	return context.WithCancel(ctx)
 }
 
 // addCommittedTasks adds, to a group whose members hold no task at all
