@@ -31,7 +31,11 @@ import (
 // committed offset or the end. Those are decompressed (every codec, by
 // our bounded decompressor) and only each record's offset and timestamp
 // deltas read (batchRecords); franz-go decodes (kgo.ProcessFetchPartition)
-// every batch or answer not read plainly so.
+// every batch or answer not read plainly so. The header reader pays:
+// BenchmarkFetchAnswer (fetch_bench_test.go) counts a 4,046-record gap in
+// 4-12 µs and 200-300 B where kgo's decoding of every record takes
+// 0.8-1.9 ms and 0.8-1.1 MB (uncompressed, lz4, zstd; issue 32), per
+// partition of an overview with time lag.
 
 // fetchAPI names Fetch in messages.
 const fetchAPI = "Fetch"
