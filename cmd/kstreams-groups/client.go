@@ -65,6 +65,10 @@ type deps struct {
 	// flag table lacks (flagValues.undeclared): the command tests fail on
 	// it; nil reads it as not given.
 	undeclared func(name string)
+	// moreVerbs, when set, adds verbs after the declared ones: the fake
+	// verb of TestFakeVerb_foundByRule, which shows that a verb's entry
+	// is all that help, completion and the reference need.
+	moreVerbs func(a *app) []*verb
 }
 
 // target is a cluster a verb talks to: its bootstrap servers and where the
