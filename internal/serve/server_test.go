@@ -55,8 +55,9 @@ type heldConn struct {
 
 // idleConn opens a connection, asks /healthz on it with keep-alive, then
 // sends nothing more, and waits for the server to close it.
-func idleConn(addr string, deadline time.Time) heldConn {
+func idleConn(addr string, deadline time.Time, opened func()) heldConn {
 	c, err := net.Dial("tcp", addr)
+	opened()
 	if err != nil {
 		return heldConn{err: err}
 	}
@@ -80,8 +81,9 @@ func idleConn(addr string, deadline time.Time) heldConn {
 
 // slowBody opens a connection and POSTs a body that never ends: a chunk
 // every 50 ms, until the server closes the connection.
-func slowBody(addr string, deadline time.Time) heldConn {
+func slowBody(addr string, deadline time.Time, opened func()) heldConn {
 	c, err := net.Dial("tcp", addr)
+	opened()
 	if err != nil {
 		return heldConn{err: err}
 	}
@@ -168,19 +170,20 @@ func TestServerReleasesHeldConnections(t *testing.T) {
 	// open then was held by the server.
 	deadline := start.Add(60 * time.Second)
 	results := make([]heldConn, idle+slow)
-	var wg sync.WaitGroup
+	var wg, opened sync.WaitGroup
+	opened.Add(idle + slow)
 	for i := range idle + slow {
 		wg.Go(func() {
 			if i < idle {
-				results[i] = idleConn(addr, deadline)
+				results[i] = idleConn(addr, deadline, opened.Done)
 			} else {
-				results[i] = slowBody(addr, deadline)
+				results[i] = slowBody(addr, deadline, opened.Done)
 			}
 		})
 	}
 	// With the connections opened (more than the cap), a scraper is
 	// still answered.
-	time.Sleep(500 * time.Millisecond)
+	opened.Wait()
 	code, err = scrapeOnce()
 	require.NoError(t, err, "a scrape while the cap is reached")
 	assert.Equal(t, http.StatusOK, code)

@@ -399,7 +399,12 @@ func TestBrowserRefreshIsTheInterval(t *testing.T) {
 		}))
 		b.goTo(t, srv.URL, "#/c/prod/g/app-001")
 		assert.Equal(t, fmt.Sprint(interval.Milliseconds()), eval[string](t, b, `document.getElementById('updated').getAttribute('data-refresh-ms')`))
-		time.Sleep(5*interval + 300*time.Millisecond)
+		// Four gaps between the page's reads are enough to judge it.
+		require.Eventually(t, func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return len(asked) >= 5
+		}, 30*interval, interval/10)
 		b.run(t, chromedp.Navigate("about:blank"))
 		srv.Close()
 		mu.Lock()

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -279,7 +280,14 @@ func TestBrowser(t *testing.T) {
 			if !policy {
 				h = withoutPolicy(h)
 			}
-			s := httptest.NewServer(h)
+			var asked atomic.Int64 // the page's reads of the API: its refreshes
+			counted := h
+			s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/api/v1/groups" {
+					asked.Add(1)
+				}
+				counted.ServeHTTP(w, r)
+			}))
 			b.reset()
 			b.run(t, chromedp.Navigate(s.URL+"/"))
 			b.waitFor(t, rows+".length >= "+fmt.Sprint(len(c.List.Groups)))
@@ -290,7 +298,10 @@ func TestBrowser(t *testing.T) {
 			for i := 1; i <= 3; i++ {
 				b.do(t, fmt.Sprintf(`document.querySelectorAll('svg.topo .node')[%d].dispatchEvent(new MouseEvent('click', {bubbles: true}))`, i-1))
 			}
-			time.Sleep(600 * time.Millisecond) // two refreshes
+			// Two refreshes redraw the page with the panels open: the
+			// third read starts once the second one's answer is drawn.
+			before := asked.Load()
+			require.Eventually(t, func() bool { return asked.Load() >= before+3 }, 30*time.Second, 20*time.Millisecond)
 			got := eval[struct {
 				Pwned    bool
 				Injected int
