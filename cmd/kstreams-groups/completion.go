@@ -27,12 +27,13 @@ const completionTimeout = 2 * time.Second
 // shells maps each supported shell to its script generator.
 var shells = []string{"bash", "zsh", "fish", "powershell"}
 
-func (a *app) newCompletionCmd() *cobra.Command {
+func (a *app) completionCommand() *command {
 	var noDesc bool
-	cmd := &cobra.Command{
-		Use:   "completion bash|zsh|fish|powershell",
-		Short: "Print a shell completion script",
-		Long: `Print the completion script for a shell. Besides commands and flags it
+	return &command{
+		name:  "completion",
+		args:  "bash|zsh|fish|powershell",
+		short: "Print a shell completion script",
+		long: `Print the completion script for a shell. Besides commands and flags it
 completes the values of --group (the streams groups of the cluster given by
 --bootstrap-server, the environment or the config file, asked with a 2 s
 limit; nothing is offered when the cluster cannot be reached), --state and
@@ -46,8 +47,10 @@ Load it into the current shell, or install it once:
               (with "autoload -U compinit; compinit" in ~/.zshrc)
   fish        kstreams-groups completion fish > ~/.config/fish/completions/kstreams-groups.fish
   powershell  kstreams-groups completion powershell | Out-String | Invoke-Expression
-              (add the line to $PROFILE to keep it)` + "\n\n" + exitStatusHelpFor(exitOK, exitUsage),
-		Example: `  # Try completion in the current bash session
+              (add the line to $PROFILE to keep it)`,
+		outputs: []outputRule{{formats: []format.Output{format.Text}}},
+		exits:   []int{exitOK, exitUsage},
+		example: `  # Try completion in the current bash session
   source <(kstreams-groups completion bash)
 
   # Install it for zsh
@@ -55,22 +58,22 @@ Load it into the current shell, or install it once:
 
   # fish, without the descriptions next to each candidate
   kstreams-groups completion fish --no-descriptions > ~/.config/fish/completions/kstreams-groups.fish`,
-		ValidArgs:             shells,
-		DisableFlagsInUseLine: true,
-		Args: func(_ *cobra.Command, args []string) error {
+		validArgs: shells,
+		checkArgs: func(args []string) error {
 			if len(args) != 1 || !slices.Contains(shells, args[0]) {
 				return usageErrorf("completion takes one shell: %s", strings.Join(shells, ", "))
 			}
 			return nil
 		},
 		// The script does not depend on any configuration.
-		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
-		RunE: func(cmd *cobra.Command, args []string) error {
+		noConfig: true,
+		register: func(fs *pflag.FlagSet) {
+			fs.BoolVar(&noDesc, "no-descriptions", false, "Leave out the description next to each candidate.")
+		},
+		run: func(cmd *cobra.Command, args []string) error {
 			return writeCompletion(cmd.Root(), args[0], a.io.Out, !noDesc)
 		},
 	}
-	cmd.Flags().BoolVar(&noDesc, "no-descriptions", false, "Leave out the description next to each candidate.")
-	return cmd
 }
 
 // writeCompletion writes the completion script of a shell, with or

@@ -118,18 +118,6 @@ type ruleSet []outputRule
 
 func (r ruleSet) outputRules() []outputRule { return outputsOf(r) }
 
-// offlineOutputs are the formats of the commands that are not verbs, for
-// the hint that names who prints a format.
-var offlineOutputs = []struct {
-	name    string
-	outputs []outputRule
-}{
-	{"render", []outputRule{{formats: append(slices.Clone(documentOutputs), drawingOutputs...)}}},
-	{"version", nil},
-	// serve writes its log on stderr and nothing on stdout: -o is text.
-	{"serve", []outputRule{{formats: []format.Output{format.Text}}}},
-}
-
 // allows reports whether the verb prints o in the invocation v.
 func (vb *verb) allows(o format.Output, v flagValues) bool {
 	for _, r := range vb.outputRules() {
@@ -196,7 +184,7 @@ func printersOf(o format.Output) []string {
 	for _, vb := range verbs() {
 		add(vb.name, vb.outputRules())
 	}
-	for _, c := range offlineOutputs {
+	for _, c := range commandDecls() {
 		add(c.name, c.outputs)
 	}
 	return who
@@ -290,9 +278,9 @@ func completeVerbOutputs(cmd *cobra.Command, _ []string, _ string) ([]cobra.Comp
 			fs = vb.verbFormats()
 		}
 	}
-	for _, c := range offlineOutputs {
-		if cmd.Name() == c.name {
-			fs = outputsOf(c.outputs)[0].formats
+	for _, c := range commandDecls() {
+		if cmd.Name() == c.name && cmd.HasParent() && !cmd.Parent().HasParent() {
+			fs = c.asVerb().verbFormats()
 		}
 	}
 	var out []cobra.Completion
@@ -311,15 +299,4 @@ func clusterExits(extra ...int) []int {
 	codes = append(codes, extra...)
 	slices.Sort(codes)
 	return slices.Compact(codes)
-}
-
-// checkOfflineOutput refuses a -o format that the offline command name
-// (offlineOutputs) does not print, as checkOutput does for a verb.
-func checkOfflineOutput(name string, o format.Output) error {
-	for _, c := range offlineOutputs {
-		if c.name == name {
-			return (&verb{name: name, printer: ruleSet(c.outputs)}).checkOutput(o, flagValues{})
-		}
-	}
-	return nil
 }

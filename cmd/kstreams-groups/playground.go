@@ -9,17 +9,19 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
-func (a *app) newPlaygroundCmd() *cobra.Command {
+func (a *app) playgroundCommand() *command {
 	var seedFile, addrFile string
 	var port int
-	cmd := &cobra.Command{
-		Use:   "playground",
-		Short: "Serve a built-in Kafka test cluster with sample streams groups",
-		Long: `Serve the project's Kafka-protocol test broker on 127.0.0.1, seeded with
+	return &command{
+		name:  "playground",
+		short: "Serve a built-in Kafka test cluster with sample streams groups",
+		long: `Serve the project's Kafka-protocol test broker on 127.0.0.1, seeded with
 streams groups, so that every command can be tried without a Kafka cluster.
 The default seed holds a 3-node Kafka 4.4 cluster with the streams groups
 word-count (topology AVAILABLE), inventory (NOT_STORED), billing (ERROR),
@@ -36,16 +38,32 @@ that points every command at it and how to stop it; --addr-file FILE writes
 the address to FILE too, which is removed at the start and written whole
 once the cluster listens, so that a script waiting for it never reads an
 earlier run's. The cluster runs until interrupted, and SIGINT or SIGTERM
-end it with exit 0 (130 or 143 while the seed is still being read).` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage, exitSIGINT, exitSIGTERM),
-		Example: `  # Serve the playground in the background, wait for its address, then use it
+end it with exit 0 (130 or 143 while the seed is still being read).`,
+		// stdout is the bootstrap address alone, for scripts; it talks to
+		// no cluster, so a config file's output (or a broken file) does
+		// not stop it: only -o given to it is checked.
+		outputs:  []outputRule{{formats: []format.Output{format.Text}}},
+		noConfig: true,
+		exits:   []int{exitOK, exitFailure, exitUsage, exitSIGINT, exitSIGTERM},
+		example: `  # Serve the playground in the background, wait for its address, then use it
   # (the file is removed first: the loop must not read an earlier run's)
   rm -f /tmp/playground.addr
   kstreams-groups playground --addr-file /tmp/playground.addr > /dev/null &
   until [ -s /tmp/playground.addr ]; do sleep 0.1; done
   export KSTREAMS_GROUPS_BOOTSTRAP_SERVER=$(cat /tmp/playground.addr)
   kstreams-groups describe --topology --group word-count`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		register: func(fs *pflag.FlagSet) {
+			fs.StringVar(&seedFile, "seed", "", "Seed file (YAML or JSON) instead of the built-in seed, or the name of a built-in seed where no such file exists: "+strings.Join(playground.BuiltinSeedNames(), ", ")+".")
+			// --state was the flag's first name, though the file is a seed
+			// and --state is a group state everywhere else: kept, hidden,
+			// for one release. Not pflag's MarkDeprecated: cobra prints
+			// its notice on stdout, which must stay the address alone.
+			fs.StringVar(&seedFile, "state", "", "Deprecated: use --seed.")
+			_ = fs.MarkHidden("state")
+			fs.IntVar(&port, "port", 0, "Port of node 0; node i listens on port+i (default: free ports).")
+			fs.StringVar(&addrFile, "addr-file", "", "Write the bootstrap address to this file once the cluster listens (removed at the start, written whole).")
+		},
+		run: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().Changed("state") {
 				fmt.Fprintln(a.io.ErrOut, "Flag --state has been deprecated, use --seed")
 			}
@@ -98,16 +116,6 @@ end it with exit 0 (130 or 143 while the seed is still being read).` + "\n\n" + 
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&seedFile, "seed", "", "Seed file (YAML or JSON) instead of the built-in seed, or the name of a built-in seed where no such file exists: "+strings.Join(playground.BuiltinSeedNames(), ", ")+".")
-	// --state was the flag's first name, though the file is a seed and
-	// --state is a group state everywhere else: kept, hidden, for one
-	// release. Not pflag's MarkDeprecated: cobra prints its notice on
-	// stdout, which must stay the address alone.
-	cmd.Flags().StringVar(&seedFile, "state", "", "Deprecated: use --seed.")
-	_ = cmd.Flags().MarkHidden("state")
-	cmd.Flags().IntVar(&port, "port", 0, "Port of node 0; node i listens on port+i (default: free ports).")
-	cmd.Flags().StringVar(&addrFile, "addr-file", "", "Write the bootstrap address to this file once the cluster listens (removed at the start, written whole).")
-	return cmd
 }
 
 // playgroundGuide is what the playground says on stderr once it listens:

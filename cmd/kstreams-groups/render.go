@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -12,11 +13,12 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/topoparse"
 )
 
-func (a *app) newRenderCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "render [FILE]",
-		Short: "Render a topology description from a file or stdin, offline",
-		Long: `Read a topology description and write it as text, json, yaml, dot, mermaid,
+func (a *app) renderCommand() *command {
+	return &command{
+		name:  "render",
+		args:  "[FILE]",
+		short: "Render a topology description from a file or stdin, offline",
+		long: `Read a topology description and write it as text, json, yaml, dot, mermaid,
 svg or png (-o; svg and png are laid out in the binary, no Graphviz needed).
 The input may be what Topology#describe() prints in a Kafka Streams
 application (pattern sources, extractor-based sinks and interleaved global
@@ -28,30 +30,28 @@ broker is contacted.
 Text output is the kafka-streams-groups.sh layout, so the tool's own text
 round-trips byte for byte.
 
-The input may be at most 64 MiB.
-
-Exit status:
-  0  The description was rendered.
-  1  The input could not be read or parsed (the message names the line).
-  2  Usage error, or an input larger than 64 MiB.
-  130  Interrupted by SIGINT (Ctrl-C).
-  143  Terminated by SIGTERM.`,
-		Example: `  # Draw a running application's topology from its Topology#describe() text
+The input may be at most 64 MiB.`,
+		outputs: []outputRule{{formats: append(slices.Clone(documentOutputs), drawingOutputs...)}},
+		own: &ownExit{statuses: []exitStatus{
+			{Code: exitOK, Meaning: "The description was rendered."},
+			{Code: exitFailure, Meaning: "The input could not be read or parsed (the message names the line)."},
+			{Code: exitUsage, Meaning: "Usage error, or an input larger than 64 MiB."},
+			{Code: exitSIGINT, Meaning: "Interrupted by SIGINT (Ctrl-C)."},
+			{Code: exitSIGTERM, Meaning: "Terminated by SIGTERM."},
+		}},
+		example: `  # Draw a running application's topology from its Topology#describe() text
   kstreams-groups render -o svg topology.txt > topology.svg
 
   # Turn the CLI's text into JSON
   kstreams-groups describe --topology --group my-app | kstreams-groups render -o json`,
-		Args: func(_ *cobra.Command, args []string) error {
+		checkArgs: func(args []string) error {
 			if len(args) > 1 {
 				return usageErrorf("render takes at most one FILE, got %d", len(args))
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
+		run: func(cmd *cobra.Command, args []string) error {
 			if err := a.checkBinaryOutput(); err != nil {
-				return err
-			}
-			if err := checkOfflineOutput("render", a.cfg.Output); err != nil {
 				return err
 			}
 			var data string
@@ -73,7 +73,6 @@ Exit status:
 			return pictureError(renderTopology(a.deps.signals.context(), a.io.Out, a.cfg.Output, name, data))
 		},
 	}
-	return cmd
 }
 
 // renderTopology parses data, the input called name, and writes it in

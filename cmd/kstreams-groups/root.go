@@ -246,8 +246,9 @@ func (a *app) subcommands() []subcommand {
 	for _, vb := range a.verbs() {
 		subs = append(subs, subcommand{vb.name, func() *cobra.Command { return a.newVerbCmd(vb) }})
 	}
-	subs = append(subs, subcommand{"playground", a.newPlaygroundCmd}, subcommand{"serve", a.newServeCmd},
-		subcommand{"render", a.newRenderCmd}, subcommand{"version", a.newVersionCmd}, subcommand{"completion", a.newCompletionCmd})
+	for _, c := range a.commands() {
+		subs = append(subs, subcommand{c.name, func() *cobra.Command { return a.newCommand(c) }})
+	}
 	if a.newGenDocsCmd() != nil {
 		subs = append(subs, subcommand{"gen-docs", a.newGenDocsCmd})
 	}

@@ -84,11 +84,11 @@ type serveOptions struct {
 	checkSettings flagValues
 }
 
-func (a *app) newServeCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "serve",
-		Short: "Serve Prometheus metrics of every streams group, read once per interval",
-		Long: `Read the cluster every --interval, as list --state and check do (one
+func (a *app) serveCommand() *command {
+	return &command{
+		name:  "serve",
+		short: "Serve Prometheus metrics of every streams group, read once per interval",
+		long: `Read the cluster every --interval, as list --state and check do (one
 ListGroups, then the groups' descriptions with their KIP-1331 topology,
 their committed offsets and their partitions' offsets, batched per
 coordinator and leader, within --timeout), and serve what was read over
@@ -114,15 +114,18 @@ cycles back off (the interval doubled per failure, at most 8 intervals or
 It listens on 127.0.0.1 only unless --listen says otherwise;
 --web.config.file takes the Prometheus exporters' web configuration (TLS,
 basic authentication). Logs are structured (log/slog) on stderr. SIGINT and
-SIGTERM stop it within a second, with exit 0.` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage),
-		Example: `  # Every streams group of one cluster, for Prometheus on this host
+SIGTERM stop it within a second, with exit 0.`,
+		// serve writes its log on stderr and nothing on stdout: -o is text.
+		outputs: []outputRule{{formats: []format.Output{format.Text}}},
+		exits:   []int{exitOK, exitFailure, exitUsage},
+		flags:   serveFlags(),
+		example: `  # Every streams group of one cluster, for Prometheus on this host
   kstreams-groups serve --bootstrap-server localhost:9092
 
   # Two clusters of the config file, every 15 s, over TLS
   kstreams-groups serve --profile prod --profile staging --interval 15s \
       --listen :9464 --web.config.file /etc/kstreams-groups/web.yml`,
-		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		run: func(cmd *cobra.Command, _ []string) error {
 			opts, err := a.serveOptions(cmd.Context(), a.flagValues(cmd, nil))
 			if err != nil {
 				return err
@@ -130,11 +133,6 @@ SIGTERM stop it within a second, with exit 0.` + "\n\n" + exitStatusHelpFor(exit
 			return a.serve(cmd, opts)
 		},
 	}
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
-	for _, f := range serveFlags() {
-		f.register(cmd.Flags(), false)
-	}
-	return cmd
 }
 
 // serveOptions reads and checks serve's options.
@@ -183,7 +181,7 @@ func (a *app) serveOptions(ctx context.Context, v flagValues) (serveOptions, err
 			return o, err
 		}
 	}
-	return o, checkOfflineOutput("serve", a.cfg.Output)
+	return o, nil
 }
 
 // checkWebConfig checks --web.config.file as the exporter toolkit will

@@ -88,16 +88,17 @@ func (v versionInfo) writeText(w io.Writer) error {
 	return err
 }
 
-func (a *app) newVersionCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "version",
-		Short: "Print the version, commit and build date",
-		Long: `Print the version of kstreams-groups, the commit it was built from, the build
+func (a *app) versionCommand() *command {
+	return &command{
+		name:  "version",
+		short: "Print the version, commit and build date",
+		long: `Print the version of kstreams-groups, the commit it was built from, the build
 date, the Go version and the platform. Release binaries carry the values
 goreleaser set; a binary built with go install reports the module version
 and the revision the Go toolchain recorded. --version prints the same on
-one line.` + "\n\n" + exitStatusHelpFor(exitOK, exitUsage),
-		Example: `  # The version as text
+one line.`,
+		exits: []int{exitOK, exitUsage},
+		example: `  # The version as text
   kstreams-groups version
 
   # The version as a JSON document, for scripts
@@ -105,24 +106,23 @@ one line.` + "\n\n" + exitStatusHelpFor(exitOK, exitUsage),
 
   # The same on one line
   kstreams-groups --version`,
-		Args: noArgs,
 		// version needs no configuration: a broken config file must not
 		// keep a user from learning which build they run.
-		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			out, err := format.ParseOutput(cmd.Flag("output").Value.String())
+		noConfig: true,
+		run: func(cmd *cobra.Command, _ []string) error {
+			out, err := a.output(versionDecl, cmd)
 			if err != nil {
-				return &usageError{err: err}
+				return err
 			}
 			info := resolveVersion()
-			switch out {
-			case format.Text:
+			if out == format.Text {
 				return info.writeText(a.io.Out)
-			case format.JSON, format.YAML:
-				return format.Encode(a.io.Out, out, format.VersionDoc(info))
 			}
-			return checkOfflineOutput("version", out)
+			return format.Encode(a.io.Out, out, format.VersionDoc(info))
 		},
 	}
-	return cmd
 }
+
+// versionDecl is version's declaration, for its run to read -o as the
+// declaration says.
+var versionDecl = &command{name: "version", noConfig: true}
