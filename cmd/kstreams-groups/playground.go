@@ -44,7 +44,7 @@ end it with exit 0 (130 or 143 while the seed is still being read).`,
 		// not stop it: only -o given to it is checked.
 		outputs:  []outputRule{{formats: []format.Output{format.Text}}},
 		noConfig: true,
-		exits:   []int{exitOK, exitFailure, exitUsage, exitSIGINT, exitSIGTERM},
+		exits:    []int{exitOK, exitFailure, exitUsage, exitSIGINT, exitSIGTERM},
 		example: `  # Serve the playground in the background, wait for its address, then use it
   # (the file is removed first: the loop must not read an earlier run's)
   rm -f /tmp/playground.addr
