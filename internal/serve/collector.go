@@ -89,6 +89,8 @@ type Collector struct {
 // published is what a cycle leaves for the readers: the snapshot, its
 // group metric families (cluster label added, capped) and the counters.
 type published struct {
+	// gen counts the publications, for the scrape cache.
+	gen      uint64
 	snap     *snapshot.Cluster
 	families []*dto.MetricFamily
 	series   int
@@ -199,7 +201,7 @@ func (c *Collector) Cycle(ctx context.Context) error {
 		snap := *old.snap
 		snap.Taken, snap.CycleSeconds = end, end.Sub(start).Seconds()
 		snap.Stale, snap.Error = true, cutMessage(err.Error())
-		c.cur.Store(&published{snap: &snap, families: old.families, series: old.series, errors: old.errors + 1, dropped: old.dropped})
+		c.cur.Store(&published{gen: old.gen + 1, snap: &snap, families: old.families, series: old.series, errors: old.errors + 1, dropped: old.dropped})
 		return err
 	}
 	if c.fails > 0 {
@@ -220,7 +222,7 @@ func (c *Collector) Cycle(ctx context.Context) error {
 		c.log.Warn("series dropped by --max-series", "series", series, "dropped", dropped)
 	}
 	c.log.Debug("cycle", "groups", len(cres.Groups), "seconds", snap.CycleSeconds, "series", series)
-	c.cur.Store(&published{snap: snap, families: fams, series: series, errors: old.errors, dropped: old.dropped + uint64(dropped)})
+	c.cur.Store(&published{gen: old.gen + 1, snap: snap, families: fams, series: series, errors: old.errors, dropped: old.dropped + uint64(dropped)})
 	return nil
 }
 
@@ -419,6 +421,15 @@ func (cs Collectors) Clusters() []*snapshot.Cluster {
 		out[i] = c.Snapshot()
 	}
 	return out
+}
+
+// generation changes whenever a cluster publishes.
+func (cs Collectors) generation() uint64 {
+	var g uint64
+	for _, c := range cs {
+		g += c.cur.Load().gen
+	}
+	return g
 }
 
 // Ready tells whether every cluster has had a successful cycle.

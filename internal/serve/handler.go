@@ -1,9 +1,12 @@
 package serve
 
 import (
+	"bytes"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -24,7 +27,8 @@ type HandlerOptions struct {
 //
 //	/metrics  the group families of every cluster (labelled cluster) and
 //	          the collectors' own, with the Go and process metrics;
-//	          content negotiation and compression by promhttp
+//	          content negotiation and compression by promhttp, each
+//	          answer encoded once per publication (scrapeCache)
 //	/healthz  200 while the process serves
 //	/readyz   200 once every cluster has had a successful cycle, else 503
 func Handler(cs Collectors, opts HandlerOptions) http.Handler {
@@ -35,10 +39,10 @@ func Handler(cs Collectors, opts HandlerOptions) http.Handler {
 		errLog = slog.New(slog.DiscardHandler)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", promhttp.HandlerFor(processGatherer(reg), promhttp.HandlerOpts{
+	mux.Handle("GET /metrics", &scrapeCache{gen: cs.generation, h: promhttp.HandlerFor(processGatherer(reg), promhttp.HandlerOpts{
 		ErrorLog:      slog.NewLogLogger(errLog.Handler(), slog.LevelError),
 		ErrorHandling: promhttp.ContinueOnError,
-	}))
+	})})
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		plain(w, http.StatusOK, "ok\n")
 	})
@@ -106,4 +110,76 @@ func securityHeaders(h http.Handler) http.Handler {
 		hd.Set("Referrer-Policy", "no-referrer")
 		h.ServeHTTP(w, r)
 	})
+}
+
+// scrapeCache answers a scrape with the bytes of the last answer to the
+// same Accept and Accept-Encoding while no cluster published: gathering,
+// encoding and compressing some 44,000 series takes some 100 ms of CPU,
+// and they change once per cycle. The fast path that pays:
+// BenchmarkScrape (2,000 groups, 10 scrapers at once, issue 23's goal a
+// p99 under 10 ms) without it measured a p50 of seconds. The Go and
+// process metrics in a cached answer are those of the first scrape after
+// the publication.
+type scrapeCache struct {
+	gen func() uint64
+	h   http.Handler
+
+	mu      sync.Mutex
+	at      uint64
+	entries map[[2]string]*cachedAnswer
+}
+
+// maxCachedAnswers bounds the answers kept: the kinds of scrapers.
+const maxCachedAnswers = 16
+
+type cachedAnswer struct {
+	once   sync.Once
+	header http.Header
+	code   int
+	body   bytes.Buffer
+}
+
+func (c *scrapeCache) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	key := [2]string{r.Header.Get("Accept"), r.Header.Get("Accept-Encoding")}
+	gen := c.gen()
+	c.mu.Lock()
+	if c.entries == nil || c.at != gen || len(c.entries) >= maxCachedAnswers {
+		c.entries, c.at = map[[2]string]*cachedAnswer{}, gen
+	}
+	a := c.entries[key]
+	if a == nil {
+		a = &cachedAnswer{}
+		c.entries[key] = a
+	}
+	c.mu.Unlock()
+	// Scrapes that come together wait for one encoding.
+	a.once.Do(func() {
+		rec := &recorder{header: http.Header{}, body: &a.body}
+		c.h.ServeHTTP(rec, r)
+		a.header, a.code = rec.header, rec.code
+		if a.code == 0 {
+			a.code = http.StatusOK
+		}
+	})
+	maps.Copy(w.Header(), a.header)
+	w.WriteHeader(a.code)
+	_, _ = w.Write(a.body.Bytes())
+}
+
+// recorder is a ResponseWriter that keeps the answer.
+type recorder struct {
+	header http.Header
+	code   int
+	body   *bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header { return r.header }
+func (r *recorder) WriteHeader(code int) {
+	if r.code == 0 {
+		r.code = code
+	}
+}
+func (r *recorder) Write(b []byte) (int, error) {
+	r.WriteHeader(http.StatusOK)
+	return r.body.Write(b)
 }
