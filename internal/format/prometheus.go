@@ -184,6 +184,40 @@ type promSet struct {
 	// base are the labels every sample has first (serve's cluster).
 	base []*dto.LabelPair
 	fams [promCount]*dto.MetricFamily
+	// The label pairs and gauges the series have in common, one of each
+	// (the encoders only read them): serve keeps a cycle's families until
+	// the next, and without the sharing they take some 5 MiB more of live
+	// heap for 2,000 groups (BenchmarkCycleMemory after 30 cycles: 49.1 MiB
+	// without, 44.7 with).
+	pairs  map[[2]string]*dto.LabelPair
+	gauges map[float64]*dto.Gauge
+}
+
+// label is the shared label pair of name and value (PromLabel).
+func (s *promSet) label(name, value string) *dto.LabelPair {
+	k := [2]string{name, value}
+	p := s.pairs[k]
+	if p == nil {
+		p = PromLabel(name, value)
+		if s.pairs == nil {
+			s.pairs = map[[2]string]*dto.LabelPair{}
+		}
+		s.pairs[k] = p
+	}
+	return p
+}
+
+// gauge is the shared gauge of v (never NaN: counts and milliseconds).
+func (s *promSet) gauge(v float64) *dto.Gauge {
+	g := s.gauges[v]
+	if g == nil {
+		g = &dto.Gauge{Value: proto.Float64(v)}
+		if s.gauges == nil {
+			s.gauges = map[float64]*dto.Gauge{}
+		}
+		s.gauges[v] = g
+	}
+	return g
 }
 
 // add adds a sample of m. With base labels the pairs are sorted by name,
@@ -199,7 +233,7 @@ func (s *promSet) add(m PromMetric, v float64, labels ...*dto.LabelPair) {
 		labels = slices.Concat(s.base, labels)
 		slices.SortFunc(labels, func(a, b *dto.LabelPair) int { return cmp.Compare(a.GetName(), b.GetName()) })
 	}
-	f.Metric = append(f.Metric, &dto.Metric{Label: labels, Gauge: &dto.Gauge{Value: proto.Float64(v)}})
+	f.Metric = append(f.Metric, &dto.Metric{Label: labels, Gauge: s.gauge(v)})
 }
 
 // families are the families with a sample, in promMetrics' order.
@@ -244,16 +278,16 @@ func (s *promSet) addState(group *dto.LabelPair, state string) {
 		if st.Is(state) {
 			v, known = 1, true
 		}
-		s.add(promGroupState, v, group, PromLabel("state", string(st)))
+		s.add(promGroupState, v, group, s.label("state", string(st)))
 	}
 	if !known {
-		s.add(promGroupState, 1, group, PromLabel("state", state))
+		s.add(promGroupState, 1, group, s.label("state", state))
 	}
 }
 
 // addGroup adds the families of a described group.
 func (s *promSet) addGroup(g *overview.Group, po PrometheusOptions) {
-	group := PromLabel("group", g.Group)
+	group := s.label("group", g.Group)
 	one := func(m PromMetric, v int64) { s.add(m, float64(v), group) }
 	if g.Err != nil {
 		one(promGroupUp, 0)
@@ -270,7 +304,7 @@ func (s *promSet) addGroup(g *overview.Group, po PrometheusOptions) {
 		if st == g.DescriptionStatus {
 			v = 1
 		}
-		s.add(promGroupDescription, v, group, PromLabel("status", st.String()))
+		s.add(promGroupDescription, v, group, s.label("status", st.String()))
 	}
 	one(promGroupLag, g.Lag)
 	var largest int64
@@ -280,13 +314,13 @@ func (s *promSet) addGroup(g *overview.Group, po PrometheusOptions) {
 	one(promGroupMaxTaskLag, largest)
 	one(promGroupMovingTasks, g.MovingTasks())
 	for _, st := range g.Subtopologies {
-		sub := PromLabel("subtopology", st.ID)
+		sub := s.label("subtopology", st.ID)
 		s.add(promSubtopologyLag, float64(st.Lag), group, sub)
 		for _, t := range st.Tasks {
 			if po.OmitTaskLag {
 				break
 			}
-			s.add(promTaskLag, float64(t.Lag), group, sub, PromLabel("partition", strconv.Itoa(int(t.Partition))))
+			s.add(promTaskLag, float64(t.Lag), group, sub, s.label("partition", strconv.Itoa(int(t.Partition))))
 		}
 	}
 	one(promGroupMissingTopics, int64(len(g.MissingTopics())))
@@ -305,7 +339,7 @@ func (s *promSet) addTimeLag(group *dto.LabelPair, g *overview.Group, partitions
 		s.add(promGroupLagSeconds, secs(g.Time.Lag), group)
 	}
 	for _, st := range g.Subtopologies {
-		sub := PromLabel("subtopology", st.ID)
+		sub := s.label("subtopology", st.ID)
 		if st.Time.Known {
 			s.add(promSubtopologyLagSeconds, secs(st.Time.Lag), group, sub)
 		}
@@ -315,7 +349,7 @@ func (s *promSet) addTimeLag(group *dto.LabelPair, g *overview.Group, partitions
 		for _, t := range st.Tasks {
 			for _, o := range t.Offsets {
 				if o.Time.Known {
-					s.add(promPartitionLagSeconds, secs(o.Time.Lag), group, sub, PromLabel("topic", o.Topic), PromLabel("partition", strconv.Itoa(int(o.Partition))))
+					s.add(promPartitionLagSeconds, secs(o.Time.Lag), group, sub, s.label("topic", o.Topic), s.label("partition", strconv.Itoa(int(o.Partition))))
 				}
 			}
 		}
@@ -362,7 +396,7 @@ func OverviewPrometheusWith(w io.Writer, res *overview.Result, po PrometheusOpti
 func ListPrometheus(w io.Writer, res *list.Result) error {
 	var s promSet
 	for _, g := range res.Groups {
-		s.addState(PromLabel("group", g.Group), g.State)
+		s.addState(s.label("group", g.Group), g.State)
 	}
 	return s.write(w)
 }
@@ -395,7 +429,7 @@ func checkPromSet(res *check.Result, po PrometheusOptions, base []*dto.LabelPair
 		if id := g.ID(); !seen[id] {
 			seen[id] = true
 			s.addGroup(g.Overview, po)
-			s.add(promCheckGroupStatus, float64(g.Status), PromLabel("group", id))
+			s.add(promCheckGroupStatus, float64(g.Status), s.label("group", id))
 		}
 	}
 	s.add(promCheckStatus, float64(res.Status))
@@ -411,12 +445,12 @@ func InventoryPrometheus(w io.Writer, r *inventory.Result) error {
 			continue
 		}
 		seen[g.Group] = true
-		group := PromLabel("group", g.Group)
+		group := s.label("group", g.Group)
 		s.add(promInventoryApplicationBytes, float64(g.Bytes()), group)
 		s.add(promInventoryApplicationFindings, float64(len(g.Findings)), group)
 		for _, t := range g.Topics {
 			if t.Present {
-				s.add(promInventoryTopicBytes, float64(t.Usage.Bytes), group, PromLabel("topic", t.Name))
+				s.add(promInventoryTopicBytes, float64(t.Usage.Bytes), group, s.label("topic", t.Name))
 			}
 		}
 	}
@@ -426,7 +460,7 @@ func InventoryPrometheus(w io.Writer, r *inventory.Result) error {
 		count[o.Application]++
 	}
 	for _, a := range slices.Sorted(maps.Keys(byApp)) {
-		app := PromLabel("application", a)
+		app := s.label("application", a)
 		s.add(promInventoryOrphanedBytes, float64(byApp[a]), app)
 		s.add(promInventoryOrphanedTopics, float64(count[a]), app)
 	}
