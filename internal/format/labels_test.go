@@ -96,7 +96,7 @@ func TestLabels_collidingNames(t *testing.T) {
 	}
 
 	var b bytes.Buffer
-	require.NoError(t, CheckPrometheus(&b, res))
+	require.NoError(t, CheckPrometheusWith(&b, res, PrometheusOptions{}))
 	fams := promtest.Parse(t, b.String())
 	series := fams["kstreams_group_lag"].GetMetric()
 	require.Len(t, series, len(collidingNames), "one series per group:\n%s", b.String())

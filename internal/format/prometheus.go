@@ -374,12 +374,7 @@ func (s *promSet) addCoverage(group *dto.LabelPair, c *overview.Coverage) {
 	}
 }
 
-// OverviewPrometheus writes the metrics of an overview.
-func OverviewPrometheus(w io.Writer, res *overview.Result) error {
-	return OverviewPrometheusWith(w, res, PrometheusOptions{TimeLag: true})
-}
-
-// OverviewPrometheusWith is OverviewPrometheus with options.
+// OverviewPrometheusWith writes the metrics of an overview.
 func OverviewPrometheusWith(w io.Writer, res *overview.Result, po PrometheusOptions) error {
 	var s promSet
 	seen := map[string]bool{}
@@ -401,17 +396,11 @@ func ListPrometheus(w io.Writer, res *list.Result) error {
 	return s.write(w)
 }
 
-// CheckPrometheus writes the metrics of a check: each group's, its check
-// status, and the status of the whole check.
-func CheckPrometheus(w io.Writer, res *check.Result) error {
-	return CheckPrometheusWith(w, res, PrometheusOptions{})
-}
-
-// CheckPrometheusWith is CheckPrometheus with options; the time lag is
-// written when the check was asked for it (check.Options.ShowsTimeLag).
+// CheckPrometheusWith writes the metrics of a check: each group's, its
+// check status, and the status of the whole check; the time lag when the
+// check was asked for it (check.Options.ShowsTimeLag).
 func CheckPrometheusWith(w io.Writer, res *check.Result, po PrometheusOptions) error {
-	s := checkPromSet(res, po, nil)
-	return s.write(w)
+	return checkPromSet(res, po, nil).write(w)
 }
 
 // CheckPromFamilies are the families of a check, those with a sample, in
