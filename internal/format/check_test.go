@@ -105,7 +105,7 @@ func TestPrometheus(t *testing.T) {
 	ov := &overview.Result{Groups: []*overview.Group{g, evil, missing, g}}
 
 	var b bytes.Buffer
-	require.NoError(t, OverviewPrometheus(&b, ov))
+	require.NoError(t, OverviewPrometheusWith(&b, ov, PrometheusOptions{TimeLag: true}))
 	fams := promtest.Parse(t, b.String())
 	assert.EqualValues(t, 1, promtest.Value(t, fams, "kstreams_group_state", "group", "a", "state", "Reconciling"))
 	assert.EqualValues(t, 0, promtest.Value(t, fams, "kstreams_group_state", "group", "a", "state", "Stable"))
@@ -123,7 +123,7 @@ func TestPrometheus(t *testing.T) {
 
 	b.Reset()
 	res := checkResult(check.Options{LagCritical: count(5)}, g, evil, missing)
-	require.NoError(t, CheckPrometheus(&b, res))
+	require.NoError(t, CheckPrometheusWith(&b, res, PrometheusOptions{}))
 	fams = promtest.Parse(t, b.String())
 	assert.EqualValues(t, 2, promtest.Value(t, fams, "kstreams_check_group_status", "group", "a"))
 	assert.EqualValues(t, 0, promtest.Value(t, fams, "kstreams_check_group_status", "group", `ev"il\\\x0A\xFF`))
@@ -131,7 +131,7 @@ func TestPrometheus(t *testing.T) {
 	assert.EqualValues(t, 2, promtest.Value(t, fams, "kstreams_check_status"))
 
 	b.Reset()
-	require.NoError(t, CheckPrometheus(&b, check.Failed(errors.New("unreachable"), check.Options{})))
+	require.NoError(t, CheckPrometheusWith(&b, check.Failed(errors.New("unreachable"), check.Options{}), PrometheusOptions{}))
 	fams = promtest.Parse(t, b.String())
 	assert.Len(t, fams, 1)
 	assert.EqualValues(t, 3, promtest.Value(t, fams, "kstreams_check_status"))
@@ -142,7 +142,7 @@ func TestPrometheus(t *testing.T) {
 func TestPrometheus_hostileNames(t *testing.T) {
 	ov := &overview.Result{Groups: []*overview.Group{checkedGroup("ev\x1b]0;x\x07il\r\u202e\u0085", "Stable\x1b[2J", 3)}}
 	var b bytes.Buffer
-	require.NoError(t, OverviewPrometheus(&b, ov))
+	require.NoError(t, OverviewPrometheusWith(&b, ov, PrometheusOptions{TimeLag: true}))
 	for _, c := range []string{"\x1b", "\x07", "\r", "\u202e", "\u0085"} {
 		assert.NotContains(t, b.String(), c)
 	}

@@ -96,7 +96,7 @@ func TestLabels_collidingNames(t *testing.T) {
 	}
 
 	var b bytes.Buffer
-	require.NoError(t, CheckPrometheus(&b, res))
+	require.NoError(t, CheckPrometheusWith(&b, res, PrometheusOptions{}))
 	fams := promtest.Parse(t, b.String())
 	series := fams["kstreams_group_lag"].GetMetric()
 	require.Len(t, series, len(collidingNames), "one series per group:\n%s", b.String())
@@ -151,11 +151,11 @@ func checkLabel(t *testing.T, name, label string) {
 func promValue(t *testing.T, name string) string {
 	t.Helper()
 	var b bytes.Buffer
-	b.WriteString("m{g=")
-	promLabelQuoting.write(&b, name)
-	b.WriteString("} 1\n")
+	s := promSet{}
+	s.add(promGroupLag, 1, PromLabel("g", name))
+	require.NoError(t, s.write(&b))
 	p := expfmt.NewTextParser(model.LegacyValidation)
 	fams, err := p.TextToMetricFamilies(&b)
 	require.NoError(t, err)
-	return fams["m"].GetMetric()[0].GetLabel()[0].GetValue()
+	return fams[promGroupLag.Name()].GetMetric()[0].GetLabel()[0].GetValue()
 }

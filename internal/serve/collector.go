@@ -217,7 +217,7 @@ func (c *Collector) Cycle(ctx context.Context) error {
 	}
 	c.prev = &cur
 	snap.History, snap.Events = c.timelines(old.snap, cres, staleGroups, changes, end)
-	fams, series, dropped := clusterFamilies(c.cfg.Name, format.CheckPromFamilies(cres, c.cfg.Metrics), c.cfg.MaxSeries)
+	fams, series, dropped := capFamilies(format.CheckPromFamilies(cres, c.cfg.Metrics, format.PromLabel("cluster", c.cfg.Name)), c.cfg.MaxSeries)
 	if dropped > 0 {
 		c.log.Warn("series dropped by --max-series", "series", series, "dropped", dropped)
 	}

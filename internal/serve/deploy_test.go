@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/kstreams-groups/kstreams-groups/internal/serve"
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 )
 
 const deployDir = "../../deploy"
@@ -116,7 +116,7 @@ func dashboardExprs(t *testing.T) map[string][]string {
 // TestDeployUsesServedMetrics: every metric an alerting rule or a
 // dashboard panel uses is one serve exports.
 func TestDeployUsesServedMetrics(t *testing.T) {
-	exported := serve.MetricNames()
+	exported := format.ServedMetricNames()
 	check := func(where, expr string) {
 		used := metricsIn(expr)
 		assert.NotEmpty(t, used, "%s: %q uses no kstreams_ metric", where, expr)

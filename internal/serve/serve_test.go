@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -133,7 +134,7 @@ func TestMetricsEqualCheck(t *testing.T) {
 	promtest.Promtool(t, body)
 	for _, line := range strings.Split(body, "\n") {
 		if name, ok := strings.CutPrefix(line, "# TYPE "); ok && strings.HasPrefix(name, "kstreams_") {
-			assert.Contains(t, serve.MetricNames(), strings.Fields(name)[0], "MetricNames lists every family")
+			assert.Contains(t, format.ServedMetricNames(), strings.Fields(name)[0], "ServedMetricNames lists every family")
 		}
 	}
 	assert.Equal(t, 1.0, promtest.Value(t, gotFams, "kstreams_group_up", "group", "word-count"))
@@ -302,13 +303,15 @@ func TestRunBacksOff(t *testing.T) {
 }
 
 // TestSeveralClusters: two playgrounds, each its collector; /metrics
-// holds both, each labelled its cluster, /readyz waits for both.
+// holds both, each labelled its cluster, /readyz waits for both; the
+// registry finds nothing to log (no series twice, one help per family).
 func TestSeveralClusters(t *testing.T) {
 	a, b := newFixture(t), newFixture(t)
 	b.pg.RemoveGroup("billing")
 	ca, cb := serve.NewCollector(a.config("prod")), serve.NewCollector(b.config("staging"))
 	cs := serve.Collectors{ca, cb}
-	h := serve.Handler(cs, serve.HandlerOptions{})
+	var logged bytes.Buffer
+	h := serve.Handler(cs, serve.HandlerOptions{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
 	code, body := scrape(t, h, "/readyz")
 	assert.Equal(t, http.StatusServiceUnavailable, code)
 	assert.Contains(t, body, "prod staging")
@@ -327,6 +330,7 @@ func TestSeveralClusters(t *testing.T) {
 	assert.Equal(t, 1.0, promtest.Value(t, fams, "kstreams_group_up", "cluster", "staging", "group", "word-count"))
 	assert.True(t, promtest.Has(fams, "kstreams_check_status", "cluster", "prod"))
 	assert.True(t, promtest.Has(fams, "kstreams_check_status", "cluster", "staging"))
+	assert.Empty(t, logged.String(), "the registry's checks pass")
 	clusters := cs.Clusters()
 	require.Len(t, clusters, 2)
 	assert.Equal(t, "prod", clusters[0].Name)
