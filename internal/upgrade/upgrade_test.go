@@ -47,7 +47,9 @@ func stored(t *testing.T) *topology.Description {
 	return d
 }
 
-func tp(topic string, p int32) kafka.TopicPartition { return kafka.TopicPartition{Topic: topic, Partition: p} }
+func tp(topic string, p int32) kafka.TopicPartition {
+	return kafka.TopicPartition{Topic: topic, Partition: p}
+}
 
 // fake is a cluster holding up-app after v1 processed 12 records: up-in
 // committed 4/4/4 at its end, the repartition topic 3/3/6 at its end, the
