@@ -118,7 +118,9 @@ func (a *app) upgradePlan(ctx context.Context, opts upgrade.Options) error {
 	p := printer[*upgrade.Result]{
 		text: format.UpgradePlanText,
 		doc:  func(res *upgrade.Result) any { return format.NewUpgradePlanDoc(res) },
-		line: func(res *upgrade.Result, f kafka.Failure, _ format.Output) string { return a.upgradeFailureLine(res, f.Err) },
+		line: func(res *upgrade.Result, f kafka.Failure, _ format.Output) string {
+			return a.upgradeFailureLine(res, f.Err)
+		},
 		failed: func(err error) (*upgrade.Result, error) {
 			return nil, &verbExit{code: upgradeUnreadable, err: err}
 		},
