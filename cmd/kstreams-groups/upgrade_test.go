@@ -130,3 +130,13 @@ func TestUpgradePlan_failures(t *testing.T) {
 	assert.Equal(t, exitUsage, r.code)
 	assert.Contains(t, r.stderr, "upgrade needs a subcommand: 'plan'")
 }
+
+// docs/exit-status.md lists upgrade plan's own codes as the code has them.
+func TestREADMEUpgradePlanExitCodes(t *testing.T) {
+	t.Parallel()
+	var want [][]string
+	for _, s := range upgradePlanExitStatuses {
+		want = append(want, []string{itoa(s.Code), s.Meaning})
+	}
+	assert.Equal(t, want, readmeTable(t, "upgrade-plan-exit-codes"))
+}
