@@ -238,11 +238,9 @@ const (
 	// NoMembers: no member is left (an admin offset commit fails with
 	// UNKNOWN_MEMBER_ID otherwise).
 	NoMembers PreconditionKind = "no-members"
-	// NewReadable: NEW's description was read.
+	// NewReadable: NEW's description was read (a plan exists only then:
+	// NEW unreadable is the result's failure).
 	NewReadable PreconditionKind = "new-readable"
-	// OffsetsReadable: the group's committed offsets were read (they are
-	// what the migration carries).
-	OffsetsReadable PreconditionKind = "offsets-readable"
 )
 
 // Precondition is one precondition and whether it holds now.
@@ -268,8 +266,6 @@ const (
 	// BlockerUnknownEnd: a renamed or dropped repartition topic's end
 	// offsets could not be read, so whether it is drained is unknown.
 	BlockerUnknownEnd BlockerKind = "repartition-end-unknown"
-	// BlockerOffsets: the committed offsets could not be read.
-	BlockerOffsets BlockerKind = "offsets-unreadable"
 )
 
 // Blocker is one reason the migration cannot be carried out now.
