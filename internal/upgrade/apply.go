@@ -131,6 +131,9 @@ type Journal struct {
 	AcceptStateLoss []string
 	// Offsets are the exported offsets, sorted.
 	Offsets []admin.OffsetToCommit
+	// LeftBehind are the internal topics the migration leaves (the plan's),
+	// for upgrade verify to list.
+	LeftBehind []string
 	// Step is the last step known done.
 	Step StepKind
 }
@@ -239,7 +242,8 @@ func Apply(ctx context.Context, src ApplySources, opts ApplyOptions, hooks Apply
 		return res, nil
 	}
 	r := runner{ctx: ctx, client: src.Client, hooks: hooks, res: res,
-		journal: Journal{Group: opts.Group, New: opts.New, AcceptStateLoss: opts.AcceptStateLoss, Offsets: carried(res.Plan)}}
+		journal: Journal{Group: opts.Group, New: opts.New, AcceptStateLoss: opts.AcceptStateLoss, Offsets: carried(res.Plan),
+			LeftBehind: slices.Clone(res.Plan.LeftBehind.Topics)}}
 	r.done(Step{Kind: StepCheck, Done: true, Detail: fmt.Sprintf("group %s: %s, %d members; %d offsets to carry", res.Plan.Group, res.Plan.State, res.Plan.Members, len(r.journal.Offsets))})
 	if !opts.Execute {
 		for _, k := range Steps[1:] {
@@ -292,7 +296,9 @@ func carried(p *Plan) []admin.OffsetToCommit {
 	for _, o := range p.Offsets {
 		out = append(out, admin.OffsetToCommit{TopicPartition: o.TopicPartition, Offset: o.Offset})
 	}
-	slices.SortFunc(out, func(a, b admin.OffsetToCommit) int { return kafka.CompareTopicPartitions(a.TopicPartition, b.TopicPartition) })
+	slices.SortFunc(out, func(a, b admin.OffsetToCommit) int {
+		return kafka.CompareTopicPartitions(a.TopicPartition, b.TopicPartition)
+	})
 	return out
 }
 
@@ -452,7 +458,9 @@ func simpleClassic(g admin.AnyGroup) bool {
 }
 
 // findGroup lists every group and returns the one with id, nil when none.
-func findGroup(ctx context.Context, client ApplyClient, id string) (*admin.AnyGroup, error) {
+func findGroup(ctx context.Context, client interface {
+	ListAllGroups(ctx context.Context) ([]admin.AnyGroup, error)
+}, id string) (*admin.AnyGroup, error) {
 	all, err := client.ListAllGroups(ctx)
 	if err != nil {
 		return nil, err
