@@ -334,7 +334,7 @@ func preconditions(a Answers) []Precondition {
 	g := a.Streams
 	return []Precondition{
 		{Kind: GroupEmpty, Holds: g.State == "Empty", Detail: "state " + g.State},
-		{Kind: NoMembers, Holds: len(g.Members) == 0, Detail: fmt.Sprintf("%d members", len(g.Members))},
+		{Kind: NoMembers, Holds: len(g.Members) == 0, Detail: members(len(g.Members))},
 		{Kind: NewReadable, Holds: a.New != nil, Detail: fmt.Sprintf("%d sub-topologies", len(a.New.Subtopologies))},
 	}
 }
@@ -347,7 +347,7 @@ func blockers(p *Plan) []Blocker {
 		out = append(out, Blocker{Kind: BlockerNotEmpty, Subject: p.Group, Detail: "the group is " + p.State + ": stop every instance of the application first"})
 	}
 	if p.Members > 0 {
-		out = append(out, Blocker{Kind: BlockerMembers, Subject: p.Group, Detail: fmt.Sprintf("%d members: the group cannot be deleted nor its offsets committed while any is left", p.Members)})
+		out = append(out, Blocker{Kind: BlockerMembers, Subject: p.Group, Detail: members(p.Members) + ": the group cannot be deleted nor its offsets committed while any is left"})
 	}
 	for _, r := range p.Repartitions {
 		switch {
@@ -359,4 +359,11 @@ func blockers(p *Plan) []Blocker {
 		}
 	}
 	return out
+}
+
+func members(n int) string {
+	if n == 1 {
+		return "1 member"
+	}
+	return fmt.Sprintf("%d members", n)
 }

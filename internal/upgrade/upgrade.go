@@ -54,6 +54,8 @@ type Sources struct {
 // Result is one plan, or why there is none.
 type Result struct {
 	Group string
+	// New is NEW as given.
+	New string
 	// Plan is nil when Err is set.
 	Plan *Plan
 	// Err is why no plan could be made: NEW unreadable, the group not
@@ -92,7 +94,7 @@ func (e *NewError) Unwrap() error { return e.Err }
 // changelogs of the stores whose state is lost. The error is for failures
 // of the whole command: a ctx cancelled (a signal) returns its cause.
 func Run(ctx context.Context, src Sources, opts Options) (*Result, error) {
-	res := &Result{Group: opts.Group}
+	res := &Result{Group: opts.Group, New: opts.New}
 	newDesc, err := src.Read(opts.New)
 	if err != nil {
 		res.Err = &NewError{File: opts.New, Err: err}

@@ -258,7 +258,7 @@ func TestPlan_groupNotEmpty(t *testing.T) {
 	assert.Equal(t, []upgrade.BlockerKind{upgrade.BlockerNotEmpty, upgrade.BlockerMembers}, kinds)
 	assert.Equal(t, []upgrade.Precondition{
 		{Kind: upgrade.GroupEmpty, Holds: false, Detail: "state Stable"},
-		{Kind: upgrade.NoMembers, Holds: false, Detail: "1 members"},
+		{Kind: upgrade.NoMembers, Holds: false, Detail: "1 member"},
 		{Kind: upgrade.NewReadable, Holds: true, Detail: "2 sub-topologies"},
 	}, p.Preconditions)
 }
