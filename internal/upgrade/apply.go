@@ -147,6 +147,8 @@ type ApplyHooks struct {
 	Record func(Journal) error
 	// Progress is told of every step as it ends.
 	Progress func(Step)
+	// Planned is told of the plan once it is made, before it is checked.
+	Planned func(*Result)
 }
 
 // ApplySources are where apply reads from: the cluster and NEW's reader.
@@ -158,7 +160,9 @@ type ApplySources struct {
 
 // ApplyResult is what apply did.
 type ApplyResult struct {
-	Group   string
+	Group string
+	// New is NEW as given (on resume, as the journal recorded it).
+	New     string
 	Execute bool
 	// Resumed tells the run continued an earlier one (--resume).
 	Resumed bool
@@ -223,10 +227,13 @@ func (r *ApplyResult) Failures() []kafka.Failure {
 // and, with Execute, carries the migration out. The error is for a signal
 // (ctx cancelled): the result is then returned too, with the state left.
 func Apply(ctx context.Context, src ApplySources, opts ApplyOptions, hooks ApplyHooks) (*ApplyResult, error) {
-	res := &ApplyResult{Group: opts.Group, Execute: opts.Execute, Export: opts.Export}
+	res := &ApplyResult{Group: opts.Group, New: opts.New, Execute: opts.Execute, Export: opts.Export}
 	planned, err := Run(ctx, Sources{Client: src.Client, Read: src.Read}, opts.Options)
 	if err != nil {
 		return nil, err
+	}
+	if hooks.Planned != nil {
+		hooks.Planned(planned)
 	}
 	if planned.Err != nil {
 		res.Err = planned.Err

@@ -31,7 +31,7 @@ import (
 // Resume continues the migration the journal records. The error is for a
 // signal (ctx cancelled): the result is then returned too.
 func Resume(ctx context.Context, client ApplyClient, journal Journal, export string, hooks ApplyHooks) (*ApplyResult, error) {
-	res := &ApplyResult{Group: journal.Group, Execute: true, Resumed: true, Export: export}
+	res := &ApplyResult{Group: journal.Group, New: journal.New, Execute: true, Resumed: true, Export: export}
 	r := runner{ctx: ctx, client: client, hooks: hooks, res: res, journal: journal}
 	g, err := findGroup(ctx, client, journal.Group)
 	if err != nil {
