@@ -173,9 +173,11 @@ func (vb *verb) command() string {
 // them.
 func (a *app) newParentCmd(p *parentCmd) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:     p.name,
-		Short:   p.short,
-		Long:    p.long,
+		Use:   p.name,
+		Short: p.short,
+		Long: p.long + "\n\n" + ownExitHelp([]exitStatus{{exitOK, false, "Help shown (--help)."},
+			{exitUsage, false, "Usage error: no subcommand, or one " + p.name + " lacks."}},
+			"Each subcommand has exit codes of its own: see its --help."),
 		Example: p.example,
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
