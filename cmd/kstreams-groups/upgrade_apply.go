@@ -111,8 +111,7 @@ touched. -o json|yaml gives the run as one document.`,
   kstreams-groups upgrade apply --group orders-app build/topology.txt --accept-state-loss counts
 
   # Carry it out, the offsets exported first
-  kstreams-groups upgrade apply --group orders-app build/topology.txt --accept-state-loss counts \
-    --execute --export orders-app-offsets.csv
+  kstreams-groups upgrade apply --group orders-app build/topology.txt --execute --export orders-app-offsets.csv
 
   # Finish a run that stopped part-way
   kstreams-groups upgrade apply --resume orders-app-offsets.csv`,

@@ -23,7 +23,7 @@ import (
 // 3/3/6, both at their ends. NEW files are the upgrade package's.
 const upDir = "../../internal/upgrade/testdata/"
 
-func upgradeCluster(t *testing.T) *playground.Cluster {
+func applyCluster(t *testing.T) *playground.Cluster {
 	t.Helper()
 	c := startCluster(t, 1, playground.Kafka44)
 	for _, name := range []string{"up-in", "up-in-b", "up-out", "up-app-by-key-repartition", "up-app-counts-changelog"} {
@@ -93,7 +93,7 @@ func inDir(out, dir string) string { return strings.ReplaceAll(out, dir, "DIR") 
 func TestUpgradeApply_cli(t *testing.T) {
 	t.Parallel()
 	isolate(t)
-	c := upgradeCluster(t)
+	c := applyCluster(t)
 	bs := bootstrap(c)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "up-app.csv")
@@ -142,7 +142,7 @@ func TestUpgradeApply_cli(t *testing.T) {
 func TestUpgradeApply_jsonDocument(t *testing.T) {
 	t.Parallel()
 	isolate(t)
-	c := upgradeCluster(t)
+	c := applyCluster(t)
 	dir := t.TempDir()
 	r := runCLI(t, "upgrade", "apply", "--bootstrap-server", bootstrap(c), "--group", "up-app", upDir+"v2.txt", "--accept-state-loss", "counts",
 		"--execute", "--export", filepath.Join(dir, "up.csv"), "-o", "json")
@@ -161,7 +161,7 @@ func TestUpgradeApply_resumeAndByHand(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
 			isolate(t)
-			c := upgradeCluster(t)
+			c := applyCluster(t)
 			bs := bootstrap(c)
 			dir := t.TempDir()
 			file := filepath.Join(dir, "up-app.csv")
@@ -214,7 +214,7 @@ func TestUpgradeApply_exitCodes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			isolate(t)
-			c := upgradeCluster(t)
+			c := applyCluster(t)
 			r := runCLI(t, append([]string{"upgrade", "apply", "--bootstrap-server", bootstrap(c)}, tt.args...)...)
 			assert.Equal(t, tt.code, r.code, r.stderr)
 			assert.Contains(t, r.stdout, tt.stdout)
@@ -250,7 +250,7 @@ func TestUpgradeVerify_failures(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			c := upgradeCluster(t)
+			c := applyCluster(t)
 			bs := bootstrap(c)
 			file := filepath.Join(t.TempDir(), "up.csv")
 			r := runCLI(t, "upgrade", "apply", "--bootstrap-server", bs, "--group", "up-app", upDir+"v2.txt", "--accept-state-loss", "counts",
