@@ -267,3 +267,16 @@ func TestUpgradeVerify_failures(t *testing.T) {
 		})
 	}
 }
+
+// docs/exit-status.md lists upgrade apply's and verify's own codes as the
+// code has them.
+func TestREADMEUpgradeApplyVerifyExitCodes(t *testing.T) {
+	t.Parallel()
+	for marker, statuses := range map[string][]exitStatus{"upgrade-apply-exit-codes": upgradeApplyExitStatuses, "upgrade-verify-exit-codes": upgradeVerifyExitStatuses} {
+		var want [][]string
+		for _, s := range statuses {
+			want = append(want, []string{itoa(s.Code), s.Meaning})
+		}
+		assert.Equal(t, want, readmeTable(t, marker), marker)
+	}
+}
