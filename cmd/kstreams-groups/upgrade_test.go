@@ -140,3 +140,14 @@ func TestREADMEUpgradePlanExitCodes(t *testing.T) {
 	}
 	assert.Equal(t, want, readmeTable(t, "upgrade-plan-exit-codes"))
 }
+
+// diff says where the broker refuses NEW, and names the plan to run.
+func TestDiff_refusedPointsToUpgradePlan(t *testing.T) {
+	t.Parallel()
+	c := upgradeCluster(t)
+	r := runCLI(t, "--bootstrap-server", bootstrap(c), "diff", "group:up-app", upgradeNew("v2"))
+	assert.Equal(t, diffFailing, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "kstreams-groups upgrade plan --group up-app "+upgradeNew("v2")+" says what that carries")
+	r = runCLI(t, "--bootstrap-server", bootstrap(c), "diff", "group:up-app", upgradeNew("v3"))
+	assert.NotContains(t, r.stdout, "upgrade plan", "NEW accepted: nothing to plan")
+}
