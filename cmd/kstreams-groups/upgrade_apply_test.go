@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/golden"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	"github.com/kstreams-groups/kstreams-groups/internal/topoparse"
@@ -115,11 +116,11 @@ func TestUpgradeApply_cli(t *testing.T) {
 	// Jackson's quoting: a value longer than 24 characters is quoted.
 	assert.Equal(t, "up-app,\"up-app-by-key-repartition\",0,3\nup-app,\"up-app-by-key-repartition\",1,3\nup-app,\"up-app-by-key-repartition\",2,6\n"+
 		"up-app,up-in,0,4\nup-app,up-in,1,4\nup-app,up-in,2,4\n\n", string(csv))
-	var j journalFile
+	var j format.UpgradeJournalFile
 	data, err := os.ReadFile(file + journalSuffix)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &j))
-	assert.Equal(t, journalFile{Version: 1, Group: "up-app", New: upDir + "v2.txt", AcceptStateLoss: []string{"counts"},
+	assert.Equal(t, format.UpgradeJournalFile{Version: 1, Group: "up-app", New: upDir + "v2.txt", AcceptStateLoss: []string{"counts"},
 		LeftBehind: []string{"up-app-counts-changelog"}, Step: "confirm"}, j)
 
 	// A second run must not overwrite the export of the first.
