@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -194,4 +195,32 @@ func TestStreamsGroupHeartbeat_OtherGroupsAndFaults(t *testing.T) {
 	require.Zero(t, r.ErrorCode)
 	assert.Equal(t, "NotReady", listed(t, cl, "up-app").GroupState)
 	assert.Empty(t, r.ActiveTasks)
+}
+
+func TestDescribeGroups_classicOnly(t *testing.T) {
+	t.Parallel()
+	c, cl := upCluster(t)
+	c.PutStreamsGroup(StreamsGroup{ID: "s", State: "Empty"})
+	c.PutGroup("legacy", "classic", "consumer", "Stable")
+	require.Equal(t, []int16{0}, hbCommitCodes(hbAdminCommit(t, cl, "simple", map[string][]int64{"up-in": {4}})))
+	for _, v := range []int16{5, 6} {
+		req := kmsg.NewPtrDescribeGroupsRequest()
+		req.Groups = []string{"simple", "legacy", "s", "nope"}
+		resp, err := newClient(t, c, map[int16]int16{15: v}).Broker(0).Request(testCtx(t), req)
+		require.NoError(t, err)
+		var got []string
+		for _, g := range resp.(*kmsg.DescribeGroupsResponse).Groups {
+			msg := ""
+			if g.ErrorMessage != nil {
+				msg = *g.ErrorMessage
+			}
+			got = append(got, fmt.Sprintf("%s|%s|%s|%d|%s", g.Group, g.State, g.ProtocolType, g.ErrorCode, msg))
+		}
+		if v < 6 {
+			assert.Equal(t, []string{"simple|Empty||0|", "legacy|Stable|consumer|0|", "s|Dead||0|", "nope|Dead||0|"}, got)
+			continue
+		}
+		assert.Equal(t, []string{"simple|Empty||0|", "legacy|Stable|consumer|0|",
+			"s|Dead||69|Group s is not a classic group.", "nope|Dead||69|Group nope not found."}, got)
+	}
 }
