@@ -133,6 +133,11 @@ func TestStreamsGroupHeartbeat_MigrationAsOn440(t *testing.T) {
 		assert.Equal(t, kerr.InvalidRequest.Code, r.ErrorCode, name)
 		assert.Equal(t, ptr("Topology updates are not supported yet."), r.ErrorMessage, name)
 	}
+	// Another epoch with the same topics is refused too; a lower one is
+	// stale and runs the stored topology.
+	higher := upTopology("counts", "by-key", "up-in")
+	higher.Epoch = 1
+	assert.Equal(t, kerr.InvalidRequest.Code, heartbeat(t, cl, "m2", 0, higher).ErrorCode)
 	// Fact 2: committing to the Empty streams group keeps its topology.
 	assert.Equal(t, []int16{0, 0, 0}, hbCommitCodes(hbAdminCommit(t, cl, "up-app", map[string][]int64{"up-in": {4, 4, 4}})))
 	assert.Equal(t, kerr.InvalidRequest.Code, heartbeat(t, cl, "m2", 0, refusals["store renamed"]).ErrorCode)
@@ -223,4 +228,13 @@ func TestDescribeGroups_classicOnly(t *testing.T) {
 		assert.Equal(t, []string{"simple|Empty||0|", "legacy|Stable|consumer|0|",
 			"s|Dead||69|Group s is not a classic group.", "nope|Dead||69|Group nope not found."}, got)
 	}
+}
+
+func TestStreamsGroupHeartbeat_staleEpochRunsTheStoredTopology(t *testing.T) {
+	t.Parallel()
+	c, cl := upCluster(t)
+	c.PutStreamsGroup(StreamsGroup{ID: "up-app", State: "Empty", Topology: &Topology{Epoch: 2, Subtopologies: []Subtopology{{ID: "0", SourceTopics: []string{"up-in"}}}}})
+	r := heartbeat(t, cl, "m1", 0, upTopology("counts-v2", "by-key", "up-in"))
+	require.Zero(t, r.ErrorCode, "a member below the stored epoch is not compared")
+	assert.Len(t, r.ActiveTasks, 1, "it runs the stored topology")
 }
