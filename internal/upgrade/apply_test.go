@@ -134,7 +134,7 @@ func (p *pg) join(t *testing.T, member, store, repartition string) *kmsg.Streams
 	s1.RepartitionSourceTopics, s1.StateChangelogTopics = []kmsg.TopicInfo{rp}, []kmsg.TopicInfo{cl}
 	topo.Subtopologies = []kmsg.StreamsGroupHeartbeatRequestTopologySubtopology{s0, s1}
 	req := kmsg.NewPtrStreamsGroupHeartbeatRequest()
-	req.Group, req.MemberID, req.Topology = app, member, &topo
+	req.Group, req.MemberID, req.Topology, req.RebalanceTimeoutMillis = app, member, &topo, 300000
 	// One node: the coordinator of every group. kgo cannot route this key
 	// itself.
 	resp, err := p.kgo.Broker(0).Request(ctxOf(t), req)
