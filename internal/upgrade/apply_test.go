@@ -466,3 +466,26 @@ func TestVerify_listsWhatIsLeftBehind(t *testing.T) {
 	assert.Len(t, v.StaleOffsets, 3)
 	assert.Equal(t, "up-app-by-key-repartition", v.StaleOffsets[0].Topic)
 }
+
+// The cluster goes away after the delete: the commit fails when the
+// command's time is up, and the state says the offsets are only in the
+// export.
+func TestApply_clusterLostAfterTheDelete(t *testing.T) {
+	t.Parallel()
+	p := startPlayground(t)
+	ctx, cancel := context.WithTimeout(ctxOf(t), 2*time.Second)
+	defer cancel()
+	var j journal
+	hooks := j.hooks()
+	hooks.Progress = func(s upgrade.Step) {
+		if s.Kind == upgrade.StepDelete && s.Done {
+			_ = p.c.Close()
+		}
+	}
+	res, err := upgrade.Apply(ctx, upgrade.ApplySources{Client: p.client, Read: readFile(t)}, applyOpts("v2.txt", true, "counts"), hooks)
+	require.NoError(t, err, "a deadline is no signal")
+	assert.Equal(t, upgrade.StoppedDeleted, res.Stopped)
+	assert.Equal(t, upgrade.ApplyInterrupted, res.Outcome())
+	assert.Equal(t, upgrade.StepDelete, j.last.Step, "the journal says the delete was done")
+	assert.Len(t, j.last.Offsets, 6)
+}
