@@ -489,3 +489,27 @@ func TestApply_clusterLostAfterTheDelete(t *testing.T) {
 	assert.Equal(t, upgrade.StepDelete, j.last.Step, "the journal says the delete was done")
 	assert.Len(t, j.last.Offsets, 6)
 }
+
+// F652: an application started after the delete and before the commit
+// re-reads its inputs from the earliest offset; once it committed past the
+// export, only the journal tells.
+func TestVerify_startedBeforeTheCommit(t *testing.T) {
+	t.Parallel()
+	p := startPlayground(t)
+	p.c.InjectError(playground.Fault{Key: 8, Group: app, ErrorCode: 30, Times: 1})
+	var j journal
+	res, err := upgrade.Apply(ctxOf(t), upgrade.ApplySources{Client: p.client, Read: readFile(t)}, applyOpts("v2.txt", true, "counts"), j.hooks())
+	require.NoError(t, err)
+	require.Equal(t, upgrade.StoppedDeleted, res.Stopped)
+	require.Zero(t, p.join(t, "v2", "counts-v2", "by-key").ErrorCode)
+	for part := range int32(3) {
+		p.c.Commit(app, playground.Committed{Topic: "up-in", Partition: part, Offset: 8, LeaderEpoch: -1})
+		p.c.Commit(app, playground.Committed{Topic: "up-app-by-key-repartition", Partition: part, Offset: 9, LeaderEpoch: -1})
+	}
+	v, err := upgrade.Verify(ctxOf(t), upgrade.VerifySources{Client: p.client, Read: readFile(t)},
+		upgrade.VerifyOptions{Options: upgrade.Options{Group: app, New: "v2.txt"}, Journal: j.last})
+	require.NoError(t, err)
+	assert.Equal(t, upgrade.VerifyFailed, v.Outcome)
+	assert.Contains(t, v.Reason, "started before the commit")
+	assert.Empty(t, v.Backwards, "every offset is past the export")
+}
