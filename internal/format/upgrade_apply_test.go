@@ -20,7 +20,7 @@ func TestUpgradeApplyText_escapes(t *testing.T) {
 	t.Parallel()
 	evil := "g\x1b[2J\r\n"
 	res := &upgrade.ApplyResult{Group: evil, New: "new\x1b.txt", Execute: true, Export: "f\x07.csv", Stopped: upgrade.StoppedDeleted,
-		Err: errors.New("broker says \x1b[31mred"),
+		Err:   errors.New("broker says \x1b[31mred"),
 		Steps: []upgrade.Step{{Kind: upgrade.StepExport, Done: true, Detail: "written to f\x07.csv"}, {Kind: upgrade.StepCommit, Err: errors.New("\x1b]8;;x")}}}
 	var b bytes.Buffer
 	for _, s := range res.Steps {
