@@ -86,7 +86,7 @@ type job struct {
 func (a *app) verbs() []*verb {
 	if a.verbList == nil {
 		a.verbList = []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.deleteOffsetsVerb(), a.resetOffsetsVerb(), a.overviewVerb(), a.diffVerb(), a.checkVerb(), a.doctorVerb(), a.groupConfigVerb(), a.inventoryVerb(),
-			a.upgradePlanVerb()}
+			a.upgradePlanVerb(), a.upgradeApplyVerb(), a.upgradeVerifyVerb()}
 		if a.deps.moreVerbs != nil {
 			a.verbList = append(a.verbList, a.deps.moreVerbs(a)...)
 		}
@@ -338,7 +338,7 @@ func sharedChecks(v flagValues, has func(string) bool) error {
 		return usageErrorf("Option [delete-all-internal-topics] takes [execute] when [reset-offsets] is used.")
 	case !deleteAll && deleteNamed && !has("delete") && !(reset && execute):
 		return usageErrorf("Option [delete-internal-topic] takes [reset-offsets] when [execute] is used.")
-	case (dryRunFlag.get(v) && !has("delete") || execute) && !reset && !has("config") && !has("inventory"):
+	case (dryRunFlag.get(v) && !has("delete") || execute) && !reset && !has("config") && !has("inventory") && !has("apply"):
 		return usageErrorf("Only Option [reset-offsets] accepts [execute] or [dry-run]")
 	case has("list") && membersFlag.get(v):
 		return usageErrorf(`Option "[list]" can't be used with option "[members]"`)
