@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -120,6 +121,13 @@ func TestHistory(t *testing.T) {
 	require.NoError(t, s.Stop(20*time.Second))
 	mark("s-stopped", at, "SIGTERM, REMAIN_IN_GROUP: the static member's session (10 s) expires")
 	require.NoError(t, b.WaitGroupState(ctx, histGroup, "Empty", 60*time.Second, b.Proc))
+
+	// F703: an empty group keeps its topology, and a member with another one (a new topology
+	// epoch) is refused: in 4.4.0 the topology record never changes while the group exists.
+	code, msg := streamsJoinOnce(t, b, histGroup, 1, histOutput)
+	assert.Equal(t, kerr.InvalidRequest.Code, code, "join with another topology: %s", msg)
+	assert.Equal(t, "Topology updates are not supported yet.", msg)
+
 	at = time.Now()
 	deleteGroup(t, b, histGroup)
 	mark("group-deleted", at, "DeleteGroups")
@@ -246,6 +254,45 @@ func commitSimple(t *testing.T, b *Broker, group, topic string) {
 	resp, err := req.RequestWith(ctx, b.Client())
 	require.NoError(t, err)
 	require.NoError(t, kerr.ErrorForCode(resp.Topics[0].Partitions[0].ErrorCode))
+}
+
+// streamsJoinOnce sends one joining StreamsGroupHeartbeat for group with a one-sub-topology
+// topology (epoch, source topic) and returns its error code and message; a member that did
+// join leaves again at once.
+func streamsJoinOnce(t *testing.T, b *Broker, group string, epoch int32, source string) (int16, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	// A client of its own: Broker.Client's versions stop before StreamsGroupHeartbeat.
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Addr))
+	require.NoError(t, err)
+	defer cl.Close()
+	memberID := newMemberID()
+	req := kmsg.NewPtrStreamsGroupHeartbeatRequest()
+	req.Group, req.MemberID, req.MemberEpoch = group, memberID, 0
+	process := group + "-probe"
+	req.ProcessID = &process
+	req.RebalanceTimeoutMillis = 30000
+	req.Topology = &kmsg.StreamsGroupHeartbeatRequestTopology{Epoch: epoch, Subtopologies: []kmsg.StreamsGroupHeartbeatRequestTopologySubtopology{
+		{SubtopologyID: "0", SourceTopics: []string{source}},
+	}}
+	req.ActiveTasks, req.StandbyTasks, req.WarmupTasks = []kmsg.TaskIDs{}, []kmsg.TaskIDs{}, []kmsg.TaskIDs{}
+	req.ClientTags = []kmsg.StreamsGroupHeartbeatRequestClientTag{}
+	req.TaskOffsets, req.TaskEndOffsets = []kmsg.TaskOffset{}, []kmsg.TaskOffset{}
+	kr, err := cl.Broker(1).Request(ctx, req)
+	require.NoError(t, err)
+	resp := kr.(*kmsg.StreamsGroupHeartbeatResponse)
+	msg := ""
+	if resp.ErrorMessage != nil {
+		msg = *resp.ErrorMessage
+	}
+	if resp.ErrorCode == 0 {
+		leave := kmsg.NewPtrStreamsGroupHeartbeatRequest()
+		leave.Group, leave.MemberID, leave.MemberEpoch = group, memberID, -1
+		_, err := cl.Broker(1).Request(ctx, leave)
+		require.NoError(t, err)
+	}
+	return resp.ErrorCode, msg
 }
 
 // createPartitions raises topic's partition count to count.
