@@ -31,6 +31,8 @@ const (
 	histInstance = "hc-static" // group.instance.id; Kafka Streams makes it hc-static-1
 )
 
+var histIO = []string{"input=" + histInput, "output=" + histOutput}
+
 // histStep is one step of the lifecycle and the wall time the test recorded for it: for a
 // start or a restart, when the new member first showed in StreamsGroupDescribe; for a stop or
 // a change, when the test sent it.
@@ -61,39 +63,39 @@ func TestHistory(t *testing.T) {
 		logf("TestHistory: step %s at %s (+%s) %s", step, at.UTC().Format("15:04:05.000"), at.Sub(start).Round(time.Millisecond), note)
 	}
 
-	a := startHistoryApp(t, b, "a", "")
-	seen := waitHist(t, b, "a member", func(g *kmsg.StreamsGroupDescribeResponseGroup) string { return wantMembers(g, 1) })
+	a := startHistoryApp(t, b, histGroup, "a", histIO...)
+	seen := waitHist(t, b, histGroup, "a member", func(g *kmsg.StreamsGroupDescribeResponseGroup) string { return wantMembers(g, 1) })
 	mark("a-started", seen, "dynamic member joins an empty group")
-	waitHistStable(t, b, 1, 4)
+	waitHistStable(t, b, histGroup, 1, 4)
 
 	// Another streams group's records between ours, so that a reader must skip them.
 	joinAndLeave(t, b, histOther, histInput)
 	commitSimple(t, b, histCommits, histInput)
 
-	bApp := startHistoryApp(t, b, "b", "")
-	seen = waitHist(t, b, "a second member", func(g *kmsg.StreamsGroupDescribeResponseGroup) string { return wantMembers(g, 2) })
+	bApp := startHistoryApp(t, b, histGroup, "b", histIO...)
+	seen = waitHist(t, b, histGroup, "a second member", func(g *kmsg.StreamsGroupDescribeResponseGroup) string { return wantMembers(g, 2) })
 	mark("b-started", seen, "second dynamic member joins")
-	waitHistStable(t, b, 2, 4)
+	waitHistStable(t, b, histGroup, 2, 4)
 
 	at := time.Now()
 	require.NoError(t, bApp.Stop(20*time.Second))
 	mark("b-stopped", at, "SIGTERM: Kafka Streams closes with LEAVE_GROUP")
-	waitHistStable(t, b, 1, 4)
+	waitHistStable(t, b, histGroup, 1, 4)
 
 	at = time.Now()
 	require.NoError(t, syscall.Kill(a.PID, syscall.SIGKILL))
 	mark("a-killed", at, "SIGKILL: the member's session (10 s) expires")
 	require.NoError(t, a.Stop(time.Second)) // reaps it
-	waitHist(t, b, "the session to expire", func(g *kmsg.StreamsGroupDescribeResponseGroup) string { return wantMembers(g, 0) })
+	waitHist(t, b, histGroup, "the session to expire", func(g *kmsg.StreamsGroupDescribeResponseGroup) string { return wantMembers(g, 0) })
 
-	s := startHistoryApp(t, b, "s", histInstance)
-	seen = waitHist(t, b, "the static member", func(g *kmsg.StreamsGroupDescribeResponseGroup) string { return wantMembers(g, 1) })
+	s := startHistoryApp(t, b, histGroup, "s", append(histIO, "instance-id="+histInstance)...)
+	seen = waitHist(t, b, histGroup, "the static member", func(g *kmsg.StreamsGroupDescribeResponseGroup) string { return wantMembers(g, 1) })
 	mark("s-started", seen, "static member joins (group.instance.id "+histInstance+"-1)")
-	first := waitHistStable(t, b, 1, 4)
+	first := waitHistStable(t, b, histGroup, 1, 4)
 
 	require.NoError(t, s.Stop(20*time.Second)) // REMAIN_IN_GROUP: the member stays for its session
-	s = startHistoryApp(t, b, "s", histInstance)
-	seen = waitHist(t, b, "the static member's rejoin", func(g *kmsg.StreamsGroupDescribeResponseGroup) string {
+	s = startHistoryApp(t, b, histGroup, "s", append(histIO, "instance-id="+histInstance)...)
+	seen = waitHist(t, b, histGroup, "the static member's rejoin", func(g *kmsg.StreamsGroupDescribeResponseGroup) string {
 		if msg := wantMembers(g, 1); msg != "" {
 			return msg
 		}
@@ -103,7 +105,7 @@ func TestHistory(t *testing.T) {
 		return ""
 	})
 	mark("s-restarted", seen, "static member restarted within its session: same instance id, new member id")
-	waitHistStable(t, b, 1, 4)
+	waitHistStable(t, b, histGroup, 1, 4)
 
 	at = time.Now()
 	alterGroupConfigs(t, b, histGroup, map[string]string{"streams.num.standby.replicas": "2"})
@@ -113,7 +115,7 @@ func TestHistory(t *testing.T) {
 	at = time.Now()
 	createPartitions(t, b, histInput, 6)
 	mark("partitions-increased", at, histInput+" 4 -> 6 partitions")
-	waitHistStable(t, b, 1, 6)
+	waitHistStable(t, b, histGroup, 1, 6)
 
 	// Past the steps, for the capture: the last member's session expires and the
 	// group is deleted (tombstones).
@@ -145,37 +147,34 @@ func TestHistory(t *testing.T) {
 	}
 }
 
-// startHistoryApp starts one e2e.HistoryApp instance (its state directory is kept across
-// restarts of the same name, so a restarted instance keeps its process id).
-func startHistoryApp(t *testing.T, b *Broker, name, instanceID string) *Process {
+// startHistoryApp starts one e2e.HistoryApp instance of group (its state directory is kept
+// across restarts of the same name); extra are more key=value arguments.
+func startHistoryApp(t *testing.T, b *Broker, group, name string, extra ...string) *Process {
 	t.Helper()
 	cp, err := Classpath(Kafka44)
 	require.NoError(t, err)
-	stateDir := filepath.Join(b.Dir, "state-"+histGroup+"-"+name)
+	stateDir := filepath.Join(b.Dir, "state-"+group+"-"+name)
 	require.NoError(t, os.MkdirAll(stateDir, 0o755))
 	port, err := FreePort()
 	require.NoError(t, err)
 	jvm := []string{"-Xmx200m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
 		"-Dlog4j2.configurationFile=" + filepath.Join(HarnessDir(), "config", "app-log4j2.properties")}
-	args := []string{"bootstrap=" + b.Addr, "app-id=" + histGroup, "state-dir=" + stateDir, "input=" + histInput,
-		"output=" + histOutput, fmt.Sprintf("application-server=hc-%s.test:%d", name, port)}
-	if instanceID != "" {
-		args = append(args, "instance-id="+instanceID)
-	}
-	p, err := StartJava("app-"+histGroup+"-"+name, filepath.Join(b.Dir, "app-"+histGroup+"-"+name+".log"), cp, jvm, "e2e.HistoryApp", args...)
+	args := append([]string{"bootstrap=" + b.Addr, "app-id=" + group, "state-dir=" + stateDir,
+		fmt.Sprintf("application-server=%s-%s.test:%d", strings.TrimSuffix(group, "-app"), name, port)}, extra...)
+	p, err := StartJava("app-"+group+"-"+name, filepath.Join(b.Dir, "app-"+group+"-"+name+".log"), cp, jvm, "e2e.HistoryApp", args...)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = p.Stop(20 * time.Second) })
 	return p
 }
 
 // waitHist polls the group every 100 ms until notYet says "" and returns when that was seen.
-func waitHist(t *testing.T, b *Broker, what string, notYet func(*kmsg.StreamsGroupDescribeResponseGroup) string) time.Time {
+func waitHist(t *testing.T, b *Broker, group, what string, notYet func(*kmsg.StreamsGroupDescribeResponseGroup) string) time.Time {
 	t.Helper()
 	deadline := time.Now().Add(90 * time.Second)
 	last := ""
 	for time.Now().Before(deadline) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		g, err := b.DescribeStreamsGroup(ctx, histGroup, false)
+		g, err := b.DescribeStreamsGroup(ctx, group, false)
 		cancel()
 		now := time.Now()
 		switch {
@@ -190,7 +189,7 @@ func waitHist(t *testing.T, b *Broker, what string, notYet func(*kmsg.StreamsGro
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Fatalf("%s: waiting for %s: %s after 90 s", histGroup, what, last)
+	t.Fatalf("%s: waiting for %s: %s after 90 s", group, what, last)
 	return time.Time{}
 }
 
@@ -203,10 +202,10 @@ func wantMembers(g *kmsg.StreamsGroupDescribeResponseGroup, n int) string {
 
 // waitHistStable waits until the group is Stable with n members, each at the group's
 // assignment epoch, holding tasks active tasks between them.
-func waitHistStable(t *testing.T, b *Broker, n, tasks int) *kmsg.StreamsGroupDescribeResponseGroup {
+func waitHistStable(t *testing.T, b *Broker, group string, n, tasks int) *kmsg.StreamsGroupDescribeResponseGroup {
 	t.Helper()
 	var got *kmsg.StreamsGroupDescribeResponseGroup
-	waitHist(t, b, fmt.Sprintf("Stable with %d members and %d active tasks", n, tasks), func(g *kmsg.StreamsGroupDescribeResponseGroup) string {
+	waitHist(t, b, group, fmt.Sprintf("Stable with %d members and %d active tasks", n, tasks), func(g *kmsg.StreamsGroupDescribeResponseGroup) string {
 		if msg := wantMembers(g, n); msg != "" {
 			return msg
 		}

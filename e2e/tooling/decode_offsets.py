@@ -79,11 +79,21 @@ def dec(t, v):
     elif t==23:
         d['epoch']=r.i32()
         def topic():
-            n=r.cstr(); p=r.i32(); rf=r.i16(); cf=r.carr(lambda:(r.cstr(),r.cstr(),r.tags())); r.tags(); return f"{n}/{p}"
+            n=r.cstr(); p=r.i32(); rf=r.i16()
+            def cfg():
+                k_=r.cstr(); v_=r.cstr(); r.tags(); return f"{k_}={v_}"
+            cf=r.carr(cfg); r.tags()
+            return f"{n}/partitions={p}/rf={rf}" + (f"/{cf}" if cf else "")
+        def cgroup():
+            a_=r.carr(r.i16); b_=r.carr(r.i16); c_=r.carr(r.i16); r.tags()
+            return dict(src=a_,regex=b_,repsrc=c_)
         def sub():
             sid=r.cstr(); src=r.carr(r.cstr); rx=r.carr(r.cstr); cl=r.carr(topic); rs=r.carr(r.cstr); rsrc=r.carr(topic)
-            cg=r.carr(lambda:(r.carr(r.i16),r.carr(r.i16),r.carr(r.i16),r.tags())); r.tags()
-            return dict(id=sid,src=src,changelog=cl,repsink=rs,repsrc=rsrc)
+            cg=r.carr(cgroup); r.tags()
+            d_=dict(id=sid,src=src,changelog=cl,repsink=rs,repsrc=rsrc)
+            if rx: d_['regex']=rx
+            if cg: d_['copartition']=cg
+            return d_
         d['subs']=r.carr(sub); r.tags()
     else:
         d['raw']=v.hex()
