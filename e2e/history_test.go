@@ -23,12 +23,12 @@ import (
 
 // History test names: a test on the shared broker keeps its groups and topics to itself.
 const (
-	histGroup    = "hc-app"     // the Streams application's group
-	histOther    = "hc-other"   // another streams group, joined and left by hand
-	histCommits  = "hc-commits" // a simple group with one offset commit
-	histInput    = "hc-input"
-	histOutput   = "hc-output"
-	histInstance = "hc-static" // group.instance.id; Kafka Streams makes it hc-static-1
+	histGroup    = "hy-app"     // the Streams application's group
+	histOther    = "hy-other"   // another streams group, joined and left by hand
+	histCommits  = "hy-commits" // a simple group with one offset commit
+	histInput    = "hy-input"
+	histOutput   = "hy-output"
+	histInstance = "hy-static" // group.instance.id; Kafka Streams makes it hy-static-1
 )
 
 var histIO = []string{"input=" + histInput, "output=" + histOutput}
