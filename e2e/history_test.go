@@ -63,10 +63,11 @@ func TestHistory(t *testing.T) {
 		logf("TestHistory: step %s at %s (+%s) %s", step, at.UTC().Format("15:04:05.000"), at.Sub(start).Round(time.Millisecond), note)
 	}
 
+	members := map[string]histMember{} // instance name -> its member, as StreamsGroupDescribe shows it
 	a := startHistoryApp(t, b, histGroup, "a", histIO...)
 	seen := waitHist(t, b, histGroup, "a member", func(g *kmsg.StreamsGroupDescribeResponseGroup) string { return wantMembers(g, 1) })
 	mark("a-started", seen, "dynamic member joins an empty group")
-	waitHistStable(t, b, histGroup, 1, 4)
+	members["a"] = newMember(waitHistStable(t, b, histGroup, 1, 4), nil)
 
 	// Another streams group's records between ours, so that a reader must skip them.
 	joinAndLeave(t, b, histOther, histInput)
@@ -75,7 +76,7 @@ func TestHistory(t *testing.T) {
 	bApp := startHistoryApp(t, b, histGroup, "b", histIO...)
 	seen = waitHist(t, b, histGroup, "a second member", func(g *kmsg.StreamsGroupDescribeResponseGroup) string { return wantMembers(g, 2) })
 	mark("b-started", seen, "second dynamic member joins")
-	waitHistStable(t, b, histGroup, 2, 4)
+	members["b"] = newMember(waitHistStable(t, b, histGroup, 2, 4), members)
 
 	at := time.Now()
 	require.NoError(t, bApp.Stop(20*time.Second))
@@ -92,6 +93,7 @@ func TestHistory(t *testing.T) {
 	seen = waitHist(t, b, histGroup, "the static member", func(g *kmsg.StreamsGroupDescribeResponseGroup) string { return wantMembers(g, 1) })
 	mark("s-started", seen, "static member joins (group.instance.id "+histInstance+"-1)")
 	first := waitHistStable(t, b, histGroup, 1, 4)
+	members["s"] = newMember(first, nil)
 
 	require.NoError(t, s.Stop(20*time.Second)) // REMAIN_IN_GROUP: the member stays for its session
 	s = startHistoryApp(t, b, histGroup, "s", append(histIO, "instance-id="+histInstance)...)
@@ -105,17 +107,26 @@ func TestHistory(t *testing.T) {
 		return ""
 	})
 	mark("s-restarted", seen, "static member restarted within its session: same instance id, new member id")
-	waitHistStable(t, b, histGroup, 1, 4)
+	rejoined := waitHistStable(t, b, histGroup, 1, 4)
+	members["s2"] = newMember(rejoined, nil)
 
 	at = time.Now()
 	alterGroupConfigs(t, b, histGroup, map[string]string{"streams.num.standby.replicas": "2"})
 	mark("config-changed", at, "streams.num.standby.replicas 1 -> 2 (IncrementalAlterConfigs on the GROUP resource)")
-	time.Sleep(3 * time.Second) // a heartbeat or two: the coordinator applies it then
+	// The coordinator bumps the epoch at once and assigns at the next heartbeat (F701).
+	waitHist(t, b, histGroup, "the config change's epoch", func(g *kmsg.StreamsGroupDescribeResponseGroup) string {
+		if g.Epoch <= rejoined.Epoch || g.AssignmentEpoch != g.Epoch {
+			return fmt.Sprintf("group epoch %d, assignment epoch %d", g.Epoch, g.AssignmentEpoch)
+		}
+		return ""
+	})
 
 	at = time.Now()
 	createPartitions(t, b, histInput, 6)
 	mark("partitions-increased", at, histInput+" 4 -> 6 partitions")
 	waitHistStable(t, b, histGroup, 1, 6)
+
+	_ = members // checked against `history -o json` once the verb is merged
 
 	// Past the issue's steps, for the capture: the last member's session expires and the
 	// group is deleted (tombstones).
@@ -145,6 +156,29 @@ func TestHistory(t *testing.T) {
 	if os.Getenv("E2E_CAPTURE") == "1" {
 		writeHistoryCapture(t, "lifecycle", kept, steps)
 	}
+}
+
+// histMember is one member as StreamsGroupDescribe showed it.
+type histMember struct {
+	MemberID, ProcessID, InstanceID string
+}
+
+// newMember is the member of g not among known (g's only member when known is nil).
+func newMember(g *kmsg.StreamsGroupDescribeResponseGroup, known map[string]histMember) histMember {
+	for _, m := range g.Members {
+		seen := false
+		for _, k := range known {
+			seen = seen || k.MemberID == m.MemberID
+		}
+		if !seen {
+			inst := ""
+			if m.InstanceID != nil {
+				inst = *m.InstanceID
+			}
+			return histMember{MemberID: m.MemberID, ProcessID: m.ProcessID, InstanceID: inst}
+		}
+	}
+	return histMember{}
 }
 
 // startHistoryApp starts one e2e.HistoryApp instance of group (its state directory is kept
