@@ -228,9 +228,10 @@ func (h *Reader) result(res *Result) {
 		res.CompleteFrom, res.CompleteFromStart, res.FirstEpoch = h.completeT, h.noGap, h.firstEp
 	}
 	res.Entries = []Entry{}
-	for _, e := range h.tl.entries {
+	for i, e := range h.tl.entries {
 		switch {
-		case h.complete >= 0 && e.Offset < h.complete:
+		case h.complete >= 0 && !h.noGap && h.tl.batches[i] < h.complete:
+			// Its write began before the last gap: records of it may be gone.
 		case !h.opts.Since.IsZero() && e.Time.Before(h.opts.Since):
 		case !h.opts.Until.IsZero() && e.Time.After(h.opts.Until):
 		default:

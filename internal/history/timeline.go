@@ -57,6 +57,13 @@ type timeline struct {
 	pending []Cause
 
 	entries []Entry
+	// batches are the base offsets of the entries' batches: an entry
+	// whose batch began before the last gap may have lost records.
+	batches []int64
+	// sure tells that the group's absence is known: no gap since the
+	// start of the log or since the group was deleted, so a first group
+	// metadata record is the group's creation.
+	sure bool
 	// open is the index of the last entry while it may still get its
 	// assignment or converge; -1 when none.
 	open int
@@ -65,7 +72,7 @@ type timeline struct {
 func newTimeline() *timeline {
 	return &timeline{
 		members: map[string]*cr.MemberMetadata{}, current: map[string]*cr.CurrentMemberAssignment{}, leftStatic: map[string]bool{},
-		target: map[string]*cr.TargetAssignmentMember{}, assigned: emptyOwners(), batch: -1, open: -1,
+		target: map[string]*cr.TargetAssignmentMember{}, assigned: emptyOwners(), batch: -1, open: -1, sure: true,
 	}
 }
 
@@ -80,7 +87,7 @@ func emptyOwners() owners {
 // assignment as it stands.
 func (t *timeline) gap() {
 	t.assigned = t.owners()
-	t.pending, t.open, t.batch = nil, -1, -1
+	t.pending, t.open, t.batch, t.sure = nil, -1, -1, false
 }
 
 // add folds one record of the group into the timeline.
@@ -160,10 +167,35 @@ func (t *timeline) member(id string, v *cr.MemberMetadata) {
 		}
 		t.pending = append(t.pending, Cause{Kind: MemberJoined, Member: describe(id, v)})
 	default:
-		if changed := memberChanges(old, v); len(changed) > 0 {
-			t.pending = append(t.pending, Cause{Kind: MemberChanged, Member: describe(id, v), Changed: changed})
+		changed := memberChanges(old, v)
+		if len(changed) == 0 {
+			return
+		}
+		if i := slices.IndexFunc(t.pending, func(c Cause) bool {
+			return (c.Kind == MemberJoined || c.Kind == MemberRejoined) && c.Member.MemberID == id
+		}); i >= 0 {
+			// Written again in the write that brought it (a static
+			// member's metadata is copied from the old member id, then
+			// its own): the cause names what it is now.
+			c := &t.pending[i]
+			c.Member = describe(id, v)
+			if c.Kind == MemberRejoined {
+				c.Changed = mergeNames(c.Changed, changed)
+			}
+			return
+		}
+		t.pending = append(t.pending, Cause{Kind: MemberChanged, Member: describe(id, v), Changed: changed})
+	}
+}
+
+// mergeNames adds the names of b missing from a, in memberChanges' order.
+func mergeNames(a, b []string) []string {
+	for _, n := range b {
+		if !slices.Contains(a, n) {
+			a = append(a, n)
 		}
 	}
+	return a
 }
 
 // leftStaticEpoch is the member epoch of a static member that left for
@@ -327,17 +359,19 @@ func (t *timeline) epoch(r Record, v *cr.GroupMetadata) {
 	if v == nil {
 		// The group deleted: its other records are tombstoned with it; a
 		// group of that name starts again at epoch 1.
-		entries := t.entries
+		entries, batches := t.entries, t.batches
 		*t = *newTimeline()
-		t.entries = entries
+		t.entries, t.batches = entries, batches
 		return
 	}
 	pending := t.pending
 	t.pending = nil
 	var prev int32
 	switch {
-	case old == nil && v.Epoch == 1:
-		// A group created: epoch 0 before it.
+	case old == nil && t.sure:
+		// A group created (a 4.4 coordinator writes its first epoch as
+		// 2: the topology's initialisation bumps it in the same write):
+		// no epoch before it, 0.
 	case old == nil || v.Epoch <= old.Epoch:
 		// Not a bump (a description epoch stored), or the state before is
 		// not known: no entry.
@@ -356,6 +390,7 @@ func (t *timeline) epoch(r Record, v *cr.GroupMetadata) {
 		}
 	}
 	t.entries = append(t.entries, e)
+	t.batches = append(t.batches, r.Batch)
 	t.open = len(t.entries) - 1
 }
 
