@@ -93,15 +93,12 @@ func (c *Client) ReadLog(ctx context.Context, q LogRead, fn func(LogRecord) erro
 		if err := ctx.Err(); err != nil {
 			return st, &kafka.UnavailableError{Op: fetchAPI, Err: err}
 		}
-		room := int64(logReadFetchBytes)
-		if q.MaxBytes > 0 {
-			if st.Bytes >= q.MaxBytes {
-				st.Budget = true
-				return st, nil
-			}
-			room = min(room, q.MaxBytes-st.Bytes)
+		room, ok := fetchRoom(q.MaxBytes, st.Bytes)
+		if !ok {
+			st.Budget = true
+			return st, nil
 		}
-		p, err := c.fetchOne(ctx, leader, q.TopicPartition, st.Next, int32(room))
+		p, err := c.fetchOne(ctx, leader, q.TopicPartition, st.Next, room)
 		st.Fetches++
 		if err != nil {
 			return st, err
@@ -136,6 +133,18 @@ func (c *Client) ReadLog(ctx context.Context, q LogRead, fn func(LogRecord) erro
 			return st, nil
 		}
 	}
+}
+
+// fetchRoom is the bytes the next Fetch asks for with used of budget
+// (0: none) fetched; false when the budget is spent.
+func fetchRoom(budget, used int64) (int32, bool) {
+	if budget <= 0 {
+		return logReadFetchBytes, true
+	}
+	if used >= budget {
+		return 0, false
+	}
+	return int32(min(logReadFetchBytes, budget-used)), true
 }
 
 // logLeader is the partition's leader and log start offset (ListOffsets).
