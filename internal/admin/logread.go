@@ -119,6 +119,9 @@ func (c *Client) ReadLog(ctx context.Context, q LogRead, fn func(LogRecord) erro
 		st.Bytes += int64(len(p.RecordBatches))
 		next, err := w.answer(p.RecordBatches, st.Next)
 		if err != nil {
+			// The batches handed over before the error are read: a
+			// read resumed at Next does not hand them over twice.
+			st.Next = max(st.Next, next)
 			return st, err
 		}
 		if next <= st.Next {

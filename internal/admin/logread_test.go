@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -271,4 +272,31 @@ func TestReadLog_leaderMoved(t *testing.T) {
 	require.ErrorAs(t, err, &ke)
 	assert.Equal(t, int16(notLeader), ke.Code)
 	assert.Equal(t, logReadAttempts, st.Fetches)
+}
+
+// An error stops the read after the batches already handed over (a
+// broken batch stops it before any of its records): Next is past them, so that a read resumed there does not hand
+// them over twice.
+func TestReadLog_stopResumes(t *testing.T) {
+	_, cl := timeLagState(t, "none", CreateTime)
+	tp := kafka.TopicPartition{Topic: "t"}
+	stop := errors.New("stop")
+	var seen []int64
+	st, err := cl.ReadLog(viewsCtx(t), LogRead{TopicPartition: tp, From: EarliestTimestamp}, func(r LogRecord) error {
+		if r.Offset >= 16 && r.Offset == r.Batch { // at a batch's start, as a broken batch stops it
+			return stop
+		}
+		seen = append(seen, r.Offset)
+		return nil
+	})
+	require.ErrorIs(t, err, stop)
+	_, err = cl.ReadLog(viewsCtx(t), LogRead{TopicPartition: tp, From: st.Next}, func(r LogRecord) error {
+		seen = append(seen, r.Offset)
+		return nil
+	})
+	require.NoError(t, err)
+	sorted := slices.Clone(seen)
+	slices.Sort(sorted)
+	assert.Len(t, slices.Compact(sorted), len(seen), "no record twice: %v", seen)
+	assert.Equal(t, int64(34), seen[len(seen)-1])
 }
