@@ -44,7 +44,12 @@ func HistoryText(w io.Writer, res *history.Result, st *Styles) error {
 		b.WriteString("\n")
 		writeHistoryEntry(&b, e, i == len(res.Entries)-1, st)
 	}
-	if len(res.Entries) == 0 && res.Err == nil {
+	switch {
+	case res.Err != nil || len(res.Entries) > 0:
+	case res.Stats.GroupRecords == 0:
+		// A misspelt group reads like a quiet one: say which it may be.
+		fmt.Fprintf(&b, "\nNo record of group %s in the records read: it is not a streams group, has never had a member, or was deleted long enough ago that compaction removed it.\n", Escape(res.Group))
+	default:
 		b.WriteString("\nNo rebalance of the group in the records read.\n")
 	}
 	for _, n := range HistoryNotes(res) {

@@ -75,7 +75,11 @@ func TestHistoryText_edges(t *testing.T) {
 	out := b.String()
 	assert.NotContains(t, out, "\x1b")
 	assert.Contains(t, out, "complete from 2026-12-06T03:00:00.000Z, the log's first record")
-	assert.Contains(t, out, "No rebalance of the group in the records read.")
+	assert.Contains(t, out, `No record of group g^[[31m in the records read: it is not a streams group`)
+	res.Stats.GroupRecords = 3
+	b.Reset()
+	require.NoError(t, format.HistoryText(&b, res, format.NewStyles(false)))
+	assert.Contains(t, b.String(), "No rebalance of the group in the records read.")
 	assert.Contains(t, out, "Note: the byte budget (--max-bytes) stopped the read at offset 10 of 99")
 	assert.Contains(t, out, "Note: 2 records of a type this tool does not know")
 	assert.Contains(t, out, "Note: 1 records of the group with a newer value version skipped")
