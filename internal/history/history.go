@@ -113,7 +113,6 @@ type Reader struct {
 	completeT time.Time
 	noGap     bool
 	firstEp   int32
-	seenFirst bool
 }
 
 // NewReader is a reader of opts' group from the log's start.
