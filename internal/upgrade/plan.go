@@ -55,7 +55,7 @@ type Plan struct {
 	// it is not Available, OLD is the topology the broker keeps, without
 	// node names (record.go).
 	DescriptionStatus topology.Status
-	Verdict Verdict
+	Verdict           Verdict
 	// Refused are the changes for which the broker refuses NEW (diff's
 	// topology-refused findings); empty when it accepts it.
 	Refused []Refusal
