@@ -126,7 +126,7 @@ func TestHistory(t *testing.T) {
 	mark("partitions-increased", at, histInput+" 4 -> 6 partitions")
 	waitHistStable(t, b, histGroup, 1, 6)
 
-	_ = members // checked against `history -o json` once the verb is merged
+	t.Run("history -o json", func(t *testing.T) { checkHistoryJSON(t, b, steps, members) })
 
 	// Past the issue's steps, for the capture: the last member's session expires and the
 	// group is deleted (tombstones).
