@@ -134,6 +134,7 @@ func TestHistory(t *testing.T) {
 	require.NoError(t, s.Stop(20*time.Second))
 	mark("s-stopped", at, "SIGTERM, REMAIN_IN_GROUP: the static member's session (10 s) expires")
 	require.NoError(t, b.WaitGroupState(ctx, histGroup, "Empty", 60*time.Second, b.Proc))
+	t.Run("history: a static member's expiry", func(t *testing.T) { checkStaticExpiry(t, b, at, members) })
 
 	// F703: an empty group keeps its topology, and a member with another one (a new topology
 	// epoch) is refused: in 4.4.0 the topology record never changes while the group exists.

@@ -31,6 +31,7 @@ type histDoc struct {
 				InstanceID *string `json:"instance_id"`
 			} `json:"member"`
 			PreviousMemberID string `json:"previous_member_id"`
+			Reason           string `json:"reason"`
 			Configs          []struct {
 				Key string  `json:"key"`
 				Old *string `json:"old"`
@@ -72,12 +73,7 @@ type histWant struct {
 // causes, members and config keys of that step, each within 2 s of the step's recorded time
 // (the issue's bound), and the tasks that moved.
 func checkHistoryJSON(t *testing.T, b *Broker, steps []histStep, members map[string]histMember) {
-	bin := OurBinary(t)
-	r := RunOursOn(t, bin, b, "history", "--group", histGroup, "-o", "json")
-	require.Equal(t, 0, r.ExitCode, "stderr: %s\nstdout: %s", r.Stderr, r.Stdout)
-	var doc histDoc
-	require.NoError(t, json.Unmarshal([]byte(r.Stdout), &doc), r.Stdout)
-	assert.Equal(t, histGroup, doc.Group)
+	doc := runHistoryJSON(t, b)
 
 	proc := func(name string) string { return members[name].ProcessID }
 	tasks := func(ids ...int) []string {
@@ -206,6 +202,36 @@ func checkHistoryJSON(t *testing.T, b *Broker, steps []histStep, members map[str
 			}
 		})
 		prev = e.GroupEpoch
+	}
+}
+
+// runHistoryJSON runs `history --group hy-app -o json` and decodes its document.
+func runHistoryJSON(t *testing.T, b *Broker) histDoc {
+	t.Helper()
+	r := RunOursOn(t, OurBinary(t), b, "history", "--group", histGroup, "-o", "json")
+	require.Equal(t, 0, r.ExitCode, "stderr: %s\nstdout: %s", r.Stderr, r.Stdout)
+	var doc histDoc
+	require.NoError(t, json.Unmarshal([]byte(r.Stdout), &doc), r.Stdout)
+	assert.Equal(t, histGroup, doc.Group)
+	return doc
+}
+
+// checkStaticExpiry checks the entry after the lifecycle's last one: the static member that
+// closed with REMAIN_IN_GROUP (its current assignment at epoch -2) and whose session then
+// expired, which the records do tell (F705), unlike a dynamic member's expiry (F704).
+func checkStaticExpiry(t *testing.T, b *Broker, stopped time.Time, members map[string]histMember) {
+	doc := runHistoryJSON(t, b)
+	require.Len(t, doc.Entries, 9, "the eight steps' entries and the expiry")
+	e := doc.Entries[8]
+	when, err := time.Parse(time.RFC3339Nano, e.Time)
+	require.NoError(t, err)
+	assert.WithinDuration(t, stopped.Add(10*time.Second), when, 2*time.Second)
+	require.Len(t, e.Causes, 1)
+	c := e.Causes[0]
+	assert.Equal(t, "member-removed", c.Cause)
+	assert.Equal(t, "session-expired", c.Reason)
+	if assert.NotNil(t, c.Member) {
+		assert.Equal(t, members["s2"].MemberID, c.Member.MemberID)
 	}
 }
 
