@@ -5,6 +5,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -150,6 +151,15 @@ func checkHistoryJSON(t *testing.T, b *Broker, steps []histStep, members map[str
 	logf("TestHistory: history lists:\n  %s", strings.Join(got, "\n  "))
 	require.Len(t, doc.Entries, len(want), "one entry per step and nothing else:\n%s", strings.Join(got, "\n"))
 
+	// The text a person reads: the same entries, one heading each, the causes by name.
+	r := RunOursOn(t, OurBinary(t), b, "history", "--group", histGroup)
+	require.Equal(t, 0, r.ExitCode, r.Stderr)
+	logf("TestHistory: history (text):\n%s", r.Stdout)
+	assert.Len(t, historyHeading.FindAllString(r.Stdout, -1), len(want), r.Stdout)
+	for _, c := range []string{"member-joined", "member-removed", "member-rejoined", "configs-changed", "partitions-changed"} {
+		assert.Contains(t, r.Stdout, "  "+c+" ", r.Stdout)
+	}
+
 	prev := int32(0)
 	for i, w := range want {
 		e := doc.Entries[i]
@@ -234,6 +244,9 @@ func checkStaticExpiry(t *testing.T, b *Broker, stopped time.Time, members map[s
 		assert.Equal(t, members["s2"].MemberID, c.Member.MemberID)
 	}
 }
+
+// historyHeading is the first line of one entry of history's text.
+var historyHeading = regexp.MustCompile(`(?m)^\S+  epoch \d+ -> \d+`)
 
 // movesOf is tasks each moving from one process to another ("" for none).
 func movesOf(tasks []string, from, to string) map[string][2]string {
