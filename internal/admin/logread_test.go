@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
@@ -164,4 +166,70 @@ func TestLogWalk_gaps(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(16), next)
 	assert.Equal(t, seen{6, 3, true}, got[0])
+}
+
+// plainRecords reads every data batch itself and finds what kgo's
+// records give (offset, timestamp, key, value), from every position,
+// with every codec and timestamp type; the hand-made batches of
+// TestLogWalk_gaps (keys, null values) too.
+func TestPlainRecordsAgreeWithKgo(t *testing.T) {
+	for _, codec := range []string{"none", "gzip", "snappy", "lz4", "zstd"} {
+		for _, tsType := range []string{CreateTime, LogAppendTime} {
+			t.Run(codec+"/"+tsType, func(t *testing.T) {
+				_, cl := timeLagState(t, codec, tsType)
+				tis, err := cl.DescribeTopics(viewsCtx(t), []string{"t"})
+				require.NoError(t, err)
+				p, err := cl.fetchOne(viewsCtx(t), tis[0].Partitions[0].Leader, kafka.TopicPartition{Topic: "t"}, 5, 1<<20)
+				require.NoError(t, err)
+				require.Zero(t, p.ErrorCode)
+				compareBatches(t, p.RecordBatches)
+			})
+		}
+	}
+	var hand []byte
+	hand = append(hand, testBatch(0, 2, []int32{0, 1, 2}, false)...)
+	hand = append(hand, testBatch(3, 3, []int32{0, 3}, false)...)
+	compareBatches(t, hand)
+}
+
+func compareBatches(t *testing.T, b []byte) {
+	t.Helper()
+	w := &logWalk{tp: kafka.TopicPartition{Topic: "t"}, dec: newBoundedDecompressor(maxDecompressedBatch)}
+	batches := 0
+	for len(b) > batchHeaderLen {
+		size := int(binary.BigEndian.Uint32(b[batchLengthAt:])) + batchLengthAt + 4
+		raw := b[:size]
+		b = b[size:]
+		attrs := binary.BigEndian.Uint16(raw[batchAttrsAt:])
+		if attrs&0b10_0000 != 0 {
+			continue
+		}
+		batches++
+		base := int64(binary.BigEndian.Uint64(raw))
+		last := base + int64(binary.BigEndian.Uint32(raw[batchLastDeltaAt:]))
+		fp, _ := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{Offset: base, IsolationLevel: kgo.ReadUncommitted(), Topic: "t"},
+			&kmsg.FetchResponseTopicPartition{HighWatermark: -1, LastStableOffset: -1, RecordBatches: raw}, w.dec, nil)
+		require.NoError(t, fp.Err)
+		for from := base; from <= last+1; from++ {
+			got, ok := w.plainRecords(raw, attrs, base, from)
+			require.True(t, ok, "batch at %d read plainly", base)
+			var want []LogRecord
+			for _, r := range fp.Records {
+				if r.Offset >= from {
+					want = append(want, LogRecord{Offset: r.Offset, Timestamp: r.Timestamp.UnixMilli(), Batch: base, Key: r.Key, Value: r.Value})
+				}
+			}
+			require.Equal(t, len(want), len(got), "batch at %d from %d", base, from)
+			for i := range want {
+				assert.Equal(t, want[i].Offset, got[i].Offset)
+				assert.Equal(t, want[i].Timestamp, got[i].Timestamp, "offset %d", want[i].Offset)
+				assert.Equal(t, want[i].Batch, got[i].Batch)
+				assert.Equal(t, len(want[i].Key), len(got[i].Key))
+				assert.Equal(t, string(want[i].Key), string(got[i].Key))
+				assert.Equal(t, want[i].Value == nil, got[i].Value == nil, "offset %d: null value", want[i].Offset)
+				assert.Equal(t, string(want[i].Value), string(got[i].Value))
+			}
+		}
+	}
+	assert.Positive(t, batches)
 }

@@ -91,6 +91,8 @@ func writeHistoryEntry(b *strings.Builder, e history.Entry, last bool, st *Style
 	switch {
 	case e.Converged:
 		line += "  converged after " + e.ConvergedAfter.Round(time.Millisecond).String()
+	case e.Members == 0:
+		line += "  no member left"
 	case last:
 		line += "  converging"
 	default:
@@ -154,7 +156,11 @@ func causeText(c history.Cause) string {
 	who := Escape(m.MemberID)
 	switch {
 	case c.Kind == history.MemberRejoined && c.PreviousMemberID != "":
-		who += " (was " + Escape(c.PreviousMemberID) + ")"
+		who += " (was " + Escape(c.PreviousMemberID)
+		if len(c.Changed) > 0 {
+			who += "; changed: " + strings.Join(c.Changed, ", ")
+		}
+		who += ")"
 	case c.Reason == history.ReasonSessionExpired:
 		who += " (static member left, session expired)"
 	case len(c.Changed) > 0:
@@ -271,6 +277,7 @@ type HistoryEntryDoc struct {
 	Offset        int64             `json:"offset" yaml:"offset"`
 	GroupEpoch    int32             `json:"group_epoch" yaml:"group_epoch"`
 	PreviousEpoch int32             `json:"previous_epoch" yaml:"previous_epoch"`
+	Members       int               `json:"members" yaml:"members"`
 	Causes        []HistoryCauseDoc `json:"causes" yaml:"causes"`
 	// Moved is null when the epoch's target assignment is not in the
 	// records read.
@@ -355,7 +362,7 @@ func NewGroupHistoryDoc(res *history.Result) GroupHistoryDoc {
 
 func newHistoryEntryDoc(e history.Entry) HistoryEntryDoc {
 	d := HistoryEntryDoc{Time: e.Time.UTC().Format(historyTime), Offset: e.Offset, GroupEpoch: e.GroupEpoch, PreviousEpoch: e.PreviousEpoch,
-		Causes: []HistoryCauseDoc{}}
+		Members: e.Members, Causes: []HistoryCauseDoc{}}
 	for _, c := range e.Causes {
 		cd := HistoryCauseDoc{Cause: string(c.Kind), PreviousMemberID: c.PreviousMemberID, Reason: c.Reason, Changed: c.Changed,
 			Subtopologies: c.Subtopologies, Topics: c.Topics}
