@@ -34,8 +34,8 @@ const (
 var histIO = []string{"input=" + histInput, "output=" + histOutput}
 
 // histStep is one step of the lifecycle and the wall time the test recorded for it: for a
-// start or a restart, when the new member first showed in StreamsGroupDescribe; for a stop or
-// a change, when the test sent it.
+// start or a restart, when the new member first showed in StreamsGroupDescribe; for a stop,
+// when the test sent the signal; for a config or partition change, when its request returned.
 type histStep struct {
 	Step   string `json:"step"`
 	TimeMs int64  `json:"time_ms"`
@@ -110,9 +110,10 @@ func TestHistory(t *testing.T) {
 	rejoined := waitHistStable(t, b, histGroup, 1, 4)
 	members["s2"] = newMember(rejoined, nil)
 
-	at = time.Now()
+	// A change's time is when its request returned: the change exists then, and the
+	// coordinator applies it at a member's next heartbeat (F701, F706).
 	alterGroupConfigs(t, b, histGroup, map[string]string{"streams.num.standby.replicas": "2"})
-	mark("config-changed", at, "streams.num.standby.replicas 1 -> 2 (IncrementalAlterConfigs on the GROUP resource)")
+	mark("config-changed", time.Now(), "streams.num.standby.replicas 1 -> 2 (IncrementalAlterConfigs on the GROUP resource)")
 	// The coordinator bumps the epoch at once and assigns at the next heartbeat (F701).
 	waitHist(t, b, histGroup, "the config change's epoch", func(g *kmsg.StreamsGroupDescribeResponseGroup) string {
 		if g.Epoch <= rejoined.Epoch || g.AssignmentEpoch != g.Epoch {
@@ -121,9 +122,8 @@ func TestHistory(t *testing.T) {
 		return ""
 	})
 
-	at = time.Now()
 	createPartitions(t, b, histInput, 6)
-	mark("partitions-increased", at, histInput+" 4 -> 6 partitions")
+	mark("partitions-increased", time.Now(), histInput+" 4 -> 6 partitions")
 	waitHistStable(t, b, histGroup, 1, 6)
 
 	t.Run("history -o json", func(t *testing.T) { checkHistoryJSON(t, b, steps, members) })
