@@ -95,6 +95,7 @@ func TestHistory(t *testing.T) {
 	first := waitHistStable(t, b, histGroup, 1, 4)
 	members["s"] = newMember(first, nil)
 
+	stopped := time.Now()
 	require.NoError(t, s.Stop(20*time.Second)) // REMAIN_IN_GROUP: the member stays for its session
 	s = startHistoryApp(t, b, histGroup, "s", append(histIO, "instance-id="+histInstance)...)
 	seen = waitHist(t, b, histGroup, "the static member's rejoin", func(g *kmsg.StreamsGroupDescribeResponseGroup) string {
@@ -107,6 +108,9 @@ func TestHistory(t *testing.T) {
 		return ""
 	})
 	mark("s-restarted", seen, "static member restarted within its session: same instance id, new member id")
+	// A restart slower than the session (a JVM start on an overloaded machine) is a new join,
+	// not a rejoin: say so rather than fail on the causes.
+	require.Less(t, seen.Sub(stopped), 9*time.Second, "the static member took longer than its 10 s session to restart")
 	rejoined := waitHistStable(t, b, histGroup, 1, 4)
 	members["s2"] = newMember(rejoined, nil)
 
