@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
 // ReadLog hands every data record of the time-lag fixture (offsets 5..34,
@@ -232,4 +233,42 @@ func compareBatches(t *testing.T, b []byte) {
 		}
 	}
 	assert.Positive(t, batches)
+}
+
+// A principal without READ on the topic: the Fetch's
+// TOPIC_AUTHORIZATION_FAILED ends the read at once, as the Kafka error.
+func TestReadLog_notAuthorized(t *testing.T) {
+	c, cl := timeLagState(t, "none", CreateTime)
+	c.InjectError(playground.Fault{Key: 1, Topic: "t", ErrorCode: kafka.CodeTopicAuthorizationFailed, Node: playground.AnyNode})
+	n := 0
+	st, err := cl.ReadLog(viewsCtx(t), LogRead{TopicPartition: kafka.TopicPartition{Topic: "t"}, From: EarliestTimestamp},
+		func(LogRecord) error { n++; return nil })
+	var ke *kafka.Error
+	require.ErrorAs(t, err, &ke)
+	assert.Equal(t, kafka.CodeTopicAuthorizationFailed, ke.Code)
+	assert.Zero(t, n)
+	assert.Equal(t, 1, st.Fetches, "not retried")
+}
+
+// A leader that moved (NOT_LEADER_OR_FOLLOWER once) is found again and
+// the read goes on; one that keeps answering it ends the read after a
+// few attempts.
+func TestReadLog_leaderMoved(t *testing.T) {
+	c, cl := timeLagState(t, "none", CreateTime)
+	const notLeader = 6
+	c.InjectError(playground.Fault{Key: 1, Topic: "t", ErrorCode: notLeader, Times: 1, Node: playground.AnyNode})
+	n := 0
+	st, err := cl.ReadLog(viewsCtx(t), LogRead{TopicPartition: kafka.TopicPartition{Topic: "t"}, From: EarliestTimestamp},
+		func(LogRecord) error { n++; return nil })
+	require.NoError(t, err)
+	assert.Equal(t, 28, n)
+	assert.Equal(t, int64(35), st.Next)
+
+	c.InjectError(playground.Fault{Key: 1, Topic: "t", ErrorCode: notLeader, Node: playground.AnyNode})
+	st, err = cl.ReadLog(viewsCtx(t), LogRead{TopicPartition: kafka.TopicPartition{Topic: "t"}, From: EarliestTimestamp},
+		func(LogRecord) error { return nil })
+	var ke *kafka.Error
+	require.ErrorAs(t, err, &ke)
+	assert.Equal(t, int16(notLeader), ke.Code)
+	assert.Equal(t, logReadAttempts, st.Fetches)
 }

@@ -235,8 +235,16 @@ func HistoryNotes(res *history.Result) []string {
 // HistoryHint ends the error line of a history that could not be read:
 // for a topic the principal may not read, the ACLs it needs.
 func HistoryHint(err error) string {
-	if isTopicAuthorization(err) {
+	var ke *kafka.Error
+	if !errors.As(err, &ke) {
+		return ""
+	}
+	switch ke.Code {
+	case kafka.CodeTopicAuthorizationFailed:
 		return " (history needs the DESCRIBE and READ ACLs on topic " + history.OffsetsTopic + ")"
+	case kafka.CodeUnknownTopicOrPartition:
+		// A managed service may hide the internal topic altogether.
+		return " (the cluster shows no topic " + history.OffsetsTopic + "; history needs to read it, with the DESCRIBE and READ ACLs on it)"
 	}
 	return ""
 }
@@ -405,10 +413,4 @@ func placementDocs(ps []history.Placement) []HistoryPlacementDoc {
 		out[i] = HistoryPlacementDoc{Task: p.Task.String(), Process: p.Process}
 	}
 	return out
-}
-
-// isTopicAuthorization tells a TOPIC_AUTHORIZATION_FAILED.
-func isTopicAuthorization(err error) bool {
-	var ke *kafka.Error
-	return errors.As(err, &ke) && ke.Code == kafka.CodeTopicAuthorizationFailed
 }

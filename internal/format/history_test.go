@@ -99,5 +99,7 @@ func TestHistoryText_edges(t *testing.T) {
 func TestHistoryHint(t *testing.T) {
 	denied := &kafka.Error{Code: kafka.CodeTopicAuthorizationFailed, Name: "TOPIC_AUTHORIZATION_FAILED"}
 	assert.Equal(t, " (history needs the DESCRIBE and READ ACLs on topic __consumer_offsets)", format.HistoryHint(denied))
+	assert.Contains(t, format.HistoryHint(&kafka.Error{Code: kafka.CodeUnknownTopicOrPartition}), "the cluster shows no topic __consumer_offsets")
+	assert.Empty(t, format.HistoryHint(&kafka.Error{Code: kafka.CodeGroupAuthorizationFailed}))
 	assert.Empty(t, format.HistoryHint(errors.New("other")))
 }
