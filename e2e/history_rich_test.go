@@ -5,7 +5,10 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,6 +46,34 @@ func TestHistoryRecordsRich(t *testing.T) {
 	r2 := startHistoryApp(t, b, group, "b", append(io, "rack=rack-b", "client-tag=zone:z2")...)
 	mark("b-started", waitHist(t, b, group, "a second member", func(g *kmsg.StreamsGroupDescribeResponseGroup) string { return wantMembers(g, 2) }), "rack-b, zone=z2")
 	waitHistStable(t, b, group, 2, 4)
+
+	// A topology with internal topics starts with an epoch that assigns nothing, and the next
+	// one, once the member has created them, has only the metadata hash as its cause (F708).
+	t.Run("history -o json", func(t *testing.T) {
+		r := RunOursOn(t, OurBinary(t), b, "history", "--group", group, "-o", "json")
+		require.Equal(t, 0, r.ExitCode, r.Stderr)
+		var doc histDoc
+		require.NoError(t, json.Unmarshal([]byte(r.Stdout), &doc), r.Stdout)
+		var got []string
+		for _, e := range doc.Entries {
+			var kinds []string
+			for _, c := range e.Causes {
+				kinds = append(kinds, c.Cause)
+			}
+			active := 0
+			if e.Moved != nil {
+				active = len(e.Moved.Active)
+			}
+			got = append(got, fmt.Sprintf("%d->%d %s active moves %d", e.PreviousEpoch, e.GroupEpoch, strings.Join(kinds, ","), active))
+		}
+		logf("TestHistoryRecordsRich: history lists %q", got)
+		assert.Equal(t, []string{
+			"0->2 member-joined active moves 0",
+			"2->3 partitions-changed active moves 4",
+			"3->4 member-joined active moves 2",
+		}, got)
+	})
+
 	at := time.Now()
 	require.NoError(t, r2.Stop(20*time.Second))
 	require.NoError(t, r1.Stop(20*time.Second))

@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"time"
 
@@ -190,7 +191,7 @@ func ReadOffsetsPartition(ctx context.Context, b *Broker, group string) ([]RawRe
 			break
 		}
 		for _, fe := range fs.Errors() {
-			if fe.Err != context.DeadlineExceeded {
+			if !errors.Is(fe.Err, context.DeadlineExceeded) {
 				return out, partition, fmt.Errorf("reading %s-%d: %w", OffsetsTopic, partition, fe.Err)
 			}
 		}

@@ -43,7 +43,9 @@ import org.apache.kafka.streams.state.Stores;
  * {@code state-dir=}, {@code input=}, {@code output=}, and optionally {@code instance-id=} (the
  * main consumer's {@code group.instance.id}: a static member; Kafka Streams appends the thread's
  * number, so the member's instance id is {@code <id>-1}), {@code application-server=HOST:PORT},
- * {@code topology=rich} with {@code input2=}, {@code rack=} and {@code client-tag=KEY:VALUE}.
+ * {@code topology=rich} with {@code input2=}, {@code rack=}, {@code client-tag=KEY:VALUE} and
+ * {@code store=persistent} (a RocksDB store instead of the in-memory one: Kafka Streams then keeps
+ * its process id in the state directory across restarts).
  * On SIGTERM a dynamic member leaves the group (LEAVE_GROUP); a static member closes with
  * REMAIN_IN_GROUP, so that a restart within the session timeout is a rejoin of the same
  * instance.
@@ -56,10 +58,10 @@ public final class HistoryApp {
 
     static final String STORE = "hist-table";
 
-    static Topology build(String input, String output, Properties props) {
+    static Topology build(String input, String output, boolean persistent, Properties props) {
         StreamsBuilder builder = new StreamsBuilder();
         builder.table(input, Consumed.with(Serdes.String(), Serdes.String()),
-                Materialized.<String, String>as(Stores.inMemoryKeyValueStore(STORE))
+                Materialized.<String, String>as(persistent ? Stores.persistentKeyValueStore(STORE) : Stores.inMemoryKeyValueStore(STORE))
                     .withKeySerde(Serdes.String()).withValueSerde(Serdes.String()))
             .toStream()
             .to(output, Produced.with(Serdes.String(), Serdes.String()));
@@ -123,7 +125,7 @@ public final class HistoryApp {
         }
         Topology topology = rich
             ? buildRich(input, TopologyApp.required(a, "input2"), output, props)
-            : build(input, output, props);
+            : build(input, output, "persistent".equals(a.get("store")), props);
         KafkaStreams streams = new KafkaStreams(topology, props);
         CountDownLatch closed = new CountDownLatch(1);
         streams.setStateListener((newState, oldState) -> {
