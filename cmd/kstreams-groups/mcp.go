@@ -24,6 +24,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/check"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/mcp"
 )
@@ -100,6 +101,16 @@ var mcpNoTool = map[string]string{}
 var mcpNever = []string{"watch", "interval", "count", "dry-run", "execute", "export", "from-file",
 	"new-command-config", "partition-metrics", "verbose"}
 
+// mcpFailures are the codes of a verb with codes of its own that are a
+// failure (a tool error): its usage error and the run that could not
+// answer; its other codes are answers (check's WARNING, diff's breaking
+// changes).
+var mcpFailures = map[string][]int{
+	"check":  {int(check.Unknown)},
+	"doctor": {exitUsage, doctorUndiagnose},
+	"diff":   {diffUnreadable},
+}
+
 // diffArguments are diff's sides, which are its positional arguments.
 const (
 	diffOld         = "old"
@@ -175,7 +186,7 @@ func flagHelpText(f flagDef) string {
 
 // argv is the verb's command line for the arguments (mode: the dry run's
 // or the execution's options), and the text diff reads from stdin.
-func (t mcpTool) argv(vb *verb, args map[string]any, mode []string) ([]string, string, error) {
+func (t mcpTool) argv(vb *verb, args map[string]any, mode, connection []string) ([]string, string, error) {
 	line := []string{vb.name}
 	line = append(line, t.fixed...)
 	for _, f := range t.offered(vb) {
@@ -207,6 +218,7 @@ func (t mcpTool) argv(vb *verb, args map[string]any, mode []string) ([]string, s
 	}
 	line = append(line, mode...)
 	line = append(line, "--output=json", "--detailed-exit-codes")
+	line = append(line, connection...)
 	if vb.name != "diff" {
 		return line, "", nil
 	}
@@ -374,11 +386,11 @@ func (a *app) mcpToolOf(t mcpTool, connection []string) mcp.Tool {
 		if execute {
 			mode = t.execute
 		}
-		line, stdin, err := t.argv(vb, args, mode)
+		line, stdin, err := t.argv(vb, args, mode, connection)
 		if err != nil {
 			return mcp.Answer{Failed: true, Summary: err.Error(), Outcome: "usage"}, nil
 		}
-		return a.mcpRun(ctx, t, vb, append(line, connection...), stdin), nil
+		return a.mcpRun(ctx, t, vb, line, stdin), nil
 	}
 	if t.mutating {
 		tool.State = func(ctx context.Context, args map[string]any) (string, error) {
@@ -396,7 +408,7 @@ func (a *app) mcpRun(ctx context.Context, t mcpTool, vb *verb, line []string, st
 	if !json.Valid(doc) || len(doc) == 0 {
 		doc = nil
 	}
-	failed := doc == nil || vb.own == nil && code != exitOK
+	failed := doc == nil || vb.own == nil && code != exitOK || slices.Contains(mcpFailures[vb.name], code)
 	ans := mcp.Answer{Document: doc, Failed: failed, Outcome: outcomeName(vb, code),
 		Summary: mcpSummary(t, vb, code, doc, stderr)}
 	if t.mutating {
@@ -538,30 +550,39 @@ func withoutVolatile(v any) any {
 	return v
 }
 
-// mcpGroupState is what an approval binds beside the plan: the state,
-// epochs, members and committed offsets of the groups the arguments name
-// (describe --offsets), or the state of every group (list --state) for a
-// write that names none.
+// mcpGroupState is what an approval binds beside the plan: for the
+// groups the arguments name (or every group), their state, epochs and
+// member count (describe --state) and their committed offsets
+// (reset-offsets --to-current --dry-run: the offsets view shows only
+// members' partitions, none of an Empty group's); for a write that names
+// no group, the state of every group (list --state).
 func (a *app) mcpGroupState(ctx context.Context, args map[string]any, connection []string) (string, error) {
-	line := []string{"describe", "--offsets"}
-	groups, _ := args["group"].([]any)
-	all, _ := args["all-groups"].(bool)
-	switch {
-	case len(groups) > 0:
-		for _, g := range groups {
-			line = append(line, "--group="+g.(string))
+	var which []string
+	for _, g := range stringsArg(args, "group") {
+		which = append(which, "--group="+g)
+	}
+	if all, _ := args["all-groups"].(bool); all && len(which) == 0 {
+		which = []string{"--all-groups"}
+	}
+	lines := [][]string{{"list", "--state=" + optionalNoValue}}
+	if len(which) > 0 {
+		lines = [][]string{append([]string{"describe", "--state=" + optionalNoValue}, which...), committedOffsetsLine(which)}
+	}
+	var b strings.Builder
+	for _, line := range lines {
+		code, stdout, stderr := a.runLine(ctx, append(append(line, "--output=json"), connection...), "")
+		if err := ctx.Err(); err != nil {
+			return "", err
 		}
-	case all:
-		line = append(line, "--all-groups")
-	default:
-		line = []string{"list", "--state=" + optionalNoValue}
+		fmt.Fprintf(&b, "%d\n%s\n%s\n", code, stablePlan(bytes.TrimSpace(stdout)), stderr)
 	}
-	line = append(append(line, "--output=json"), connection...)
-	code, stdout, stderr := a.runLine(ctx, line, "")
-	if err := ctx.Err(); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%d\n%s\n%s", code, stablePlan(bytes.TrimSpace(stdout)), stderr), nil
+	return b.String(), nil
+}
+
+// committedOffsetsLine reads the committed offsets of the groups which
+// names, changing nothing.
+func committedOffsetsLine(which []string) []string {
+	return append([]string{"reset-offsets", "--all-input-topics", "--to-current", "--dry-run"}, which...)
 }
 
 // mcpPlanWithoutDryRun is the dry run of a write whose verb has none
@@ -569,16 +590,23 @@ func (a *app) mcpGroupState(ctx context.Context, args map[string]any, connection
 // approved call would do.
 func (a *app) mcpPlanWithoutDryRun(ctx context.Context, t mcpTool, args map[string]any, connection []string) mcp.Answer {
 	vb := verbNamed(t.verb)
-	if _, _, err := t.argv(vb, args, nil); err != nil {
+	// The verb's own parse and checks first, stopped before it runs: its
+	// usage error is the dry run's answer.
+	line, stdin, err := t.argv(vb, args, nil, connection)
+	if err != nil {
 		return mcp.Answer{Failed: true, Summary: err.Error(), Outcome: "usage"}
 	}
-	line := []string{"describe", "--offsets", "--output=json", "--detailed-exit-codes"}
+	d := a.deps
+	d.signals, d.runF = nil, func(string, any) error { return nil }
+	var errOut bytes.Buffer
+	if code := runContext(ctx, line, IOStreams{In: strings.NewReader(stdin), Out: io.Discard, ErrOut: &errOut}, d); code != exitOK {
+		return mcp.Answer{Failed: true, Outcome: outcomeName(vb, code), Summary: mcpSummary(t, vb, code, nil, errOut.String())}
+	}
+	var which []string
 	for _, g := range stringsArg(args, "group") {
-		line = append(line, "--group="+g)
+		which = append(which, "--group="+g)
 	}
-	if len(stringsArg(args, "group")) == 0 {
-		return mcp.Answer{Failed: true, Outcome: "usage", Summary: "Option [delete-offsets] takes exactly one group: give group"}
-	}
+	line = append(committedOffsetsLine(which), "--output=json", "--detailed-exit-codes")
 	code, stdout, stderr := a.runLine(ctx, append(line, connection...), "")
 	doc := bytes.TrimSpace(stdout)
 	if !json.Valid(doc) || len(doc) == 0 {
