@@ -348,6 +348,11 @@ func TestMCP_approval(t *testing.T) {
 	require.NotEmpty(t, token)
 	assert.Contains(t, resultText(dry), "DRY RUN, nothing changed")
 	assert.Equal(t, before, committedOffsets(t, h.bs), "a dry run changes nothing")
+	// A delete's plan does not show the offsets: the state it was made
+	// on does.
+	delDry, err := h.call(t, "delete", map[string]any{"group": []any{"order-audit"}})
+	require.NoError(t, err)
+	delToken := structured(t, delDry)[mcp.ApprovalArgument].(string)
 
 	// The token for other arguments.
 	latest := map[string]any{"group": []any{"order-audit"}, "all-input-topics": true, "to-latest": true, mcp.ApprovalArgument: token}
@@ -369,7 +374,9 @@ func TestMCP_approval(t *testing.T) {
 	_, err = h.call(t, "reset_offsets", withArg(earliest, mcp.ApprovalArgument, token))
 	assert.Equal(t, int64(mcp.CodeApprovalRequired), rpcCode(err), "%v", err)
 	assert.Contains(t, err.Error(), "the group changed")
-	assert.Equal(t, changed, committedOffsets(t, h.bs), "the refused call changed nothing")
+	_, err = h.call(t, "delete", map[string]any{"group": []any{"order-audit"}, mcp.ApprovalArgument: delToken})
+	assert.Equal(t, int64(mcp.CodeApprovalRequired), rpcCode(err), "%v", err)
+	assert.Equal(t, changed, committedOffsets(t, h.bs), "the refused calls changed nothing")
 
 	// A new dry run, and its token executes it.
 	dry, err = h.call(t, "reset_offsets", earliest)
