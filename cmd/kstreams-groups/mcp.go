@@ -344,16 +344,13 @@ func (a *app) serveMCP(ctx context.Context, o mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	err = s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(a.io.In), Writer: nopWriteCloser{a.io.Out}})
+	track := newAnswered(ctx)
+	err = s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(&drainReader{r: a.io.In, a: track}), Writer: &drainWriter{w: a.io.Out, a: track}})
 	if errors.Is(err, io.EOF) || ctx.Err() == nil && err != nil && strings.Contains(err.Error(), "EOF") {
 		return nil // the client closed stdin: the session ended
 	}
 	return err
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // newMCPServer is the MCP server of the tools, its verbs run with a.deps
 // (a cluster client built per call) and o's connection options: stdio's

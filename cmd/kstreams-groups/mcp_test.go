@@ -492,3 +492,30 @@ func TestMCPCommand_stdio(t *testing.T) {
 	require.NoError(t, inW.Close())
 	assert.Equal(t, 0, <-done)
 }
+
+// A script writes its requests and closes stdin: every request read is
+// answered before the session ends (the SDK's session alone cancels the
+// calls still running at EOF).
+func TestMCPCommand_stdinEnd(t *testing.T) {
+	t.Parallel()
+	isolate(t)
+	c, err := playground.StartStateWith(testPlayground, playground.DefaultState())
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	requests := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"overview","arguments":{"group":["page-views"]}}}`,
+		`{"jsonrpc":"2.0","id":"three","method":"tools/call","params":{"name":"check","arguments":{"all-groups":true}}}`,
+	}, "\n") + "\n"
+	r := runWithStdin(t, requests, "mcp", "--bootstrap-server", bootstrap(c))
+	require.Equal(t, 0, r.code, r.stderr)
+	var ids []string
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var m map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal([]byte(line), &m), line)
+		ids = append(ids, string(m["id"]))
+		assert.NotContains(t, line, `"isError":true`, line)
+	}
+	assert.ElementsMatch(t, []string{`1`, `2`, `"three"`}, ids)
+}
