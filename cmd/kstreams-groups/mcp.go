@@ -52,7 +52,7 @@ type mcpTool struct {
 }
 
 // mcpTools are the tools, one line each; TestMCPTools_everyVerb fails for
-// a verb that has none and is not in mcpNoTool.
+// a verb that has none and no reason in mcpNoTool.
 func mcpTools() []mcpTool {
 	return []mcpTool{
 		{name: "list", verb: "list", title: "List streams groups",
@@ -91,8 +91,14 @@ func mcpTools() []mcpTool {
 	}
 }
 
-// mcpNoTool are the verbs no tool runs, with why.
-var mcpNoTool = map[string]string{}
+// mcpNoTool is why no tool runs the verb, "" when one does (none yet: a
+// switch, not a map, costs nothing at start).
+func mcpNoTool(verb string) string {
+	switch verb {
+	default:
+		return ""
+	}
+}
 
 // mcpNever are the options no tool offers: the watch (a call answers
 // once), the dry run and execution (the approval decides), and those that
@@ -105,10 +111,16 @@ var mcpNever = []string{"watch", "interval", "count", "dry-run", "execute", "exp
 // failure (a tool error): its usage error and the run that could not
 // answer; its other codes are answers (check's WARNING, diff's breaking
 // changes).
-var mcpFailures = map[string][]int{
-	"check":  {int(check.Unknown)},
-	"doctor": {exitUsage, doctorUndiagnose},
-	"diff":   {diffUnreadable},
+func mcpFailures(verb string) []int {
+	switch verb {
+	case "check":
+		return []int{int(check.Unknown)}
+	case "doctor":
+		return []int{exitUsage, doctorUndiagnose}
+	case "diff":
+		return []int{diffUnreadable}
+	}
+	return nil
 }
 
 // diffArguments are diff's sides, which are its positional arguments.
@@ -256,7 +268,7 @@ var mcpFlag = struct {
 	auditLog: stringOption(flagDef{name: "audit-log",
 		help: "Append one JSON line per tool call (time, tool, arguments with secrets redacted, outcome) to `FILE`."}),
 	budget: intOption(flagDef{name: "max-answer-bytes",
-		help: "The most bytes of a document in one answer (default 65536); a larger one is paged or cut, and the answer says so."},
+		help: "At most `N` bytes of a document in one answer (default 65536); a larger one is paged or cut, and the answer says so."},
 		1024, "--max-answer-bytes: want a whole number of at least 1024, got %q"),
 	scope: stringsOption(flagDef{name: "group-scope",
 		help: "Answer only for the streams groups whose names start with `PREFIX` (repeatable); a call naming another group, or asking for every group, is refused."}),
@@ -281,12 +293,14 @@ Nothing can change the cluster unless --allow-writes lists the writes
 even then each call is a dry run, which returns its plan and an approval
 token; only the same call with that token (_approval_token) executes, and
 only while the group is as the dry run saw it. --audit-log FILE records
-every call. stdout carries the protocol only; nothing is printed.`,
-		Example: `  # Claude Code: add the server for the playground
-  claude mcp add kstreams-groups -- kstreams-groups mcp --bootstrap-server localhost:9092
+every call. stdout carries the protocol only; nothing is printed. It ends
+when stdin does, once every request read is answered.` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage, exitSIGINT, exitSIGTERM),
+		Example: `  # The tools an assistant gets, asked from a script (one JSON-RPC message a line)
+  printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' \
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}' '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' | kstreams-groups mcp > tools.jsonl
 
-  # Writes allowed (still approved one by one), every call audited
-  kstreams-groups mcp --profile prod --allow-writes --audit-log ~/.kstreams-groups-audit.jsonl`,
+  # The command an assistant runs: writes listed (each approved by its dry run's token), every call audited
+  kstreams-groups mcp --bootstrap-server localhost:9092 --allow-writes --audit-log audit.jsonl`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o, err := mcpOptionsOf(a.flagValues(cmd, nil))
@@ -405,7 +419,7 @@ func (a *app) mcpRun(ctx context.Context, t mcpTool, vb *verb, line []string, st
 	if !json.Valid(doc) || len(doc) == 0 {
 		doc = nil
 	}
-	failed := doc == nil || vb.own == nil && code != exitOK || slices.Contains(mcpFailures[vb.name], code)
+	failed := doc == nil || vb.own == nil && code != exitOK || slices.Contains(mcpFailures(vb.name), code)
 	ans := mcp.Answer{Document: doc, Failed: failed, Outcome: outcomeName(vb, code),
 		Summary: mcpSummary(t, vb, code, doc, stderr)}
 	if t.mutating {
