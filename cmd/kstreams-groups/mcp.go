@@ -101,11 +101,13 @@ func mcpNoTool(verb string) string {
 }
 
 // mcpNever are the options no tool offers: the watch (a call answers
-// once), the dry run and execution (the approval decides), and those that
+// once), the dry run and execution (the approval decides), those that
 // read or write a local file (a remote assistant must not reach the
-// server's files) or print only another format.
+// server's files), diff's cluster of its own (the server's credentials
+// would go to a host the assistant names), and those that print only
+// another format.
 var mcpNever = []string{"watch", "interval", "count", "dry-run", "execute", "export", "from-file",
-	"new-command-config", "partition-metrics", "verbose"}
+	"new-bootstrap-server", "new-command-config", "partition-metrics", "verbose"}
 
 // mcpFailures are the codes of a verb with codes of its own that are a
 // failure (a tool error): its usage error and the run that could not

@@ -260,8 +260,15 @@ func TestMCP_everyTool(t *testing.T) {
 		{"describe", map[string]any{"group": []any{"a"}, "all-groups": true}, "group"},
 		{"check", map[string]any{"group": []any{"page-views"}, "lag-warning": "many"}, "lag-warning"},
 		{"diff", map[string]any{"old": "group:word-count"}, "new_topology"},
+		// What would reach the server's files or send its credentials
+		// elsewhere is not an argument.
+		{"diff", map[string]any{"old": "group:word-count", "new": "group:x", "new-bootstrap-server": "evil:9092"}, "unexpected additional properties"},
+		{"reset_offsets", map[string]any{"group": []any{"order-audit"}, "from-file": "/etc/passwd"}, "unexpected additional properties"},
 	}
 	for _, tc := range invalid {
+		if tc.tool == "reset_offsets" {
+			continue // a write: not listed here; TestMCP_concurrentCalls' server lists it
+		}
 		res, err := h.call(t, tc.tool, tc.args)
 		require.NoError(t, err, "%s %v: a protocol failure", tc.tool, tc.args)
 		assert.True(t, res.IsError, "%s %v: %s", tc.tool, tc.args, resultText(res))
@@ -518,4 +525,27 @@ func TestMCPCommand_stdinEnd(t *testing.T) {
 		assert.NotContains(t, line, `"isError":true`, line)
 	}
 	assert.ElementsMatch(t, []string{`1`, `2`, `"three"`}, ids)
+}
+
+// Calls run side by side, each its own command line in the process: the
+// answers are each call's own (run with -race).
+func TestMCP_concurrentCalls(t *testing.T) {
+	t.Parallel()
+	h := newMCPHarness(t, mcpOptions{allowWrites: true})
+	res, err := h.call(t, "reset_offsets", map[string]any{"group": []any{"order-audit"}, "from-file": "/etc/passwd"})
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	assert.Contains(t, resultText(res), "unexpected additional properties")
+	groups := []string{"page-views", "word-count", "clicks", "billing", "inventory", "order-audit", "fraud-detector", "page-views"}
+	var wg sync.WaitGroup
+	for _, g := range groups {
+		wg.Go(func() {
+			res, err := h.call(t, "describe", map[string]any{"group": []any{g}, "state": true})
+			if !assert.NoError(t, err) {
+				return
+			}
+			assert.Contains(t, resultText(res), "1 group(s): "+g+" (", resultText(res))
+		})
+	}
+	wg.Wait()
 }
