@@ -27,6 +27,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -89,7 +90,8 @@ func planDigest(tool string, args map[string]any, plan []byte, state string) str
 	a, _ := json.Marshal(args)
 	h := sha256.New()
 	for _, part := range [][]byte{[]byte(tool), a, plan, []byte(state)} {
-		fmt.Fprintf(h, "%d:", len(part))
+		h.Write(strconv.AppendInt(nil, int64(len(part)), 10))
+		h.Write([]byte{':'})
 		h.Write(part)
 	}
 	return hex.EncodeToString(h.Sum(nil))
