@@ -25,6 +25,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/check"
+	"github.com/kstreams-groups/kstreams-groups/internal/diff"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/mcp"
 )
@@ -273,7 +274,7 @@ var mcpFlag = struct {
 		help: "At most `N` bytes of a document in one answer (default 65536); a larger one is paged or cut, and the answer says so."},
 		1024, "--max-answer-bytes: want a whole number of at least 1024, got %q"),
 	scope: stringsOption(flagDef{name: "group-scope",
-		help: "Answer only for the streams groups whose names start with `PREFIX` (repeatable); a call naming another group, or asking for every group, is refused."}),
+		help: "Answer only for the streams groups whose names start with `PREFIX` (repeatable); a call naming another group, asking for every group or naming none is refused."}),
 }
 
 func (a *app) newMCPCmd() *cobra.Command {
@@ -389,7 +390,7 @@ func (a *app) mcpToolOf(t mcpTool, connection []string) mcp.Tool {
 	tool := mcp.Tool{Name: t.name, Title: t.title, Description: t.about, Input: t.schema(vb), Mutating: t.mutating,
 		GroupArguments: []string{"group"}, AllGroupsArguments: []string{"all-groups"}}
 	if vb.name == "diff" {
-		tool.GroupArguments = []string{diffOld, diffNew}
+		tool.GroupArguments, tool.GroupPrefix = []string{diffOld, diffNew}, diff.GroupPrefix
 	}
 	tool.Call = func(ctx context.Context, args map[string]any, execute bool) (mcp.Answer, error) {
 		if t.mutating && !execute && t.noDryRun {
