@@ -46,11 +46,21 @@ type command struct {
 // commands are the commands that are not verbs, in the order of the
 // root's help, after the verbs.
 func (a *app) commands() []*command {
-	return []*command{a.playgroundCommand(), a.serveCommand(), a.renderCommand(), a.versionCommand(), a.completionCommand()}
+	return []*command{a.playgroundCommand(), a.serveCommand(), a.mcpCommand(), a.renderCommand(), a.versionCommand(), a.completionCommand()}
 }
 
-// commandDecls are the commands without an app, for their declarations.
-var commandDecls = sync.OnceValue(func() []*command { return (&app{}).commands() })
+// commandDecls are the commands without an app, for their declarations,
+// built once. A function, not a sync.OnceValue variable: mcp's tools
+// build the root command, which asks for these (an initialization cycle).
+func commandDecls() []*command {
+	commandDeclsOnce.Do(func() { commandDeclList = (&app{}).commands() })
+	return commandDeclList
+}
+
+var (
+	commandDeclsOnce sync.Once
+	commandDeclList  []*command
+)
 
 // asVerb is the command's declaration of formats, as a verb's, for the
 // output rules verbs and commands share.
@@ -102,7 +112,10 @@ func (a *app) newCommand(c *command) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := c.asVerb().checkOutput(o, flagValues{}); err != nil {
+			// A command whose stdout is no document (serve, mcp, the
+			// playground) refuses a -o given to it, not a config file's.
+			textOnly := len(c.asVerb().verbFormats()) == 1
+			if err := c.asVerb().checkOutput(o, flagValues{}); err != nil && (!textOnly || cmd.Flag("output").Changed) {
 				return err
 			}
 			return c.run(cmd, args)

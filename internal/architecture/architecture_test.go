@@ -275,6 +275,7 @@ var mayImport = map[string][]string{
 	"internal/architecture": nil,
 	"internal/coordrecords": nil,
 	"internal/history":      verb("internal/coordrecords"),
+	"internal/mcp":          nil,
 }
 
 // allowed tells whether p may import imp, a production package of the
