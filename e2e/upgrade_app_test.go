@@ -310,6 +310,7 @@ func (s *upScenario) runV1() map[string]int64 {
 	v1 := s.start("v1")
 	got := s.waitCaughtUp(v1, upRecords, s.internal("by-key-repartition"))
 	s.stop(v1)
+	logf("%s: v1 committed %s", s.app, upSorted(got))
 	require.Equal(s.t, upCounts(1, 2, 3), upCountsFrom(s.out(), 0), "v1's counts")
 	require.Equal(s.t, upWant(s.topic("up-in"), 4, 4, 4), upPick(got, s.topic("up-in")))
 	return got
