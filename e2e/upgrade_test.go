@@ -122,3 +122,171 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// TestUpgrade runs the measured scenarios of issue 33 through kstreams-groups `upgrade plan`,
+// `upgrade apply` and `upgrade verify`, with the real Kafka Streams 4.4.0 application
+// (e2e.UpgradeApp) on the shared 4.4.0 broker, one group and topic prefix per scenario. After
+// `apply --execute` and the new version's start, every input partition resumes at the exported
+// offset (exactly the 12 new records come out of up-out, up-in is committed 8/8/8), a kept store
+// continues (4, 5, 6) and a renamed one starts empty (1, 2, 3), and `verify` says so; an old
+// instance joining first, or the new version started before the offsets were committed, is
+// caught by `verify`.
+func TestUpgrade(t *testing.T) {
+	bin := OurBinary(t)
+	b := SharedBroker(t, BrokerOptions{})
+
+	t.Run("stateless change v3: accepted as is", func(t *testing.T) {
+		s := newUpScenario(t, b, bin, "v3")
+		s.runV1()
+		doc, _ := s.plan("v3", upPlanAccepted)
+		require.Equal(t, "accepted", doc.Verdict)
+		s.produce()
+		v3 := s.start("v3")
+		got := s.waitCaughtUp(v3, 2*upRecords, s.internal("by-key-repartition"))
+		s.stop(v3)
+		s.requireResumed(got, upCounts(4, 5, 6))
+	})
+
+	t.Run("store renamed v2: state loss accepted", func(t *testing.T) {
+		s := newUpScenario(t, b, bin, "v2")
+		v1 := s.runV1()
+		doc, text := s.plan("v2", upPlanMigration)
+		require.Equal(t, "migration", doc.Verdict)
+		require.Contains(t, text.Stdout, "counts-v2", "the renamed store is named")
+		// Without --accept-state-loss naming the store: refused, nothing changed.
+		r := s.apply("v2")
+		require.NotEqual(t, 0, r.ExitCode)
+		require.Contains(t, r.Stdout+r.Stderr, "--accept-state-loss")
+		s.requireUntouched(v1, s.internal("counts-changelog"))
+		r = s.apply("v2", "--accept-state-loss", "counts")
+		require.Equal(t, 0, r.ExitCode, "stdout: %s\nstderr: %s", r.Stdout, r.Stderr)
+		s.requireApplied(v1)
+		s.produce()
+		v2 := s.start("v2")
+		vr := s.verify("v2", 60*time.Second)
+		got := s.waitCaughtUp(v2, 2*upRecords, s.internal("by-key-repartition"))
+		require.Equal(t, 0, vr.ExitCode, "verify: stdout: %s\nstderr: %s", vr.Stdout, vr.Stderr)
+		s.stop(v2)
+		s.requireResumed(got, upCounts(1, 2, 3))
+	})
+
+	t.Run("repartition renamed v4: drained", func(t *testing.T) {
+		s := newUpScenario(t, b, bin, "v4")
+		v1 := s.runV1()
+		doc, text := s.plan("v4", upPlanMigration)
+		require.Equal(t, "migration", doc.Verdict)
+		require.Contains(t, text.Stdout, s.internal("by-key-repartition"))
+		r := s.apply("v4")
+		require.Equal(t, 0, r.ExitCode, "stdout: %s\nstderr: %s", r.Stdout, r.Stderr)
+		s.requireApplied(v1)
+		s.produce()
+		v4 := s.start("v4")
+		vr := s.verify("v4", 60*time.Second)
+		got := s.waitCaughtUp(v4, 2*upRecords, s.internal("by-key-v2-repartition"))
+		require.Equal(t, 0, vr.ExitCode, "verify: stdout: %s\nstderr: %s", vr.Stdout, vr.Stderr)
+		s.stop(v4)
+		s.requireResumed(got, upCounts(4, 5, 6))
+	})
+
+	t.Run("repartition renamed v4: undrained, blocked", func(t *testing.T) {
+		s := newUpScenario(t, b, bin, "v4u")
+		v1 := s.runV1()
+		// 4 records in flight in the old repartition topic: no topology would read them after
+		// the migration.
+		old := s.internal("by-key-repartition")
+		s.produceTo(old, 4, func(i int) int32 { return int32(i % 3) })
+		doc, text := s.plan("v4", upPlanBlocked)
+		require.Equal(t, "blocked", doc.Verdict)
+		require.Contains(t, text.Stdout, old)
+		r := s.apply("v4")
+		require.NotEqual(t, 0, r.ExitCode, "stdout: %s\nstderr: %s", r.Stdout, r.Stderr)
+		s.requireUntouched(v1, s.internal("counts-changelog"))
+	})
+
+	t.Run("source added v5", func(t *testing.T) {
+		s := newUpScenario(t, b, bin, "v5")
+		v1 := s.runV1()
+		doc, text := s.plan("v5", upPlanMigration)
+		require.Equal(t, "migration", doc.Verdict)
+		require.Contains(t, text.Stdout, s.topic("up-in-b"), "the new source topic is named")
+		r := s.apply("v5")
+		require.Equal(t, 0, r.ExitCode, "stdout: %s\nstderr: %s", r.Stdout, r.Stderr)
+		s.requireApplied(v1)
+		s.produce()
+		v5 := s.start("v5")
+		vr := s.verify("v5", 60*time.Second)
+		got := s.waitCaughtUp(v5, 2*upRecords, s.internal("by-key-repartition"))
+		require.Equal(t, 0, vr.ExitCode, "verify: stdout: %s\nstderr: %s", vr.Stdout, vr.Stderr)
+		s.stop(v5)
+		s.requireResumed(got, upCounts(4, 5, 6))
+	})
+
+	t.Run("old instance joins first: caught by verify", func(t *testing.T) {
+		s := newUpScenario(t, b, bin, "old")
+		v1 := s.runV1()
+		r := s.apply("v4")
+		require.Equal(t, 0, r.ExitCode, "stdout: %s\nstderr: %s", r.Stdout, r.Stderr)
+		s.requireApplied(v1)
+		// An instance of v1 left running somewhere joins first: the group converts to v1's
+		// topology.
+		old := s.start("v1")
+		require.NoError(t, old.WaitGroupState(context.Background(), b, "Stable", 60*time.Second))
+		vr := s.verify("v4", 5*time.Second)
+		require.NotEqual(t, 0, vr.ExitCode, "verify: stdout: %s\nstderr: %s", vr.Stdout, vr.Stderr)
+		s.stop(old)
+		// v4 is refused again.
+		s.expectRefused("v4")
+	})
+
+	t.Run("new version started before the commit: caught by verify", func(t *testing.T) {
+		s := newUpScenario(t, b, bin, "early")
+		s.runV1()
+		// apply stopped after the delete (an interruption): the export is written, the group
+		// is gone, no offset is committed; the new version starts now.
+		r := s.ours("upgrade", "apply", "--group", s.app, s.text("v4"), "--dry-run", "--export", s.exportFile())
+		require.Equal(t, 0, r.ExitCode, "stdout: %s\nstderr: %s", r.Stdout, r.Stderr)
+		require.Equal(t, 0, s.ours("delete", "--group", s.app).ExitCode)
+		s.produce()
+		v4 := s.start("v4")
+		vr := s.verify("v4", 30*time.Second)
+		// It reprocessed from the earliest offsets: 36 records out, not 24.
+		s.waitCaughtUp(v4, 3*upRecords, s.internal("by-key-v2-repartition"))
+		require.NotEqual(t, 0, vr.ExitCode, "verify: stdout: %s\nstderr: %s", vr.Stdout, vr.Stderr)
+		s.stop(v4)
+	})
+}
+
+// requireUntouched checks that nothing changed: the group is still the Empty streams group of
+// v1 (its changelog), holding v1's offsets.
+func (s *upScenario) requireUntouched(v1 map[string]int64, changelog string) {
+	s.t.Helper()
+	state, changelogs, members, ok := s.streamsGroup()
+	require.True(s.t, ok, "still a streams group")
+	require.Equal(s.t, "Empty", state)
+	require.Zero(s.t, members)
+	require.Equal(s.t, []string{changelog}, changelogs)
+	require.Equal(s.t, v1, s.committed())
+}
+
+// requireApplied checks what `apply --execute` leaves: the export holds v1's offsets, and the
+// group is an Empty simple classic group holding exactly them.
+func (s *upScenario) requireApplied(v1 map[string]int64) {
+	s.t.Helper()
+	require.Equal(s.t, v1, s.exported(), "the export file")
+	state, protocolType, groupType, members := s.classicGroup()
+	require.Equal(s.t, "Empty", state)
+	require.Equal(s.t, "", protocolType)
+	require.Equal(s.t, "classic", groupType)
+	require.Zero(s.t, members)
+	require.Equal(s.t, v1, s.committed())
+}
+
+// requireResumed checks the end of a scenario: exactly 12 more records out of up-out, the new
+// round's counts as wanted, and up-in committed 8/8/8.
+func (s *upScenario) requireResumed(got map[string]int64, round map[string][]int64) {
+	s.t.Helper()
+	out := s.out()
+	require.Len(s.t, out, 2*upRecords, "exactly the 12 new records were processed: %v", out)
+	require.Equal(s.t, round, upCountsFrom(out, upRecords))
+	require.Equal(s.t, upWant(s.topic("up-in"), 8, 8, 8), upPick(got, s.topic("up-in")))
+}
