@@ -55,6 +55,15 @@ func newUpScenario(t *testing.T, b *Broker, bin, name string) *upScenario {
 			require.NoError(t, err, topic)
 		}
 	}
+	// A topic just created may not be in the broker's metadata yet.
+	require.Eventually(t, func() bool {
+		for _, topic := range []string{s.topic("up-in"), s.topic("up-in-b"), s.topic("up-out")} {
+			if _, err := s.endsErr(topic); err != nil {
+				return false
+			}
+		}
+		return true
+	}, 15*time.Second, 100*time.Millisecond, "the topics of %s", s.app)
 	t.Cleanup(func() { logf("%s: scenario wall time %s", t.Name(), time.Since(s.began).Round(100*time.Millisecond)) })
 	return s
 }
