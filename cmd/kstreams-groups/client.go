@@ -20,6 +20,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
 	"github.com/kstreams-groups/kstreams-groups/internal/resetoffsets"
+	"github.com/kstreams-groups/kstreams-groups/internal/upgrade"
 )
 
 // client is what the verbs need from a Kafka client; *admin.Client is the
@@ -36,6 +37,7 @@ type client interface {
 	doctor.Client
 	inventory.Client
 	groupconfig.Client
+	upgrade.Client
 	Close()
 }
 

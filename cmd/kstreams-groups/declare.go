@@ -146,7 +146,7 @@ func (vb *verb) checkOutput(o format.Output, v flagValues) error {
 	if vb.allows(o, v) {
 		return nil
 	}
-	msg := fmt.Sprintf("-o %s: %s prints %s", o, vb.name, describeOutputs(vb.outputRules()))
+	msg := fmt.Sprintf("-o %s: %s prints %s", o, vb.command(), describeOutputs(vb.outputRules()))
 	if who := printersOf(o); len(who) > 0 {
 		msg += fmt.Sprintf("; -o %s is printed by %s", o, joinAnd(who))
 	}
@@ -194,7 +194,7 @@ func printersOf(o format.Output) []string {
 		}
 	}
 	for _, vb := range verbs() {
-		add(vb.name, vb.outputRules())
+		add(vb.command(), vb.outputRules())
 	}
 	for _, c := range offlineOutputs {
 		add(c.name, c.outputs)
@@ -286,7 +286,7 @@ func (vb *verb) outputHelp() string {
 func completeVerbOutputs(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	fs := format.AllowedOutputs()
 	for _, vb := range verbs() {
-		if cmd.Name() == vb.name && cmd.HasParent() && !cmd.Parent().HasParent() {
+		if cmd.HasParent() && strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ") == vb.command() {
 			fs = vb.verbFormats()
 		}
 	}

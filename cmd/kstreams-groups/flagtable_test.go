@@ -20,7 +20,7 @@ func undeclaredReads(t *testing.T, a *app) map[string][]string {
 	require.NoError(t, root.ParseFlags(nil))
 	reads := map[string][]string{}
 	for _, vb := range a.verbs() {
-		sub, _, err := root.Find([]string{vb.name})
+		sub, _, err := root.Find(strings.Fields(vb.command()))
 		require.NoError(t, err)
 		require.NoError(t, sub.ParseFlags(nil)) // merges the root's persistent flags
 		forms := map[string]*cobra.Command{"subcommand": sub}

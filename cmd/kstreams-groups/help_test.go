@@ -81,7 +81,7 @@ func TestHelp_exitStatusFromTable(t *testing.T) {
 		assert.Contains(t, r.stdout, s.Meaning)
 	}
 	for _, vb := range verbs() {
-		r := runCLI(t, vb.name, "--help")
+		r := runCLI(t, append(strings.Fields(vb.command()), "--help")...)
 		assert.Contains(t, r.stdout, "\n\n"+vb.outputHelp()+"\n\n"+vb.exitHelp()+"\n\nUsage:", vb.name)
 		assert.NotContains(t, vb.long, "Exit status:", "%s: the block is derived from the declaration, not written in long", vb.name)
 		for _, s := range exitStatuses {

@@ -243,8 +243,15 @@ type subcommand struct {
 // subcommands are the root's commands in the order of its help.
 func (a *app) subcommands() []subcommand {
 	var subs []subcommand
+	added := map[*parentCmd]bool{}
 	for _, vb := range a.verbs() {
-		subs = append(subs, subcommand{vb.name, func() *cobra.Command { return a.newVerbCmd(vb) }})
+		switch p := vb.parent; {
+		case p == nil:
+			subs = append(subs, subcommand{vb.name, func() *cobra.Command { return a.newVerbCmd(vb) }})
+		case !added[p]:
+			added[p] = true
+			subs = append(subs, subcommand{p.name, func() *cobra.Command { return a.newParentCmd(p) }})
+		}
 	}
 	subs = append(subs, subcommand{"playground", a.newPlaygroundCmd}, subcommand{"serve", a.newServeCmd},
 		subcommand{"render", a.newRenderCmd}, subcommand{"version", a.newVersionCmd}, subcommand{"completion", a.newCompletionCmd})

@@ -29,6 +29,11 @@ type verb struct {
 	// subcommandOnly keeps a verb kafka-streams-groups.sh lacks out of the
 	// Kafka form: it is only `kstreams-groups <name>`.
 	subcommandOnly bool
+	// parent, when set, is the command this subcommand-only verb is a
+	// subcommand of: `kstreams-groups upgrade plan` is the verb plan under
+	// upgrade. The verbs of one parent are its subcommands, in verbs()
+	// order.
+	parent *parentCmd
 	// args names the positional arguments of a subcommand-only verb
 	// ("OLD NEW"); "" means it takes none. The verb's Validate checks them
 	// (flagValues.args).
@@ -80,7 +85,8 @@ type job struct {
 // several times, and start-up is most of a run.
 func (a *app) verbs() []*verb {
 	if a.verbList == nil {
-		a.verbList = []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.deleteOffsetsVerb(), a.resetOffsetsVerb(), a.overviewVerb(), a.diffVerb(), a.checkVerb(), a.doctorVerb(), a.groupConfigVerb(), a.inventoryVerb()}
+		a.verbList = []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.deleteOffsetsVerb(), a.resetOffsetsVerb(), a.overviewVerb(), a.diffVerb(), a.checkVerb(), a.doctorVerb(), a.groupConfigVerb(), a.inventoryVerb(),
+			a.upgradePlanVerb()}
 	}
 	return a.verbList
 }
@@ -144,6 +150,56 @@ func (a *app) newVerbCmd(vb *verb) *cobra.Command {
 	}
 	for _, f := range vb.flags {
 		f.register(cmd.Flags(), false)
+	}
+	return cmd
+}
+
+// parentCmd is a command that only holds verbs (upgrade: plan, ...).
+type parentCmd struct {
+	name, short, long, example string
+}
+
+// command is the verb's command line words after the program's name:
+// "describe", "upgrade plan".
+func (vb *verb) command() string {
+	if vb.parent != nil {
+		return vb.parent.name + " " + vb.name
+	}
+	return vb.name
+}
+
+// newParentCmd is the command of p with its verbs as subcommands. Run
+// alone, or with a word that is none of them, it is a usage error naming
+// them.
+func (a *app) newParentCmd(p *parentCmd) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   p.name,
+		Short: p.short,
+		Long: p.long + "\n\n" + ownExitHelp([]exitStatus{{exitOK, false, "Help shown (--help)."},
+			{exitUsage, false, "Usage error: no subcommand, or one " + p.name + " lacks."}},
+			"Each subcommand has exit codes of its own: see its --help."),
+		Example: p.example,
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			var names []string
+			for _, sub := range c.Commands() {
+				if sub.IsAvailableCommand() {
+					names = append(names, sub.Name())
+				}
+			}
+			if len(args) == 0 {
+				return usageErrorf("%s needs a subcommand: %s", p.name, orList(quoteAll(names)))
+			}
+			if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+				return usageErrorf("unknown command %q for %s; did you mean %s?", args[0], p.name, orList(quoteAll(s)))
+			}
+			return usageErrorf("unknown command %q for %s: want %s", args[0], p.name, orList(quoteAll(names)))
+		},
+	}
+	for _, vb := range a.verbs() {
+		if vb.parent == p {
+			cmd.AddCommand(a.newVerbCmd(vb))
+		}
 	}
 	return cmd
 }

@@ -261,6 +261,7 @@ var mayImport = map[string][]string{
 	"internal/doctor":         verb("internal/overview"),
 	"internal/groupconfig":    verb(),
 	"internal/inventory":      verb(),
+	"internal/upgrade":        verb("internal/diff"),
 	"internal/watch":          {"internal/describe", "internal/overview", "internal/check", "internal/kafka", "internal/topology"},
 	"internal/format":         slices.Concat(verbPackages, []string{"internal/kafka", "internal/topology", "internal/format/picture"}),
 	"internal/serve/api":      {"internal/serve/snapshot", "internal/format", "internal/check", "internal/overview"},
