@@ -86,7 +86,7 @@ type job struct {
 func (a *app) verbs() []*verb {
 	if a.verbList == nil {
 		a.verbList = []*verb{a.describeVerb(), a.listVerb(), a.deleteVerb(), a.deleteOffsetsVerb(), a.resetOffsetsVerb(), a.overviewVerb(), a.diffVerb(), a.checkVerb(), a.doctorVerb(), a.groupConfigVerb(), a.inventoryVerb(),
-			a.upgradePlanVerb()}
+			a.upgradePlanVerb(), a.upgradeApplyVerb(), a.upgradeVerifyVerb()}
 	}
 	return a.verbList
 }

@@ -19,7 +19,8 @@ func deleteGroupsGroups(req kmsg.Request) []string {
 	return append([]string(nil), req.(*kmsg.DeleteGroupsRequest).Groups...)
 }
 
-// handleDeleteGroups answers key 42 per group, in request order after
+// handleDeleteGroups answers key 42 per group, removing a deleted group's
+// committed offsets with it, in request order after
 // de-duplication (the broker applies distinct).
 func (c *Cluster) handleDeleteGroups(n *node, req kmsg.Request) (kmsg.Response, error) {
 	r := req.(*kmsg.DeleteGroupsRequest)
@@ -73,5 +74,8 @@ func (c *Cluster) deleteGroupLocked(n *node, r *kmsg.DeleteGroupsRequest, id str
 		return kerr.NonEmptyGroup.Code, nil
 	}
 	delete(c.groups, id)
+	// Deleting a group deletes its committed offsets; its internal topics
+	// stay (upgrade-migration fact 3).
+	delete(c.offsets.committed, id)
 	return 0, nil
 }

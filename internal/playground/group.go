@@ -197,6 +197,9 @@ type streamsEntry struct {
 	assignor    *string
 	status      DescriptionStatus
 	description *kmsg.StreamsGroupDescribeResponseGroupTopologyDescription
+	// hb is what a joining member's topology said beyond the describe
+	// row (heartbeat.go); nil for a group seeded without one.
+	hb *heartbeatTopology
 }
 
 // emptyOrDead tells whether the group has no members to speak of: an

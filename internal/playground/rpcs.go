@@ -45,6 +45,7 @@ var rpcs = map[int16]rpc{
 	44: {name: "IncrementalAlterConfigs", handle: (*Cluster).handleIncrementalAlterConfigs, stateFaults: true},
 	47: {name: "OffsetDelete", handle: (*Cluster).handleOffsetDelete, groups: offsetDeleteGroups, stateFaults: true},
 	74: {name: "ListConfigResources", handle: (*Cluster).handleListConfigResources},
+	88: {name: "StreamsGroupHeartbeat", handle: (*Cluster).handleStreamsGroupHeartbeat, groups: heartbeatGroups, stateFaults: true},
 	89: {name: "StreamsGroupDescribe", handle: (*Cluster).handleStreamsGroupDescribe, groups: describeGroups, stateFaults: true},
 	90: {name: "DescribeShareGroupOffsets", handle: (*Cluster).handleDescribeShareGroupOffsets},
 }
@@ -54,7 +55,7 @@ var rpcs = map[int16]rpc{
 const apiVersionsKey int16 = 18
 
 // stateFaultKeys lists, in the words of a validation error, the keys a
-// state file may fault: "8, 9, 10, 16, 42, 47 or 89".
+// state file may fault: "1, 8, 9, 10, 16, 32, 42, 44, 47, 88 or 89".
 func stateFaultKeys() string {
 	var keys []string
 	for _, k := range slices.Sorted(maps.Keys(rpcs)) {
