@@ -17,11 +17,18 @@ import (
 // The kstreams-groups upgrade verbs as the scenarios call them (issue 33): `upgrade plan`,
 // `upgrade apply` and `upgrade verify`. Their exit codes and JSON fields are in this file only.
 
-// The exit codes of `upgrade plan` that a CI step reads.
+// The exit codes of the upgrade verbs (cmd/kstreams-groups/upgrade*.go).
 const (
 	upPlanAccepted  = 0 // nothing to migrate: the broker accepts NEW as is
 	upPlanMigration = 1 // migration possible
 	upPlanBlocked   = 3 // migration blocked, each blocker named
+
+	upApplyDone    = 0 // the group is an Empty classic group holding exactly the export
+	upApplyRefused = 1 // a precondition does not hold; nothing changed
+	upApplyNothing = 4 // the broker accepts NEW as is
+
+	upVerifyOK     = 0 // a Stable streams group on NEW's topology, no offset moved backwards
+	upVerifyFailed = 3 // another topology, an offset moved backwards, another kind of group
 )
 
 // upRun is one run of ours: stdout, stderr, exit code.
@@ -41,39 +48,126 @@ func (s *upScenario) ours(args ...string) upRun {
 // upPlanDoc is the part of `upgrade plan -o json` the scenarios read.
 type upPlanDoc struct {
 	Verdict string `json:"verdict"`
+	Offsets []struct {
+		Topic     string `json:"topic"`
+		Partition int32  `json:"partition"`
+		Offset    int64  `json:"offset"`
+		Kind      string `json:"kind"`
+	} `json:"offsets"`
+	Stores []struct {
+		Name             string `json:"name"`
+		NewName          string `json:"new_name"`
+		Fate             string `json:"fate"`
+		StartsEmpty      bool   `json:"starts_empty"`
+		ChangelogRecords *int64 `json:"changelog_records"`
+	} `json:"stores"`
+	Repartitions []struct {
+		Topic    string `json:"topic"`
+		NewTopic string `json:"new_topic"`
+		Fate     string `json:"fate"`
+		Drained  *bool  `json:"drained"`
+		InFlight int64  `json:"in_flight"`
+	} `json:"repartitions"`
+	NewSources []struct {
+		Topic string `json:"topic"`
+	} `json:"new_sources"`
+	Blockers []struct {
+		Kind    string `json:"kind"`
+		Subject string `json:"subject"`
+	} `json:"blockers"`
 }
 
-// plan runs `upgrade plan --group G NEW -o json` and checks its exit code against want.
+// offsets is the plan's offsets as "topic-partition" -> offset.
+func (d upPlanDoc) offsets() map[string]int64 {
+	m := map[string]int64{}
+	for _, o := range d.Offsets {
+		m[fmt.Sprintf("%s-%d", o.Topic, o.Partition)] = o.Offset
+	}
+	return m
+}
+
+// plan runs `upgrade plan --group G NEW`, in text (logged) and -o json, and checks both exit
+// codes against want.
 func (s *upScenario) plan(version string, wantExit int) (upPlanDoc, upRun) {
 	s.t.Helper()
+	text := s.ours("upgrade", "plan", "--group", s.app, s.text(version))
+	logf("%s: upgrade plan %s:\n%s%s", s.app, version, text.Stdout, text.Stderr)
+	require.Equal(s.t, wantExit, text.ExitCode, "upgrade plan %s\nstdout: %s\nstderr: %s", version, text.Stdout, text.Stderr)
 	r := s.ours("upgrade", "plan", "--group", s.app, s.text(version), "-o", "json")
-	require.Equal(s.t, wantExit, r.ExitCode, "upgrade plan %s\nstdout: %s\nstderr: %s", version, r.Stdout, r.Stderr)
+	require.Equal(s.t, wantExit, r.ExitCode, "upgrade plan %s -o json\nstdout: %s\nstderr: %s", version, r.Stdout, r.Stderr)
 	var doc upPlanDoc
 	require.NoError(s.t, json.Unmarshal([]byte(r.Stdout), &doc), "upgrade plan -o json: %s", r.Stdout)
-	text := s.ours("upgrade", "plan", "--group", s.app, s.text(version))
-	require.Equal(s.t, wantExit, text.ExitCode, "text: %s", text.Stderr)
-	logf("%s: upgrade plan %s:\n%s", s.app, version, text.Stdout)
 	return doc, text
+}
+
+// upApplyDoc is the part of `upgrade apply -o json` the scenarios read.
+type upApplyDoc struct {
+	Outcome  string   `json:"outcome"`
+	Refusals []string `json:"refusals"`
+	Steps    []struct {
+		Step string `json:"step"`
+		Done bool   `json:"done"`
+	} `json:"steps"`
+	Stopped string `json:"stopped"`
+}
+
+// done is the steps done, in order.
+func (d upApplyDoc) done() []string {
+	var out []string
+	for _, st := range d.Steps {
+		if st.Done {
+			out = append(out, st.Step)
+		}
+	}
+	return out
+}
+
+// upVerifyDoc is the part of `upgrade verify -o json` the scenarios read.
+type upVerifyDoc struct {
+	Outcome     string `json:"outcome"`
+	Type        string `json:"type"`
+	State       string `json:"state"`
+	Reason      string `json:"reason"`
+	OldTopology bool   `json:"old_topology"`
+	Checked     int    `json:"checked"`
+	Backwards   []struct {
+		Topic     string `json:"topic"`
+		Partition int32  `json:"partition"`
+		Exported  int64  `json:"exported"`
+		Committed *int64 `json:"committed"`
+	} `json:"backwards"`
+	StaleOffsets []struct {
+		Topic     string `json:"topic"`
+		Partition int32  `json:"partition"`
+	} `json:"stale_offsets"`
+	OldTopics []string `json:"old_topics"`
+	Asks      int      `json:"asks"`
 }
 
 // exportFile is where the scenario's apply exports the offsets.
 func (s *upScenario) exportFile() string { return filepath.Join(s.dir, "export.csv") }
 
-// apply runs `upgrade apply --group G NEW --execute --export FILE` with extra flags.
-func (s *upScenario) apply(version string, extra ...string) upRun {
+// apply runs `upgrade apply --group G NEW --execute --export FILE -o json` with extra flags
+// and checks its exit code against want.
+func (s *upScenario) apply(version string, wantExit int, extra ...string) upApplyDoc {
 	s.t.Helper()
-	args := append([]string{"upgrade", "apply", "--group", s.app, s.text(version), "--execute", "--export", s.exportFile()}, extra...)
+	args := append([]string{"upgrade", "apply", "--group", s.app, s.text(version), "--execute", "--export", s.exportFile(), "-o", "json"}, extra...)
 	r := s.ours(args...)
-	logf("%s: upgrade apply %s: exit %d\nstdout:\n%s\nstderr:\n%s", s.app, version, r.ExitCode, r.Stdout, r.Stderr)
-	return r
+	require.Equal(s.t, wantExit, r.ExitCode, "upgrade apply %s\nstdout: %s\nstderr: %s", version, r.Stdout, r.Stderr)
+	var doc upApplyDoc
+	require.NoError(s.t, json.Unmarshal([]byte(r.Stdout), &doc), "upgrade apply -o json: %s", r.Stdout)
+	logf("%s: upgrade apply %s: %s, steps done %v, refusals %q, stopped %q", s.app, version, doc.Outcome, doc.done(), doc.Refusals, doc.Stopped)
+	return doc
 }
 
-// verify runs `upgrade verify --group G NEW --wait D`.
-func (s *upScenario) verify(version string, wait time.Duration) upRun {
+// verify runs `upgrade verify --group G NEW --export FILE --wait D -o json`.
+func (s *upScenario) verify(version string, wait time.Duration) (upVerifyDoc, upRun) {
 	s.t.Helper()
-	r := s.ours("upgrade", "verify", "--group", s.app, s.text(version), "--wait", wait.String())
-	logf("%s: upgrade verify %s: exit %d\nstdout:\n%s\nstderr:\n%s", s.app, version, r.ExitCode, r.Stdout, r.Stderr)
-	return r
+	r := s.ours("upgrade", "verify", "--group", s.app, s.text(version), "--export", s.exportFile(), "--wait", wait.String(), "-o", "json")
+	var doc upVerifyDoc
+	require.NoError(s.t, json.Unmarshal([]byte(r.Stdout), &doc), "upgrade verify -o json: exit %d\nstdout: %s\nstderr: %s", r.ExitCode, r.Stdout, r.Stderr)
+	logf("%s: upgrade verify %s: exit %d, %s after %d asks: %s", s.app, version, r.ExitCode, doc.Outcome, doc.Asks, doc.Reason)
+	return doc, r
 }
 
 // exported reads the export file: the reset-offsets CSV form, one topic,partition,offset line
