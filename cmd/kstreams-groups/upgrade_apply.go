@@ -244,6 +244,10 @@ func (a *app) resumeApply(ctx context.Context, c client, file string, hooks upgr
 		return nil, err
 	}
 	hooks.Record = func(j upgrade.Journal) error { return writeJournalOnly(file, j) }
+	if a.cfg.Output == format.Text {
+		fmt.Fprintf(a.io.Out, "Resuming the migration of group %s to %s from %s (last step done: %s).\nSteps:\n",
+			format.Escape(j.Group), format.Escape(j.New), format.Escape(file), format.Escape(string(j.Step)))
+	}
 	return upgrade.Resume(ctx, c, *j, file, hooks)
 }
 
@@ -271,7 +275,9 @@ func (a *app) readJournal(ctx context.Context, file string) (*upgrade.Journal, e
 	for _, l := range lines {
 		j.Offsets = append(j.Offsets, admin.OffsetToCommit{TopicPartition: l.TopicPartition, Offset: l.Offset})
 	}
-	slices.SortFunc(j.Offsets, func(x, y admin.OffsetToCommit) int { return kafka.CompareTopicPartitions(x.TopicPartition, y.TopicPartition) })
+	slices.SortFunc(j.Offsets, func(x, y admin.OffsetToCommit) int {
+		return kafka.CompareTopicPartitions(x.TopicPartition, y.TopicPartition)
+	})
 	return j, nil
 }
 

@@ -105,7 +105,9 @@ func (a *app) upgradeVerify(ctx context.Context, opts upgrade.VerifyOptions, fil
 			}
 			return ctx, c, []any{c}, func() { c.Close(); cancel() }, nil
 		},
-		failed:      func(err error) (*upgrade.VerifyResult, error) { return nil, &verbExit{code: verifyUnreadable, err: err} },
+		failed: func(err error) (*upgrade.VerifyResult, error) {
+			return nil, &verbExit{code: verifyUnreadable, err: err}
+		},
 		writeFailed: func(err error) error { return &verbExit{code: verifyUnreadable, err: err} },
 		outcome: func(res *upgrade.VerifyResult, failures []error) error {
 			switch {

@@ -335,7 +335,7 @@ func sharedChecks(v flagValues, has func(string) bool) error {
 		return usageErrorf("Option [delete-all-internal-topics] takes [execute] when [reset-offsets] is used.")
 	case !deleteAll && deleteNamed && !has("delete") && !(reset && execute):
 		return usageErrorf("Option [delete-internal-topic] takes [reset-offsets] when [execute] is used.")
-	case (dryRunFlag.get(v) && !has("delete") || execute) && !reset && !has("config") && !has("inventory"):
+	case (dryRunFlag.get(v) && !has("delete") || execute) && !reset && !has("config") && !has("inventory") && !has("apply"):
 		return usageErrorf("Only Option [reset-offsets] accepts [execute] or [dry-run]")
 	case has("list") && membersFlag.get(v):
 		return usageErrorf(`Option "[list]" can't be used with option "[members]"`)

@@ -139,7 +139,7 @@ func UpgradeApplyNext(res *upgrade.ApplyResult) []string {
 	}
 	return []string{
 		fmt.Sprintf("To finish: kstreams-groups upgrade apply --resume %s (with the same connection flags)", f),
-		fmt.Sprintf("To go back instead: kstreams-groups reset-offsets --group %s --from-file %s --execute, then start the old version (its first heartbeat makes the group a streams group with the old topology).", g, f),
+		fmt.Sprintf("To go back instead: finish the same way, then start the old version, not the new one (its first heartbeat makes %s a streams group with the old topology and the exported offsets); %s is the reset-offsets --from-file CSV for a commit by hand.", g, f),
 	}
 }
 
