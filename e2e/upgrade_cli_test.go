@@ -3,11 +3,14 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -166,27 +169,36 @@ func (s *upScenario) verify(version string, wait time.Duration) (upVerifyDoc, up
 	r := s.ours("upgrade", "verify", "--group", s.app, s.text(version), "--export", s.exportFile(), "--wait", wait.String(), "-o", "json")
 	var doc upVerifyDoc
 	require.NoError(s.t, json.Unmarshal([]byte(r.Stdout), &doc), "upgrade verify -o json: exit %d\nstdout: %s\nstderr: %s", r.ExitCode, r.Stdout, r.Stderr)
-	logf("%s: upgrade verify %s: exit %d, %s after %d asks: %s", s.app, version, r.ExitCode, doc.Outcome, doc.Asks, doc.Reason)
+	var back []string
+	for _, o := range doc.Backwards {
+		got := "none"
+		if o.Committed != nil {
+			got = strconv.FormatInt(*o.Committed, 10)
+		}
+		back = append(back, fmt.Sprintf("%s-%d exported %d committed %s", o.Topic, o.Partition, o.Exported, got))
+	}
+	logf("%s: upgrade verify %s: exit %d, %s after %d asks (%s, %s): %s; backwards %v", s.app, version, r.ExitCode, doc.Outcome, doc.Asks, doc.Type, doc.State, doc.Reason, back)
 	return doc, r
 }
 
-// exported reads the export file: the reset-offsets CSV form, one topic,partition,offset line
-// per offset (a leading group column when there is one), as "topic-partition" -> offset.
+// exported reads the export file: the reset-offsets CSV form, one group,topic,partition,offset
+// line per offset (quoted as Kafka's tool quotes: a value over 24 characters, among others), as
+// "topic-partition" -> offset.
 func (s *upScenario) exported() map[string]int64 {
 	s.t.Helper()
 	data, err := os.ReadFile(s.exportFile())
 	require.NoError(s.t, err)
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = -1
+	rows, err := r.ReadAll()
+	require.NoError(s.t, err, "%s", data)
 	out := map[string]int64{}
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Split(strings.TrimSpace(line), ",")
-		if len(f) < 3 {
-			continue
-		}
-		f = f[len(f)-3:]
-		var off int64
-		_, err := fmt.Sscan(f[2], &off)
-		require.NoError(s.t, err, "export line %q", line)
-		out[f[0]+"-"+f[1]] = off
+	for _, f := range rows {
+		require.Len(s.t, f, 4, "export line %q", f)
+		require.Equal(s.t, s.app, f[0])
+		off, err := strconv.ParseInt(f[3], 10, 64)
+		require.NoError(s.t, err, "export line %q", f)
+		out[f[1]+"-"+f[2]] = off
 	}
 	return out
 }

@@ -145,6 +145,9 @@ func TestUpgrade(t *testing.T) {
 		s.produce()
 		v3 := s.start("v3")
 		got := s.waitCaughtUp(v3, 2*upRecords, s.internal("by-key-repartition"))
+		// No export: verify checks the group's topology and state only.
+		r := s.ours("upgrade", "verify", "--group", s.app, s.text("v3"), "--wait", "30s")
+		require.Equal(t, upVerifyOK, r.ExitCode, "verify: %s\n%s", r.Stdout, r.Stderr)
 		s.stop(v3)
 		s.requireResumed(got, upCounts(4, 5, 6))
 	})
