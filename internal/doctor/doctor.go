@@ -385,7 +385,8 @@ const RefusedLine = "StreamsGroupHeartbeatRequest failed due to INVALID_REQUEST:
 func refusedHint(group string) string {
 	return fmt.Sprintf("If it runs and still has no member, the broker may refuse it: a build whose topology differs from the one the broker keeps "+
 		"for the group (a store, changelog or repartition topic renamed, a source topic added) never joins, its stream threads die, and it logs %q. "+
-		"Check with kstreams-groups diff group:%s <the build's topology>; docs/upgrades.md says what to do.", RefusedLine, group)
+		"Check with kstreams-groups diff group:%s <the build's topology>; if the broker refuses it, kstreams-groups upgrade plan --group %s <the build's topology> "+
+		"says how to migrate the group with its offsets (docs/upgrades.md).", RefusedLine, group, group)
 }
 
 // notStored explains a NOT_STORED description by what else was found.

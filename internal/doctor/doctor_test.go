@@ -198,6 +198,7 @@ func TestRun_emptyNamesTheRefusedTopology(t *testing.T) {
 		assert.Equal(t, Problem, f.Severity)
 		assert.Contains(t, f.Hint, `logs "StreamsGroupHeartbeatRequest failed due to INVALID_REQUEST: Topology updates are not supported yet."`)
 		assert.Contains(t, f.Hint, "kstreams-groups diff group:app <the build's topology>")
+		assert.Contains(t, f.Hint, "kstreams-groups upgrade plan --group app <the build's topology>")
 		assert.True(t, strings.HasPrefix(f.Hint, "Start the application"), f.Hint)
 	}
 	// A group with members has no such hint.

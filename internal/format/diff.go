@@ -114,9 +114,13 @@ func brokerVerdict(res *diff.Result) string {
 	}
 	g := Escape(res.Old.Group)
 	if c.Refused() {
+		newSpec := "<NEW's describe() text>"
+		if !res.New.IsGroup() {
+			newSpec = Escape(res.New.Spec)
+		}
 		return fmt.Sprintf("refuses NEW for group %s (INVALID_REQUEST: Topology updates are not supported yet; the application's stream threads die). "+
-			"Deploy it under a new application.id, or delete the group first, which deletes its committed offsets: "+
-			"export them before and apply them after (docs/upgrades.md).", g)
+			"Deploy it under a new application.id, or migrate the group with its offsets: kstreams-groups upgrade plan --group %s %s "+
+			"says what that carries and what blocks it (docs/upgrades.md).", g, g, newSpec)
 	}
 	return fmt.Sprintf("accepts NEW for group %s (the same sub-topologies with the same source, repartition and changelog topics).", g)
 }

@@ -78,7 +78,7 @@ func writeUpgradeVerdict(b *strings.Builder, res *upgrade.Result, st *Styles) {
 	case upgrade.AcceptedAsIs:
 		fmt.Fprintf(b, "%s %s: deploy NEW as usual (a rolling restart); nothing to migrate.\n", verdict, st.Paint(st.warning(), "accepted as is"))
 	case upgrade.MigrationNeeded:
-		fmt.Fprintf(b, "%s %s: nothing blocks it. Stopped, the group is deleted, all its offsets are committed back to the same id, then only NEW starts; next: kstreams-groups upgrade apply --group %s %s\n",
+		fmt.Fprintf(b, "%s %s, nothing blocks it: with every instance stopped, delete the group, commit all its offsets back to the same id, then start only NEW (next: kstreams-groups upgrade apply --group %s %s).\n",
 			verdict, st.Paint(st.warning(), "migration needed"), g, Escape(res.New))
 	default:
 		fmt.Fprintf(b, "%s %s: the broker refuses NEW and the migration cannot be carried out now (%s).\n", verdict, st.Paint(st.errorColor(), "blocked"), plural(len(p.Blockers), "blocker"))

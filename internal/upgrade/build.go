@@ -335,7 +335,7 @@ func preconditions(a Answers) []Precondition {
 	return []Precondition{
 		{Kind: GroupEmpty, Holds: g.State == "Empty", Detail: "state " + g.State},
 		{Kind: NoMembers, Holds: len(g.Members) == 0, Detail: members(len(g.Members))},
-		{Kind: NewReadable, Holds: a.New != nil, Detail: fmt.Sprintf("%d sub-topologies", len(a.New.Subtopologies))},
+		{Kind: NewReadable, Holds: a.New != nil, Detail: subtopologies(len(a.New.Subtopologies))},
 	}
 }
 
@@ -366,4 +366,11 @@ func members(n int) string {
 		return "1 member"
 	}
 	return fmt.Sprintf("%d members", n)
+}
+
+func subtopologies(n int) string {
+	if n == 1 {
+		return "1 sub-topology"
+	}
+	return fmt.Sprintf("%d sub-topologies", n)
 }
