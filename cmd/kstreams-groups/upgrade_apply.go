@@ -49,18 +49,6 @@ var upgradeApplyExitStatuses = []exitStatus{
 // journalSuffix names the journal beside an export file.
 const journalSuffix = ".journal"
 
-// journalFile is the journal's JSON: where the migration stands. The
-// offsets are the export file's lines, so that an operator can use the
-// file by hand (reset-offsets --from-file) and resume reads what he sees.
-type journalFile struct {
-	Version         int      `json:"version"`
-	Group           string   `json:"group"`
-	New             string   `json:"new"`
-	AcceptStateLoss []string `json:"accept_state_loss"`
-	LeftBehind      []string `json:"left_behind"`
-	Step            string   `json:"step"`
-}
-
 // applyRun is one apply invocation's options.
 type applyRun struct {
 	opts   upgrade.ApplyOptions
@@ -111,8 +99,7 @@ touched. -o json|yaml gives the run as one document.`,
   kstreams-groups upgrade apply --group orders-app build/topology.txt --accept-state-loss counts
 
   # Carry it out, the offsets exported first
-  kstreams-groups upgrade apply --group orders-app build/topology.txt --accept-state-loss counts \
-    --execute --export orders-app-offsets.csv
+  kstreams-groups upgrade apply --group orders-app build/topology.txt --execute --export orders-app-offsets.csv
 
   # Finish a run that stopped part-way
   kstreams-groups upgrade apply --resume orders-app-offsets.csv`,
@@ -258,7 +245,7 @@ func (a *app) readJournal(ctx context.Context, file string) (*upgrade.Journal, e
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (the journal upgrade apply writes beside the export file)", file+journalSuffix, err)
 	}
-	var jf journalFile
+	var jf format.UpgradeJournalFile
 	if err := json.Unmarshal([]byte(raw), &jf); err != nil || jf.Group == "" {
 		return nil, fmt.Errorf("%s: not a journal of upgrade apply: %v", file+journalSuffix, cmpErr(err, "no group"))
 	}
@@ -327,8 +314,7 @@ func writeExport(file string, j upgrade.Journal) error {
 // writeJournalOnly replaces the journal through a temporary file and a
 // rename, so that it is never half written.
 func writeJournalOnly(file string, j upgrade.Journal) error {
-	jf := journalFile{Version: 1, Group: j.Group, New: j.New, AcceptStateLoss: j.AcceptStateLoss, LeftBehind: j.LeftBehind, Step: string(j.Step)}
-	data, err := json.MarshalIndent(jf, "", "  ")
+	data, err := json.MarshalIndent(format.NewUpgradeJournalFile(j), "", "  ")
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/kversion"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/golden"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	"github.com/kstreams-groups/kstreams-groups/internal/topoparse"
@@ -23,7 +24,7 @@ import (
 // 3/3/6, both at their ends. NEW files are the upgrade package's.
 const upDir = "../../internal/upgrade/testdata/"
 
-func upgradeCluster(t *testing.T) *playground.Cluster {
+func applyCluster(t *testing.T) *playground.Cluster {
 	t.Helper()
 	c := startCluster(t, 1, playground.Kafka44)
 	for _, name := range []string{"up-in", "up-in-b", "up-out", "up-app-by-key-repartition", "up-app-counts-changelog"} {
@@ -93,7 +94,7 @@ func inDir(out, dir string) string { return strings.ReplaceAll(out, dir, "DIR") 
 func TestUpgradeApply_cli(t *testing.T) {
 	t.Parallel()
 	isolate(t)
-	c := upgradeCluster(t)
+	c := applyCluster(t)
 	bs := bootstrap(c)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "up-app.csv")
@@ -115,11 +116,11 @@ func TestUpgradeApply_cli(t *testing.T) {
 	// Jackson's quoting: a value longer than 24 characters is quoted.
 	assert.Equal(t, "up-app,\"up-app-by-key-repartition\",0,3\nup-app,\"up-app-by-key-repartition\",1,3\nup-app,\"up-app-by-key-repartition\",2,6\n"+
 		"up-app,up-in,0,4\nup-app,up-in,1,4\nup-app,up-in,2,4\n\n", string(csv))
-	var j journalFile
+	var j format.UpgradeJournalFile
 	data, err := os.ReadFile(file + journalSuffix)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &j))
-	assert.Equal(t, journalFile{Version: 1, Group: "up-app", New: upDir + "v2.txt", AcceptStateLoss: []string{"counts"},
+	assert.Equal(t, format.UpgradeJournalFile{Version: 1, Group: "up-app", New: upDir + "v2.txt", AcceptStateLoss: []string{"counts"},
 		LeftBehind: []string{"up-app-counts-changelog"}, Step: "confirm"}, j)
 
 	// A second run must not overwrite the export of the first.
@@ -142,7 +143,7 @@ func TestUpgradeApply_cli(t *testing.T) {
 func TestUpgradeApply_jsonDocument(t *testing.T) {
 	t.Parallel()
 	isolate(t)
-	c := upgradeCluster(t)
+	c := applyCluster(t)
 	dir := t.TempDir()
 	r := runCLI(t, "upgrade", "apply", "--bootstrap-server", bootstrap(c), "--group", "up-app", upDir+"v2.txt", "--accept-state-loss", "counts",
 		"--execute", "--export", filepath.Join(dir, "up.csv"), "-o", "json")
@@ -161,7 +162,7 @@ func TestUpgradeApply_resumeAndByHand(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
 			isolate(t)
-			c := upgradeCluster(t)
+			c := applyCluster(t)
 			bs := bootstrap(c)
 			dir := t.TempDir()
 			file := filepath.Join(dir, "up-app.csv")
@@ -214,7 +215,7 @@ func TestUpgradeApply_exitCodes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			isolate(t)
-			c := upgradeCluster(t)
+			c := applyCluster(t)
 			r := runCLI(t, append([]string{"upgrade", "apply", "--bootstrap-server", bootstrap(c)}, tt.args...)...)
 			assert.Equal(t, tt.code, r.code, r.stderr)
 			assert.Contains(t, r.stdout, tt.stdout)
@@ -250,7 +251,7 @@ func TestUpgradeVerify_failures(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			c := upgradeCluster(t)
+			c := applyCluster(t)
 			bs := bootstrap(c)
 			file := filepath.Join(t.TempDir(), "up.csv")
 			r := runCLI(t, "upgrade", "apply", "--bootstrap-server", bs, "--group", "up-app", upDir+"v2.txt", "--accept-state-loss", "counts",
@@ -265,5 +266,18 @@ func TestUpgradeVerify_failures(t *testing.T) {
 			assert.Contains(t, r.stdout, tt.want)
 			golden.Assert(t, []byte(r.stdout))
 		})
+	}
+}
+
+// docs/exit-status.md lists upgrade apply's and verify's own codes as the
+// code has them.
+func TestREADMEUpgradeApplyVerifyExitCodes(t *testing.T) {
+	t.Parallel()
+	for marker, statuses := range map[string][]exitStatus{"upgrade-apply-exit-codes": upgradeApplyExitStatuses, "upgrade-verify-exit-codes": upgradeVerifyExitStatuses} {
+		var want [][]string
+		for _, s := range statuses {
+			want = append(want, []string{itoa(s.Code), s.Meaning})
+		}
+		assert.Equal(t, want, readmeTable(t, marker), marker)
 	}
 }

@@ -128,7 +128,7 @@ func TestUpgradePlan_failures(t *testing.T) {
 	}
 	r := runCLI(t, "--bootstrap-server", bootstrap(c), "upgrade")
 	assert.Equal(t, exitUsage, r.code)
-	assert.Contains(t, r.stderr, "upgrade needs a subcommand: 'plan'")
+	assert.Contains(t, r.stderr, "upgrade needs a subcommand: 'apply', 'plan' or 'verify'")
 }
 
 // docs/exit-status.md lists upgrade plan's own codes as the code has them.

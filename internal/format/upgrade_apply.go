@@ -337,3 +337,24 @@ func NewUpgradeVerifyDoc(res *upgrade.VerifyResult) UpgradeVerifyDoc {
 	}
 	return d
 }
+
+// UpgradeJournalFile is the journal upgrade apply keeps beside its export
+// file (FILE.journal): where the migration stands. The offsets are the
+// export file's lines, so that what --resume reads is what an operator
+// sees (and may use by hand with reset-offsets --from-file). Not a
+// command's output: the input of --resume and verify --export.
+type UpgradeJournalFile struct {
+	Version         int      `json:"version"`
+	Group           string   `json:"group"`
+	New             string   `json:"new"`
+	AcceptStateLoss []string `json:"accept_state_loss"`
+	LeftBehind      []string `json:"left_behind"`
+	// Step is the last step done.
+	Step string `json:"step"`
+}
+
+// NewUpgradeJournalFile is the journal of j (its offsets go to the export
+// file).
+func NewUpgradeJournalFile(j upgrade.Journal) UpgradeJournalFile {
+	return UpgradeJournalFile{Version: 1, Group: j.Group, New: j.New, AcceptStateLoss: j.AcceptStateLoss, LeftBehind: j.LeftBehind, Step: string(j.Step)}
+}

@@ -13,6 +13,8 @@ import "slices"
 //     nothing is committed.
 //   - 10 FindCoordinator: the coordinator entry for Group gets ErrorCode,
 //     node id -1 and ErrorMessage (or Kafka's default text).
+//   - 15 DescribeGroups: the group's row gets ErrorCode and, from v6,
+//     ErrorMessage.
 //   - 16 ListGroups: the top-level ErrorCode; only faults with Group "" apply.
 //   - 42 DeleteGroups: the group's result gets ErrorCode and, at v3,
 //     ErrorMessage. Like a real 4.4 broker, a v0–v2 request sees 134
@@ -20,6 +22,8 @@ import "slices"
 //     and after a 134 its description status reads NOT_STORED, as on a
 //     real broker whose plugin failed mid-delete.
 //   - 47 OffsetDelete: the top-level ErrorCode; nothing is deleted.
+//   - 88 StreamsGroupHeartbeat: the answer's ErrorCode and ErrorMessage;
+//     nothing changes.
 //   - 89 StreamsGroupDescribe: the group's row is replaced by an error row
 //     (ErrorCode, ErrorMessage, no topology, status 0), whichever node the
 //     request reached.

@@ -22,8 +22,10 @@ import (
 //     group: its committed offsets stay, the topology is accepted as is.
 //     Any other group of another type answers GROUP_ID_NOT_FOUND "Group <id>
 //     is not a streams group.".
-//   - A streams group, even Empty, that already holds a topology compares
-//     it with the member's, per sub-topology id and field (source topics,
+//   - A streams group, even Empty, that already holds a topology accepts a
+//     member whose topology epoch is below the stored one (it runs the
+//     stored topology: "stale topology epoch") and otherwise compares the
+//     epoch and, per sub-topology id, each field (source topics,
 //     source regexes, repartition sinks, changelog and repartition source
 //     topics with partitions, replication factor and configs, copartition
 //     groups; no processor, sink or store name): any difference answers
@@ -99,6 +101,9 @@ func (c *Cluster) joinStreamsLocked(r *kmsg.StreamsGroupHeartbeatRequest, resp *
 		return kerr.GroupIDNotFound.Code, strPtr(fmt.Sprintf("Group %s is not a streams group.", r.Group))
 	case g.streams.row.Topology == nil:
 		g.streams.setTopology(r.Topology)
+	case g.streams.row.Topology.Epoch > r.Topology.Epoch:
+		// "Member joined with stale topology epoch": it runs the stored
+		// topology, whatever it sent.
 	case !g.streams.sameTopology(r.Topology):
 		return kerr.InvalidRequest.Code, strPtr(topologyUpdateMessage)
 	}
@@ -304,8 +309,13 @@ func (e *streamsEntry) setTopology(t *kmsg.StreamsGroupHeartbeatRequestTopology)
 }
 
 // sameTopology is the 4.4.0 coordinator's equality of the stored topology
-// and a joining member's, per sub-topology id, lists as sets.
+// and a joining member's (StreamsTopology.equals: the epoch and, per
+// sub-topology id, every field). The coordinator compares lists in order;
+// Streams sends them in one order, so the playground compares them as sets.
 func (e *streamsEntry) sameTopology(t *kmsg.StreamsGroupHeartbeatRequestTopology) bool {
+	if e.row.Topology.Epoch != t.Epoch {
+		return false
+	}
 	stored := map[string]kmsg.StreamsGroupDescribeResponseGroupTopologySubtopology{}
 	for _, s := range e.row.Topology.Subtopologies {
 		stored[s.SubtopologyID] = s

@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -132,6 +133,11 @@ func TestStreamsGroupHeartbeat_MigrationAsOn440(t *testing.T) {
 		assert.Equal(t, kerr.InvalidRequest.Code, r.ErrorCode, name)
 		assert.Equal(t, ptr("Topology updates are not supported yet."), r.ErrorMessage, name)
 	}
+	// Another epoch with the same topics is refused too; a lower one is
+	// stale and runs the stored topology.
+	higher := upTopology("counts", "by-key", "up-in")
+	higher.Epoch = 1
+	assert.Equal(t, kerr.InvalidRequest.Code, heartbeat(t, cl, "m2", 0, higher).ErrorCode)
 	// Fact 2: committing to the Empty streams group keeps its topology.
 	assert.Equal(t, []int16{0, 0, 0}, hbCommitCodes(hbAdminCommit(t, cl, "up-app", map[string][]int64{"up-in": {4, 4, 4}})))
 	assert.Equal(t, kerr.InvalidRequest.Code, heartbeat(t, cl, "m2", 0, refusals["store renamed"]).ErrorCode)
@@ -194,4 +200,41 @@ func TestStreamsGroupHeartbeat_OtherGroupsAndFaults(t *testing.T) {
 	require.Zero(t, r.ErrorCode)
 	assert.Equal(t, "NotReady", listed(t, cl, "up-app").GroupState)
 	assert.Empty(t, r.ActiveTasks)
+}
+
+func TestDescribeGroups_classicOnly(t *testing.T) {
+	t.Parallel()
+	c, cl := upCluster(t)
+	c.PutStreamsGroup(StreamsGroup{ID: "s", State: "Empty"})
+	c.PutGroup("legacy", "classic", "consumer", "Stable")
+	require.Equal(t, []int16{0}, hbCommitCodes(hbAdminCommit(t, cl, "simple", map[string][]int64{"up-in": {4}})))
+	for _, v := range []int16{5, 6} {
+		req := kmsg.NewPtrDescribeGroupsRequest()
+		req.Groups = []string{"simple", "legacy", "s", "nope"}
+		resp, err := newClient(t, c, map[int16]int16{15: v}).Broker(0).Request(testCtx(t), req)
+		require.NoError(t, err)
+		var got []string
+		for _, g := range resp.(*kmsg.DescribeGroupsResponse).Groups {
+			msg := ""
+			if g.ErrorMessage != nil {
+				msg = *g.ErrorMessage
+			}
+			got = append(got, fmt.Sprintf("%s|%s|%s|%d|%s", g.Group, g.State, g.ProtocolType, g.ErrorCode, msg))
+		}
+		if v < 6 {
+			assert.Equal(t, []string{"simple|Empty||0|", "legacy|Stable|consumer|0|", "s|Dead||0|", "nope|Dead||0|"}, got)
+			continue
+		}
+		assert.Equal(t, []string{"simple|Empty||0|", "legacy|Stable|consumer|0|",
+			"s|Dead||69|Group s is not a classic group.", "nope|Dead||69|Group nope not found."}, got)
+	}
+}
+
+func TestStreamsGroupHeartbeat_staleEpochRunsTheStoredTopology(t *testing.T) {
+	t.Parallel()
+	c, cl := upCluster(t)
+	c.PutStreamsGroup(StreamsGroup{ID: "up-app", State: "Empty", Topology: &Topology{Epoch: 2, Subtopologies: []Subtopology{{ID: "0", SourceTopics: []string{"up-in"}}}}})
+	r := heartbeat(t, cl, "m1", 0, upTopology("counts-v2", "by-key", "up-in"))
+	require.Zero(t, r.ErrorCode, "a member below the stored epoch is not compared")
+	assert.Len(t, r.ActiveTasks, 1, "it runs the stored topology")
 }

@@ -35,6 +35,7 @@ var rpcs = map[int16]rpc{
 	8:  {name: "OffsetCommit", handle: (*Cluster).handleOffsetCommit, groups: offsetCommitGroups, stateFaults: true},
 	9:  {name: "OffsetFetch", handle: (*Cluster).handleOffsetFetch, stateFaults: true},
 	10: {name: "FindCoordinator", handle: (*Cluster).handleFindCoordinator, groups: findCoordinatorGroups, stateFaults: true},
+	15: {name: "DescribeGroups", handle: (*Cluster).handleDescribeGroups, groups: describeGroupsGroups, stateFaults: true},
 	16: {name: "ListGroups", handle: (*Cluster).handleListGroups, stateFaults: true},
 	17: {name: "SASLHandshake", handle: (*Cluster).handleSaslHandshake},
 	18: {name: "ApiVersions", handle: (*Cluster).handleApiVersions},
@@ -55,7 +56,7 @@ var rpcs = map[int16]rpc{
 const apiVersionsKey int16 = 18
 
 // stateFaultKeys lists, in the words of a validation error, the keys a
-// state file may fault: "1, 8, 9, 10, 16, 32, 42, 44, 47, 88 or 89".
+// state file may fault: "1, 8, 9, 10, 15, 16, 32, 42, 44, 47, 88 or 89".
 func stateFaultKeys() string {
 	var keys []string
 	for _, k := range slices.Sorted(maps.Keys(rpcs)) {
