@@ -327,3 +327,25 @@ func (s *upScenario) requireResumed(got map[string]int64, round map[string][]int
 	require.Equal(s.t, round, upCountsFrom(out, upRecords))
 	require.Equal(s.t, upWant(s.topic("up-in"), 8, 8, 8), upPick(got, s.topic("up-in")))
 }
+
+// TestUpgradeTexts checks e2e/testdata/upgrade/v1.txt … v5.txt against what the real 4.4.0 jars
+// print for UpgradeApp's versions (Topology#describe(), no topic prefix: the notes' up-in,
+// up-in-b, up-out), so that unit tests can use the real texts; E2E_CAPTURE=1 rewrites them. No
+// broker.
+func TestUpgradeTexts(t *testing.T) {
+	dir := filepath.Join(E2EDir(), "testdata", "upgrade")
+	for _, v := range []string{"v1", "v2", "v3", "v4", "v5"} {
+		res, err := RunJavaTool(context.Background(), Kafka44, "e2e.UpgradeApp", "version="+v, "describe-only=true")
+		require.NoError(t, err)
+		require.Equal(t, 0, res.ExitCode, "describe-only %s: %s", v, res.Stderr)
+		path := filepath.Join(dir, v+".txt")
+		if os.Getenv("E2E_CAPTURE") == "1" {
+			require.NoError(t, os.MkdirAll(dir, 0o755))
+			require.NoError(t, os.WriteFile(path, []byte(res.Stdout), 0o644))
+			continue
+		}
+		want, err := os.ReadFile(path)
+		require.NoError(t, err, "run with E2E_CAPTURE=1")
+		assert.Equal(t, string(want), res.Stdout, "%s is stale: re-capture with E2E_CAPTURE=1", path)
+	}
+}
