@@ -26,9 +26,10 @@ const (
 	upPlanMigration = 1 // migration possible
 	upPlanBlocked   = 3 // migration blocked, each blocker named
 
-	upApplyDone    = 0 // the group is an Empty classic group holding exactly the export
-	upApplyRefused = 1 // a precondition does not hold; nothing changed
-	upApplyNothing = 4 // the broker accepts NEW as is
+	upApplyDone        = 0 // the group is an Empty classic group holding exactly the export
+	upApplyRefused     = 1 // a precondition does not hold; nothing changed
+	upApplyInterrupted = 3 // stopped part-way (or the id taken): the state left is named
+	upApplyNothing     = 4 // the broker accepts NEW as is
 
 	upVerifyOK     = 0 // a Stable streams group on NEW's topology, no offset moved backwards
 	upVerifyFailed = 3 // another topology, an offset moved backwards, another kind of group
@@ -108,8 +109,9 @@ type upApplyDoc struct {
 	Outcome  string   `json:"outcome"`
 	Refusals []string `json:"refusals"`
 	Steps    []struct {
-		Step string `json:"step"`
-		Done bool   `json:"done"`
+		Step    string `json:"step"`
+		Done    bool   `json:"done"`
+		Earlier bool   `json:"earlier"`
 	} `json:"steps"`
 	Stopped string `json:"stopped"`
 }
@@ -119,6 +121,17 @@ func (d upApplyDoc) done() []string {
 	var out []string
 	for _, st := range d.Steps {
 		if st.Done {
+			out = append(out, st.Step)
+		}
+	}
+	return out
+}
+
+// earlier is the steps a resume found done by an earlier run, in order.
+func (d upApplyDoc) earlier() []string {
+	var out []string
+	for _, st := range d.Steps {
+		if st.Earlier {
 			out = append(out, st.Step)
 		}
 	}
@@ -161,6 +174,28 @@ func (s *upScenario) apply(version string, wantExit int, extra ...string) upAppl
 	require.NoError(s.t, json.Unmarshal([]byte(r.Stdout), &doc), "upgrade apply -o json: %s", r.Stdout)
 	logf("%s: upgrade apply %s: %s, steps done %v, refusals %q, stopped %q", s.app, version, doc.Outcome, doc.done(), doc.Refusals, doc.Stopped)
 	return doc
+}
+
+// resume runs `upgrade apply --resume FILE -o json` and checks its exit code against want.
+func (s *upScenario) resume(wantExit int) upApplyDoc {
+	s.t.Helper()
+	r := s.ours("upgrade", "apply", "--resume", s.exportFile(), "-o", "json")
+	require.Equal(s.t, wantExit, r.ExitCode, "upgrade apply --resume\nstdout: %s\nstderr: %s", r.Stdout, r.Stderr)
+	var doc upApplyDoc
+	require.NoError(s.t, json.Unmarshal([]byte(r.Stdout), &doc), "upgrade apply --resume -o json: %s", r.Stdout)
+	logf("%s: upgrade apply --resume: %s, steps done %v, stopped %q", s.app, doc.Outcome, doc.done(), doc.Stopped)
+	return doc
+}
+
+// deleteByHand deletes the group after a finished apply: the cluster is then as an apply that
+// stopped right after its delete step leaves it (the group and its offsets gone, the offsets
+// only in the export file), which `apply --resume` reads from the cluster.
+func (s *upScenario) deleteByHand() {
+	s.t.Helper()
+	resp, err := s.b.DeleteGroupsRaw(context.Background(), 3, s.app)
+	require.NoError(s.t, err)
+	require.Equal(s.t, int16(0), resp.Groups[0].ErrorCode)
+	require.Empty(s.t, s.committed())
 }
 
 // verify runs `upgrade verify --group G NEW --export FILE --wait D -o json`.

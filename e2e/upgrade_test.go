@@ -266,16 +266,31 @@ func TestUpgrade(t *testing.T) {
 		s.expectRefused("v4")
 	})
 
+	t.Run("apply stopped after the delete: --resume finishes it", func(t *testing.T) {
+		s := newUpScenario(t, b, bin, "resume")
+		v1 := s.runV1()
+		s.apply("v4", upApplyDone)
+		s.deleteByHand()
+		resumed := s.resume(upApplyDone)
+		require.Equal(t, []string{"check", "export", "delete", "commit", "read-back", "confirm"}, resumed.done())
+		require.Equal(t, []string{"check", "export", "delete"}, resumed.earlier(), "found done")
+		s.requireApplied(v1)
+		s.produce()
+		v4 := s.start("v4")
+		vr, r := s.verify("v4", 60*time.Second)
+		require.Equal(t, upVerifyOK, r.ExitCode, "verify: %+v\n%s", vr, r.Stderr)
+		got := s.waitCaughtUp(v4, 2*upRecords, s.internal("by-key-v2-repartition"))
+		s.stop(v4)
+		s.requireResumed(got, upCounts(4, 5, 6))
+	})
+
 	t.Run("new version started before the commit: caught by verify", func(t *testing.T) {
 		s := newUpScenario(t, b, bin, "early")
 		v1 := s.runV1()
 		s.apply("v4", upApplyDone)
 		s.requireApplied(v1)
-		// The state an apply stopped right after its delete leaves: the group and its offsets
-		// gone, the offsets only in the export file. The new version starts there.
-		resp, err := b.DeleteGroupsRaw(ctx, 3, s.app)
-		require.NoError(t, err)
-		require.Equal(t, int16(0), resp.Groups[0].ErrorCode)
+		// The state an apply stopped right after its delete leaves; the new version starts there.
+		s.deleteByHand()
 		s.produce()
 		v4 := s.start("v4")
 		// verify right after the start, as the procedure runs it: it sees the new group before
@@ -286,6 +301,10 @@ func TestUpgrade(t *testing.T) {
 		// Once it committed, its offsets are past the export: a later verify cannot tell (F652).
 		later, lr := s.verify("v4", 0)
 		logf("%s: verify after the first commits: exit %d, %s", s.app, lr.ExitCode, later.Outcome)
+		// --resume does not commit over the group the application made: the id is taken.
+		taken := s.resume(upApplyInterrupted)
+		require.Equal(t, "taken", taken.Stopped)
+		require.Equal(t, got, s.committed(), "nothing committed by the resume")
 		s.stop(v4)
 		logf("%s: committed after the early start %s", s.app, upSorted(got))
 		require.Equal(t, upVerifyFailed, r.ExitCode, "verify: %+v\n%s", vr, r.Stderr)
