@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -51,7 +52,7 @@ func newUpScenario(t *testing.T, b *Broker, bin, name string) *upScenario {
 	require.NoError(t, os.MkdirAll(s.dir, 0o755))
 	ctx := context.Background()
 	for topic, parts := range map[string]int32{s.topic("up-in"): 3, s.topic("up-in-b"): 3, s.topic("up-out"): 1} {
-		if err := ooCreateTopic(ctx, b, topic, parts, nil); err != nil && err != kerr.TopicAlreadyExists {
+		if err := ooCreateTopic(ctx, b, topic, parts, nil); err != nil && !errors.Is(err, kerr.TopicAlreadyExists) {
 			require.NoError(t, err, topic)
 		}
 	}
