@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -280,4 +284,36 @@ func TestREADMEUpgradeApplyVerifyExitCodes(t *testing.T) {
 		}
 		assert.Equal(t, want, readmeTable(t, marker), marker)
 	}
+}
+
+// A signal while apply waits on the commit (the coordinator keeps moving)
+// ends it with 130; stdout takes no more writes, so the state left and the
+// command that finishes it are on stderr; --resume then finishes it.
+func TestUpgradeApply_signalAfterTheDelete(t *testing.T) {
+	t.Parallel()
+	isolate(t)
+	c := applyCluster(t)
+	file := filepath.Join(t.TempDir(), "up.csv")
+	c.InjectError(playground.Fault{Key: 8, Group: "up-app", ErrorCode: 16, Node: playground.AnyNode}) // NOT_COORDINATOR: retried
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	go func() {
+		for c.HasGroup("up-app") {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel(&signalError{sig: syscall.SIGINT})
+	}()
+	var out, errOut bytes.Buffer
+	code := testRun(t, []string{"upgrade", "apply", "--bootstrap-server", bootstrap(c), "--group", "up-app", upDir + "v2.txt",
+		"--accept-state-loss", "counts", "--execute", "--export", file}, IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut},
+		deps{signals: &signalWatch{ctx: ctx}})
+	assert.Equal(t, 130, code, errOut.String())
+	assert.Contains(t, errOut.String(), "upgrade apply stopped at commit: group up-app")
+	assert.Contains(t, errOut.String(), "To finish: kstreams-groups upgrade apply --resume "+file)
+	assert.Contains(t, errOut.String(), "interrupted by SIGINT")
+
+	c.ClearFaults()
+	r := runCLI(t, "upgrade", "apply", "--bootstrap-server", bootstrap(c), "--resume", file)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Len(t, c.CommittedOffsets("up-app"), 6)
 }

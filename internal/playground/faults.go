@@ -73,3 +73,10 @@ func (c *Cluster) takeFaultWhere(key int16, node int32, match func(*Fault) bool)
 	}
 	return Fault{}, false
 }
+
+// ClearFaults removes every queued fault: the broker recovered.
+func (c *Cluster) ClearFaults() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.faults = nil
+}

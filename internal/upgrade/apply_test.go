@@ -445,3 +445,24 @@ func (j *joinAfterFirst) ListAllGroups(ctx context.Context) ([]admin.AnyGroup, e
 	j.join()
 	return j.VerifyClient.ListAllGroups(ctx)
 }
+
+// v4 renames the drained repartition topic: its offsets are carried (the
+// export stays whole) and, once v4 runs, listed as stale with the old
+// topic, for inventory --orphans.
+func TestVerify_listsWhatIsLeftBehind(t *testing.T) {
+	t.Parallel()
+	p := startPlayground(t)
+	var j journal
+	res, err := upgrade.Apply(ctxOf(t), upgrade.ApplySources{Client: p.client, Read: readFile(t)}, applyOpts("v4.txt", true), j.hooks())
+	require.NoError(t, err)
+	require.Equal(t, upgrade.ApplyDone, res.Outcome(), res.Refusals)
+	require.Zero(t, p.join(t, "v4", "counts", "by-key-v2").ErrorCode)
+	v, err := upgrade.Verify(ctxOf(t), upgrade.VerifySources{Client: p.client, Read: readFile(t)},
+		upgrade.VerifyOptions{Options: upgrade.Options{Group: app, New: "v4.txt"}, Journal: j.last})
+	require.NoError(t, err)
+	assert.Equal(t, upgrade.Verified, v.Outcome, v.Reason)
+	assert.Equal(t, 3, v.Checked, "the input offsets; the old repartition topic is not read any more")
+	assert.Equal(t, []string{"up-app-by-key-repartition"}, v.OldTopics)
+	assert.Len(t, v.StaleOffsets, 3)
+	assert.Equal(t, "up-app-by-key-repartition", v.StaleOffsets[0].Topic)
+}
