@@ -203,6 +203,11 @@ func TestUpgrade(t *testing.T) {
 		vr, r := s.verify("v4", 60*time.Second)
 		require.Equal(t, upVerifyOK, r.ExitCode, "verify: %+v\n%s", vr, r.Stderr)
 		require.Contains(t, vr.OldTopics, old, "the old repartition topic is left behind")
+		var stale []string
+		for _, o := range vr.StaleOffsets {
+			stale = append(stale, fmt.Sprintf("%s-%d", o.Topic, o.Partition))
+		}
+		require.ElementsMatch(t, []string{old + "-0", old + "-1", old + "-2"}, stale, "its offsets are listed as stale")
 		got := s.waitCaughtUp(v4, 2*upRecords, s.internal("by-key-v2-repartition"))
 		s.stop(v4)
 		s.requireResumed(got, upCounts(4, 5, 6))
