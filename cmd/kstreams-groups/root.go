@@ -302,9 +302,9 @@ with the same options and the same text it lists, describes and deletes
 Kafka Streams groups (KIP-1071), resets and deletes their offsets, and prints
 the topology description the broker stored for a group (KIP-1331). Its
 subcommands add an overview of who runs each task and where the lag is, a
-health check for monitoring, a doctor, an upgrade diff, the groups' configs,
-an inventory of internal topics, a Prometheus exporter with a web console
-(serve), and a playground cluster to try them all on.` + "\n\n" + exitStatusHelp()
+health check for monitoring, a doctor, an upgrade diff and migration plan,
+the groups' configs, an inventory of internal topics, a Prometheus exporter
+with a web console (serve), and a playground cluster to try them all on.` + "\n\n" + exitStatusHelp()
 }
 
 // newRootBase is the root command with its options, both forms', and no

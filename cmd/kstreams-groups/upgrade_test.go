@@ -43,6 +43,8 @@ func TestUpgradePlan(t *testing.T) {
 		{"group not Empty", "up-busy", "v2", upgradeBlocked, []string{"Verdict: blocked", "NOT MET group-empty: state Stable",
 			"group-not-empty up-busy", "group-has-members up-busy: 1 member"}},
 		{"new source topic", "up-app", "v5", upgradeMigration, []string{"New source topics", "up-in-b (sub-topology 0)"}},
+		{"description not stored", "up-nodesc", "v2", upgradeMigration, []string{"topology description is NOT_STORED",
+			"counts -> counts-v2 (sub-topology 1): renamed, state STARTS EMPTY", "(9 records) is not carried"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

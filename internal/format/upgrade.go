@@ -2,7 +2,9 @@ package format
 
 // Display rules for upgrade plan (kstreams-groups upgrade plan --group G
 // NEW), a view of ours:
-//   - "Upgrade plan for group G (state S, N members), NEW: <spec>" first;
+//   - "Upgrade plan for group G (state S, N members), NEW: <spec>" first,
+//     and a line saying so when the group's description is not stored
+//     (the plan then reads the topology the broker keeps);
 //   - "Broker:" says whether the broker accepts NEW for the group (diff's
 //     rule); when it refuses, one indented line per refused field;
 //   - "Verdict:" is one of "accepted as is", "migration needed",
@@ -28,6 +30,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 	"github.com/kstreams-groups/kstreams-groups/internal/upgrade"
 )
 
@@ -41,6 +44,9 @@ func UpgradePlanText(w io.Writer, res *upgrade.Result, st *Styles) error {
 	var b strings.Builder
 	g := Escape(p.Group)
 	fmt.Fprintf(&b, "%s %s (state %s, %s), NEW: %s\n", st.Paint(st.header(), "Upgrade plan for group"), g, Escape(p.State), plural(p.Members, "member"), Escape(res.New))
+	if p.DescriptionStatus != topology.Available {
+		fmt.Fprintf(&b, "The group's topology description is %s: its stores and topics are those of the topology the broker keeps (no node names).\n", p.DescriptionStatus)
+	}
 	writeUpgradeVerdict(&b, res, st)
 	if p.Verdict == upgrade.AcceptedAsIs {
 		writeUpgradeStores(&b, p, st)
@@ -229,18 +235,21 @@ type UpgradePlanDoc struct {
 	// New is NEW as given (a file, or - for stdin).
 	New string `json:"new" yaml:"new"`
 	// Verdict is accepted, migration or blocked; absent with error.
-	Verdict       string                   `json:"verdict,omitempty" yaml:"verdict,omitempty"`
-	State         string                   `json:"state,omitempty" yaml:"state,omitempty"`
-	Members       int                      `json:"members" yaml:"members"`
-	Refused       []UpgradeRefusalDoc      `json:"refused" yaml:"refused"`
-	Offsets       []UpgradeOffsetDoc       `json:"offsets" yaml:"offsets"`
-	Stores        []UpgradeStoreDoc        `json:"stores" yaml:"stores"`
-	Repartitions  []UpgradeRepartitionDoc  `json:"repartitions" yaml:"repartitions"`
-	NewSources    []UpgradeNewSourceDoc    `json:"new_sources" yaml:"new_sources"`
-	LeftBehind    UpgradeLeftBehindDoc     `json:"left_behind" yaml:"left_behind"`
-	Preconditions []UpgradePreconditionDoc `json:"preconditions" yaml:"preconditions"`
-	Blockers      []UpgradeBlockerDoc      `json:"blockers" yaml:"blockers"`
-	Error         *ErrorDoc                `json:"error,omitempty" yaml:"error,omitempty"`
+	Verdict string `json:"verdict,omitempty" yaml:"verdict,omitempty"`
+	State   string `json:"state,omitempty" yaml:"state,omitempty"`
+	// TopologyDescriptionStatus is the group's description status; the
+	// plan reads the topology the broker keeps when it is not AVAILABLE.
+	TopologyDescriptionStatus string                   `json:"topology_description_status,omitempty" yaml:"topology_description_status,omitempty"`
+	Members                   int                      `json:"members" yaml:"members"`
+	Refused                   []UpgradeRefusalDoc      `json:"refused" yaml:"refused"`
+	Offsets                   []UpgradeOffsetDoc       `json:"offsets" yaml:"offsets"`
+	Stores                    []UpgradeStoreDoc        `json:"stores" yaml:"stores"`
+	Repartitions              []UpgradeRepartitionDoc  `json:"repartitions" yaml:"repartitions"`
+	NewSources                []UpgradeNewSourceDoc    `json:"new_sources" yaml:"new_sources"`
+	LeftBehind                UpgradeLeftBehindDoc     `json:"left_behind" yaml:"left_behind"`
+	Preconditions             []UpgradePreconditionDoc `json:"preconditions" yaml:"preconditions"`
+	Blockers                  []UpgradeBlockerDoc      `json:"blockers" yaml:"blockers"`
+	Error                     *ErrorDoc                `json:"error,omitempty" yaml:"error,omitempty"`
 }
 
 // UpgradeRefusalDoc is one field of the broker's topology that NEW
@@ -344,7 +353,7 @@ func NewUpgradePlanDoc(res *upgrade.Result) UpgradePlanDoc {
 		}
 		return doc
 	}
-	doc.Verdict, doc.State, doc.Members = string(p.Verdict), p.State, p.Members
+	doc.Verdict, doc.State, doc.Members, doc.TopologyDescriptionStatus = string(p.Verdict), p.State, p.Members, p.DescriptionStatus.String()
 	for _, r := range p.Refused {
 		doc.Refused = append(doc.Refused, UpgradeRefusalDoc{Subtopology: r.Subtopology, Subject: r.Subject, Old: r.Old, New: r.New})
 	}

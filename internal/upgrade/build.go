@@ -80,7 +80,7 @@ func (a Answers) changelogs() map[string]bool {
 
 // Build makes the plan from the answers.
 func Build(a Answers) *Plan {
-	p := &Plan{Group: a.Group, State: a.Streams.State, Members: len(a.Streams.Members), Verdict: AcceptedAsIs}
+	p := &Plan{Group: a.Group, State: a.Streams.State, Members: len(a.Streams.Members), DescriptionStatus: a.Streams.TopologyStatus, Verdict: AcceptedAsIs}
 	for _, f := range a.Comparison.Findings {
 		if f.Kind == diff.TopologyRefused {
 			p.Refused = append(p.Refused, Refusal{Subtopology: cmpOr(f.OldSubtopology, f.NewSubtopology), Subject: f.Subject, Old: f.Old, New: f.New})

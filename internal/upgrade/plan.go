@@ -2,6 +2,7 @@ package upgrade
 
 import (
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
 // The plan follows what a real 4.4.0 broker was measured to do when an
@@ -50,6 +51,10 @@ type Plan struct {
 	State string
 	// Members is how many members the group has.
 	Members int
+	// DescriptionStatus is the group's topology description status: when
+	// it is not Available, OLD is the topology the broker keeps, without
+	// node names (record.go).
+	DescriptionStatus topology.Status
 	Verdict Verdict
 	// Refused are the changes for which the broker refuses NEW (diff's
 	// topology-refused findings); empty when it accepts it.

@@ -131,7 +131,14 @@ func fetchGroup(ctx context.Context, client Client, group string) (*kafka.Stream
 	switch {
 	case a.Err != nil:
 		return nil, nil, a.Err
-	case a.Streams.TopologyStatus != topology.Available:
+	case a.Streams.TopologyStatus == topology.Available:
+	case len(a.Streams.Subtopologies) > 0:
+		// No description stored: the topology the broker keeps is what
+		// its verdict compares, and it names every topic.
+		g := *a.Streams
+		g.Topology = fromRecord(group, g.Subtopologies)
+		a.Streams = &g
+	default:
 		return nil, nil, &kafka.StatusError{Group: group, Status: a.Streams.TopologyStatus}
 	}
 	offs := client.FetchCommittedOffsets(ctx, []string{group})

@@ -289,9 +289,9 @@ func TestPlan_failures(t *testing.T) {
 		require.NotNil(t, code)
 		assert.Equal(t, kafka.CodeGroupIDNotFound, *code)
 	})
-	t.Run("description not stored", func(t *testing.T) {
+	t.Run("description not stored, no topology", func(t *testing.T) {
 		f := newFake(t)
-		f.group.TopologyStatus, f.group.Topology = topology.NotStored, nil
+		f.group.TopologyStatus, f.group.Topology, f.group.Subtopologies = topology.NotStored, nil, nil
 		var se *kafka.StatusError
 		require.ErrorAs(t, plan(t, f, "v2.txt").Err, &se)
 	})
@@ -308,4 +308,43 @@ func TestOptions_Validate(t *testing.T) {
 	assert.ErrorContains(t, upgrade.Options{New: "x"}.Validate(), "--group")
 	assert.ErrorContains(t, upgrade.Options{Group: "g"}.Validate(), "NEW")
 	assert.NoError(t, upgrade.Options{Group: "g", New: "-"}.Validate())
+}
+
+// A group whose description is not stored (no plugin on the broker) is
+// planned from the topology the broker keeps: the verdict and the plan
+// are the same.
+func TestPlan_descriptionNotStored(t *testing.T) {
+	for _, tc := range []struct {
+		new     string
+		verdict upgrade.Verdict
+		check   func(t *testing.T, p *upgrade.Plan)
+	}{
+		{"v3.txt", upgrade.AcceptedAsIs, func(t *testing.T, p *upgrade.Plan) {
+			assert.Equal(t, upgrade.StoreKept, p.Stores[0].Fate)
+		}},
+		{"v2.txt", upgrade.MigrationNeeded, func(t *testing.T, p *upgrade.Plan) {
+			// diff pairs the store's keeper with NEW's by its topics.
+			assert.Equal(t, []upgrade.Store{{Name: "counts", NewName: "counts-v2", Fate: upgrade.StoreRenamed, Subtopology: "1",
+				Changelog: "up-app-counts-changelog", NewChangelog: "up-app-counts-v2-changelog", ChangelogRecords: 9}}, p.Stores)
+		}},
+		{"v4.txt", upgrade.MigrationNeeded, func(t *testing.T, p *upgrade.Plan) {
+			require.Len(t, p.Repartitions, 1)
+			assert.Equal(t, "up-app-by-key-repartition", p.Repartitions[0].Topic)
+			assert.True(t, p.Repartitions[0].Drained())
+			assert.Equal(t, upgrade.StoreKept, p.Stores[0].Fate)
+		}},
+		{"v5.txt", upgrade.MigrationNeeded, func(t *testing.T, p *upgrade.Plan) {
+			assert.Equal(t, []upgrade.NewSource{{Topic: "up-in-b", Subtopology: "0"}}, p.NewSources)
+		}},
+	} {
+		t.Run(tc.new, func(t *testing.T) {
+			f := newFake(t)
+			f.group.TopologyStatus, f.group.Topology = topology.NotStored, nil
+			res := plan(t, f, tc.new)
+			require.NoError(t, res.Err)
+			assert.Equal(t, tc.verdict, res.Plan.Verdict)
+			assert.Equal(t, topology.NotStored, res.Plan.DescriptionStatus)
+			tc.check(t, res.Plan)
+		})
+	}
 }
