@@ -85,7 +85,7 @@ func heartbeatUp(t *testing.T, c *playground.Cluster, member, store string, epoc
 	req := kmsg.NewPtrStreamsGroupHeartbeatRequest()
 	req.Group, req.MemberID, req.MemberEpoch = "up-app", member, epoch
 	if epoch == 0 {
-		req.Topology = &topo
+		req.Topology, req.RebalanceTimeoutMillis = &topo, 300000
 	}
 	resp, err := k.Broker(0).Request(t.Context(), req)
 	require.NoError(t, err)

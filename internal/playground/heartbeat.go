@@ -15,8 +15,9 @@ import (
 // need to be tried without Kafka. The 4.4.0 group coordinator
 // (GroupMetadataManager.streamsGroupHeartbeat) does, and so does this:
 //
-//   - A join (member epoch 0) must bring a topology (INVALID_REQUEST
-//     otherwise). An absent group id is created as a streams group holding
+//   - A join (member epoch 0) must bring a topology and a rebalance timeout,
+//     and only a join may bring a topology (INVALID_REQUEST with the
+//     coordinator's message otherwise). An absent group id is created as a streams group holding
 //     that topology. An Empty classic group with no members (the "simple"
 //     group an admin offset commit creates) is converted into a streams
 //     group: its committed offsets stay, the topology is accepted as is.
@@ -61,8 +62,8 @@ func (c *Cluster) handleStreamsGroupHeartbeat(n *node, req kmsg.Request) (kmsg.R
 		resp.ErrorCode, resp.ErrorMessage = code, msg
 		return resp, nil
 	}
-	if r.MemberID == "" {
-		resp.ErrorCode, resp.ErrorMessage = kerr.InvalidRequest.Code, strPtr("MemberId can't be empty.")
+	if msg := heartbeatRequestError(r); msg != "" {
+		resp.ErrorCode, resp.ErrorMessage = kerr.InvalidRequest.Code, strPtr(msg)
 		return resp, nil
 	}
 	var code int16
@@ -79,15 +80,31 @@ func (c *Cluster) handleStreamsGroupHeartbeat(n *node, req kmsg.Request) (kmsg.R
 	return resp, nil
 }
 
+// heartbeatRequestError is the request check of the 4.4.0 coordinator
+// (GroupCoordinatorService's validation, its messages) that the
+// playground's members can fail; "" when it passes.
+func heartbeatRequestError(r *kmsg.StreamsGroupHeartbeatRequest) string {
+	switch {
+	case r.MemberID == "":
+		return "MemberId can't be empty."
+	case r.MemberEpoch < -2:
+		return fmt.Sprintf("MemberEpoch is %d, but must be greater than or equal to -2.", r.MemberEpoch)
+	case r.MemberEpoch == 0 && r.RebalanceTimeoutMillis == -1:
+		return "RebalanceTimeoutMs must be provided in first request."
+	case r.MemberEpoch == 0 && r.Topology == nil:
+		return "Topology must be non-null when (re-)joining."
+	case r.MemberEpoch != 0 && r.Topology != nil:
+		return "Topology can only be provided when (re-)joining."
+	}
+	return ""
+}
+
 // heartbeatGroups lists the group of a request, for the request log.
 func heartbeatGroups(req kmsg.Request) []string {
 	return []string{req.(*kmsg.StreamsGroupHeartbeatRequest).Group}
 }
 
 func (c *Cluster) joinStreamsLocked(r *kmsg.StreamsGroupHeartbeatRequest, resp *kmsg.StreamsGroupHeartbeatResponse) (int16, *string) {
-	if r.Topology == nil || len(r.Topology.Subtopologies) == 0 {
-		return kerr.InvalidRequest.Code, strPtr("Topology must be non-empty when (re-)joining.")
-	}
 	g, ok := c.groups[r.Group]
 	switch {
 	case !ok || g.streams == nil && g.groupType == "classic" && strings.EqualFold(g.state, "Empty"):

@@ -39,6 +39,9 @@ func heartbeat(t *testing.T, cl brokerRequester, member string, epoch int32, top
 	t.Helper()
 	req := kmsg.NewPtrStreamsGroupHeartbeatRequest()
 	req.Group, req.MemberID, req.MemberEpoch, req.Topology = "up-app", member, epoch, topo
+	if epoch == 0 {
+		req.RebalanceTimeoutMillis = 300000
+	}
 	return brokerRequest[*kmsg.StreamsGroupHeartbeatResponse](t, cl, 0, req)
 }
 
@@ -178,7 +181,11 @@ func TestStreamsGroupHeartbeat_AcceptsWhatTheBrokerDoesNotCompare(t *testing.T) 
 	assert.Zero(t, r.ErrorCode)
 	assert.Equal(t, kerr.UnknownMemberID.Code, heartbeat(t, cl, "nobody", 2, nil).ErrorCode)
 	assert.Equal(t, kerr.FencedMemberEpoch.Code, heartbeat(t, cl, "m2", 9, nil).ErrorCode)
-	assert.Equal(t, kerr.InvalidRequest.Code, heartbeat(t, cl, "m3", 0, nil).ErrorCode, "a join without a topology")
+	r = heartbeat(t, cl, "m3", 0, nil)
+	assert.Equal(t, kerr.InvalidRequest.Code, r.ErrorCode, "a join without a topology")
+	assert.Equal(t, ptr("Topology must be non-null when (re-)joining."), r.ErrorMessage)
+	r = heartbeat(t, cl, "m2", 2, upTopology("counts", "by-key", "up-in"))
+	assert.Equal(t, ptr("Topology can only be provided when (re-)joining."), r.ErrorMessage)
 }
 
 func TestStreamsGroupHeartbeat_OtherGroupsAndFaults(t *testing.T) {

@@ -339,7 +339,7 @@ func (r *runner) failed(k StepKind, err error, state Stopped) {
 // stopped tells whether an earlier step ended the run.
 func (r *runner) stopped() bool { return r.res.Err != nil }
 
-// record writes the journal after step k; only the export's write may
+// record writes the journal as it stands; only the export's write may
 // stop the run.
 func (r *runner) record() error {
 	if r.hooks.Record == nil {

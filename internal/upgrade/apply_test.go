@@ -134,7 +134,7 @@ func (p *pg) join(t *testing.T, member, store, repartition string) *kmsg.Streams
 	s1.RepartitionSourceTopics, s1.StateChangelogTopics = []kmsg.TopicInfo{rp}, []kmsg.TopicInfo{cl}
 	topo.Subtopologies = []kmsg.StreamsGroupHeartbeatRequestTopologySubtopology{s0, s1}
 	req := kmsg.NewPtrStreamsGroupHeartbeatRequest()
-	req.Group, req.MemberID, req.Topology = app, member, &topo
+	req.Group, req.MemberID, req.Topology, req.RebalanceTimeoutMillis = app, member, &topo, 300000
 	// One node: the coordinator of every group. kgo cannot route this key
 	// itself.
 	resp, err := p.kgo.Broker(0).Request(ctxOf(t), req)
@@ -465,4 +465,51 @@ func TestVerify_listsWhatIsLeftBehind(t *testing.T) {
 	assert.Equal(t, []string{"up-app-by-key-repartition"}, v.OldTopics)
 	assert.Len(t, v.StaleOffsets, 3)
 	assert.Equal(t, "up-app-by-key-repartition", v.StaleOffsets[0].Topic)
+}
+
+// The cluster goes away after the delete: the commit fails when the
+// command's time is up, and the state says the offsets are only in the
+// export.
+func TestApply_clusterLostAfterTheDelete(t *testing.T) {
+	t.Parallel()
+	p := startPlayground(t)
+	ctx, cancel := context.WithTimeout(ctxOf(t), 2*time.Second)
+	defer cancel()
+	var j journal
+	hooks := j.hooks()
+	hooks.Progress = func(s upgrade.Step) {
+		if s.Kind == upgrade.StepDelete && s.Done {
+			_ = p.c.Close()
+		}
+	}
+	res, err := upgrade.Apply(ctx, upgrade.ApplySources{Client: p.client, Read: readFile(t)}, applyOpts("v2.txt", true, "counts"), hooks)
+	require.NoError(t, err, "a deadline is no signal")
+	assert.Equal(t, upgrade.StoppedDeleted, res.Stopped)
+	assert.Equal(t, upgrade.ApplyInterrupted, res.Outcome())
+	assert.Equal(t, upgrade.StepDelete, j.last.Step, "the journal says the delete was done")
+	assert.Len(t, j.last.Offsets, 6)
+}
+
+// F652: an application started after the delete and before the commit
+// re-reads its inputs from the earliest offset; once it committed past the
+// export, only the journal tells.
+func TestVerify_startedBeforeTheCommit(t *testing.T) {
+	t.Parallel()
+	p := startPlayground(t)
+	p.c.InjectError(playground.Fault{Key: 8, Group: app, ErrorCode: 30, Times: 1})
+	var j journal
+	res, err := upgrade.Apply(ctxOf(t), upgrade.ApplySources{Client: p.client, Read: readFile(t)}, applyOpts("v2.txt", true, "counts"), j.hooks())
+	require.NoError(t, err)
+	require.Equal(t, upgrade.StoppedDeleted, res.Stopped)
+	require.Zero(t, p.join(t, "v2", "counts-v2", "by-key").ErrorCode)
+	for part := range int32(3) {
+		p.c.Commit(app, playground.Committed{Topic: "up-in", Partition: part, Offset: 8, LeaderEpoch: -1})
+		p.c.Commit(app, playground.Committed{Topic: "up-app-by-key-repartition", Partition: part, Offset: 9, LeaderEpoch: -1})
+	}
+	v, err := upgrade.Verify(ctxOf(t), upgrade.VerifySources{Client: p.client, Read: readFile(t)},
+		upgrade.VerifyOptions{Options: upgrade.Options{Group: app, New: "v2.txt"}, Journal: j.last})
+	require.NoError(t, err)
+	assert.Equal(t, upgrade.VerifyFailed, v.Outcome)
+	assert.Contains(t, v.Reason, "started before the commit")
+	assert.Empty(t, v.Backwards, "every offset is past the export")
 }

@@ -20,8 +20,10 @@ import (
 // it is Stable, and every exported offset only moved forward. An old
 // instance that joined first leaves the group on the old topology (the new
 // one is then refused again, upgrade-migration fact 5); an application
-// started before the commit re-read its inputs from the earliest offset
-// (its offsets are below the export). Until the new version has joined and
+// started before the commit re-read its inputs from the earliest offset:
+// its offsets are below the export until its first commit, and after it
+// only the journal tells (apply's last step is the delete, yet a streams
+// group holds the id: FINDINGS F652). Until the new version has joined and
 // settled, the answer is "not yet", and --wait keeps asking.
 
 // VerifyOptions are one upgrade verify invocation.
@@ -156,6 +158,13 @@ func verifyOnce(ctx context.Context, client VerifyClient, opts VerifyOptions, ne
 		return res
 	case g.Type != "streams":
 		res.Outcome, res.Reason = VerifyFailed, fmt.Sprintf("the group is a %s group (%s), not a streams group: another client uses the id", g.Type, g.State)
+		return res
+	}
+	if j := opts.Journal; j != nil && j.Step == StepDelete {
+		res.Outcome = VerifyFailed
+		res.Reason = "upgrade apply stopped after the delete and never committed the exported offsets, yet a streams group holds the id: " +
+			"an application started before the commit and read its inputs from auto.offset.reset, whatever its offsets say now " +
+			"(records processed twice, or skipped). Reprocessing under a new application id is the way back"
 		return res
 	}
 	verifyStreams(ctx, client, opts, newDesc, res)
