@@ -84,11 +84,27 @@ func writeUpgradeVerdict(b *strings.Builder, res *upgrade.Result, st *Styles) {
 	case upgrade.AcceptedAsIs:
 		fmt.Fprintf(b, "%s %s: deploy NEW as usual (a rolling restart); nothing to migrate.\n", verdict, st.Paint(st.warning(), "accepted as is"))
 	case upgrade.MigrationNeeded:
-		fmt.Fprintf(b, "%s %s, nothing blocks it: with every instance stopped, delete the group, commit all its offsets back to the same id, then start only NEW (next: kstreams-groups upgrade apply --group %s %s).\n",
-			verdict, st.Paint(st.warning(), "migration needed"), g, Escape(res.New))
+		fmt.Fprintf(b, "%s %s, nothing blocks it: with every instance stopped, delete the group, commit all its offsets back to the same id, then start only NEW (next: kstreams-groups upgrade apply --group %s%s %s).\n",
+			verdict, st.Paint(st.warning(), "migration needed"), g, acceptStateLossArg(p), Escape(res.New))
 	default:
 		fmt.Fprintf(b, "%s %s: the broker refuses NEW and the migration cannot be carried out now (%s).\n", verdict, st.Paint(st.errorColor(), "blocked"), plural(len(p.Blockers), "blocker"))
 	}
+}
+
+// acceptStateLossArg is the --accept-state-loss that apply needs for the
+// stores whose state the migration loses (each named, as apply asks), or
+// "": the suggested command must be one apply takes.
+func acceptStateLossArg(p *upgrade.Plan) string {
+	var lost []string
+	for _, s := range p.Stores {
+		if s.Lost() {
+			lost = append(lost, Escape(s.Name))
+		}
+	}
+	if len(lost) == 0 {
+		return ""
+	}
+	return " --accept-state-loss " + strings.Join(lost, ",")
 }
 
 // refusalText says what differs in one field of the broker's topology.
