@@ -144,6 +144,7 @@ func runRealKafkaBlock(t *testing.T, page string, cmds []doctest.Command, addr, 
 	for i, c := range cmds {
 		where := fmt.Sprintf("%s:%d: %s", page, c.Line, c.Text)
 		assert.NotRegexp(t, usageHint, parts[i], "%s is a usage error", where)
+		assert.NotContains(t, parts[i], "command not found", "%s runs as one command", where)
 		assert.NotRegexp(t, unreached, parts[i], "%s reaches the broker", where)
 		assert.Contains(t, parts[i], "@@@RC ", where)
 		for _, g := range made {

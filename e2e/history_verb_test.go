@@ -257,10 +257,3 @@ func movesOf(tasks []string, from, to string) map[string][2]string {
 	}
 	return out
 }
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}

@@ -400,6 +400,9 @@ func validateRealKafkaCommand(t *testing.T, page string, c docCommand, addr, shi
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 	}
 	assert.NotRegexp(t, usageHintRE, string(out), "%s:%d: %s is a usage error", page, c.Line, c.Text)
+	// A line of the command taken as a command of its own (a continuation
+	// lost) is not found by the shell.
+	assert.NotContains(t, string(out), "command not found", "%s:%d: %s runs as one command", page, c.Line, c.Text)
 }
 
 func TestLinesMatch(t *testing.T) {

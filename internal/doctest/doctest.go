@@ -158,7 +158,7 @@ func shCommands(body []string, first int) []Command {
 		c := Command{Line: first + i, Kind: "sh", Text: l}
 		for strings.HasSuffix(c.Text, "\\") && i+1 < len(body) {
 			i++
-			c.Text = strings.TrimSuffix(c.Text, "\\") + "\n" + body[i]
+			c.Text += "\n" + body[i] // the backslash kept: one shell command
 		}
 		if m := exitNote.FindStringSubmatch(c.Text); m != nil {
 			c.WantExit, _ = strconv.Atoi(m[1])
@@ -184,7 +184,7 @@ func consoleCommands(body []string, first int) []Command {
 		c := Command{Line: first + i, Kind: "console", Text: strings.TrimPrefix(l, "$ "), CheckRC: true}
 		for strings.HasSuffix(c.Text, "\\") && i+1 < len(body) {
 			i++
-			c.Text = strings.TrimSuffix(c.Text, "\\") + "\n" + body[i]
+			c.Text += "\n" + body[i] // the backslash kept: one shell command
 		}
 		if Background(c.Text) {
 			c.CheckRC = false

@@ -27,7 +27,8 @@ func TestBlocks(t *testing.T) {
 	sh := blocks[0].Commands
 	require.Len(t, sh, 2)
 	assert.Equal(t, Command{Line: 4, Text: "kstreams-groups list   # exit 0", Kind: "sh", CheckRC: true}, sh[0])
-	assert.Equal(t, "kstreams-groups check \n  --group a   # exit 1", sh[1].Text)
+	// The continuation stays one shell command: the backslash is kept.
+	assert.Equal(t, "kstreams-groups check \\\n  --group a   # exit 1", sh[1].Text)
 	assert.Equal(t, 1, sh[1].WantExit)
 	con := blocks[4].Commands
 	require.Len(t, con, 2)
