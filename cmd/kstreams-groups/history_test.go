@@ -32,7 +32,7 @@ func TestREADMEHistoryExitCodes(t *testing.T) {
 // records of a real 4.4.0 coordinator (testdata/history/real-4.4.0),
 // the first `shown` of them (all when 0), as a broker would.
 type historyClient struct {
-	client   //nolint:unused // embedded for its method set only
+	client   // embedded for its method set only
 	mu       sync.Mutex
 	recs     []admin.LogRecord
 	shown    int

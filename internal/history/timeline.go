@@ -153,8 +153,8 @@ func (t *timeline) member(id string, v *cr.MemberMetadata) {
 		return
 	}
 	t.members[id] = v
-	switch {
-	case old == nil:
+	switch old {
+	case nil:
 		if i := t.pendingRemoval(v.InstanceID); i >= 0 {
 			// The static member's old id went first in this write.
 			prev := t.pending[i].Member.MemberID
