@@ -59,6 +59,12 @@ func run(args []string, ios IOStreams, d deps) int {
 	if d.signals != nil {
 		ctx = d.signals.ctx
 	}
+	return runContext(ctx, args, ios, d)
+}
+
+// runContext is run within ctx: the mcp command runs a tool's command
+// line so, ended with its request.
+func runContext(ctx context.Context, args []string, ios IOStreams, d deps) int {
 	a := &app{io: ios, deps: d, args: args}
 	a.io.Out = ctxWriter{ctx: ctx, w: ios.Out}
 	args = joinOptionalArgsOf(args, a.verbs())
@@ -247,6 +253,7 @@ func (a *app) subcommands() []subcommand {
 		subs = append(subs, subcommand{vb.name, func() *cobra.Command { return a.newVerbCmd(vb) }})
 	}
 	subs = append(subs, subcommand{"playground", a.newPlaygroundCmd}, subcommand{"serve", a.newServeCmd},
+		subcommand{"mcp", a.newMCPCmd},
 		subcommand{"render", a.newRenderCmd}, subcommand{"version", a.newVersionCmd}, subcommand{"completion", a.newCompletionCmd})
 	if a.newGenDocsCmd() != nil {
 		subs = append(subs, subcommand{"gen-docs", a.newGenDocsCmd})
@@ -381,6 +388,8 @@ func unusedGlobals(name string) []string {
 		return append(slices.Clone(connectionFlags), "output", "color", "no-color", "config", "profile")
 	case "serve":
 		return []string{"output", "color", "no-color", "detailed-exit-codes"}
+	case "mcp":
+		return []string{"output", "color", "no-color", "detailed-exit-codes", "debug"}
 	}
 	return nil
 }

@@ -1,0 +1,604 @@
+package main
+
+// The mcp command: `kstreams-groups mcp`, a Model Context Protocol server
+// on stdio for a local assistant (internal/mcp, on the official Go SDK).
+// Its tools are the verbs, declared here once each (mcpTools): a tool's
+// arguments are its verb's options, from the verb's flag table; a call is
+// the verb's own command line (the options as flags, -o json) run through
+// the same path as the command (parse, Options.Validate, Run, the
+// document), its answer the -o json document with a short summary.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/kstreams-groups/kstreams-groups/internal/format"
+	"github.com/kstreams-groups/kstreams-groups/internal/mcp"
+)
+
+// mcpTool declares one tool: the verb it runs and how. Most are a verb
+// with all its options; some are one use of a verb (standby_coverage is
+// check's standby conditions, config_set config's changes).
+type mcpTool struct {
+	name, verb string
+	// title and about are what tools/list shows: about says what the
+	// answer's figures mean, for an assistant.
+	title, about string
+	// mutating marks a write: listed only with --allow-writes, a dry run
+	// unless approved (internal/mcp).
+	mutating bool
+	// fixed are options always given; only, when set, are the verb's
+	// options offered (else all but mcpNever).
+	fixed, only []string
+	// dryRun and execute are the options of a write's dry run and of its
+	// execution; a write without a dry run of its own (delete-offsets)
+	// shows the group's committed offsets as its plan.
+	dryRun, execute []string
+	// noDryRun marks such a write.
+	noDryRun bool
+}
+
+// mcpTools are the tools, one line each; TestMCPTools_everyVerb fails for
+// a verb that has none and is not in mcpNoTool.
+func mcpTools() []mcpTool {
+	return []mcpTool{
+		{name: "list", verb: "list", title: "List streams groups",
+			about: "The streams groups of the cluster; with state, each group's state (Empty: no member; Stable: every member runs its assignment; Reconciling/Assigning: a rebalance is in progress; Dead: being removed)."},
+		{name: "describe", verb: "describe", title: "Describe streams groups",
+			about: "A group as kafka-streams-groups.sh --describe shows it, in one view: state (epochs, member count), members (their assigned and target tasks), offsets (per partition the committed offset, the log end and the lag, the records between them) or topology (the description the broker stored, KIP-1331)."},
+		{name: "overview", verb: "overview", title: "Overview: topology, task owners, lag",
+			about: "Who runs each task S_P (sub-topology S, partition P) with its standbys, whether it is moving, and its lag: records not yet processed (log end minus committed offset) and, with time_lag, the age of the oldest unprocessed record. Totals per sub-topology and group come first."},
+		{name: "check", verb: "check", title: "Health check",
+			about: "The group against thresholds, as a monitoring plugin: status OK, WARNING, CRITICAL or UNKNOWN, with the condition each group failed and its figures (lag in records, time lag in seconds, members, tasks moving)."},
+		{name: "standby_coverage", verb: "check", title: "Standby coverage", fixed: []string{"--require-configured-standbys"},
+			only:  []string{"group", "all-groups", "min-standbys", "standbys-critical"},
+			about: "Whether every stateful task has the standby replicas the group is configured for (streams.num.standby.replicas) or min_standbys: a task with fewer has a cold restore ahead if its active instance fails. WARNING names the tasks short of standbys."},
+		{name: "doctor", verb: "doctor", title: "Diagnose a group",
+			about: "Why a topology description is not AVAILABLE or a group is unhealthy: each finding with its severity (ok, info, warning, problem) and a hint saying what to do."},
+		{name: "diff", verb: "diff", title: "Upgrade safety: compare topologies",
+			about: "What deploying a new topology would do to a running group's state: findings by severity (breaking: state or changelog lost, or the broker refuses the new topology for the group; warning; info), the changes per sub-topology, and whether the broker accepts it."},
+		{name: "config", verb: "config", title: "Group configs", only: []string{"group", "all-groups", "dynamic"},
+			about: "Each group config (standby replicas, session timeout, heartbeat interval, assignor) with its effective value and its source: DYNAMIC_GROUP_CONFIG is set on the group, STATIC_BROKER_CONFIG and DEFAULT_CONFIG come from the broker."},
+		{name: "inventory", verb: "inventory", title: "Internal topics inventory", only: []string{"group", "all-groups", "orphans"},
+			about: "The internal topics (changelogs, repartition topics) of each group with their size on disk, and the orphans: internal topics no live group declares, with the reason and their bytes."},
+		{name: "reset_offsets", verb: "reset-offsets", title: "Reset committed offsets", mutating: true,
+			dryRun: []string{"--dry-run"}, execute: []string{"--execute"},
+			about: "Reset a stopped (Empty) group's committed offsets on its input topics: the plan lists per partition the offset it would commit. The group reprocesses (or skips) the records between."},
+		{name: "delete_offsets", verb: "delete-offsets", title: "Delete committed offsets", mutating: true, noDryRun: true,
+			about: "Delete an Empty group's committed offsets of input topics: it then starts them from its auto.offset.reset position. Its dry run shows the group's committed offsets now."},
+		{name: "delete", verb: "delete", title: "Delete streams groups", mutating: true, dryRun: []string{"--dry-run"},
+			about: "Delete Empty streams groups (their committed offsets and topology), optionally their internal topics: the plan says which groups would be deleted."},
+		{name: "config_set", verb: "config", title: "Change group configs", mutating: true,
+			only: []string{"group", "set", "delete-config"}, dryRun: []string{"--dry-run"}, execute: []string{"--execute"},
+			about: "Set (KEY=VALUE) or remove group configs such as streams.num.standby.replicas; the dry run has the broker validate the change against its bounds."},
+		{name: "inventory_cleanup", verb: "inventory", title: "Delete orphaned internal topics", mutating: true,
+			fixed: []string{"--orphans", "--delete"}, only: []string{"group", "all-groups", "configs", "min-age"},
+			dryRun: []string{"--dry-run"}, execute: []string{"--execute"},
+			about: "Delete the orphaned internal topics (no live group declares them) older than min_age, each re-checked just before: the plan lists them with their bytes."},
+	}
+}
+
+// mcpNoTool are the verbs no tool runs, with why.
+var mcpNoTool = map[string]string{}
+
+// mcpNever are the options no tool offers: the watch (a call answers
+// once), the dry run and execution (the approval decides), and those that
+// read or write a local file (a remote assistant must not reach the
+// server's files) or print only another format.
+var mcpNever = []string{"watch", "interval", "count", "dry-run", "execute", "export", "from-file",
+	"new-command-config", "partition-metrics", "verbose"}
+
+// diffArguments are diff's sides, which are its positional arguments.
+const (
+	diffOld         = "old"
+	diffNew         = "new"
+	diffNewTopology = "new_topology"
+)
+
+// verbNamed is the declaration of the verb name.
+func verbNamed(name string) *verb {
+	for _, vb := range verbs() {
+		if vb.name == name {
+			return vb
+		}
+	}
+	return nil
+}
+
+// offered are the verb's options the tool takes, in its table's order.
+func (t mcpTool) offered(vb *verb) []flagDef {
+	var out []flagDef
+	for _, f := range vb.flags {
+		if slices.Contains(mcpNever, f.name) || t.only != nil && !slices.Contains(t.only, f.name) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// schema is the tool's arguments: each option offered, typed by its kind,
+// described by its help.
+func (t mcpTool) schema(vb *verb) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}, AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}}
+	for _, f := range t.offered(vb) {
+		p := &jsonschema.Schema{Description: flagHelpText(f)}
+		switch f.kind {
+		case boolFlag:
+			p.Type = "boolean"
+			if f.on {
+				p.Default = json.RawMessage("true")
+			}
+		case stringsFlag:
+			p.Type, p.Items = "array", &jsonschema.Schema{Type: "string"}
+		case optionalFlag:
+			p.Types = []string{"boolean", "string"}
+			p.Description += " true gives the option without a value."
+		case stringFlag:
+			p.Type = "string"
+		}
+		s.Properties[f.name] = p
+	}
+	if vb.name == "diff" {
+		s.Properties[diffOld] = &jsonschema.Schema{Type: "string", Pattern: "^group:.+",
+			Description: "The running side: group:NAME, the topology description the broker stored for the streams group NAME."}
+		s.Properties[diffNew] = &jsonschema.Schema{Type: "string", Pattern: "^group:.+",
+			Description: "The new side as another group, group:NAME; or give new_topology."}
+		s.Properties[diffNewTopology] = &jsonschema.Schema{Type: "string",
+			Description: "The new side as text: a Topology#describe() output, the text of describe --topology, or our JSON/YAML."}
+		s.Required = []string{diffOld}
+	}
+	return s
+}
+
+// flagHelpText is an option's help as a sentence, without pflag's `NAME`
+// quotes.
+func flagHelpText(f flagDef) string {
+	h := f.help
+	if h == "" {
+		h = f.kafkaHelp
+	}
+	return strings.ReplaceAll(h, "`", "")
+}
+
+// argv is the verb's command line for the arguments (mode: the dry run's
+// or the execution's options), and the text diff reads from stdin.
+func (t mcpTool) argv(vb *verb, args map[string]any, mode []string) ([]string, string, error) {
+	line := []string{vb.name}
+	line = append(line, t.fixed...)
+	for _, f := range t.offered(vb) {
+		v, ok := args[f.name]
+		if !ok {
+			continue
+		}
+		switch f.kind {
+		case boolFlag:
+			if b, _ := v.(bool); b != f.on {
+				line = append(line, "--"+f.name+"="+strconv.FormatBool(b))
+			}
+		case stringsFlag:
+			for _, s := range v.([]any) {
+				line = append(line, "--"+f.name+"="+s.(string))
+			}
+		case optionalFlag:
+			switch v := v.(type) {
+			case bool:
+				if v {
+					line = append(line, "--"+f.name+"="+optionalNoValue)
+				}
+			case string:
+				line = append(line, "--"+f.name+"="+v)
+			}
+		case stringFlag:
+			line = append(line, "--"+f.name+"="+v.(string))
+		}
+	}
+	line = append(line, mode...)
+	line = append(line, "--output=json", "--detailed-exit-codes")
+	if vb.name != "diff" {
+		return line, "", nil
+	}
+	old, _ := args[diffOld].(string)
+	newSide, hasNew := args[diffNew].(string)
+	text, hasText := args[diffNewTopology].(string)
+	if hasNew == hasText {
+		return nil, "", errors.New("give the new side as new (group:NAME) or as new_topology (its text), one of them")
+	}
+	if hasText {
+		return append(line, "--", old, "-"), text, nil
+	}
+	return append(line, "--", old, newSide), "", nil
+}
+
+// mcpOptions are the mcp command's options.
+type mcpOptions struct {
+	allowWrites bool
+	auditLog    string
+	budget      int
+	scopes      []string
+	// connection are the root options of the cluster, given to each
+	// verb's command line (--bootstrap-server, --command-config, ...).
+	connection []string
+}
+
+var mcpFlag = struct {
+	allowWrites boolOpt
+	auditLog    stringOpt
+	budget      intOpt
+	scope       stringsOpt
+}{
+	allowWrites: boolOption(flagDef{name: "allow-writes",
+		help: "List the tools that change the cluster (reset_offsets, delete_offsets, delete, config_set, inventory_cleanup); each is still a dry run until called again with the approval token of its dry run."}),
+	auditLog: stringOption(flagDef{name: "audit-log",
+		help: "Append one JSON line per tool call (time, tool, arguments with secrets redacted, outcome) to `FILE`."}),
+	budget: intOption(flagDef{name: "max-answer-bytes",
+		help: "The most bytes of a document in one answer (default 65536); a larger one is paged or cut, and the answer says so."},
+		1024, "--max-answer-bytes: want a whole number of at least 1024, got %q"),
+	scope: stringsOption(flagDef{name: "group-scope",
+		help: "Answer only for the streams groups whose names start with `PREFIX` (repeatable); a call naming another group, or asking for every group, is refused."}),
+}
+
+func (a *app) newMCPCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the verbs as Model Context Protocol tools on stdio, for an AI assistant",
+		Long: `Serve a Model Context Protocol server on stdin and stdout, for an assistant
+that runs it as a local command (Claude Desktop or Code, VS Code, Cursor):
+docs/mcp.md has their configurations. Its tools are the read verbs (list,
+describe, overview, check, standby_coverage, doctor, diff, config,
+inventory), each taking the verb's options as arguments and answering its
+-o json document with a short summary, within a size budget
+(--max-answer-bytes: a larger document is paged, or cut, and the answer says
+so). The cluster is the one of --bootstrap-server, --command-config,
+--profile or the environment, as for every command.
+
+Nothing can change the cluster unless --allow-writes lists the writes
+(reset_offsets, delete_offsets, delete, config_set, inventory_cleanup), and
+even then each call is a dry run, which returns its plan and an approval
+token; only the same call with that token (_approval_token) executes, and
+only while the group is as the dry run saw it. --audit-log FILE records
+every call. stdout carries the protocol only; nothing is printed.`,
+		Example: `  # Claude Code: add the server for the playground
+  claude mcp add kstreams-groups -- kstreams-groups mcp --bootstrap-server localhost:9092
+
+  # Writes allowed (still approved one by one), every call audited
+  kstreams-groups mcp --profile prod --allow-writes --audit-log ~/.kstreams-groups-audit.jsonl`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o, err := mcpOptionsOf(a.flagValues(cmd, nil))
+			if err != nil {
+				return err
+			}
+			o.connection = connectionArgs(cmd)
+			return a.serveMCP(cmd.Context(), o)
+		},
+	}
+	for _, f := range table(mcpFlag.allowWrites, mcpFlag.auditLog, mcpFlag.budget, mcpFlag.scope) {
+		f.register(cmd.Flags(), false)
+	}
+	return cmd
+}
+
+func mcpOptionsOf(v flagValues) (mcpOptions, error) {
+	o := mcpOptions{allowWrites: mcpFlag.allowWrites.get(v), auditLog: mcpFlag.auditLog.get(v), scopes: mcpFlag.scope.get(v)}
+	n, given, err := mcpFlag.budget.value(v)
+	if err != nil {
+		return o, &usageError{err: err}
+	}
+	if given {
+		o.budget = n
+	}
+	return o, nil
+}
+
+// connectionArgs are the root's options of the cluster given on the
+// command line, for each verb's command line (the environment and the
+// config file are read by each run as by the command).
+func connectionArgs(cmd *cobra.Command) []string {
+	var out []string
+	for _, name := range []string{"bootstrap-server", "command-config", "timeout", "config", "profile"} {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+			out = append(out, "--"+name+"="+f.Value.String())
+		}
+	}
+	return out
+}
+
+// serveMCP serves the tools on stdin and stdout until stdin ends or ctx
+// does.
+func (a *app) serveMCP(ctx context.Context, o mcpOptions) error {
+	var audit io.Writer
+	if o.auditLog != "" {
+		f, err := os.OpenFile(o.auditLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return usageErrorf("--audit-log: %v", err)
+		}
+		defer f.Close()
+		audit = f
+	}
+	s, err := a.newMCPServer(o, audit)
+	if err != nil {
+		return err
+	}
+	err = s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(a.io.In), Writer: nopWriteCloser{a.io.Out}})
+	if errors.Is(err, io.EOF) || ctx.Err() == nil && err != nil && strings.Contains(err.Error(), "EOF") {
+		return nil // the client closed stdin: the session ended
+	}
+	return err
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// newMCPServer is the MCP server of the tools, its verbs run with a.deps
+// (a cluster client built per call) and o's connection options: stdio's
+// here, serve's at /mcp.
+func (a *app) newMCPServer(o mcpOptions, audit io.Writer) (*sdk.Server, error) {
+	var tools []mcp.Tool
+	for _, t := range mcpTools() {
+		tools = append(tools, a.mcpToolOf(t, o.connection))
+	}
+	return mcp.New(mcp.Config{
+		Name: "kstreams-groups", Version: resolveVersion().Version,
+		Instructions: "Tools to inspect Kafka Streams groups (KIP-1071): start with list, then overview or check for a group; doctor explains what is wrong. Writes, when listed, are dry runs until called again with the approval token their dry run returned: show the plan to the person first.",
+		Tools:        tools, AllowWrites: o.allowWrites, Audit: audit, Budget: o.budget, Scopes: o.scopes,
+	})
+}
+
+// mcpToolOf is the tool t runs through the verb's command line.
+func (a *app) mcpToolOf(t mcpTool, connection []string) mcp.Tool {
+	vb := verbNamed(t.verb)
+	tool := mcp.Tool{Name: t.name, Title: t.title, Description: t.about, Input: t.schema(vb), Mutating: t.mutating,
+		GroupArguments: []string{"group"}, AllGroupsArguments: []string{"all-groups"}}
+	if vb.name == "diff" {
+		tool.GroupArguments = []string{diffOld, diffNew}
+	}
+	tool.Call = func(ctx context.Context, args map[string]any, execute bool) (mcp.Answer, error) {
+		if t.mutating && !execute && t.noDryRun {
+			return a.mcpPlanWithoutDryRun(ctx, t, args, connection), nil
+		}
+		mode := t.dryRun
+		if execute {
+			mode = t.execute
+		}
+		line, stdin, err := t.argv(vb, args, mode)
+		if err != nil {
+			return mcp.Answer{Failed: true, Summary: err.Error(), Outcome: "usage"}, nil
+		}
+		return a.mcpRun(ctx, t, vb, append(line, connection...), stdin), nil
+	}
+	if t.mutating {
+		tool.State = func(ctx context.Context, args map[string]any) (string, error) {
+			return a.mcpGroupState(ctx, args, connection)
+		}
+	}
+	return tool
+}
+
+// mcpRun runs one command line of the verb in this process, as the
+// command runs it, and makes its answer.
+func (a *app) mcpRun(ctx context.Context, t mcpTool, vb *verb, line []string, stdin string) mcp.Answer {
+	code, stdout, stderr := a.runLine(ctx, line, stdin)
+	doc := bytes.TrimSpace(stdout)
+	if !json.Valid(doc) || len(doc) == 0 {
+		doc = nil
+	}
+	failed := doc == nil || vb.own == nil && code != exitOK
+	ans := mcp.Answer{Document: doc, Failed: failed, Outcome: outcomeName(vb, code),
+		Summary: mcpSummary(t, vb, code, doc, stderr)}
+	if t.mutating {
+		ans.Plan = stablePlan(doc)
+	}
+	return ans
+}
+
+// runLine runs a command line in this process with captured streams.
+func (a *app) runLine(ctx context.Context, line []string, stdin string) (int, []byte, string) {
+	var out, errOut bytes.Buffer
+	d := a.deps
+	d.signals = nil
+	code := runContext(ctx, line, IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut}, d)
+	return code, out.Bytes(), errOut.String()
+}
+
+// outcomeName is how the verb ended, for the audit log: ok, or the exit
+// code and the first words of its meaning.
+func outcomeName(vb *verb, code int) string {
+	if code == exitOK {
+		return "ok"
+	}
+	return "exit " + strconv.Itoa(code) + ": " + exitMeaning(vb, code)
+}
+
+// exitMeaning is the first clause of the meaning of the verb's exit code.
+func exitMeaning(vb *verb, code int) string {
+	statuses := exitStatuses
+	if vb.own != nil {
+		statuses = vb.own.statuses
+	}
+	for _, s := range statuses {
+		if s.Code == code {
+			m := s.Meaning
+			if i := strings.IndexAny(m, ".;:("); i > 0 {
+				m = m[:i]
+			}
+			return strings.TrimSpace(m)
+		}
+	}
+	return "unknown"
+}
+
+// mcpSummary is the text beside the document: how the verb ended, each
+// group's state or status, and what it said on stderr (escaped, bounded).
+func mcpSummary(t mcpTool, vb *verb, code int, doc []byte, stderr string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: exit %d (%s).", t.name, code, exitMeaning(vb, code))
+	if line := groupsLine(doc); line != "" {
+		b.WriteString(" " + line)
+	}
+	if s := strings.TrimSpace(stderr); s != "" {
+		const most = 2000
+		s = format.EscapeMessage(s)
+		if len(s) > most {
+			s = s[:most] + " [cut]"
+		}
+		b.WriteString("\n" + s)
+	}
+	return b.String()
+}
+
+// groupsLine names the groups of a document with what each is: its state,
+// status, result or error.
+func groupsLine(doc []byte) string {
+	var d map[string]any
+	if json.Unmarshal(doc, &d) != nil {
+		return ""
+	}
+	groups, _ := d["groups"].([]any)
+	var parts []string
+	for i, e := range groups {
+		if i == 10 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(groups)-10))
+			break
+		}
+		g, _ := e.(map[string]any)
+		name, _ := g["group"].(string)
+		var what []string
+		for _, k := range []string{"state", "status", "result", "outcome"} {
+			if s, ok := g[k].(string); ok {
+				what = append(what, s)
+			}
+		}
+		if e, ok := g["error"].(map[string]any); ok {
+			if n, ok := e["name"].(string); ok {
+				what = append(what, n)
+			}
+		}
+		parts = append(parts, format.Escape(name)+" ("+format.Escape(strings.Join(what, ", "))+")")
+	}
+	line := ""
+	if s, ok := d["status"].(string); ok {
+		line = "Status " + format.Escape(s) + ". "
+	}
+	if len(parts) > 0 {
+		line += fmt.Sprintf("%d group(s): %s.", len(groups), strings.Join(parts, ", "))
+	}
+	return strings.TrimSpace(line)
+}
+
+// volatileKeys are the figures of a document that move while nothing
+// changes for a write (the log end as producers append, the lag, the time
+// of the reading): left out of what an approval binds, so that a token
+// approves the plan, not the moment.
+var volatileKeys = []string{"at", "lag", "log_end_offset", "log_start_offset", "time_lag", "time_lag_seconds"}
+
+// stablePlan is a document without its volatile figures.
+func stablePlan(doc []byte) []byte {
+	if doc == nil {
+		return nil
+	}
+	var v any
+	d := json.NewDecoder(bytes.NewReader(doc))
+	d.UseNumber()
+	if d.Decode(&v) != nil {
+		return doc
+	}
+	b, _ := json.Marshal(withoutVolatile(v))
+	return b
+}
+
+func withoutVolatile(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if slices.Contains(volatileKeys, k) || strings.HasSuffix(k, "_lag") {
+				delete(x, k)
+				continue
+			}
+			x[k] = withoutVolatile(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = withoutVolatile(e)
+		}
+	}
+	return v
+}
+
+// mcpGroupState is what an approval binds beside the plan: the state,
+// epochs, members and committed offsets of the groups the arguments name
+// (describe --offsets), or the state of every group (list --state) for a
+// write that names none.
+func (a *app) mcpGroupState(ctx context.Context, args map[string]any, connection []string) (string, error) {
+	line := []string{"describe", "--offsets"}
+	groups, _ := args["group"].([]any)
+	all, _ := args["all-groups"].(bool)
+	switch {
+	case len(groups) > 0:
+		for _, g := range groups {
+			line = append(line, "--group="+g.(string))
+		}
+	case all:
+		line = append(line, "--all-groups")
+	default:
+		line = []string{"list", "--state=" + optionalNoValue}
+	}
+	line = append(append(line, "--output=json"), connection...)
+	code, stdout, stderr := a.runLine(ctx, line, "")
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%d\n%s\n%s", code, stablePlan(bytes.TrimSpace(stdout)), stderr), nil
+}
+
+// mcpPlanWithoutDryRun is the dry run of a write whose verb has none
+// (delete-offsets): the group's committed offsets now, and what the
+// approved call would do.
+func (a *app) mcpPlanWithoutDryRun(ctx context.Context, t mcpTool, args map[string]any, connection []string) mcp.Answer {
+	vb := verbNamed(t.verb)
+	if _, _, err := t.argv(vb, args, nil); err != nil {
+		return mcp.Answer{Failed: true, Summary: err.Error(), Outcome: "usage"}
+	}
+	line := []string{"describe", "--offsets", "--output=json", "--detailed-exit-codes"}
+	for _, g := range stringsArg(args, "group") {
+		line = append(line, "--group="+g)
+	}
+	if len(stringsArg(args, "group")) == 0 {
+		return mcp.Answer{Failed: true, Outcome: "usage", Summary: "Option [delete-offsets] takes exactly one group: give group"}
+	}
+	code, stdout, stderr := a.runLine(ctx, append(line, connection...), "")
+	doc := bytes.TrimSpace(stdout)
+	if !json.Valid(doc) || len(doc) == 0 {
+		return mcp.Answer{Failed: true, Outcome: outcomeName(vb, code), Summary: format.EscapeMessage(stderr)}
+	}
+	plan, _ := json.Marshal(map[string]any{"verb": vb.name, "arguments": args, "offsets_now": json.RawMessage(doc)})
+	return mcp.Answer{Document: plan, Plan: stablePlan(plan), Failed: code != exitOK, Outcome: outcomeName(vb, code),
+		Summary: t.name + " has no dry run of its own: this is the group's committed offsets now (offsets_now); the approved call deletes those of the input topics given." +
+			" " + groupsLine(doc)}
+}
+
+// stringsArg is an array argument's strings.
+func stringsArg(args map[string]any, name string) []string {
+	var out []string
+	if l, ok := args[name].([]any); ok {
+		for _, e := range l {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}

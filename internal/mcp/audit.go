@@ -1,0 +1,81 @@
+package mcp
+
+import (
+	"encoding/json"
+	"io"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// auditLog writes one JSON line per call, read or write: when, which tool,
+// its arguments with secrets redacted, and how it ended.
+type auditLog struct {
+	mu  sync.Mutex
+	w   io.Writer
+	now func() time.Time
+}
+
+func newAuditLog(w io.Writer, now func() time.Time) *auditLog {
+	return &auditLog{w: w, now: now}
+}
+
+// record writes the line; a log that cannot be written loses the line,
+// not the call (the file is the operator's: a full disk must not keep an
+// assistant from reading a group).
+func (l *auditLog) record(tool string, args any, outcome, detail string) {
+	if l == nil || l.w == nil {
+		return
+	}
+	// A line: time, tool, arguments, outcome and, for a refusal or a
+	// failure, its detail (a map: encoding/json writes its keys sorted).
+	line := map[string]any{"time": l.now().UTC().Format(time.RFC3339Nano), "tool": tool, "arguments": args, "outcome": outcome}
+	if detail != "" {
+		line["detail"] = detail
+	}
+	b, err := json.Marshal(line)
+	if err != nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, _ = l.w.Write(append(b, '\n'))
+}
+
+// secretName matches the names of arguments and of KEY=VALUE settings
+// that may hold a secret.
+var secretName = regexp.MustCompile(`(?i)(password|passwd|secret|token|credential|jaas|sasl|private|api[._-]?key|ssl\.key)`)
+
+// redacted replaces a secret value in the audit log.
+const redacted = "[redacted]"
+
+// redactArgs is the arguments with every secret replaced: the value of
+// an argument whose name looks like a secret's (the approval token
+// among them), and the value of a KEY=VALUE string whose key does.
+func redactArgs(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			if secretName.MatchString(k) {
+				out[k] = redacted
+				continue
+			}
+			out[k] = redactArgs(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = redactArgs(e)
+		}
+		return out
+	case string:
+		if k, _, ok := strings.Cut(v, "="); ok && secretName.MatchString(k) {
+			return k + "=" + redacted
+		}
+		return v
+	}
+	return v
+}
