@@ -24,6 +24,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/check"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/mcp"
 )
@@ -51,7 +52,7 @@ type mcpTool struct {
 }
 
 // mcpTools are the tools, one line each; TestMCPTools_everyVerb fails for
-// a verb that has none and is not in mcpNoTool.
+// a verb that has none and no reason in mcpNoTool.
 func mcpTools() []mcpTool {
 	return []mcpTool{
 		{name: "list", verb: "list", title: "List streams groups",
@@ -90,15 +91,39 @@ func mcpTools() []mcpTool {
 	}
 }
 
-// mcpNoTool are the verbs no tool runs, with why.
-var mcpNoTool = map[string]string{}
+// mcpNoTool is why no tool runs the verb, "" when one does (none yet: a
+// switch, not a map, costs nothing at start).
+func mcpNoTool(verb string) string {
+	switch verb {
+	default:
+		return ""
+	}
+}
 
 // mcpNever are the options no tool offers: the watch (a call answers
-// once), the dry run and execution (the approval decides), and those that
+// once), the dry run and execution (the approval decides), those that
 // read or write a local file (a remote assistant must not reach the
-// server's files) or print only another format.
+// server's files), diff's cluster of its own (the server's credentials
+// would go to a host the assistant names), and those that print only
+// another format.
 var mcpNever = []string{"watch", "interval", "count", "dry-run", "execute", "export", "from-file",
-	"new-command-config", "partition-metrics", "verbose"}
+	"new-bootstrap-server", "new-command-config", "partition-metrics", "verbose"}
+
+// mcpFailures are the codes of a verb with codes of its own that are a
+// failure (a tool error): its usage error and the run that could not
+// answer; its other codes are answers (check's WARNING, diff's breaking
+// changes).
+func mcpFailures(verb string) []int {
+	switch verb {
+	case "check":
+		return []int{int(check.Unknown)}
+	case "doctor":
+		return []int{exitUsage, doctorUndiagnose}
+	case "diff":
+		return []int{diffUnreadable}
+	}
+	return nil
+}
 
 // diffArguments are diff's sides, which are its positional arguments.
 const (
@@ -175,7 +200,7 @@ func flagHelpText(f flagDef) string {
 
 // argv is the verb's command line for the arguments (mode: the dry run's
 // or the execution's options), and the text diff reads from stdin.
-func (t mcpTool) argv(vb *verb, args map[string]any, mode []string) ([]string, string, error) {
+func (t mcpTool) argv(vb *verb, args map[string]any, mode, connection []string) ([]string, string, error) {
 	line := []string{vb.name}
 	line = append(line, t.fixed...)
 	for _, f := range t.offered(vb) {
@@ -207,6 +232,7 @@ func (t mcpTool) argv(vb *verb, args map[string]any, mode []string) ([]string, s
 	}
 	line = append(line, mode...)
 	line = append(line, "--output=json", "--detailed-exit-codes")
+	line = append(line, connection...)
 	if vb.name != "diff" {
 		return line, "", nil
 	}
@@ -244,7 +270,7 @@ var mcpFlag = struct {
 	auditLog: stringOption(flagDef{name: "audit-log",
 		help: "Append one JSON line per tool call (time, tool, arguments with secrets redacted, outcome) to `FILE`."}),
 	budget: intOption(flagDef{name: "max-answer-bytes",
-		help: "The most bytes of a document in one answer (default 65536); a larger one is paged or cut, and the answer says so."},
+		help: "At most `N` bytes of a document in one answer (default 65536); a larger one is paged or cut, and the answer says so."},
 		1024, "--max-answer-bytes: want a whole number of at least 1024, got %q"),
 	scope: stringsOption(flagDef{name: "group-scope",
 		help: "Answer only for the streams groups whose names start with `PREFIX` (repeatable); a call naming another group, or asking for every group, is refused."}),
@@ -269,12 +295,14 @@ Nothing can change the cluster unless --allow-writes lists the writes
 even then each call is a dry run, which returns its plan and an approval
 token; only the same call with that token (_approval_token) executes, and
 only while the group is as the dry run saw it. --audit-log FILE records
-every call. stdout carries the protocol only; nothing is printed.`,
-		Example: `  # Claude Code: add the server for the playground
-  claude mcp add kstreams-groups -- kstreams-groups mcp --bootstrap-server localhost:9092
+every call. stdout carries the protocol only; nothing is printed. It ends
+when stdin does, once every request read is answered.` + "\n\n" + exitStatusHelpFor(exitOK, exitFailure, exitUsage, exitSIGINT, exitSIGTERM),
+		Example: `  # The tools an assistant gets, asked from a script (one JSON-RPC message a line)
+  printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' \
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}' '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' | kstreams-groups mcp > tools.jsonl
 
-  # Writes allowed (still approved one by one), every call audited
-  kstreams-groups mcp --profile prod --allow-writes --audit-log ~/.kstreams-groups-audit.jsonl`,
+  # The command an assistant runs: writes listed (each approved by its dry run's token), every call audited
+  kstreams-groups mcp --bootstrap-server localhost:9092 --allow-writes --audit-log audit.jsonl`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o, err := mcpOptionsOf(a.flagValues(cmd, nil))
@@ -332,16 +360,13 @@ func (a *app) serveMCP(ctx context.Context, o mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	err = s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(a.io.In), Writer: nopWriteCloser{a.io.Out}})
+	track := newAnswered(ctx)
+	err = s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(&drainReader{r: a.io.In, a: track}), Writer: &drainWriter{w: a.io.Out, a: track}})
 	if errors.Is(err, io.EOF) || ctx.Err() == nil && err != nil && strings.Contains(err.Error(), "EOF") {
 		return nil // the client closed stdin: the session ended
 	}
 	return err
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // newMCPServer is the MCP server of the tools, its verbs run with a.deps
 // (a cluster client built per call) and o's connection options: stdio's
@@ -379,11 +404,11 @@ func (a *app) mcpToolOf(t mcpTool, connection []string) mcp.Tool {
 		if execute {
 			mode = t.execute
 		}
-		line, stdin, err := t.argv(vb, args, mode)
+		line, stdin, err := t.argv(vb, args, mode, connection)
 		if err != nil {
 			return mcp.Answer{Failed: true, Summary: err.Error(), Outcome: "usage"}, nil
 		}
-		return a.mcpRun(ctx, t, vb, append(line, connection...), stdin), nil
+		return a.mcpRun(ctx, t, vb, line, stdin), nil
 	}
 	if t.mutating {
 		tool.State = func(ctx context.Context, args map[string]any) (string, error) {
@@ -401,7 +426,7 @@ func (a *app) mcpRun(ctx context.Context, t mcpTool, vb *verb, line []string, st
 	if !json.Valid(doc) || len(doc) == 0 {
 		doc = nil
 	}
-	failed := doc == nil || vb.own == nil && code != exitOK
+	failed := doc == nil || vb.own == nil && code != exitOK || slices.Contains(mcpFailures(vb.name), code)
 	ans := mcp.Answer{Document: doc, Failed: failed, Outcome: outcomeName(vb, code),
 		Summary: mcpSummary(t, vb, code, doc, stderr)}
 	if t.mutating {
@@ -543,30 +568,39 @@ func withoutVolatile(v any) any {
 	return v
 }
 
-// mcpGroupState is what an approval binds beside the plan: the state,
-// epochs, members and committed offsets of the groups the arguments name
-// (describe --offsets), or the state of every group (list --state) for a
-// write that names none.
+// mcpGroupState is what an approval binds beside the plan: for the
+// groups the arguments name (or every group), their state, epochs and
+// member count (describe --state) and their committed offsets
+// (reset-offsets --to-current --dry-run: the offsets view shows only
+// members' partitions, none of an Empty group's); for a write that names
+// no group, the state of every group (list --state).
 func (a *app) mcpGroupState(ctx context.Context, args map[string]any, connection []string) (string, error) {
-	line := []string{"describe", "--offsets"}
-	groups, _ := args["group"].([]any)
-	all, _ := args["all-groups"].(bool)
-	switch {
-	case len(groups) > 0:
-		for _, g := range groups {
-			line = append(line, "--group="+g.(string))
+	var which []string
+	for _, g := range stringsArg(args, "group") {
+		which = append(which, "--group="+g)
+	}
+	if all, _ := args["all-groups"].(bool); all && len(which) == 0 {
+		which = []string{"--all-groups"}
+	}
+	lines := [][]string{{"list", "--state=" + optionalNoValue}}
+	if len(which) > 0 {
+		lines = [][]string{append([]string{"describe", "--state=" + optionalNoValue}, which...), committedOffsetsLine(which)}
+	}
+	var b strings.Builder
+	for _, line := range lines {
+		code, stdout, stderr := a.runLine(ctx, append(append(line, "--output=json"), connection...), "")
+		if err := ctx.Err(); err != nil {
+			return "", err
 		}
-	case all:
-		line = append(line, "--all-groups")
-	default:
-		line = []string{"list", "--state=" + optionalNoValue}
+		fmt.Fprintf(&b, "%d\n%s\n%s\n", code, stablePlan(bytes.TrimSpace(stdout)), stderr)
 	}
-	line = append(append(line, "--output=json"), connection...)
-	code, stdout, stderr := a.runLine(ctx, line, "")
-	if err := ctx.Err(); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%d\n%s\n%s", code, stablePlan(bytes.TrimSpace(stdout)), stderr), nil
+	return b.String(), nil
+}
+
+// committedOffsetsLine reads the committed offsets of the groups which
+// names, changing nothing.
+func committedOffsetsLine(which []string) []string {
+	return append([]string{"reset-offsets", "--all-input-topics", "--to-current", "--dry-run"}, which...)
 }
 
 // mcpPlanWithoutDryRun is the dry run of a write whose verb has none
@@ -574,16 +608,23 @@ func (a *app) mcpGroupState(ctx context.Context, args map[string]any, connection
 // approved call would do.
 func (a *app) mcpPlanWithoutDryRun(ctx context.Context, t mcpTool, args map[string]any, connection []string) mcp.Answer {
 	vb := verbNamed(t.verb)
-	if _, _, err := t.argv(vb, args, nil); err != nil {
+	// The verb's own parse and checks first, stopped before it runs: its
+	// usage error is the dry run's answer.
+	line, stdin, err := t.argv(vb, args, nil, connection)
+	if err != nil {
 		return mcp.Answer{Failed: true, Summary: err.Error(), Outcome: "usage"}
 	}
-	line := []string{"describe", "--offsets", "--output=json", "--detailed-exit-codes"}
+	d := a.deps
+	d.signals, d.runF = nil, func(string, any) error { return nil }
+	var errOut bytes.Buffer
+	if code := runContext(ctx, line, IOStreams{In: strings.NewReader(stdin), Out: io.Discard, ErrOut: &errOut}, d); code != exitOK {
+		return mcp.Answer{Failed: true, Outcome: outcomeName(vb, code), Summary: mcpSummary(t, vb, code, nil, errOut.String())}
+	}
+	var which []string
 	for _, g := range stringsArg(args, "group") {
-		line = append(line, "--group="+g)
+		which = append(which, "--group="+g)
 	}
-	if len(stringsArg(args, "group")) == 0 {
-		return mcp.Answer{Failed: true, Outcome: "usage", Summary: "Option [delete-offsets] takes exactly one group: give group"}
-	}
+	line = append(committedOffsetsLine(which), "--output=json", "--detailed-exit-codes")
 	code, stdout, stderr := a.runLine(ctx, append(line, connection...), "")
 	doc := bytes.TrimSpace(stdout)
 	if !json.Valid(doc) || len(doc) == 0 {

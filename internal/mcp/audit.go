@@ -45,7 +45,11 @@ func (l *auditLog) record(tool string, args any, outcome, detail string) {
 
 // secretName matches the names of arguments and of KEY=VALUE settings
 // that may hold a secret.
-var secretName = regexp.MustCompile(`(?i)(password|passwd|secret|token|credential|jaas|sasl|private|api[._-]?key|ssl\.key)`)
+// (Compiled on first use: a package-level regexp is paid by every start
+// of the command.)
+var secretName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(password|passwd|secret|token|credential|jaas|sasl|private|api[._-]?key|ssl\.key)`)
+})
 
 // redacted replaces a secret value in the audit log.
 const redacted = "[redacted]"
@@ -58,7 +62,7 @@ func redactArgs(v any) any {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, e := range v {
-			if secretName.MatchString(k) {
+			if secretName().MatchString(k) {
 				out[k] = redacted
 				continue
 			}
@@ -72,7 +76,7 @@ func redactArgs(v any) any {
 		}
 		return out
 	case string:
-		if k, _, ok := strings.Cut(v, "="); ok && secretName.MatchString(k) {
+		if k, _, ok := strings.Cut(v, "="); ok && secretName().MatchString(k) {
 			return k + "=" + redacted
 		}
 		return v
