@@ -139,11 +139,7 @@ func (a *app) addMCPResources(s *sdk.Server, connection []string) {
 			if err != nil {
 				return nil, err
 			}
-			var doc struct {
-				Groups []struct {
-					Group string `json:"group"`
-				} `json:"groups"`
-			}
+			var doc format.ListDoc
 			if err := json.Unmarshal(out, &doc); err != nil {
 				return nil, fmt.Errorf("list: %w", err)
 			}
