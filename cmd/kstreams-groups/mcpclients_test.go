@@ -12,6 +12,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,7 +68,7 @@ func inspector(t *testing.T, bs string, args ...string) map[string]any {
 	cmd := nodeProgram(t, ctx, "@modelcontextprotocol/inspector/clients/launcher/build/index.js", line...)
 	out, err := cmd.Output()
 	var stderr []byte
-	if ee, ok := err.(*exec.ExitError); ok {
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
 		stderr = ee.Stderr
 	}
 	require.NoError(t, err, "inspector %v: %s%s", args, out, stderr)
