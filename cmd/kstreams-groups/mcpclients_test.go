@@ -78,7 +78,8 @@ func inspector(t *testing.T, bs string, args ...string) map[string]any {
 }
 
 // The inspector lists the read tools (none mutating without
-// --allow-writes) and calls overview: its document is the CLI's.
+// --allow-writes) and calls overview: its document is the CLI's; it lists
+// the resources and reads a group's topology: the CLI's text.
 func TestMCPInspector_listsToolsAndCallsOverview(t *testing.T) {
 	t.Parallel()
 	pg, err := playground.StartStateWith(testPlayground, playground.DefaultState())
@@ -110,6 +111,19 @@ func TestMCPInspector_listsToolsAndCallsOverview(t *testing.T) {
 	cli := runCLI(t, "--bootstrap-server", bs, "overview", "--group", "word-count", "-o", "json")
 	require.Equal(t, 0, cli.code, cli.stderr)
 	assert.JSONEq(t, cli.stdout, string(got), "the tool's document is the CLI's")
+
+	// The resources: listed, and the topology read as the command prints it.
+	listed = inspector(t, bs, "--method", "resources/list")
+	var uris []string
+	for _, e := range listed["result"].(map[string]any)["resources"].([]any) {
+		uris = append(uris, e.(map[string]any)["uri"].(string))
+	}
+	assert.Contains(t, uris, "kstreams-groups://default/word-count/topology.png")
+	read := inspector(t, bs, "--method", "resources/read", "--uri", "kstreams-groups://default/word-count/topology")
+	contents := read["result"].(map[string]any)["contents"].([]any)
+	require.Len(t, contents, 1)
+	topo := runCLI(t, "--bootstrap-server", bs, "describe", "--topology", "--group", "word-count")
+	assert.Equal(t, topo.stdout, contents[0].(map[string]any)["text"])
 }
 
 // mcpConformanceScenarios are the conformance suite's server scenarios
