@@ -19,12 +19,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/kstreams-groups/kstreams-groups/internal/check"
+	"github.com/kstreams-groups/kstreams-groups/internal/diff"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/mcp"
 )
@@ -49,6 +50,19 @@ type mcpTool struct {
 	dryRun, execute []string
 	// noDryRun marks such a write.
 	noDryRun bool
+	// sides are the verb's positional arguments, in order (diff's OLD
+	// NEW, upgrade plan's NEW).
+	sides []mcpSide
+}
+
+// mcpSide is one positional argument of a verb, given by one of two
+// arguments of the tool: ref, a group (group:NAME), or text, a topology
+// description given inline (the verb reads it from stdin, "-"). Never a
+// path: a remote assistant must not reach the server's files.
+type mcpSide struct {
+	ref, text string
+	help      string
+	required  bool
 }
 
 // mcpTools are the tools, one line each; TestMCPTools_everyVerb fails for
@@ -69,11 +83,20 @@ func mcpTools() []mcpTool {
 		{name: "doctor", verb: "doctor", title: "Diagnose a group",
 			about: "Why a topology description is not AVAILABLE or a group is unhealthy: each finding with its severity (ok, info, warning, problem) and a hint saying what to do."},
 		{name: "diff", verb: "diff", title: "Upgrade safety: compare topologies",
+			sides: []mcpSide{{ref: "old", help: "the running side", required: true}, {ref: "new", text: "new_topology", help: "the new side", required: true}},
 			about: "What deploying a new topology would do to a running group's state: findings by severity (breaking: state or changelog lost, or the broker refuses the new topology for the group; warning; info), the changes per sub-topology, and whether the broker accepts it."},
 		{name: "config", verb: "config", title: "Group configs", only: []string{"group", "all-groups", "dynamic"},
 			about: "Each group config (standby replicas, session timeout, heartbeat interval, assignor) with its effective value and its source: DYNAMIC_GROUP_CONFIG is set on the group, STATIC_BROKER_CONFIG and DEFAULT_CONFIG come from the broker."},
 		{name: "inventory", verb: "inventory", title: "Internal topics inventory", only: []string{"group", "all-groups", "orphans"},
 			about: "The internal topics (changelogs, repartition topics) of each group with their size on disk, and the orphans: internal topics no live group declares, with the reason and their bytes."},
+		// Verbs of other branches: a tool once the verb is in verbs().
+		{name: "history", verb: "history", title: "Rebalance history",
+			about: "Why the group rebalanced: each new group epoch, oldest first, with its time, its causes (a member joined, left or rejoined, the topology, partitions or configs changed, naming the member or keys), the tasks it moved between processes, and how long the members took to reach it."},
+		{name: "upgrade_plan", verb: "plan", title: "Upgrade plan",
+			sides: []mcpSide{{ref: "new", text: "new_topology", help: "the topology to deploy", required: true}},
+			about: "Whether the broker accepts a new topology for the group as is, and if not the migration it needs: the offsets to commit back, the stores kept or rebuilt, and what blocks it now (members, undrained repartition topics)."},
+		{name: "upgrade_verify", verb: "verify", title: "Upgrade verify",
+			about: "Whether a migration went through once the new version started: the group running the new topology, the offsets committed back, and the old topics' offsets left stale."},
 		{name: "reset_offsets", verb: "reset-offsets", title: "Reset committed offsets", mutating: true,
 			dryRun: []string{"--dry-run"}, execute: []string{"--execute"},
 			about: "Reset a stopped (Empty) group's committed offsets on its input topics: the plan lists per partition the offset it would commit. The group reprocesses (or skips) the records between."},
@@ -95,9 +118,10 @@ func mcpTools() []mcpTool {
 // switch, not a map, costs nothing at start).
 func mcpNoTool(verb string) string {
 	switch verb {
-	default:
-		return ""
+	case "apply":
+		return "upgrade apply writes its offsets to a file of the server's (--export) and runs for minutes across a redeploy: a person runs it in a terminal, with upgrade_plan's answer"
 	}
+	return ""
 }
 
 // mcpNever are the options no tool offers: the watch (a call answers
@@ -109,28 +133,42 @@ func mcpNoTool(verb string) string {
 var mcpNever = []string{"watch", "interval", "count", "dry-run", "execute", "export", "from-file",
 	"new-bootstrap-server", "new-command-config", "partition-metrics", "verbose"}
 
-// mcpFailures are the codes of a verb with codes of its own that are a
-// failure (a tool error): its usage error and the run that could not
-// answer; its other codes are answers (check's WARNING, diff's breaking
-// changes).
-func mcpFailures(verb string) []int {
-	switch verb {
-	case "check":
-		return []int{int(check.Unknown)}
-	case "doctor":
-		return []int{exitUsage, doctorUndiagnose}
-	case "diff":
-		return []int{diffUnreadable}
+// mcpFailed reports whether a verb with codes of its own failed (a tool
+// error) with code: its usage error, check's UNKNOWN, a run that could
+// not answer, as its exit table says them; its other codes are answers
+// (check's WARNING, diff's breaking changes).
+func mcpFailed(vb *verb, code int) bool {
+	for _, st := range vb.own.statuses {
+		if st.Code == code {
+			m := st.Meaning
+			return strings.HasPrefix(m, "Usage error") || strings.HasPrefix(m, "UNKNOWN") || strings.Contains(m, "could not be")
+		}
 	}
-	return nil
+	return true
 }
 
-// diffArguments are diff's sides, which are its positional arguments.
-const (
-	diffOld         = "old"
-	diffNew         = "new"
-	diffNewTopology = "new_topology"
-)
+// verbPaths are the subcommand words of each verb, from the command tree:
+// a verb under a parent command is run as "upgrade plan".
+// (A function over a sync.Once: the tree's commands reach this one.)
+func verbPaths() map[string][]string {
+	builtPaths.once.Do(func() {
+		builtPaths.paths = map[string][]string{}
+		cmds := (&app{}).newRootCmd().Commands()
+		for len(cmds) > 0 {
+			c := cmds[0]
+			cmds = append(cmds[1:], c.Commands()...)
+			if _, seen := builtPaths.paths[c.Name()]; !seen && verbNamed(c.Name()) != nil {
+				builtPaths.paths[c.Name()] = strings.Fields(c.CommandPath())[1:]
+			}
+		}
+	})
+	return builtPaths.paths
+}
+
+var builtPaths struct {
+	once  sync.Once
+	paths map[string][]string
+}
 
 // verbNamed is the declaration of the verb name.
 func verbNamed(name string) *verb {
@@ -176,14 +214,18 @@ func (t mcpTool) schema(vb *verb) *jsonschema.Schema {
 		}
 		s.Properties[f.name] = p
 	}
-	if vb.name == "diff" {
-		s.Properties[diffOld] = &jsonschema.Schema{Type: "string", Pattern: "^group:.+",
-			Description: "The running side: group:NAME, the topology description the broker stored for the streams group NAME."}
-		s.Properties[diffNew] = &jsonschema.Schema{Type: "string", Pattern: "^group:.+",
-			Description: "The new side as another group, group:NAME; or give new_topology."}
-		s.Properties[diffNewTopology] = &jsonschema.Schema{Type: "string",
-			Description: "The new side as text: a Topology#describe() output, the text of describe --topology, or our JSON/YAML."}
-		s.Required = []string{diffOld}
+	for _, side := range t.sides {
+		if side.ref != "" {
+			s.Properties[side.ref] = &jsonschema.Schema{Type: "string", Pattern: "^" + diff.GroupPrefix + ".+",
+				Description: "The " + side.help + " as a streams group: group:NAME, the topology description the broker stored for it."}
+			if side.text == "" && side.required {
+				s.Required = append(s.Required, side.ref)
+			}
+		}
+		if side.text != "" {
+			s.Properties[side.text] = &jsonschema.Schema{Type: "string",
+				Description: "The " + side.help + " as text: a Topology#describe() output, the text of describe --topology, or our JSON/YAML."}
+		}
 	}
 	return s
 }
@@ -201,7 +243,7 @@ func flagHelpText(f flagDef) string {
 // argv is the verb's command line for the arguments (mode: the dry run's
 // or the execution's options), and the text diff reads from stdin.
 func (t mcpTool) argv(vb *verb, args map[string]any, mode, connection []string) ([]string, string, error) {
-	line := []string{vb.name}
+	line := slices.Clone(verbPaths()[vb.name])
 	line = append(line, t.fixed...)
 	for _, f := range t.offered(vb) {
 		v, ok := args[f.name]
@@ -233,19 +275,26 @@ func (t mcpTool) argv(vb *verb, args map[string]any, mode, connection []string) 
 	line = append(line, mode...)
 	line = append(line, "--output=json", "--detailed-exit-codes")
 	line = append(line, connection...)
-	if vb.name != "diff" {
+	if len(t.sides) == 0 {
 		return line, "", nil
 	}
-	old, _ := args[diffOld].(string)
-	newSide, hasNew := args[diffNew].(string)
-	text, hasText := args[diffNewTopology].(string)
-	if hasNew == hasText {
-		return nil, "", errors.New("give the new side as new (group:NAME) or as new_topology (its text), one of them")
+	line = append(line, "--")
+	stdin := ""
+	for _, side := range t.sides {
+		ref, hasRef := args[side.ref].(string)
+		text, hasText := args[side.text].(string)
+		switch {
+		case hasRef && hasText:
+			return nil, "", fmt.Errorf("give %s or %s, not both", side.ref, side.text)
+		case hasRef:
+			line = append(line, ref)
+		case hasText:
+			line, stdin = append(line, diff.Stdin), text
+		case side.required:
+			return nil, "", fmt.Errorf("give %s", orList(quoteAll(slices.DeleteFunc([]string{side.ref, side.text}, func(s string) bool { return s == "" }))))
+		}
 	}
-	if hasText {
-		return append(line, "--", old, "-"), text, nil
-	}
-	return append(line, "--", old, newSide), "", nil
+	return line, stdin, nil
 }
 
 // mcpOptions are the mcp command's options.
@@ -273,7 +322,7 @@ var mcpFlag = struct {
 		help: "At most `N` bytes of a document in one answer (default 65536); a larger one is paged or cut, and the answer says so."},
 		1024, "--max-answer-bytes: want a whole number of at least 1024, got %q"),
 	scope: stringsOption(flagDef{name: "group-scope",
-		help: "Answer only for the streams groups whose names start with `PREFIX` (repeatable); a call naming another group, or asking for every group, is refused."}),
+		help: "Answer only for the streams groups whose names start with `PREFIX` (repeatable); a call naming another group, asking for every group or naming none is refused."}),
 }
 
 func (a *app) newMCPCmd() *cobra.Command {
@@ -374,6 +423,9 @@ func (a *app) serveMCP(ctx context.Context, o mcpOptions) error {
 func (a *app) newMCPServer(o mcpOptions, audit io.Writer) (*sdk.Server, error) {
 	var tools []mcp.Tool
 	for _, t := range mcpTools() {
+		if verbNamed(t.verb) == nil {
+			continue // a verb of another branch, not here yet
+		}
 		tools = append(tools, a.mcpToolOf(t, o.connection))
 	}
 	s, err := mcp.New(mcp.Config{
@@ -393,8 +445,16 @@ func (a *app) mcpToolOf(t mcpTool, connection []string) mcp.Tool {
 	vb := verbNamed(t.verb)
 	tool := mcp.Tool{Name: t.name, Title: t.title, Description: t.about, Input: t.schema(vb), Mutating: t.mutating,
 		GroupArguments: []string{"group"}, AllGroupsArguments: []string{"all-groups"}}
-	if vb.name == "diff" {
-		tool.GroupArguments = []string{diffOld, diffNew}
+	if len(t.sides) > 0 {
+		tool.GroupArguments, tool.GroupPrefix = nil, diff.GroupPrefix
+		for _, side := range t.sides {
+			if side.ref != "" {
+				tool.GroupArguments = append(tool.GroupArguments, side.ref)
+			}
+		}
+		if slices.ContainsFunc(vb.flags, func(f flagDef) bool { return f.name == "group" }) {
+			tool.GroupArguments = append(tool.GroupArguments, "group")
+		}
 	}
 	tool.Call = func(ctx context.Context, args map[string]any, execute bool) (mcp.Answer, error) {
 		if t.mutating && !execute && t.noDryRun {
@@ -426,7 +486,7 @@ func (a *app) mcpRun(ctx context.Context, t mcpTool, vb *verb, line []string, st
 	if !json.Valid(doc) || len(doc) == 0 {
 		doc = nil
 	}
-	failed := doc == nil || vb.own == nil && code != exitOK || slices.Contains(mcpFailures(vb.name), code)
+	failed := doc == nil || vb.own == nil && code != exitOK || vb.own != nil && mcpFailed(vb, code)
 	ans := mcp.Answer{Document: doc, Failed: failed, Outcome: outcomeName(vb, code),
 		Summary: mcpSummary(t, vb, code, doc, stderr)}
 	if t.mutating {

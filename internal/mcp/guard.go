@@ -27,6 +27,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -89,7 +90,8 @@ func planDigest(tool string, args map[string]any, plan []byte, state string) str
 	a, _ := json.Marshal(args)
 	h := sha256.New()
 	for _, part := range [][]byte{[]byte(tool), a, plan, []byte(state)} {
-		fmt.Fprintf(h, "%d:", len(part))
+		h.Write(strconv.AppendInt(nil, int64(len(part)), 10))
+		h.Write([]byte{':'})
 		h.Write(part)
 	}
 	return hex.EncodeToString(h.Sum(nil))
@@ -139,24 +141,34 @@ func (g *guard) verify(token, tool string, args map[string]any, plan []byte, sta
 	return nil
 }
 
-// scope refuses a call that names a group outside the scope, or asks for
-// every group while a scope is set.
+// scope refuses, while a scope is set, a call that names a group outside
+// it, asks for every group, or names none (a tool without group
+// arguments, list, answers for every group): it fails closed.
 func (g *guard) scope(t Tool, args map[string]any) error {
 	if len(g.scopes) == 0 {
 		return nil
 	}
+	every := &jsonrpc.Error{Code: CodeScopeViolation,
+		Message: fmt.Sprintf("every group is out of scope: this server answers for the groups starting with %s only; name them", strings.Join(g.scopes, ", "))}
 	for _, name := range t.AllGroupsArguments {
 		if b, _ := args[name].(bool); b {
-			return &jsonrpc.Error{Code: CodeScopeViolation,
-				Message: fmt.Sprintf("%s is out of scope: this server answers for the groups starting with %s only; name them", name, strings.Join(g.scopes, ", "))}
+			return every
 		}
 	}
+	named := 0
 	for _, name := range t.GroupArguments {
 		for _, group := range stringsOf(args[name]) {
+			if t.GroupPrefix != "" {
+				group = strings.TrimPrefix(group, t.GroupPrefix)
+			}
 			if !slices.ContainsFunc(g.scopes, func(p string) bool { return strings.HasPrefix(group, p) }) {
 				return &jsonrpc.Error{Code: CodeScopeViolation, Message: fmt.Sprintf("group out of scope: %q", group)}
 			}
+			named++
 		}
+	}
+	if named == 0 {
+		return every
 	}
 	return nil
 }

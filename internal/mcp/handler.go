@@ -188,11 +188,14 @@ func (h *handler) result(a Answer, page int, extra map[string]any) *sdk.CallTool
 	if token, ok := extra[ApprovalArgument].(string); ok {
 		summary += "\n" + ApprovalArgument + ": " + token
 	}
-	return &sdk.CallToolResult{
-		Content:           []sdk.Content{&sdk.TextContent{Text: summary}},
-		StructuredContent: structured,
-		IsError:           a.Failed,
+	content := []sdk.Content{&sdk.TextContent{Text: summary}}
+	// The structured content again as JSON text, as MCP asks of a tool
+	// with structured output for the clients that read only the content
+	// (the SDK's typed tools do the same).
+	if b, err := json.Marshal(structured); err == nil && len(structured) > 0 {
+		content = append(content, &sdk.TextContent{Text: string(b)})
 	}
+	return &sdk.CallToolResult{Content: content, StructuredContent: structured, IsError: a.Failed}
 }
 
 // invalidResult is the tool error of arguments the schema refused: the

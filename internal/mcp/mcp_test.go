@@ -121,8 +121,14 @@ func TestGuard_scope(t *testing.T) {
 	assert.NoError(t, g.scope(tool, map[string]any{"group": []any{"team-a-orders"}}))
 	assert.Equal(t, outcomeScopeViolation, outcomeOf(g.scope(tool, map[string]any{"group": []any{"team-a-orders", "team-b-x"}})))
 	assert.Equal(t, outcomeScopeViolation, outcomeOf(g.scope(tool, map[string]any{"all-groups": true})))
+	assert.Equal(t, outcomeScopeViolation, outcomeOf(g.scope(tool, map[string]any{})), "no group named: every group")
+	assert.Equal(t, outcomeScopeViolation, outcomeOf(g.scope(Tool{}, map[string]any{})), "a tool without groups answers for every one")
+	diff := Tool{GroupArguments: []string{"old", "new"}, GroupPrefix: "group:"}
+	assert.NoError(t, g.scope(diff, map[string]any{"old": "group:team-a-orders", "new_topology": "..."}))
+	assert.Equal(t, outcomeScopeViolation, outcomeOf(g.scope(diff, map[string]any{"old": "group:team-b-x"})))
 	open, _ := newGuard(nil, time.Now, nil)
 	assert.NoError(t, open.scope(tool, map[string]any{"all-groups": true}))
+	assert.NoError(t, open.scope(Tool{}, map[string]any{}))
 }
 
 func TestNew_refusesAWriteWithoutState(t *testing.T) {

@@ -46,6 +46,9 @@ type Tool struct {
 	// AllGroupsArguments those that ask for every group, for the group
 	// scope (Config.Scopes).
 	GroupArguments, AllGroupsArguments []string
+	// GroupPrefix is what precedes a group's name in a group argument
+	// (diff's group:NAME); "" for none.
+	GroupPrefix string
 }
 
 // Answer is the outcome of one call of a verb.
