@@ -124,8 +124,8 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 }
 
 // addMCPResources adds the groups of the cluster of connection to s as
-// resources (internal/mcp's AddResources).
-func (a *app) addMCPResources(s *sdk.Server, connection []string) {
+// resources (internal/mcp's AddResources), those of the scopes only.
+func (a *app) addMCPResources(s *sdk.Server, connection, scopes []string) {
 	cluster := "default"
 	for _, c := range connection {
 		if p, ok := strings.CutPrefix(c, "--profile="); ok {
@@ -134,6 +134,7 @@ func (a *app) addMCPResources(s *sdk.Server, connection []string) {
 	}
 	mcp.AddResources(s, mcp.GroupResources{
 		Cluster: cluster,
+		Scopes:  scopes,
 		Groups: func(ctx context.Context) ([]string, error) {
 			out, err := a.resourceLine(ctx, append([]string{"list", "--output=json"}, connection...), false)
 			if err != nil {

@@ -240,3 +240,27 @@ func TestHTTPHandler_sessionsBounded(t *testing.T) {
 		return code == http.StatusOK
 	}, 10*time.Second, 10*time.Millisecond)
 }
+
+// With Scopes, only the groups in scope are listed, and reading another's
+// resource is a scope violation, as a tool's call naming it is.
+func TestResources_scope(t *testing.T) {
+	t.Parallel()
+	r := fakeGroups("default", "team-a-orders", "team-b-billing", "team-a-clicks")
+	r.Scopes = []string{"team-a-"}
+	srv := httptest.NewServer(HTTPHandler(echoServer(t, r), DefaultHTTPOptions()))
+	t.Cleanup(srv.Close)
+	cs := connect(t, srv.URL)
+	ctx := context.Background()
+	list, err := cs.ListResources(ctx, nil)
+	require.NoError(t, err)
+	var names []string
+	for _, r := range list.Resources {
+		names = append(names, r.Name)
+	}
+	assert.Equal(t, []string{"team-a-orders/overview", "team-a-orders/topology", "team-a-orders/topology.png",
+		"team-a-clicks/overview", "team-a-clicks/topology", "team-a-clicks/topology.png"}, names)
+	_, err = cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: ResourceURI("default", "team-b-billing", Topology)})
+	require.ErrorContains(t, err, `group out of scope: "team-b-billing"`)
+	_, err = cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: ResourceURI("default", "team-a-orders", Topology)})
+	require.NoError(t, err)
+}

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -71,6 +72,15 @@ type GroupResources struct {
 	// Read is one resource of a group: its content, or an error whose
 	// text the client gets.
 	Read func(ctx context.Context, group string, kind ResourceKind) ([]byte, error)
+	// Scopes are the group name prefixes served (Config.Scopes): the
+	// other groups are not listed and their reads refused (scope
+	// violation); none means every group.
+	Scopes []string
+}
+
+// inScope tells whether r serves group's resources.
+func (r GroupResources) inScope(group string) bool {
+	return len(r.Scopes) == 0 || slices.ContainsFunc(r.Scopes, func(p string) bool { return strings.HasPrefix(group, p) })
 }
 
 // ResourceURI is the URI of a group's resource.
@@ -116,10 +126,11 @@ func (r GroupResources) list(ctx context.Context, cursor string) (*sdk.ListResou
 		}
 		from = n
 	}
-	groups, err := r.Groups(ctx)
+	all, err := r.Groups(ctx)
 	if err != nil {
 		return nil, err
 	}
+	groups := slices.DeleteFunc(all, func(g string) bool { return !r.inScope(g) })
 	res := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}}
 	total := len(groups) * len(kinds)
 	for i := from; i < total && len(res.Resources) < resourcesPage; i++ {
@@ -144,6 +155,9 @@ func (r GroupResources) read(ctx context.Context, req *sdk.ReadResourceRequest) 
 	group, kind, ok := r.parse(uri)
 	if !ok {
 		return nil, sdk.ResourceNotFoundError(uri)
+	}
+	if !r.inScope(group) {
+		return nil, &jsonrpc.Error{Code: CodeScopeViolation, Message: fmt.Sprintf("group out of scope: %q", group)}
 	}
 	b, err := r.Read(ctx, group, kind.kind)
 	if err != nil {
