@@ -436,7 +436,7 @@ func (a *app) newMCPServer(o mcpOptions, audit io.Writer) (*sdk.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.addMCPResources(s, o.connection, o.scopes) // mcpserve.go
+	a.addMCPResources(s, o, audit) // mcpserve.go
 	return s, nil
 }
 

@@ -123,9 +123,11 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// addMCPResources adds the groups of the cluster of connection to s as
-// resources (internal/mcp's AddResources), those of the scopes only.
-func (a *app) addMCPResources(s *sdk.Server, connection, scopes []string) {
+// addMCPResources adds the groups of the cluster of o's connection to s
+// as resources (internal/mcp's AddResources), those of its scopes only,
+// each request audited.
+func (a *app) addMCPResources(s *sdk.Server, o mcpOptions, audit io.Writer) {
+	connection := o.connection
 	cluster := "default"
 	for _, c := range connection {
 		if p, ok := strings.CutPrefix(c, "--profile="); ok {
@@ -134,7 +136,8 @@ func (a *app) addMCPResources(s *sdk.Server, connection, scopes []string) {
 	}
 	mcp.AddResources(s, mcp.GroupResources{
 		Cluster: cluster,
-		Scopes:  scopes,
+		Scopes:  o.scopes,
+		Audit:   audit,
 		Groups: func(ctx context.Context) ([]string, error) {
 			out, err := a.resourceLine(ctx, append([]string{"list", "--output=json"}, connection...), false)
 			if err != nil {

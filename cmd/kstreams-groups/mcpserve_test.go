@@ -127,6 +127,7 @@ func TestServeMCP_toolsAndResourcesBehindBasicAuth(t *testing.T) {
 	b, err := os.ReadFile(audit)
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"tool":"overview"`, "the call audited")
+	assert.Contains(t, string(b), `{"arguments":{"uri":"kstreams-groups://default/word-count/topology.png"},"outcome":"ok",`, "the read audited")
 }
 
 // With several profiles each cluster has its /mcp/NAME, its resources

@@ -247,6 +247,9 @@ func TestResources_scope(t *testing.T) {
 	t.Parallel()
 	r := fakeGroups("default", "team-a-orders", "team-b-billing", "team-a-clicks")
 	r.Scopes = []string{"team-a-"}
+	var audit strings.Builder
+	r.Audit = &audit
+	r.Now = func() time.Time { return time.Date(2026, 12, 6, 11, 0, 0, 0, time.UTC) }
 	srv := httptest.NewServer(HTTPHandler(echoServer(t, r), DefaultHTTPOptions()))
 	t.Cleanup(srv.Close)
 	cs := connect(t, srv.URL)
@@ -263,4 +266,10 @@ func TestResources_scope(t *testing.T) {
 	require.ErrorContains(t, err, `group out of scope: "team-b-billing"`)
 	_, err = cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: ResourceURI("default", "team-a-orders", Topology)})
 	require.NoError(t, err)
+
+	// Every request audited, as a tool call is.
+	assert.Equal(t, `{"arguments":{"cursor":""},"outcome":"ok","time":"2026-12-06T11:00:00Z","tool":"resources/list"}
+{"arguments":{"uri":"kstreams-groups://default/team-b-billing/topology"},"detail":"group out of scope: \"team-b-billing\"","outcome":"scope_violation","time":"2026-12-06T11:00:00Z","tool":"resources/read"}
+{"arguments":{"uri":"kstreams-groups://default/team-a-orders/topology"},"outcome":"ok","time":"2026-12-06T11:00:00Z","tool":"resources/read"}
+`, audit.String())
 }

@@ -11,9 +11,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -76,6 +78,11 @@ type GroupResources struct {
 	// other groups are not listed and their reads refused (scope
 	// violation); none means every group.
 	Scopes []string
+	// Audit, when set, gets a line per resources/list and resources/read
+	// as for a tool call (audit.go), its tool named by the method.
+	Audit io.Writer
+	// Now is the audit log's clock; nil is time.Now.
+	Now func() time.Time
 }
 
 // inScope tells whether r serves group's resources.
@@ -92,6 +99,10 @@ func ResourceURI(cluster, group string, kind ResourceKind) string {
 // kind (resources/templates/list, and what resources/read matches) and
 // the list of every group's (resources/list).
 func AddResources(s *sdk.Server, r GroupResources) {
+	if r.Now == nil {
+		r.Now = time.Now
+	}
+	audit := newAuditLog(r.Audit, r.Now)
 	for _, k := range kinds {
 		s.AddResourceTemplate(&sdk.ResourceTemplate{
 			Name:        string(k.kind),
@@ -99,7 +110,11 @@ func AddResources(s *sdk.Server, r GroupResources) {
 			Description: k.about + " GROUP is the group's name, percent-encoded.",
 			MIMEType:    k.mime,
 			URITemplate: ResourceScheme + "://" + escapeSegment(r.Cluster) + "/{group}/" + string(k.kind),
-		}, r.read)
+		}, func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			res, err := r.read(ctx, req)
+			audit.record("resources/read", map[string]any{"uri": req.Params.URI}, resourceOutcome(err), errorText(err))
+			return res, err
+		})
 	}
 	s.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
 		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
@@ -110,7 +125,9 @@ func AddResources(s *sdk.Server, r GroupResources) {
 			if p, ok := req.GetParams().(*sdk.ListResourcesParams); ok && p != nil {
 				cursor = p.Cursor
 			}
-			return r.list(ctx, cursor)
+			res, err := r.list(ctx, cursor)
+			audit.record("resources/list", map[string]any{"cursor": cursor}, resourceOutcome(err), errorText(err))
+			return res, err
 		}
 	})
 }
@@ -246,4 +263,20 @@ func unescapeSegment(s string) (string, error) {
 		i += 2
 	}
 	return b.String(), nil
+}
+
+// resourceOutcome names how a resource request ended, for the audit log.
+func resourceOutcome(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	return outcomeOf(err)
+}
+
+// errorText is err's text, "" for nil.
+func errorText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
