@@ -419,8 +419,10 @@ func (a *app) serveMCP(ctx context.Context, o mcpOptions) error {
 }
 
 // newMCPServer is the MCP server of the tools, its verbs run with a.deps
-// (a cluster client built per call) and o's connection options: stdio's
-// here, serve's at /mcp.
+// (a cluster client built per call) and o's connection options
+// (connectionArgs of the command that serves it): stdio's here; over
+// HTTP, sdk.NewStreamableHTTPHandler serves the same value, and
+// resources are added to it with AddResource.
 func (a *app) newMCPServer(o mcpOptions, audit io.Writer) (*sdk.Server, error) {
 	var tools []mcp.Tool
 	for _, t := range mcpTools() {

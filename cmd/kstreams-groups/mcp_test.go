@@ -449,9 +449,16 @@ func TestMCP_auditLog(t *testing.T) {
 	token := structured(t, dry)[mcp.ApprovalArgument].(string)
 	_, err = h.call(t, "delete", map[string]any{"group": []any{"order-audit"}, mcp.ApprovalArgument: token})
 	require.NoError(t, err)
+	_, err = h.call(t, "no_such_tool", map[string]any{"password": "x"})
+	require.Error(t, err)
 
 	lines := h.audit.lines(t)
-	require.Len(t, lines, 5)
+	require.Len(t, lines, 6)
+	last := lines[5]
+	lines = lines[:5]
+	assert.Equal(t, "no_such_tool", last["tool"])
+	assert.Equal(t, "unknown_tool", last["outcome"])
+	assert.Equal(t, map[string]any{"password": "[redacted]"}, last["arguments"])
 	var outcomes, tools []string
 	for _, l := range lines {
 		assert.NotEmpty(t, l["time"])

@@ -59,6 +59,7 @@ const (
 	outcomeApprovalRequired = "approval_required"
 	outcomeScopeViolation   = "scope_violation"
 	outcomePolicyDenied     = "policy_denied"
+	outcomeUnknownTool      = "unknown_tool"
 )
 
 // guard mints and verifies approval tokens and checks the group scope.
@@ -192,20 +193,25 @@ func stringsOf(v any) []string {
 
 // readOnlyPolicy answers a call of a mutating tool that is not listed
 // (writes not allowed) as the reference's read-only mode does, -32044,
-// rather than as an unknown tool.
-func readOnlyPolicy(mutating []string, audit *auditLog) sdk.Middleware {
+// rather than as an unknown tool; the call of a tool that does not exist
+// is audited too, then answered by the SDK (invalid params).
+func readOnlyPolicy(listed, mutating []string, audit *auditLog) sdk.Middleware {
 	return func(next sdk.MethodHandler) sdk.MethodHandler {
 		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 			if method != "tools/call" {
 				return next(ctx, method, req)
 			}
 			p, ok := req.GetParams().(*sdk.CallToolParamsRaw)
-			if !ok || !slices.Contains(mutating, p.Name) {
+			switch {
+			case !ok || slices.Contains(listed, p.Name):
 				return next(ctx, method, req)
+			case slices.Contains(mutating, p.Name):
+				audit.record(p.Name, redactArgs(rawArgs(p.Arguments)), outcomePolicyDenied, "writes are not allowed")
+				return nil, &jsonrpc.Error{Code: CodePolicyDenied,
+					Message: "read-only mode: writes disabled (" + p.Name + " is listed only when the server runs with --allow-writes)"}
 			}
-			audit.record(p.Name, redactArgs(rawArgs(p.Arguments)), outcomePolicyDenied, "writes are not allowed")
-			return nil, &jsonrpc.Error{Code: CodePolicyDenied,
-				Message: "read-only mode: writes disabled (" + p.Name + " is listed only when the server runs with --allow-writes)"}
+			audit.record(p.Name, redactArgs(rawArgs(p.Arguments)), outcomeUnknownTool, "no such tool")
+			return next(ctx, method, req)
 		}
 	}
 }

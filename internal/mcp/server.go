@@ -117,18 +117,19 @@ func New(cfg Config) (*sdk.Server, error) {
 	s := sdk.NewServer(&sdk.Implementation{Name: cfg.Name, Version: cfg.Version},
 		&sdk.ServerOptions{Instructions: cfg.Instructions, Capabilities: &sdk.ServerCapabilities{}})
 	audit := newAuditLog(cfg.Audit, cfg.Now)
-	var unlisted []string
+	var listed, unlisted []string
 	for _, t := range cfg.Tools {
 		if t.Mutating && !cfg.AllowWrites {
 			unlisted = append(unlisted, t.Name)
 			continue
 		}
+		listed = append(listed, t.Name)
 		h, err := newHandler(t, g, audit, cfg.Budget)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
 		s.AddTool(h.declaration(), h.handle)
 	}
-	s.AddReceivingMiddleware(readOnlyPolicy(unlisted, audit))
+	s.AddReceivingMiddleware(readOnlyPolicy(listed, unlisted, audit))
 	return s, nil
 }
