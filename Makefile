@@ -22,7 +22,7 @@ GIT_DATE = $(shell TZ=UTC $(GIT) log -1 --format=%cd --date=format-local:%Y-%m-%
 GIT_EPOCH = $(shell $(GIT) log -1 --format=%ct 2>/dev/null)
 LDFLAGS = -s -w$(if $(GIT_VERSION), -X main.version=$(GIT_VERSION))$(if $(GIT_COMMIT), -X main.commit=$(GIT_COMMIT))$(if $(GIT_DATE), -X main.date=$(GIT_DATE))
 
-.PHONY: help build man demo docs test golden golden-check bench vet tidy-check e2e bench-e2e ready graph-check topology-svg overview-svg screenshots console-measure axe lint snapshot
+.PHONY: help build man demo docs test golden golden-check bench vet tidy-check e2e bench-e2e ready graph-check topology-svg overview-svg screenshots console-measure axe mcp-clients lint snapshot
 help: ## list targets
 	@awk -F':.*## ' '/^[a-zA-Z0-9_.-]+:.*## /{printf "  %-15s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
@@ -68,6 +68,9 @@ screenshots: ## regenerate docs/img/console-*.png: the console in headless Chrom
 
 axe: ## install axe-core (pinned in tools/axe) for the console's accessibility tests (needs node, npm)
 	cd tools/axe && npm ci --no-audit --no-fund --loglevel=error
+
+mcp-clients: ## install the MCP inspector and conformance suite on Node 22 (pinned in tools/mcp) for the mcp tests (needs npm)
+	cd tools/mcp && npm ci --no-audit --no-fund --loglevel=error
 
 console-measure: ## the console's figures in headless Chromium: first paint of 100 groups, a 10,000-node topology (needs chromium)
 	$(GO) test ./internal/serve/web/ -run '^TestBrowserMeasure$$' -count=1 -v

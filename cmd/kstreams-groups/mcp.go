@@ -430,11 +430,16 @@ func (a *app) newMCPServer(o mcpOptions, audit io.Writer) (*sdk.Server, error) {
 		}
 		tools = append(tools, a.mcpToolOf(t, o.connection))
 	}
-	return mcp.New(mcp.Config{
+	s, err := mcp.New(mcp.Config{
 		Name: "kstreams-groups", Version: resolveVersion().Version,
 		Instructions: "Tools to inspect Kafka Streams groups (KIP-1071): start with list, then overview or check for a group; doctor explains what is wrong. Writes, when listed, are dry runs until called again with the approval token their dry run returned: show the plan to the person first.",
 		Tools:        tools, AllowWrites: o.allowWrites, Audit: audit, Budget: o.budget, Scopes: o.scopes,
 	})
+	if err != nil {
+		return nil, err
+	}
+	a.addMCPResources(s, o, audit) // mcpserve.go
+	return s, nil
 }
 
 // mcpToolOf is the tool t runs through the verb's command line.

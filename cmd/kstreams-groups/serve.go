@@ -65,8 +65,8 @@ var serveFlag = struct {
 // conditions.
 func serveFlags() []flagDef {
 	s := serveFlag
-	return append(table(s.group, s.interval, s.listen, s.webConfig, s.maxSeries, s.partitionMetrics, s.logFormat, s.logLevel, s.memoryLimit, s.addrFile),
-		checkConditionFlags()...)
+	return append(append(table(s.group, s.interval, s.listen, s.webConfig, s.maxSeries, s.partitionMetrics, s.logFormat, s.logLevel, s.memoryLimit, s.addrFile),
+		serveMCPFlags()...), checkConditionFlags()...)
 }
 
 // serveOptions are serve's parsed options.
@@ -82,6 +82,8 @@ type serveOptions struct {
 	memoryLimit   memoryLimit
 	groups        []string
 	checkSettings flagValues
+	// mcp are /mcp's options, nil without --mcp (mcpserve.go).
+	mcp *mcpOptions
 }
 
 func (a *app) serveCommand() *command {
@@ -100,6 +102,8 @@ HTTP from memory, so that a scrape never sends a Kafka request:
   /healthz   200 while serve runs
   /readyz    200 once every cluster had a successful cycle, else 503
   /          the web console, and its /api/v1 documents
+  /mcp       with --mcp, the tools and resources of the mcp command over
+             MCP's streamable HTTP transport (docs/mcp.md)
 
 Without --group every streams group is served, listed again each cycle.
 --profile NAME, repeated, serves several clusters of the config file at
@@ -175,6 +179,10 @@ func (a *app) serveOptions(ctx context.Context, v flagValues) (serveOptions, err
 		if err := o.logLevel.UnmarshalText([]byte(l)); err != nil {
 			return o, usageErrorf("--log-level: want debug, info, warn or error, got %q", l)
 		}
+	}
+	var err error
+	if o.mcp, err = serveMCPOptions(v); err != nil {
+		return o, err
 	}
 	if o.webConfig != "" {
 		if err := checkWebConfig(ctx, o.webConfig); err != nil {
@@ -293,7 +301,17 @@ func (a *app) serve(cmd *cobra.Command, o serveOptions) error {
 			return err
 		}
 	}
-	srv := serve.NewServer(serve.Handler(cs, serve.HandlerOptions{Web: webHandler, Logger: logger}),
+	var mcpHandler http.Handler
+	if o.mcp != nil {
+		h, done, err := a.mcpHTTP(cmd, names, *o.mcp, logger)
+		if err != nil {
+			l.Close()
+			return err
+		}
+		defer done()
+		mcpHandler = h
+	}
+	srv := serve.NewServer(serve.Handler(cs, serve.HandlerOptions{Web: webHandler, MCP: mcpHandler, Logger: logger}),
 		serve.ServerOptions{WebConfigFile: o.webConfig, Limits: serve.DefaultLimits(), Logger: logger})
 	var wg sync.WaitGroup
 	runCtx, stop := context.WithCancel(ctx)

@@ -17,7 +17,10 @@ type HandlerOptions struct {
 	// Web answers / and /api/v1/ (the page and its documents, package
 	// serve/web, built on the Collectors as a snapshot.Source); nil
 	// serves a placeholder page and no document.
-	Web    http.Handler
+	Web http.Handler
+	// MCP answers /mcp and /mcp/ (the MCP server over HTTP, package mcp
+	// through cmd); nil mounts nothing there.
+	MCP    http.Handler
 	Logger *slog.Logger
 }
 
@@ -71,6 +74,10 @@ func Handler(cs Collectors, opts HandlerOptions) http.Handler {
 		web = http.HandlerFunc(placeholder)
 	}
 	mux.Handle("/", web)
+	if opts.MCP != nil {
+		mux.Handle("/mcp", opts.MCP)
+		mux.Handle("/mcp/", opts.MCP)
+	}
 	return securityHeaders(mux)
 }
 
