@@ -74,9 +74,15 @@ func TestMCP(t *testing.T) {
 		assert.JSONEq(t, want, got, tc.tool)
 	}
 
+	// The documents may match before the application's first commit: the
+	// reset below needs offsets to leave unchanged, so wait for them.
+	all := func(string) bool { return true }
+	require.Eventually(t, func() bool {
+		o, err := committedOffsets(ctx, b, "mcp-app", all)
+		return err == nil && len(o) > 0
+	}, 60*time.Second, 300*time.Millisecond, "mcp-app commits its offsets")
 	require.NoError(t, app.Stop())
 	require.NoError(t, b.WaitGroupState(ctx, "mcp-app", "Empty", 60*time.Second))
-	all := func(string) bool { return true }
 	before, err := committedOffsets(ctx, b, "mcp-app", all)
 	require.NoError(t, err)
 	require.NotEmpty(t, before)
