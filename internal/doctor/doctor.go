@@ -209,6 +209,7 @@ func diagnoseOne(ctx context.Context, client Client, d admin.DescribedGroup, set
 	}
 	if d.Streams != nil {
 		diagnose(g, d.Streams, facts)
+		staticMembers(g, d.Streams, settings)
 		standbys(ctx, client, g, d, settings, facts)
 	}
 	return g

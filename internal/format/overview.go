@@ -10,7 +10,9 @@ package format
 //     group's lag and its largest task;
 //   - members, sorted by member id, are named m1, m2, ... in the task rows;
 //     each is listed with its user endpoint (application.server), client
-//     host, member, process and client ids, one per line;
+//     host, member, instance (a static member's group.instance.id; "left"
+//     when it left and holds its tasks until its session expires), process
+//     and client ids, one per line;
 //   - sub-topologies in id order, each with its sources (repartition
 //     topics marked, each with its lag), sinks, repartition sinks, stores
 //     with their changelogs and, from an AVAILABLE description, its nodes in
@@ -156,12 +158,26 @@ func writeOverview(t *tableWriter, g *overview.Group) {
 		}
 		t.write("\n")
 		t.write("        member   " + Escape(m.MemberID) + "\n")
+		if m.InstanceID != nil {
+			t.write("        instance " + Escape(*m.InstanceID) + leftNote(m) + "\n")
+		}
 		t.write("        process  " + Escape(m.ProcessID) + "\n")
 		t.write("        client   " + Escape(m.ClientID) + "\n")
 	}
 	for _, s := range g.Subtopologies {
 		writeSubtopology(t, g, s)
 	}
+}
+
+// leftStaticEpoch is the member epoch of a static member that left: the
+// coordinator keeps it, and its tasks, until its session expires.
+const leftStaticEpoch = -2
+
+func leftNote(m *kafka.Member) string {
+	if m.MemberEpoch == leftStaticEpoch {
+		return " (left: holds its tasks until its session expires)"
+	}
+	return ""
 }
 
 func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology) {

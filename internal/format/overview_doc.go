@@ -52,8 +52,11 @@ type OverviewBodyDoc struct {
 
 // MemberRefDoc is a member as a task holder.
 type MemberRefDoc struct {
-	Ref          string       `json:"ref" yaml:"ref"`
-	MemberID     string       `json:"member_id" yaml:"member_id"`
+	Ref      string `json:"ref" yaml:"ref"`
+	MemberID string `json:"member_id" yaml:"member_id"`
+	// InstanceID is a static member's group.instance.id; null for a
+	// dynamic member.
+	InstanceID   *string      `json:"instance_id" yaml:"instance_id"`
 	ProcessID    string       `json:"process_id" yaml:"process_id"`
 	ClientID     string       `json:"client_id" yaml:"client_id"`
 	ClientHost   string       `json:"client_host" yaml:"client_host"`
@@ -279,7 +282,7 @@ func newOverviewSubtopologyDoc(s *overview.Subtopology, members memberRefs) Over
 }
 
 func newMemberRefDoc(i int, m *kafka.Member) MemberRefDoc {
-	return MemberRefDoc{Ref: MemberRef(i), MemberID: m.MemberID, ProcessID: m.ProcessID, ClientID: m.ClientID, ClientHost: m.ClientHost, UserEndpoint: newEndpointDoc(m.UserEndpoint)}
+	return MemberRefDoc{Ref: MemberRef(i), MemberID: m.MemberID, InstanceID: m.InstanceID, ProcessID: m.ProcessID, ClientID: m.ClientID, ClientHost: m.ClientHost, UserEndpoint: newEndpointDoc(m.UserEndpoint)}
 }
 
 func nonEmpty(s string) *string {
