@@ -272,6 +272,7 @@ var mayImport = map[string][]string{
 	"internal/serve": {"internal/serve/snapshot", "internal/check", "internal/list", "internal/overview", "internal/watch", "internal/format",
 		"internal/kafka", "internal/topology"},
 	"internal/architecture": nil,
+	"internal/coordrecords": nil,
 }
 
 // allowed tells whether p may import imp, a production package of the
