@@ -267,7 +267,7 @@ var mayImport = map[string][]string{
 	"internal/serve/web":      {"internal/serve/snapshot", "internal/serve/api", "internal/format", "internal/check"},
 	"internal/format/picture": nil,
 	"internal/topoparse":      {"internal/format", "internal/topology"},
-	"internal/playground":     nil,
+	"internal/playground":     {"internal/coordrecords"},
 	"internal/serve/snapshot": {"internal/check", "internal/list", "internal/overview", "internal/kafka", "internal/topology"},
 	"internal/serve": {"internal/serve/snapshot", "internal/check", "internal/list", "internal/overview", "internal/watch", "internal/format",
 		"internal/kafka", "internal/topology"},

@@ -75,6 +75,9 @@ type Config struct {
 	// it (with their clients' clock) so time lags are the same every run;
 	// default time.Now.
 	Now func() time.Time
+	// CoordinatorLogBytes bounds each partition of __consumer_offsets
+	// (coordlog.go); 0 is 32 MiB.
+	CoordinatorLogBytes int64
 }
 
 func (c *Cluster) now() time.Time {
@@ -116,6 +119,7 @@ type Cluster struct {
 	faults       []*Fault
 	raws         []*rawResponse
 	offsets      offsetBook // log and committed offsets (offsets.go)
+	coord        *coordLog  // __consumer_offsets (coordlog.go); nil until first written
 	log          []Request
 	conns        map[net.Conn]struct{}
 	accepted     int // connections accepted so far

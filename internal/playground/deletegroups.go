@@ -73,5 +73,6 @@ func (c *Cluster) deleteGroupLocked(n *node, r *kmsg.DeleteGroupsRequest, id str
 		return kerr.NonEmptyGroup.Code, nil
 	}
 	delete(c.groups, id)
+	c.writeGroupLocked(id) // the group's tombstones
 	return 0, nil
 }

@@ -228,6 +228,7 @@ func (c *Cluster) PutStreamsGroup(g StreamsGroup) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.groups[g.ID] = &group{id: g.ID, groupType: "streams", protocolType: "streams", state: g.State, streams: e}
+	c.writeGroupLocked(g.ID)
 }
 
 // PutGroup adds or replaces a group of another type: groupType "classic",
@@ -243,6 +244,7 @@ func (c *Cluster) PutGroup(id, groupType, protocolType, state string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.groups[id] = &group{id: id, groupType: strings.ToLower(groupType), protocolType: protocolType, state: state}
+	c.writeGroupLocked(id)
 }
 
 // HasGroup reports whether a group with this id exists, of any type.
@@ -258,6 +260,7 @@ func (c *Cluster) RemoveGroup(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.groups, id)
+	c.writeGroupLocked(id)
 }
 
 func (g StreamsGroup) entry() *streamsEntry {
