@@ -316,3 +316,14 @@ func (c *Cluster) listCoordOffsetsLocked(rp kmsg.ListOffsetsRequestTopicPartitio
 		}
 	}
 }
+
+// OffsetsPartitionBytes is the size of partition p of __consumer_offsets:
+// its batches' bytes.
+func (c *Cluster) OffsetsPartitionBytes(p int32) int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cp := c.coordLogLocked().parts[p]; cp != nil {
+		return cp.bytes
+	}
+	return 0
+}
