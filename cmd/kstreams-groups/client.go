@@ -16,6 +16,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/doctor"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/groupconfig"
+	"github.com/kstreams-groups/kstreams-groups/internal/history"
 	"github.com/kstreams-groups/kstreams-groups/internal/inventory"
 	"github.com/kstreams-groups/kstreams-groups/internal/list"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
@@ -36,6 +37,7 @@ type client interface {
 	doctor.Client
 	inventory.Client
 	groupconfig.Client
+	history.Client
 	Close()
 }
 

@@ -273,6 +273,7 @@ var mayImport = map[string][]string{
 		"internal/kafka", "internal/topology"},
 	"internal/architecture": nil,
 	"internal/coordrecords": nil,
+	"internal/history":      verb("internal/coordrecords"),
 }
 
 // allowed tells whether p may import imp, a production package of the

@@ -65,5 +65,5 @@ func Encode(w io.Writer, o Output, v any) error { return encode(w, o, v) }
 // tests; serve's own documents are internal/serve/api's (api.Documents).
 func Documents() []any {
 	return []any{DescribeDoc{}, DeleteDoc{}, DeleteOffsetsDoc{}, ListDoc{}, ResetOffsetsDoc{}, OverviewDoc{}, TopologyDoc{}, VersionDoc{}, DiffDoc{}, CheckDoc{}, DoctorDoc{}, GroupConfigDoc{},
-		InventoryDoc{}}
+		InventoryDoc{}, GroupHistoryDoc{}}
 }
