@@ -335,7 +335,10 @@ func javaHash(s string) int32 {
 	return h
 }
 
-// javaAbs is Kafka's Utils.abs: it maps MinInt32 to 0 instead of itself.
+// javaAbs is the sign bit masked off (Kafka's Utils.toPositive). It is not
+// Utils.abs, which partitionFor uses: the group's partition of
+// __consumer_offsets is offsetsPartition's; the placements here keep
+// javaAbs so that coordinators and leaders stay where they were.
 func javaAbs(n int32) int32 { return n & 0x7fffffff }
 
 // utf16Units returns s as Java chars, because String.hashCode hashes UTF-16.

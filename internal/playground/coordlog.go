@@ -3,6 +3,7 @@ package playground
 import (
 	"encoding/binary"
 	"hash/crc32"
+	"math"
 	"slices"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -63,10 +64,24 @@ func newCoordLog(maxBytes int64) *coordLog {
 	return &coordLog{parts: map[int32]*coordPartition{}, maxBytes: maxBytes, groups: map[string]*writtenGroup{}}
 }
 
-// offsetsPartition is the partition holding group's records, as Kafka's
-// GroupCoordinatorService.partitionFor computes it.
+// offsetsPartition is the partition holding group's records, as Kafka
+// 4.4's GroupCoordinatorService.partitionFor computes it:
+// Utils.abs(groupId.hashCode()) % partitions.
 func offsetsPartition(group string) int32 {
-	return javaAbs(javaHash(group)) % offsetsTopicPartitions
+	return kafkaAbs(javaHash(group)) % offsetsTopicPartitions
+}
+
+// kafkaAbs is Kafka's Utils.abs: Math.abs, and 0 for Integer.MIN_VALUE.
+// (javaAbs, which the playground's placements use, masks the sign bit:
+// another number for a negative hash.)
+func kafkaAbs(n int32) int32 {
+	switch {
+	case n == math.MinInt32:
+		return 0
+	case n < 0:
+		return -n
+	}
+	return n
 }
 
 func (l *coordLog) partition(p int32) *coordPartition {

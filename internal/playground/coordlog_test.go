@@ -274,3 +274,12 @@ func TestCoordinatorLog_bounded(t *testing.T) {
 	assert.Positive(t, r.start)
 	assert.LessOrEqual(t, size, int64(1000))
 }
+
+// The group's partition is Kafka's Utils.abs(hashCode) % 50: a negative
+// hash is negated, not masked, and Integer.MIN_VALUE is 0.
+func TestOffsetsPartition(t *testing.T) {
+	for group, want := range map[string]int32{"inventory": 10, "hist-app": kafkaAbs(javaHash("hist-app")) % 50, "polygenelubricants": 0, "a": 47} {
+		assert.Equal(t, want, OffsetsPartition(group), group)
+	}
+	assert.Equal(t, int32(-2147483648), javaHash("polygenelubricants"))
+}
