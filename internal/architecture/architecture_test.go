@@ -258,7 +258,7 @@ var mayImport = map[string][]string{
 	"internal/overview":       verb(),
 	"internal/diff":           verb(),
 	"internal/check":          verb("internal/overview"),
-	"internal/doctor":         verb("internal/overview"),
+	"internal/doctor":         verb("internal/overview", "internal/history"),
 	"internal/groupconfig":    verb(),
 	"internal/inventory":      verb(),
 	"internal/watch":          {"internal/describe", "internal/overview", "internal/check", "internal/kafka", "internal/topology"},
