@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -101,4 +102,32 @@ func TestHistoryLog_readBack(t *testing.T) {
 	require.Greater(t, records, 10_000)
 	require.Equal(t, 4, metadata, "the target's creation and its 3 rebalances")
 	require.Greater(t, target, 20)
+}
+
+// history finds the target's rebalances among the other groups' records:
+// its creation and each rebalance, with its cause.
+func TestHistoryLog_history(t *testing.T) {
+	t.Parallel()
+	isolate(t)
+	c := historyLog(t, 1<<20, 3)
+	r := runCLI(t, "--bootstrap-server", bootstrap(c), "history", "--group", historyTarget, "-o", "json")
+	require.Equal(t, 0, r.code, r.stderr)
+	var doc struct {
+		Entries []struct {
+			GroupEpoch int32 `json:"group_epoch"`
+			Causes     []struct {
+				Kind string `json:"cause"`
+			} `json:"causes"`
+		} `json:"entries"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &doc), r.stdout)
+	var got []string
+	for _, e := range doc.Entries {
+		var kinds []string
+		for _, c := range e.Causes {
+			kinds = append(kinds, c.Kind)
+		}
+		got = append(got, fmt.Sprintf("%d %v", e.GroupEpoch, kinds))
+	}
+	require.Equal(t, []string{"1 [member-joined member-joined]", "2 [member-joined]", "3 [member-removed]", "4 [member-joined]"}, got, r.stdout)
 }
