@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -74,4 +75,38 @@ func TestDoctor_rebalances(t *testing.T) {
 		assert.Contains(t, r.stdout, "hint: The history of a group is read from __consumer_offsets: it needs DESCRIBE and READ on that topic")
 		assert.Contains(t, r.stdout, "WARNING  1 static member left the group", "the rest of the diagnosis is there")
 	})
+}
+
+// The overview's head names the last rebalance and its causes; a history
+// that cannot be read is unknown there, and the overview is whole.
+func TestOverview_lastRebalance(t *testing.T) {
+	t.Parallel()
+	isolate(t)
+	c := flappingCluster(t, 3)
+	r := runCLI(t, "--bootstrap-server", bootstrap(c), "overview", "--group", "static-app")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "\n  Rebalanced:    2026-12-01T10:00:00.000Z, epoch 6 -> 7: member-joined m3\n")
+
+	r = runCLI(t, "--bootstrap-server", bootstrap(c), "-o", "json", "overview", "--group", "static-app")
+	require.Equal(t, 0, r.code, r.stderr)
+	var doc struct {
+		Groups []struct {
+			LastRebalance *struct {
+				GroupEpoch int32     `json:"group_epoch"`
+				Causes     []string  `json:"causes"`
+				Error      *struct{} `json:"error"`
+			} `json:"last_rebalance"`
+		} `json:"groups"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &doc), r.stdout)
+	require.NotNil(t, doc.Groups[0].LastRebalance)
+	assert.Equal(t, int32(7), doc.Groups[0].LastRebalance.GroupEpoch)
+	assert.Equal(t, []string{"member-joined"}, doc.Groups[0].LastRebalance.Causes)
+	assert.Nil(t, doc.Groups[0].LastRebalance.Error)
+
+	c.InjectError(playground.Fault{Key: 1, Topic: playground.OffsetsTopic, ErrorCode: 29, Node: playground.AnyNode})
+	r = runCLI(t, "--bootstrap-server", bootstrap(c), "overview", "--group", "static-app")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "\n  Rebalanced:    unknown (cannot read __consumer_offsets: TOPIC_AUTHORIZATION_FAILED")
+	assert.Contains(t, r.stdout, "Sub-topology 0", "the rest of the overview is there")
 }

@@ -4,7 +4,9 @@ package format
 // has none), for a person at an 80-column terminal:
 //   - one block per group in request order, separated by a blank line; a
 //     group that failed prints nothing here (its error goes to stderr);
-//   - the head: state, member count, coordinator, epochs, the description
+//   - the head: state, member count, coordinator, epochs, the last
+//     rebalance and its causes (when the history was read:
+//     overview_rebalance.go), the description
 //     status (with a note when it is not AVAILABLE: the nodes are then
 //     unknown, everything else comes from the group's topology), the
 //     group's lag and its largest task;
@@ -108,6 +110,7 @@ func writeOverview(t *tableWriter, g *overview.Group) {
 		t.write(label("Coordinator") + Escape(g.Coordinator.Host) + ":" + strconv.Itoa(int(g.Coordinator.Port)) + " (" + strconv.Itoa(int(g.Coordinator.ID)) + ")\n")
 	}
 	t.write(label("Epochs") + fmt.Sprintf("group %d, target assignment %d, topology %d\n", g.GroupEpoch, g.AssignmentEpoch, g.TopologyEpoch))
+	writeRebalanceHead(t, g, label)
 	status := g.DescriptionStatus.String()
 	switch g.DescriptionStatus {
 	case topology.Available:

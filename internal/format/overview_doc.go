@@ -48,6 +48,9 @@ type OverviewBodyDoc struct {
 	Store *StoreViewDoc `json:"store,omitempty" yaml:"store,omitempty"`
 	// StandbyCoverage is the standby coverage (docs/standbys.md).
 	StandbyCoverage *StandbyCoverageDoc `json:"standby_coverage" yaml:"standby_coverage"`
+	// LastRebalance is present when the group's history was read (the
+	// overview verb; check and serve do not read it).
+	LastRebalance *LastRebalanceDoc `json:"last_rebalance,omitempty" yaml:"last_rebalance,omitempty"`
 }
 
 // MemberRefDoc is a member as a task holder.
@@ -222,6 +225,7 @@ func newOverviewBodyDoc(g *overview.Group) *OverviewBodyDoc {
 	d := &OverviewBodyDoc{}
 	d.State, d.GroupEpoch, d.AssignmentEpoch, d.TopologyEpoch, d.AssignorName = g.State, g.GroupEpoch, g.AssignmentEpoch, g.TopologyEpoch, g.AssignorName
 	d.TopologyDescriptionStatus, d.MemberCount, d.Lag = g.DescriptionStatus.String(), len(g.Members), g.Lag
+	d.LastRebalance = newLastRebalanceDoc(g)
 	members := make(memberRefs, len(g.Members))
 	for i := range g.Members {
 		members[i] = newMemberRefDoc(i, &g.Members[i])

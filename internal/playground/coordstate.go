@@ -52,7 +52,9 @@ func (c *Cluster) writeGroupLocked(id string) {
 	l := c.coordLogLocked()
 	old := l.groups[id]
 	var now []keyedValue
-	if g, ok := c.groups[id]; ok && g.streams != nil {
+	// A group at epoch 0 without members was never assigned: a
+	// coordinator has written nothing of it (a seed may hold one).
+	if g, ok := c.groups[id]; ok && g.streams != nil && (g.streams.row.Epoch != 0 || len(g.streams.row.Members) > 0) {
 		now = c.groupRecordsLocked(g.streams, old)
 	}
 	if old == nil && len(now) == 0 {
