@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -93,15 +94,12 @@ func (c *Client) ReadLog(ctx context.Context, q LogRead, fn func(LogRecord) erro
 		if err := ctx.Err(); err != nil {
 			return st, &kafka.UnavailableError{Op: fetchAPI, Err: err}
 		}
-		room := int64(logReadFetchBytes)
-		if q.MaxBytes > 0 {
-			if st.Bytes >= q.MaxBytes {
-				st.Budget = true
-				return st, nil
-			}
-			room = min(room, q.MaxBytes-st.Bytes)
+		room, ok := fetchRoom(q.MaxBytes, st.Bytes)
+		if !ok {
+			st.Budget = true
+			return st, nil
 		}
-		p, err := c.fetchOne(ctx, leader, q.TopicPartition, st.Next, int32(room))
+		p, err := c.fetchOne(ctx, leader, q.TopicPartition, st.Next, room)
 		st.Fetches++
 		if err != nil {
 			return st, err
@@ -121,6 +119,9 @@ func (c *Client) ReadLog(ctx context.Context, q LogRead, fn func(LogRecord) erro
 		st.Bytes += int64(len(p.RecordBatches))
 		next, err := w.answer(p.RecordBatches, st.Next)
 		if err != nil {
+			// The batches handed over before the error are read: a
+			// read resumed at Next does not hand them over twice.
+			st.Next = max(st.Next, next)
 			return st, err
 		}
 		if next <= st.Next {
@@ -136,6 +137,18 @@ func (c *Client) ReadLog(ctx context.Context, q LogRead, fn func(LogRecord) erro
 			return st, nil
 		}
 	}
+}
+
+// fetchRoom is the bytes the next Fetch asks for with used of budget
+// (0: none) fetched; false when the budget is spent.
+func fetchRoom(budget, used int64) (int32, bool) {
+	if budget <= 0 {
+		return logReadFetchBytes, true
+	}
+	if used >= budget {
+		return 0, false
+	}
+	return int32(min(logReadFetchBytes, budget-used)), true
 }
 
 // logLeader is the partition's leader and log start offset (ListOffsets).
@@ -201,6 +214,10 @@ type logWalk struct {
 	// were missing since.
 	expect int64
 	gap    bool
+	// scratch is the room batches decompress into, out the records of
+	// one batch: both reused from batch to batch.
+	scratch []byte
+	out     []LogRecord
 }
 
 // answer walks one answer's batches from offset from on and returns the
@@ -231,11 +248,23 @@ func (w *logWalk) answer(b []byte, from int64) (int64, error) {
 	return next, nil
 }
 
-// batch hands one batch's records at or after from to fn.
+// batch hands one batch's records at or after from to fn: read plainly
+// (plainRecords), else by kgo.
 func (w *logWalk) batch(raw []byte, base, last, from int64) error {
 	attrs := binary.BigEndian.Uint16(raw[batchAttrsAt:])
 	if attrs&0b10_0000 != 0 { // a transaction marker: its offsets are no hole
 		w.see(base, last)
+		return nil
+	}
+	if recs, ok := w.plainRecords(raw, attrs, base, from); ok {
+		for _, r := range recs {
+			w.see(r.Offset, r.Offset)
+			r.Gap, w.gap = w.gap, false
+			if err := w.fn(r); err != nil {
+				return err
+			}
+		}
+		w.see(last+1, last)
 		return nil
 	}
 	fp, _ := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
@@ -262,6 +291,94 @@ func (w *logWalk) batch(raw []byte, base, last, from int64) error {
 	// Records compacted away at the batch's end are a hole before the next.
 	w.see(last+1, last)
 	return nil
+}
+
+// plainRecords reads a data batch's records at or after from as
+// batchRecords reads the time lag's (the batch decompressed into the
+// walk's scratch room, each record's fields read in place): a partition
+// of offset commits is a million records, which kgo would make a Record
+// each of. ok is false for a batch it cannot read plainly; kgo then reads
+// it and says what is wrong. The records' keys and values are the
+// scratch room's or the answer's: valid until the next batch.
+func (w *logWalk) plainRecords(raw []byte, attrs uint16, base, from int64) ([]LogRecord, bool) {
+	recs, err := w.dec.decompressTo(w.scratch, raw[batchHeaderLen:], kgo.CompressionCodecType(attrs&0b111))
+	if err != nil {
+		return nil, false
+	}
+	if attrs&0b111 != 0 {
+		w.scratch = recs[:0]
+	}
+	first := int64(binary.BigEndian.Uint64(raw[batchFirstTimestampAt:]))
+	maxTS := int64(binary.BigEndian.Uint64(raw[batchMaxTimestampAt:]))
+	count := int32(binary.BigEndian.Uint32(raw[batchCountAt:]))
+	out := w.out[:0]
+	for range count {
+		r, rest, ok := plainRecord(recs)
+		if !ok {
+			return nil, false
+		}
+		recs = rest
+		r.Offset += base
+		r.Batch = base
+		if attrs&0b1000 != 0 { // LogAppendTime: the batch's time
+			r.Timestamp = maxTS
+		} else {
+			r.Timestamp += first
+		}
+		r.Timestamp = max(r.Timestamp, -1)
+		if r.Offset >= from {
+			out = append(out, r)
+		}
+	}
+	w.out = out
+	return out, true
+}
+
+// plainRecord reads one record (v2) off recs: its offset and timestamp
+// deltas, key and value (nil for null); the headers are skipped.
+func plainRecord(recs []byte) (LogRecord, []byte, bool) {
+	var r LogRecord
+	length, n := binary.Varint(recs)
+	if n <= 0 || length < 1 || int64(len(recs)-n) < length {
+		return r, nil, false
+	}
+	rec, rest := recs[n+1:n+int(length)], recs[n+int(length):] // past the attributes
+	var ok bool
+	var tsDelta, offDelta int64
+	if tsDelta, rec, ok = varint(rec); !ok {
+		return r, nil, false
+	}
+	if offDelta, rec, ok = varint(rec); !ok || offDelta < 0 || offDelta > math.MaxInt32 {
+		return r, nil, false
+	}
+	if r.Key, rec, ok = varBytes(rec); !ok {
+		return r, nil, false
+	}
+	if r.Value, _, ok = varBytes(rec); !ok {
+		return r, nil, false
+	}
+	r.Offset, r.Timestamp = offDelta, tsDelta
+	return r, rest, true
+}
+
+func varint(b []byte) (int64, []byte, bool) {
+	v, n := binary.Varint(b)
+	if n <= 0 {
+		return 0, nil, false
+	}
+	return v, b[n:], true
+}
+
+// varBytes reads a varint length (-1: null) and that many bytes.
+func varBytes(b []byte) ([]byte, []byte, bool) {
+	l, b, ok := varint(b)
+	switch {
+	case !ok || l < -1 || l > int64(len(b)):
+		return nil, nil, false
+	case l == -1:
+		return nil, b, true
+	}
+	return b[:l:l], b[l:], true
 }
 
 // see notes offsets first to last as present; a hole before first is a

@@ -4,12 +4,16 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
+	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
 // ReadLog hands every data record of the time-lag fixture (offsets 5..34,
@@ -164,4 +168,135 @@ func TestLogWalk_gaps(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(16), next)
 	assert.Equal(t, seen{6, 3, true}, got[0])
+}
+
+// plainRecords reads every data batch itself and finds what kgo's
+// records give (offset, timestamp, key, value), from every position,
+// with every codec and timestamp type; the hand-made batches of
+// TestLogWalk_gaps (keys, null values) too.
+func TestPlainRecordsAgreeWithKgo(t *testing.T) {
+	for _, codec := range []string{"none", "gzip", "snappy", "lz4", "zstd"} {
+		for _, tsType := range []string{CreateTime, LogAppendTime} {
+			t.Run(codec+"/"+tsType, func(t *testing.T) {
+				_, cl := timeLagState(t, codec, tsType)
+				tis, err := cl.DescribeTopics(viewsCtx(t), []string{"t"})
+				require.NoError(t, err)
+				p, err := cl.fetchOne(viewsCtx(t), tis[0].Partitions[0].Leader, kafka.TopicPartition{Topic: "t"}, 5, 1<<20)
+				require.NoError(t, err)
+				require.Zero(t, p.ErrorCode)
+				compareBatches(t, p.RecordBatches)
+			})
+		}
+	}
+	var hand []byte
+	hand = append(hand, testBatch(0, 2, []int32{0, 1, 2}, false)...)
+	hand = append(hand, testBatch(3, 3, []int32{0, 3}, false)...)
+	compareBatches(t, hand)
+}
+
+func compareBatches(t *testing.T, b []byte) {
+	t.Helper()
+	w := &logWalk{tp: kafka.TopicPartition{Topic: "t"}, dec: newBoundedDecompressor(maxDecompressedBatch)}
+	batches := 0
+	for len(b) > batchHeaderLen {
+		size := int(binary.BigEndian.Uint32(b[batchLengthAt:])) + batchLengthAt + 4
+		raw := b[:size]
+		b = b[size:]
+		attrs := binary.BigEndian.Uint16(raw[batchAttrsAt:])
+		if attrs&0b10_0000 != 0 {
+			continue
+		}
+		batches++
+		base := int64(binary.BigEndian.Uint64(raw))
+		last := base + int64(binary.BigEndian.Uint32(raw[batchLastDeltaAt:]))
+		fp, _ := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{Offset: base, IsolationLevel: kgo.ReadUncommitted(), Topic: "t"},
+			&kmsg.FetchResponseTopicPartition{HighWatermark: -1, LastStableOffset: -1, RecordBatches: raw}, w.dec, nil)
+		require.NoError(t, fp.Err)
+		for from := base; from <= last+1; from++ {
+			got, ok := w.plainRecords(raw, attrs, base, from)
+			require.True(t, ok, "batch at %d read plainly", base)
+			var want []LogRecord
+			for _, r := range fp.Records {
+				if r.Offset >= from {
+					want = append(want, LogRecord{Offset: r.Offset, Timestamp: r.Timestamp.UnixMilli(), Batch: base, Key: r.Key, Value: r.Value})
+				}
+			}
+			require.Equal(t, len(want), len(got), "batch at %d from %d", base, from)
+			for i := range want {
+				assert.Equal(t, want[i].Offset, got[i].Offset)
+				assert.Equal(t, want[i].Timestamp, got[i].Timestamp, "offset %d", want[i].Offset)
+				assert.Equal(t, want[i].Batch, got[i].Batch)
+				assert.Equal(t, len(want[i].Key), len(got[i].Key))
+				assert.Equal(t, string(want[i].Key), string(got[i].Key))
+				assert.Equal(t, want[i].Value == nil, got[i].Value == nil, "offset %d: null value", want[i].Offset)
+				assert.Equal(t, string(want[i].Value), string(got[i].Value))
+			}
+		}
+	}
+	assert.Positive(t, batches)
+}
+
+// A principal without READ on the topic: the Fetch's
+// TOPIC_AUTHORIZATION_FAILED ends the read at once, as the Kafka error.
+func TestReadLog_notAuthorized(t *testing.T) {
+	c, cl := timeLagState(t, "none", CreateTime)
+	c.InjectError(playground.Fault{Key: 1, Topic: "t", ErrorCode: kafka.CodeTopicAuthorizationFailed, Node: playground.AnyNode})
+	n := 0
+	st, err := cl.ReadLog(viewsCtx(t), LogRead{TopicPartition: kafka.TopicPartition{Topic: "t"}, From: EarliestTimestamp},
+		func(LogRecord) error { n++; return nil })
+	var ke *kafka.Error
+	require.ErrorAs(t, err, &ke)
+	assert.Equal(t, kafka.CodeTopicAuthorizationFailed, ke.Code)
+	assert.Zero(t, n)
+	assert.Equal(t, 1, st.Fetches, "not retried")
+}
+
+// A leader that moved (NOT_LEADER_OR_FOLLOWER once) is found again and
+// the read goes on; one that keeps answering it ends the read after a
+// few attempts.
+func TestReadLog_leaderMoved(t *testing.T) {
+	c, cl := timeLagState(t, "none", CreateTime)
+	const notLeader = 6
+	c.InjectError(playground.Fault{Key: 1, Topic: "t", ErrorCode: notLeader, Times: 1, Node: playground.AnyNode})
+	n := 0
+	st, err := cl.ReadLog(viewsCtx(t), LogRead{TopicPartition: kafka.TopicPartition{Topic: "t"}, From: EarliestTimestamp},
+		func(LogRecord) error { n++; return nil })
+	require.NoError(t, err)
+	assert.Equal(t, 28, n)
+	assert.Equal(t, int64(35), st.Next)
+
+	c.InjectError(playground.Fault{Key: 1, Topic: "t", ErrorCode: notLeader, Node: playground.AnyNode})
+	st, err = cl.ReadLog(viewsCtx(t), LogRead{TopicPartition: kafka.TopicPartition{Topic: "t"}, From: EarliestTimestamp},
+		func(LogRecord) error { return nil })
+	var ke *kafka.Error
+	require.ErrorAs(t, err, &ke)
+	assert.Equal(t, int16(notLeader), ke.Code)
+	assert.Equal(t, logReadAttempts, st.Fetches)
+}
+
+// An error stops the read after the batches already handed over (a
+// broken batch stops it before any of its records): Next is past them, so that a read resumed there does not hand
+// them over twice.
+func TestReadLog_stopResumes(t *testing.T) {
+	_, cl := timeLagState(t, "none", CreateTime)
+	tp := kafka.TopicPartition{Topic: "t"}
+	stop := errors.New("stop")
+	var seen []int64
+	st, err := cl.ReadLog(viewsCtx(t), LogRead{TopicPartition: tp, From: EarliestTimestamp}, func(r LogRecord) error {
+		if r.Offset >= 16 && r.Offset == r.Batch { // at a batch's start, as a broken batch stops it
+			return stop
+		}
+		seen = append(seen, r.Offset)
+		return nil
+	})
+	require.ErrorIs(t, err, stop)
+	_, err = cl.ReadLog(viewsCtx(t), LogRead{TopicPartition: tp, From: st.Next}, func(r LogRecord) error {
+		seen = append(seen, r.Offset)
+		return nil
+	})
+	require.NoError(t, err)
+	sorted := slices.Clone(seen)
+	slices.Sort(sorted)
+	assert.Len(t, slices.Compact(sorted), len(seen), "no record twice: %v", seen)
+	assert.Equal(t, int64(34), seen[len(seen)-1])
 }

@@ -57,7 +57,7 @@ func DecodeKey(b []byte) (Key, error) {
 		return k, &MalformedError{Type: -1, Err: r.err}
 	}
 	if !IsStreams(k.Type) {
-		if k.Type < 0 || k.Type > maxKnownType || k.Type == 18 {
+		if !Known(k.Type) {
 			return k, &UnknownTypeError{Type: k.Type}
 		}
 		return k, nil
@@ -70,6 +70,18 @@ func DecodeKey(b []byte) (Key, error) {
 		return k, &MalformedError{Type: k.Type, Err: r.err}
 	}
 	return k, nil
+}
+
+// Known tells whether Kafka 4.4.0 defines record type t.
+func Known(t int16) bool { return t >= 0 && t <= maxKnownType && t != 18 }
+
+// TypeOf reads a key's record type without allocating; false for a key
+// too short to hold one.
+func TypeOf(key []byte) (int16, bool) {
+	if len(key) < 2 {
+		return 0, false
+	}
+	return int16(uint16(key[0])<<8 | uint16(key[1])), true
 }
 
 // GroupOf reads, without allocating, the group id of a streams-group

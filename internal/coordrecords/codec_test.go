@@ -71,7 +71,9 @@ type javaLine struct {
 	Value *string `json:"value"`
 }
 
-func readJavaLines(t *testing.T) []javaLine {
+func readJavaLines(t *testing.T) []javaLine { return readJavaLinesTB(t) }
+
+func readJavaLinesTB(t testing.TB) []javaLine {
 	t.Helper()
 	f, err := os.Open("testdata/java-encoded.jsonl")
 	require.NoError(t, err)

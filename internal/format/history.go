@@ -44,7 +44,12 @@ func HistoryText(w io.Writer, res *history.Result, st *Styles) error {
 		b.WriteString("\n")
 		writeHistoryEntry(&b, e, i == len(res.Entries)-1, st)
 	}
-	if len(res.Entries) == 0 && res.Err == nil {
+	switch {
+	case res.Err != nil || len(res.Entries) > 0:
+	case res.Stats.GroupRecords == 0:
+		// A misspelt group reads like a quiet one: say which it may be.
+		fmt.Fprintf(&b, "\nNo record of group %s in the records read: it is not a streams group, has never had a member, or was deleted long enough ago that compaction removed it.\n", Escape(res.Group))
+	default:
 		b.WriteString("\nNo rebalance of the group in the records read.\n")
 	}
 	for _, n := range HistoryNotes(res) {
@@ -91,6 +96,8 @@ func writeHistoryEntry(b *strings.Builder, e history.Entry, last bool, st *Style
 	switch {
 	case e.Converged:
 		line += "  converged after " + e.ConvergedAfter.Round(time.Millisecond).String()
+	case e.Members == 0:
+		line += "  no member left"
 	case last:
 		line += "  converging"
 	default:
@@ -154,7 +161,11 @@ func causeText(c history.Cause) string {
 	who := Escape(m.MemberID)
 	switch {
 	case c.Kind == history.MemberRejoined && c.PreviousMemberID != "":
-		who += " (was " + Escape(c.PreviousMemberID) + ")"
+		who += " (was " + Escape(c.PreviousMemberID)
+		if len(c.Changed) > 0 {
+			who += "; changed: " + strings.Join(c.Changed, ", ")
+		}
+		who += ")"
 	case c.Reason == history.ReasonSessionExpired:
 		who += " (static member left, session expired)"
 	case len(c.Changed) > 0:
@@ -229,8 +240,16 @@ func HistoryNotes(res *history.Result) []string {
 // HistoryHint ends the error line of a history that could not be read:
 // for a topic the principal may not read, the ACLs it needs.
 func HistoryHint(err error) string {
-	if isTopicAuthorization(err) {
+	var ke *kafka.Error
+	if !errors.As(err, &ke) {
+		return ""
+	}
+	switch ke.Code {
+	case kafka.CodeTopicAuthorizationFailed:
 		return " (history needs the DESCRIBE and READ ACLs on topic " + history.OffsetsTopic + ")"
+	case kafka.CodeUnknownTopicOrPartition:
+		// A managed service may hide the internal topic altogether.
+		return " (the cluster shows no topic " + history.OffsetsTopic + "; history needs to read it, with the DESCRIBE and READ ACLs on it)"
 	}
 	return ""
 }
@@ -271,6 +290,7 @@ type HistoryEntryDoc struct {
 	Offset        int64             `json:"offset" yaml:"offset"`
 	GroupEpoch    int32             `json:"group_epoch" yaml:"group_epoch"`
 	PreviousEpoch int32             `json:"previous_epoch" yaml:"previous_epoch"`
+	Members       int               `json:"members" yaml:"members"`
 	Causes        []HistoryCauseDoc `json:"causes" yaml:"causes"`
 	// Moved is null when the epoch's target assignment is not in the
 	// records read.
@@ -355,7 +375,7 @@ func NewGroupHistoryDoc(res *history.Result) GroupHistoryDoc {
 
 func newHistoryEntryDoc(e history.Entry) HistoryEntryDoc {
 	d := HistoryEntryDoc{Time: e.Time.UTC().Format(historyTime), Offset: e.Offset, GroupEpoch: e.GroupEpoch, PreviousEpoch: e.PreviousEpoch,
-		Causes: []HistoryCauseDoc{}}
+		Members: e.Members, Causes: []HistoryCauseDoc{}}
 	for _, c := range e.Causes {
 		cd := HistoryCauseDoc{Cause: string(c.Kind), PreviousMemberID: c.PreviousMemberID, Reason: c.Reason, Changed: c.Changed,
 			Subtopologies: c.Subtopologies, Topics: c.Topics}
@@ -398,10 +418,4 @@ func placementDocs(ps []history.Placement) []HistoryPlacementDoc {
 		out[i] = HistoryPlacementDoc{Task: p.Task.String(), Process: p.Process}
 	}
 	return out
-}
-
-// isTopicAuthorization tells a TOPIC_AUTHORIZATION_FAILED.
-func isTopicAuthorization(err error) bool {
-	var ke *kafka.Error
-	return errors.As(err, &ke) && ke.Code == kafka.CodeTopicAuthorizationFailed
 }

@@ -30,21 +30,21 @@ func historyResult() *history.Result {
 		CompleteFrom: t0.Add(-time.Hour), FirstEpoch: 3, Epoch: 8,
 		Stats: history.Stats{LogStart: 0, End: 48213, Next: 48213, Bytes: 5_312_004, Records: 48213, GroupRecords: 212, Tombstones: 9},
 		Entries: []history.Entry{
-			{Time: t0, Offset: 40112, GroupEpoch: 4, PreviousEpoch: 3, Causes: []history.Cause{{Kind: history.MemberJoined, Member: b}},
+			{Time: t0, Offset: 40112, GroupEpoch: 4, PreviousEpoch: 3, Members: 2, Causes: []history.Cause{{Kind: history.MemberJoined, Member: b}},
 				Assigned: true, Moved: history.Moves{Active: []history.ActiveMove{{Task: t("0", 1), From: a.ProcessID, To: b.ProcessID}, {Task: t("1", 1), From: a.ProcessID, To: b.ProcessID}}},
 				Converged: true, ConvergedAfter: 2140 * time.Millisecond},
-			{Time: t0.Add(20 * time.Minute), Offset: 41007, GroupEpoch: 5, PreviousEpoch: 4,
+			{Time: t0.Add(20 * time.Minute), Offset: 41007, GroupEpoch: 5, PreviousEpoch: 4, Members: 2,
 				Causes:   []history.Cause{{Kind: history.ConfigsChanged, Configs: []history.ConfigChange{{Key: "num.standby.replicas", Old: "0", New: "1", OldSet: true, NewSet: true}}}},
 				Assigned: true, Moved: history.Moves{StandbysPlaced: []history.Placement{{Task: t("1", 0), Process: b.ProcessID}, {Task: t("1", 1), Process: a.ProcessID}}},
 				Converged: true, ConvergedAfter: 380 * time.Millisecond},
-			{Time: t0.Add(41 * time.Minute), Offset: 44290, GroupEpoch: 6, PreviousEpoch: 5,
+			{Time: t0.Add(41 * time.Minute), Offset: 44290, GroupEpoch: 6, PreviousEpoch: 5, Members: 2,
 				Causes:   []history.Cause{{Kind: history.MemberRejoined, Member: &b2, PreviousMemberID: b.MemberID}},
 				Assigned: true, Moved: history.Moves{Active: []history.ActiveMove{{Task: t("0", 1), From: b.ProcessID, To: b2.ProcessID}, {Task: t("1", 1), From: b.ProcessID, To: b2.ProcessID}},
 					StandbysPlaced: []history.Placement{{Task: t("1", 0), Process: b2.ProcessID}}, StandbysLost: []history.Placement{{Task: t("1", 0), Process: b.ProcessID}}},
 				Converged: true, ConvergedAfter: 1100 * time.Millisecond},
-			{Time: t0.Add(55 * time.Minute), Offset: 46001, GroupEpoch: 7, PreviousEpoch: 6, Causes: []history.Cause{{Kind: history.PartitionsChanged}},
+			{Time: t0.Add(55 * time.Minute), Offset: 46001, GroupEpoch: 7, PreviousEpoch: 6, Members: 2, Causes: []history.Cause{{Kind: history.PartitionsChanged}},
 				Assigned: true, Moved: history.Moves{Active: []history.ActiveMove{{Task: t("0", 2), To: a.ProcessID}}, WarmupsStarted: []history.Placement{{Task: t("1", 2), Process: b2.ProcessID}}}},
-			{Time: t0.Add(58 * time.Minute), Offset: 46540, GroupEpoch: 8, PreviousEpoch: 7, Causes: []history.Cause{{Kind: history.MemberRemoved, Member: a}},
+			{Time: t0.Add(58 * time.Minute), Offset: 46540, GroupEpoch: 8, PreviousEpoch: 7, Members: 1, Causes: []history.Cause{{Kind: history.MemberRemoved, Member: a}},
 				Assigned: true, Moved: history.Moves{Active: []history.ActiveMove{{Task: t("0", 0), From: a.ProcessID, To: b2.ProcessID}, {Task: t("0", 2), From: a.ProcessID, To: b2.ProcessID}}}},
 		},
 	}
@@ -75,13 +75,17 @@ func TestHistoryText_edges(t *testing.T) {
 	out := b.String()
 	assert.NotContains(t, out, "\x1b")
 	assert.Contains(t, out, "complete from 2026-12-06T03:00:00.000Z, the log's first record")
-	assert.Contains(t, out, "No rebalance of the group in the records read.")
+	assert.Contains(t, out, `No record of group g^[[31m in the records read: it is not a streams group`)
+	res.Stats.GroupRecords = 3
+	b.Reset()
+	require.NoError(t, format.HistoryText(&b, res, format.NewStyles(false)))
+	assert.Contains(t, b.String(), "No rebalance of the group in the records read.")
 	assert.Contains(t, out, "Note: the byte budget (--max-bytes) stopped the read at offset 10 of 99")
 	assert.Contains(t, out, "Note: 2 records of a type this tool does not know")
 	assert.Contains(t, out, "Note: 1 records of the group with a newer value version skipped")
 	assert.Contains(t, out, "Note: 1 records of the group could not be decoded")
 
-	res.Entries = []history.Entry{{Time: res.CompleteFrom, GroupEpoch: 2, PreviousEpoch: 1,
+	res.Entries = []history.Entry{{Time: res.CompleteFrom, GroupEpoch: 2, PreviousEpoch: 1, Members: 1,
 		Causes: []history.Cause{{Kind: history.MemberChanged, Member: &history.Member{MemberID: "m\n1", ProcessID: "p\x07", Host: "h", ClientID: "c"}, Changed: []string{"rack"}}}}}
 	b.Reset()
 	require.NoError(t, format.HistoryText(&b, res, format.NewStyles(false)))
@@ -99,5 +103,7 @@ func TestHistoryText_edges(t *testing.T) {
 func TestHistoryHint(t *testing.T) {
 	denied := &kafka.Error{Code: kafka.CodeTopicAuthorizationFailed, Name: "TOPIC_AUTHORIZATION_FAILED"}
 	assert.Equal(t, " (history needs the DESCRIBE and READ ACLs on topic __consumer_offsets)", format.HistoryHint(denied))
+	assert.Contains(t, format.HistoryHint(&kafka.Error{Code: kafka.CodeUnknownTopicOrPartition}), "the cluster shows no topic __consumer_offsets")
+	assert.Empty(t, format.HistoryHint(&kafka.Error{Code: kafka.CodeGroupAuthorizationFailed}))
 	assert.Empty(t, format.HistoryHint(errors.New("other")))
 }

@@ -113,7 +113,6 @@ type Reader struct {
 	completeT time.Time
 	noGap     bool
 	firstEp   int32
-	seenFirst bool
 }
 
 // NewReader is a reader of opts' group from the log's start.
@@ -182,7 +181,9 @@ func (h *Reader) record(r admin.LogRecord, group []byte) {
 	}
 	g, ok := cr.GroupOf(r.Key)
 	if !ok {
-		if _, err := cr.DecodeKey(r.Key); cr.Skippable(err) {
+		// Another type's record, not read further (and not allocated
+		// for: most of the partition is offset commits).
+		if t, ok := cr.TypeOf(r.Key); !ok || !cr.Known(t) {
 			h.stats.UnknownTypes++
 		}
 		return

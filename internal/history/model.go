@@ -113,7 +113,9 @@ type Entry struct {
 	// GroupEpoch is the new epoch, PreviousEpoch the one before (0 for a
 	// group the records show being created).
 	GroupEpoch, PreviousEpoch int32
-	Causes                    []Cause
+	// Members is the number of members the epoch was bumped with.
+	Members int
+	Causes  []Cause
 	// Assigned tells that the target assignment of this epoch was read;
 	// Moved is then what it changed.
 	Assigned bool

@@ -379,7 +379,7 @@ func (t *timeline) epoch(r Record, v *cr.GroupMetadata) {
 	default:
 		prev = old.Epoch
 	}
-	e := Entry{Time: r.Time, Offset: r.Offset, GroupEpoch: v.Epoch, PreviousEpoch: prev, Causes: pending}
+	e := Entry{Time: r.Time, Offset: r.Offset, GroupEpoch: v.Epoch, PreviousEpoch: prev, Members: len(t.members), Causes: pending}
 	if old != nil {
 		if configs := configChanges(old.LastAssignmentConfigs, v.LastAssignmentConfigs); len(configs) > 0 {
 			e.Causes = append(e.Causes, Cause{Kind: ConfigsChanged, Configs: configs})

@@ -148,7 +148,7 @@ func base() *script {
 }
 
 // baseEntry is base's one entry: the group's creation.
-var baseEntry = Entry{Time: t0, Offset: 2, GroupEpoch: 1, PreviousEpoch: 0,
+var baseEntry = Entry{Time: t0, Offset: 2, GroupEpoch: 1, PreviousEpoch: 0, Members: 1,
 	Causes:   []Cause{{Kind: MemberJoined, Member: member("A", "pA", "")}},
 	Assigned: true, Moved: Moves{Active: []ActiveMove{{Task{"0", 0}, "", "pA"}, {Task{"0", 1}, "", "pA"}, {Task{"0", 2}, "", "pA"}}},
 	Converged: true}
@@ -181,7 +181,7 @@ func TestTimeline(t *testing.T) {
 			s.write(time.Minute+time.Second, currentRec("A", 2, cr.MemberStable, tasks("0", 0, 1)))
 			s.write(time.Minute+3*time.Second, currentRec("B", 2, cr.MemberStable, tasks("0", 2)))
 			return s
-		}, []Entry{{Time: t0.Add(time.Minute), Offset: 7, GroupEpoch: 2, PreviousEpoch: 1,
+		}, []Entry{{Time: t0.Add(time.Minute), Offset: 7, GroupEpoch: 2, PreviousEpoch: 1, Members: 2,
 			Causes:   []Cause{{Kind: MemberJoined, Member: member("B", "pB", "")}},
 			Assigned: true, Moved: Moves{Active: []ActiveMove{{Task{"0", 2}, "pA", "pB"}}},
 			Converged: true, ConvergedAfter: 3 * time.Second}}},
@@ -193,9 +193,9 @@ func TestTimeline(t *testing.T) {
 				targetRec("A", tasks("0", 0, 1, 2), nil, nil), targetMeta(3), currentRec("A", 3, cr.MemberStable, tasks("0", 0, 1, 2)))
 			return s
 		}, []Entry{
-			{Time: t0.Add(time.Minute), Offset: 7, GroupEpoch: 2, PreviousEpoch: 1, Causes: []Cause{{Kind: MemberJoined, Member: member("B", "pB", "")}},
+			{Time: t0.Add(time.Minute), Offset: 7, GroupEpoch: 2, PreviousEpoch: 1, Members: 2, Causes: []Cause{{Kind: MemberJoined, Member: member("B", "pB", "")}},
 				Assigned: true, Moved: Moves{Active: []ActiveMove{{Task{"0", 2}, "pA", "pB"}}}},
-			{Time: t0.Add(2 * time.Minute), Offset: 14, GroupEpoch: 3, PreviousEpoch: 2, Causes: []Cause{{Kind: MemberRemoved, Member: member("B", "pB", "")}},
+			{Time: t0.Add(2 * time.Minute), Offset: 14, GroupEpoch: 3, PreviousEpoch: 2, Members: 1, Causes: []Cause{{Kind: MemberRemoved, Member: member("B", "pB", "")}},
 				Assigned: true, Moved: Moves{Active: []ActiveMove{{Task{"0", 2}, "pB", "pA"}}}, Converged: true},
 		}},
 		{"a static member back with a new member id and the same metadata: no rebalance", func() *script {
@@ -206,7 +206,7 @@ func TestTimeline(t *testing.T) {
 			s.write(3*time.Minute, currentGone("S1"), targetGone("S1"), memberGone("S1"),
 				memberRec("S2", "pS", str("inst-s"), 0), targetRec("S2", tasks("0", 2), nil, nil), currentRec("S2", 2, cr.MemberStable, tasks("0", 2)))
 			return s
-		}, []Entry{{Time: t0.Add(time.Minute), Offset: 7, GroupEpoch: 2, PreviousEpoch: 1, Causes: []Cause{{Kind: MemberJoined, Member: member("S1", "pS", "inst-s")}},
+		}, []Entry{{Time: t0.Add(time.Minute), Offset: 7, GroupEpoch: 2, PreviousEpoch: 1, Members: 2, Causes: []Cause{{Kind: MemberJoined, Member: member("S1", "pS", "inst-s")}},
 			Assigned: true, Moved: Moves{Active: []ActiveMove{{Task{"0", 2}, "pA", "pS"}}}}}},
 		{"a static member back with a new process id: rejoined, never joined", func() *script {
 			s := base()
@@ -217,9 +217,9 @@ func TestTimeline(t *testing.T) {
 				targetRec("S2", tasks("0", 2), nil, nil), targetMeta(3))
 			return s
 		}, []Entry{
-			{Time: t0.Add(time.Minute), Offset: 7, GroupEpoch: 2, PreviousEpoch: 1, Causes: []Cause{{Kind: MemberJoined, Member: member("S1", "pS", "inst-s")}},
+			{Time: t0.Add(time.Minute), Offset: 7, GroupEpoch: 2, PreviousEpoch: 1, Members: 2, Causes: []Cause{{Kind: MemberJoined, Member: member("S1", "pS", "inst-s")}},
 				Assigned: true, Moved: Moves{Active: []ActiveMove{{Task{"0", 2}, "pA", "pS"}}}},
-			{Time: t0.Add(3 * time.Minute), Offset: 15, GroupEpoch: 3, PreviousEpoch: 2,
+			{Time: t0.Add(3 * time.Minute), Offset: 15, GroupEpoch: 3, PreviousEpoch: 2, Members: 2,
 				Causes:   []Cause{{Kind: MemberRejoined, Member: member("S2", "pT", "inst-s"), PreviousMemberID: "S1"}},
 				Assigned: true, Moved: Moves{Active: []ActiveMove{{Task{"0", 2}, "pS", "pT"}}}},
 		}},
@@ -229,8 +229,8 @@ func TestTimeline(t *testing.T) {
 			s.write(3*time.Minute, memberRec("S2", "pT", str("inst-s"), 0), memberGone("S1"), metaRec(3, 10, cr.KeyValue{Key: "num.standby.replicas", Value: "0"}))
 			return s
 		}, []Entry{
-			{Time: t0.Add(time.Minute), Offset: 7, GroupEpoch: 2, PreviousEpoch: 1, Causes: []Cause{{Kind: MemberJoined, Member: member("S1", "pS", "inst-s")}}},
-			{Time: t0.Add(3 * time.Minute), Offset: 10, GroupEpoch: 3, PreviousEpoch: 2,
+			{Time: t0.Add(time.Minute), Offset: 7, GroupEpoch: 2, PreviousEpoch: 1, Members: 2, Causes: []Cause{{Kind: MemberJoined, Member: member("S1", "pS", "inst-s")}}},
+			{Time: t0.Add(3 * time.Minute), Offset: 10, GroupEpoch: 3, PreviousEpoch: 2, Members: 2,
 				Causes: []Cause{{Kind: MemberRejoined, Member: member("S2", "pT", "inst-s"), PreviousMemberID: "S1"}}},
 		}},
 		{"a static member that left and never came back: session expired", func() *script {
@@ -240,8 +240,8 @@ func TestTimeline(t *testing.T) {
 			s.write(3*time.Minute, currentGone("S1"), targetGone("S1"), memberGone("S1"), metaRec(3, 10, cr.KeyValue{Key: "num.standby.replicas", Value: "0"}))
 			return s
 		}, []Entry{
-			{Time: t0.Add(time.Minute), Offset: 7, GroupEpoch: 2, PreviousEpoch: 1, Causes: []Cause{{Kind: MemberJoined, Member: member("S1", "pS", "inst-s")}}},
-			{Time: t0.Add(3 * time.Minute), Offset: 12, GroupEpoch: 3, PreviousEpoch: 2,
+			{Time: t0.Add(time.Minute), Offset: 7, GroupEpoch: 2, PreviousEpoch: 1, Members: 2, Causes: []Cause{{Kind: MemberJoined, Member: member("S1", "pS", "inst-s")}}},
+			{Time: t0.Add(3 * time.Minute), Offset: 12, GroupEpoch: 3, PreviousEpoch: 2, Members: 1,
 				Causes: []Cause{{Kind: MemberRemoved, Member: member("S1", "pS", "inst-s"), Reason: ReasonSessionExpired}}},
 		}},
 		{"a config change places standbys", func() *script {
@@ -252,9 +252,9 @@ func TestTimeline(t *testing.T) {
 				targetRec("A", tasks("0", 0, 1), tasks("0", 2), nil), targetRec("B", tasks("0", 2), tasks("0", 0, 1), tasks("0", 0)), targetMeta(3))
 			return s
 		}, []Entry{
-			{Time: t0.Add(time.Minute), Offset: 7, GroupEpoch: 2, PreviousEpoch: 1, Causes: []Cause{{Kind: MemberJoined, Member: member("B", "pB", "")}},
+			{Time: t0.Add(time.Minute), Offset: 7, GroupEpoch: 2, PreviousEpoch: 1, Members: 2, Causes: []Cause{{Kind: MemberJoined, Member: member("B", "pB", "")}},
 				Assigned: true, Moved: Moves{Active: []ActiveMove{{Task{"0", 2}, "pA", "pB"}}}},
-			{Time: t0.Add(2 * time.Minute), Offset: 11, GroupEpoch: 3, PreviousEpoch: 2,
+			{Time: t0.Add(2 * time.Minute), Offset: 11, GroupEpoch: 3, PreviousEpoch: 2, Members: 2,
 				Causes: []Cause{{Kind: ConfigsChanged, Configs: []ConfigChange{
 					{Key: "num.standby.replicas", Old: "0", New: "1", OldSet: true, NewSet: true},
 					{Key: "num.warmup.replicas", New: "2", NewSet: true}}}},
@@ -267,14 +267,14 @@ func TestTimeline(t *testing.T) {
 			s.write(time.Minute, metaRec(2, 11, cr.KeyValue{Key: "num.standby.replicas", Value: "0"}),
 				targetRec("A", tasks("0", 0, 1, 2, 3), nil, nil), targetMeta(2))
 			return s
-		}, []Entry{{Time: t0.Add(time.Minute), Offset: 6, GroupEpoch: 2, PreviousEpoch: 1, Causes: []Cause{{Kind: PartitionsChanged}},
+		}, []Entry{{Time: t0.Add(time.Minute), Offset: 6, GroupEpoch: 2, PreviousEpoch: 1, Members: 1, Causes: []Cause{{Kind: PartitionsChanged}},
 			Assigned: true, Moved: Moves{Active: []ActiveMove{{Task{"0", 3}, "", "pA"}}}}}},
 		{"a topology change (its hash change is no partitions-changed) and the member's new topology epoch", func() *script {
 			s := base()
 			s.write(time.Minute, memberRec("A", "pA", nil, 1), topoRec(1, sub("0", "in"), sub("1", "other")),
 				metaRec(2, 12, cr.KeyValue{Key: "num.standby.replicas", Value: "0"}))
 			return s
-		}, []Entry{{Time: t0.Add(time.Minute), Offset: 8, GroupEpoch: 2, PreviousEpoch: 1, Causes: []Cause{
+		}, []Entry{{Time: t0.Add(time.Minute), Offset: 8, GroupEpoch: 2, PreviousEpoch: 1, Members: 1, Causes: []Cause{
 			{Kind: MemberChanged, Member: member("A", "pA", ""), Changed: []string{"topology_epoch"}},
 			{Kind: TopologyChanged, Subtopologies: []string{"1"}, Topics: []string{"other"}}}}}},
 		{"a metadata record of the same epoch (a description stored) is no rebalance", func() *script {
@@ -289,7 +289,7 @@ func TestTimeline(t *testing.T) {
 			s.write(time.Minute, memberRec("A", "pA", nil, 0), currentRec("A", 1, cr.MemberStable, tasks("0", 0, 1, 2)))
 			s.write(2*time.Minute, metaRec(2, 11, cr.KeyValue{Key: "num.standby.replicas", Value: "0"}))
 			return s
-		}, []Entry{{Time: t0.Add(2 * time.Minute), Offset: 8, GroupEpoch: 2, PreviousEpoch: 1, Causes: []Cause{{Kind: PartitionsChanged}}}}},
+		}, []Entry{{Time: t0.Add(2 * time.Minute), Offset: 8, GroupEpoch: 2, PreviousEpoch: 1, Members: 1, Causes: []Cause{{Kind: PartitionsChanged}}}}},
 		{"a group deleted and created again", func() *script {
 			s := base()
 			s.write(time.Minute, currentGone("A"), targetGone("A"), memberGone("A"),
@@ -297,7 +297,7 @@ func TestTimeline(t *testing.T) {
 				rec{cr.Key{Type: cr.TypeStreamsGroupMetadata, GroupID: group}, nil})
 			s.write(2*time.Minute, memberRec("C", "pC", nil, 0), topoRec(0, sub("0", "in")), metaRec(1, 10))
 			return s
-		}, []Entry{{Time: t0.Add(2 * time.Minute), Offset: 14, GroupEpoch: 1, Causes: []Cause{{Kind: MemberJoined, Member: member("C", "pC", "")}}}}},
+		}, []Entry{{Time: t0.Add(2 * time.Minute), Offset: 14, GroupEpoch: 1, Members: 1, Causes: []Cause{{Kind: MemberJoined, Member: member("C", "pC", "")}}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := read(t, tc.script(), Options{})
@@ -330,7 +330,7 @@ func TestTimeline_compacted(t *testing.T) {
 	assert.False(t, res.CompleteFromStart)
 	assert.Equal(t, int32(2), res.FirstEpoch)
 	assert.Equal(t, int32(3), res.Epoch)
-	assert.Equal(t, []Entry{{Time: t0.Add(10 * time.Minute), Offset: 87, GroupEpoch: 3, PreviousEpoch: 2,
+	assert.Equal(t, []Entry{{Time: t0.Add(10 * time.Minute), Offset: 87, GroupEpoch: 3, PreviousEpoch: 2, Members: 1,
 		Causes:   []Cause{{Kind: MemberRemoved, Member: member("B", "pB", "")}},
 		Assigned: true, Moved: Moves{Active: []ActiveMove{{Task{"0", 2}, "pB", "pA"}}}}}, res.Entries)
 
@@ -424,4 +424,18 @@ func TestOptions_Validate(t *testing.T) {
 	assert.EqualError(t, Options{Group: "g", Since: t0, Until: t0.Add(-time.Second)}.Validate(),
 		"--until 2026-12-06T03:11:59Z is before --since 2026-12-06T03:12:00Z")
 	assert.NoError(t, Options{Group: "g", Since: t0, Until: t0}.Validate())
+}
+
+// A group's first metadata record after a hole is no creation: what came
+// before it was compacted, its epoch 6 had a past. No entry, until the
+// next epoch, compared with it.
+func TestTimeline_compactedFirstEpoch(t *testing.T) {
+	s := &script{}
+	s.writeAfter(10, 0, memberRec("A", "pA", nil, 0), topoRec(0, sub("0", "in")))
+	s.writeAfter(30, time.Minute, metaRec(6, 10, cr.KeyValue{Key: "num.standby.replicas", Value: "0"}))
+	s.write(2*time.Minute, memberRec("B", "pB", nil, 0), metaRec(7, 10, cr.KeyValue{Key: "num.standby.replicas", Value: "0"}))
+	res := read(t, s, Options{})
+	assert.Equal(t, t0.Add(time.Minute), res.CompleteFrom)
+	assert.Equal(t, []Entry{{Time: t0.Add(2 * time.Minute), Offset: 44, GroupEpoch: 7, PreviousEpoch: 6, Members: 2,
+		Causes: []Cause{{Kind: MemberJoined, Member: member("B", "pB", "")}}}}, res.Entries)
 }
