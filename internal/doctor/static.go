@@ -109,7 +109,9 @@ func duplicatedInstances(ms []kafka.Member) []string {
 	seen := map[string]int{}
 	for i := range ms {
 		m := &ms[i]
-		if m.InstanceID == nil {
+		if m.InstanceID == nil || m.MemberEpoch == LeftStaticEpoch {
+			// A thread of a restarting instance that has not rejoined yet
+			// still has the old process id: not a second process.
 			continue
 		}
 		seen[*m.InstanceID]++

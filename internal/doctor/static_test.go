@@ -36,6 +36,10 @@ func TestRun_staticMembers(t *testing.T) {
 		{name: "the same instance id twice",
 			group: stateful(static(member("a", "p1", "h1", []int32{0}, nil), "fixed", 5), static(member("b", "p1", "h1", []int32{1}, nil), "fixed", 5)),
 			want:  []string{"problem: the same group.instance.id is used by several processes: fixed on 2 members"}},
+		{name: "a restart under way is no duplicate", settings: settings(overview.ConfigSessionTimeout, "45000"),
+			group: stateful(static(member("a", "new-process", "h1", []int32{0}, nil), "app-1", 6), static(member("b", "old-process", "h1", []int32{1}, nil), "app-2", LeftStaticEpoch)),
+			want: []string{"warning: 1 static member left the group (member epoch -2) and still holds its tasks until its session expires (streams.session.timeout.ms = 45000 ms): " +
+				"nobody processes them meanwhile, their lag grows without a rebalance: instance app-2 (member b, process old-process, 1 task)"}},
 		{name: "a static member left and holds its tasks", settings: settings(overview.ConfigSessionTimeout, "45000"),
 			group: stateful(static(member("a", "p1", "h1", []int32{0}, []int32{1}), "app-a-1", LeftStaticEpoch), static(member("b", "p2", "h2", []int32{1}, nil), "app-b-1", 7)),
 			want: []string{"warning: 1 static member left the group (member epoch -2) and still holds its tasks until its session expires (streams.session.timeout.ms = 45000 ms): " +
