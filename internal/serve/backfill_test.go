@@ -12,11 +12,13 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 	"github.com/kstreams-groups/kstreams-groups/internal/serve"
+	"github.com/kstreams-groups/kstreams-groups/internal/serve/snapshot"
 )
 
 // TestCollectorBackfill: serve's first cycle puts each group's rebalances
 // of the last hours, read back from its history, into its timeline, with
-// their causes; a later cycle does not read them again.
+// their causes; a later cycle reads on only when the group's epoch moved,
+// and adds the new rebalances with theirs.
 func TestCollectorBackfill(t *testing.T) {
 	f := newFixture(t)
 	// The seed's clicks group gets a third member.
@@ -46,5 +48,24 @@ func TestCollectorBackfill(t *testing.T) {
 	assert.WithinDuration(t, time.Now(), events[1].Time, time.Minute)
 
 	require.NoError(t, c.Cycle(t.Context()))
-	assert.Equal(t, events, c.Snapshot().Events["clicks"], "read once")
+	assert.Equal(t, events, c.Snapshot().Events["clicks"], "no rebalance, no read")
+
+	// The joiner leaves: the next cycle reads on and adds the rebalance.
+	for _, sg := range playground.DefaultState().StreamsGroups {
+		if g := sg.StreamsGroup; g.ID == "clicks" {
+			g.GroupEpoch, g.AssignmentEpoch = 7, 7
+			f.pg.PutStreamsGroup(g)
+		}
+	}
+	require.NoError(t, c.Cycle(t.Context()))
+	var rebalances []snapshot.Event
+	for _, e := range c.Snapshot().Events["clicks"] {
+		if strings.HasPrefix(e.Text, "rebalance: ") {
+			rebalances = append(rebalances, e)
+		}
+	}
+	require.Len(t, rebalances, 3, "%v", c.Snapshot().Events["clicks"])
+	assert.Equal(t, "rebalance: group epoch 6 -> 7", rebalances[2].Text)
+	require.Len(t, rebalances[2].Causes, 1)
+	assert.True(t, strings.HasPrefix(rebalances[2].Causes[0], "member-removed joiner: process process-joiner"), rebalances[2].Causes[0])
 }

@@ -82,8 +82,8 @@ type Collector struct {
 	prev *watch.Snapshot
 	// fails counts the cycles failed in a row.
 	fails int
-	// backfilled are the groups whose history was read (backfill.go).
-	backfilled map[string]bool
+	// followers are the groups' histories read so far (backfill.go).
+	followers map[string]*follower
 	// closeOnce guards Close.
 	closeOnce sync.Once
 }
