@@ -8,6 +8,7 @@ package main
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/doctor"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
@@ -29,10 +30,12 @@ var doctorExitStatuses = []exitStatus{
 }
 
 func (a *app) doctorVerb() *verb {
+	storm := intOption(flagDef{name: "storm-threshold", help: "More than `N` rebalances in the last hour is a rebalance storm (default 10)."},
+		1, "--storm-threshold: want a whole number, 1 or more, got %q")
 	return &verb{
 		name:           "doctor",
 		subcommandOnly: true,
-		flags:          table(groupFlag, allGroupsFlag.withHelp("Diagnose every streams group of the cluster.")),
+		flags:          table(groupFlag, allGroupsFlag.withHelp("Diagnose every streams group of the cluster."), storm),
 		own:            &ownExit{doctorExitStatuses, "These are doctor's own codes, the same with --detailed-exit-codes."},
 		short:          "Explain why a topology description is not AVAILABLE, or why a group is unhealthy",
 		long: `Diagnose streams groups: why the broker has no topology description for a
@@ -54,6 +57,13 @@ is wrong:
                   NOT_STORED with everything else healthy means the
                   clients have topology.description.push.enabled=false,
                   or the push has not happened yet
+  static-members  one group.instance.id on several processes; a static
+                  member that left and holds its tasks until its session
+                  expires; a new process id at every rejoin
+  rebalances      the last rebalance and its causes, read from the
+                  group's records in __consumer_offsets (needs DESCRIBE
+                  and READ on it: unknown otherwise, never a failure); more
+                  than --storm-threshold rebalances in the last hour
 
 -o json|yaml prints the findings as a document.`,
 		example: `  # Why does describe --topology say NOT_STORED?
@@ -65,8 +75,16 @@ is wrong:
   # The findings as JSON, for a ticket
   kstreams-groups doctor --group my-app -o json`,
 		parse: func(v flagValues) job {
-			opts := doctor.Options{Groups: groupFlag.get(v), AllGroups: allGroupsFlag.get(v)}
-			return job{opts: opts, validate: opts.Validate, run: func(ctx context.Context) error { return a.doctor(ctx, opts) }}
+			opts := doctor.Options{Groups: groupFlag.get(v), AllGroups: allGroupsFlag.get(v), Now: func() time.Time { return a.clock().Now() }}
+			n, _, serr := storm.value(v)
+			opts.StormThreshold = n
+			validate := func() error {
+				if serr != nil {
+					return serr
+				}
+				return opts.Validate()
+			}
+			return job{opts: opts, validate: validate, run: func(ctx context.Context) error { return a.doctor(ctx, opts) }}
 		},
 	}
 }

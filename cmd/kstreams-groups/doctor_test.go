@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,8 +143,8 @@ func TestDoctor_causes(t *testing.T) {
 		assert.True(t, doc.Wrong)
 		require.Len(t, doc.Groups, 2)
 		assert.Equal(t, "Stable", doc.Groups[0].State)
-		last := doc.Groups[0].Findings[len(doc.Groups[0].Findings)-1]
-		assert.Equal(t, "description", last.Check)
+		fs := doc.Groups[0].Findings
+		last := fs[slices.IndexFunc(fs, func(f struct{ Check, Severity, Message, Hint string }) bool { return f.Check == "description" })]
 		assert.Equal(t, "warning", last.Severity)
 		assert.NotEmpty(t, last.Hint)
 		assert.Equal(t, "", doc.Groups[1].State, "a missing group has no state")

@@ -27,10 +27,12 @@ func (a *app) overviewVerb() *verb {
 		help: "Show, for this state store, one row per partition with the hosts of its active, standby and warm-up copies."})
 	timeLag := boolOption(flagDef{name: "time-lag", on: true,
 		help: "Read the first unprocessed record of each partition (one Fetch per leader): the time lag (its age) and the records to process, markers and aborted records left out; --time-lag=false for the offset lag only."})
+	lastRebalance := boolOption(flagDef{name: "last-rebalance", on: true,
+		help: "Read the group's history in __consumer_offsets (as history does) for the head's last rebalance and its causes; --last-rebalance=false leaves it out (so does --watch)."})
 	return &verb{
 		name:           "overview",
 		subcommandOnly: true,
-		flags: table(groupFlag, allGroupsFlag, store, timeLag, partitionMetricsFlag,
+		flags: table(groupFlag, allGroupsFlag, store, timeLag, lastRebalance, partitionMetricsFlag,
 			watchFlag, watchIntervalFlag, watchCountFlag),
 		short: "The topology, who runs each task, and where the lag is, in one view",
 		long: `Show, for each streams group, its sub-topologies with what they read and
@@ -82,6 +84,9 @@ needs. It needs Apache Kafka 4.4 or newer.`,
 				opts.Now = func() time.Time { return a.clock().Now() }
 			}
 			w, werr := parseWatch(v)
+			// The head's last rebalance reads the group's history once: a
+			// watch would read the whole partition at every sample.
+			opts.LastRebalance = lastRebalance.get(v) && !w.on
 			return job{opts: opts, validate: withWatch(opts.Validate, werr), run: func(ctx context.Context) error { return a.overview(ctx, opts, w) }}
 		},
 	}

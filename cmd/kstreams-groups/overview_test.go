@@ -142,13 +142,17 @@ func TestOverview_options(t *testing.T) {
 	}
 	r := runWith(t, d, "--bootstrap-server", "127.0.0.1:9", "overview", "--group", "a", "--group", "b", "--store", "counts", "--time-lag=false")
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Equal(t, overview.Options{Groups: []string{"a", "b"}, StoreGiven: true, Store: "counts"}, got)
+	assert.Equal(t, overview.Options{Groups: []string{"a", "b"}, StoreGiven: true, Store: "counts", LastRebalance: true}, got)
 	// The time lag by default, on the watch's clock.
 	r = runWith(t, d, "--bootstrap-server", "127.0.0.1:9", "overview", "--group", "a")
 	require.Equal(t, 0, r.code, r.stderr)
 	o := got.(overview.Options)
 	assert.True(t, o.TimeLag)
 	assert.NotNil(t, o.Now)
+	// A watch reads no history: it would read the partition every sample.
+	r = runWith(t, d, "--bootstrap-server", "127.0.0.1:9", "overview", "--group", "a", "--watch")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.False(t, got.(overview.Options).LastRebalance)
 }
 
 // The join is right: every task's lag in the overview is the sum of the

@@ -37,6 +37,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(renderChildEnv); spec != "" {
 		os.Exit(renderChild(spec)) // BenchmarkRender's child
 	}
+	if spec := os.Getenv(historyChildEnv); spec != "" {
+		os.Exit(historyChild(spec)) // BenchmarkHistory's child
+	}
 	os.Exit(m.Run())
 }
 

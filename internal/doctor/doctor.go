@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -28,6 +29,18 @@ type Options struct {
 	// Groups are diagnosed in this order; AllGroups lists them instead.
 	Groups    []string
 	AllGroups bool
+	// StormThreshold is how many rebalances in the last hour make a storm
+	// (0: DefaultStormThreshold).
+	StormThreshold int
+	// Now is the clock, for the last hour's rebalances (nil: time.Now).
+	Now func() time.Time
+}
+
+func (o Options) now() time.Time {
+	if o.Now == nil {
+		return time.Now()
+	}
+	return o.Now()
 }
 
 // Validate checks the options before any I/O.
@@ -151,7 +164,7 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 	settings := readSettings(ctx, client, streamsIDs, coord)
 	brokers := map[int32]*brokerFacts{}
 	for _, d := range described {
-		res.Groups = append(res.Groups, diagnoseOne(ctx, client, d, settings[d.Group], brokers))
+		res.Groups = append(res.Groups, diagnoseOne(ctx, client, d, settings[d.Group], brokers, opts))
 	}
 	return res, nil
 }
@@ -184,7 +197,7 @@ func describeAll(ctx context.Context, client Client, ids []string) []admin.Descr
 
 // diagnoseOne diagnoses one described group; brokers caches what was read
 // of each coordinator.
-func diagnoseOne(ctx context.Context, client Client, d admin.DescribedGroup, settings *overview.Settings, brokers map[int32]*brokerFacts) *Group {
+func diagnoseOne(ctx context.Context, client Client, d admin.DescribedGroup, settings *overview.Settings, brokers map[int32]*brokerFacts, opts Options) *Group {
 	g := &Group{Group: d.Group, Streams: d.Streams}
 	if d.Coordinator != (kafka.Broker{}) {
 		co := d.Coordinator
@@ -209,7 +222,9 @@ func diagnoseOne(ctx context.Context, client Client, d admin.DescribedGroup, set
 	}
 	if d.Streams != nil {
 		diagnose(g, d.Streams, facts)
+		staticMembers(g, d.Streams, settings)
 		standbys(ctx, client, g, d, settings, facts)
+		rebalances(ctx, client, g, opts)
 	}
 	return g
 }

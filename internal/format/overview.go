@@ -4,13 +4,17 @@ package format
 // has none), for a person at an 80-column terminal:
 //   - one block per group in request order, separated by a blank line; a
 //     group that failed prints nothing here (its error goes to stderr);
-//   - the head: state, member count, coordinator, epochs, the description
+//   - the head: state, member count, coordinator, epochs, the last
+//     rebalance and its causes (when the history was read:
+//     overview_rebalance.go), the description
 //     status (with a note when it is not AVAILABLE: the nodes are then
 //     unknown, everything else comes from the group's topology), the
 //     group's lag and its largest task;
 //   - members, sorted by member id, are named m1, m2, ... in the task rows;
 //     each is listed with its user endpoint (application.server), client
-//     host, member, process and client ids, one per line;
+//     host, member, instance (a static member's group.instance.id; "left"
+//     when it left and holds its tasks until its session expires), process
+//     and client ids, one per line;
 //   - sub-topologies in id order, each with its sources (repartition
 //     topics marked, each with its lag), sinks, repartition sinks, stores
 //     with their changelogs and, from an AVAILABLE description, its nodes in
@@ -106,6 +110,7 @@ func writeOverview(t *tableWriter, g *overview.Group) {
 		t.write(label("Coordinator") + Escape(g.Coordinator.Host) + ":" + strconv.Itoa(int(g.Coordinator.Port)) + " (" + strconv.Itoa(int(g.Coordinator.ID)) + ")\n")
 	}
 	t.write(label("Epochs") + fmt.Sprintf("group %d, target assignment %d, topology %d\n", g.GroupEpoch, g.AssignmentEpoch, g.TopologyEpoch))
+	writeRebalanceHead(t, g, label)
 	status := g.DescriptionStatus.String()
 	switch g.DescriptionStatus {
 	case topology.Available:
@@ -156,12 +161,26 @@ func writeOverview(t *tableWriter, g *overview.Group) {
 		}
 		t.write("\n")
 		t.write("        member   " + Escape(m.MemberID) + "\n")
+		if m.InstanceID != nil {
+			t.write("        instance " + Escape(*m.InstanceID) + leftNote(m) + "\n")
+		}
 		t.write("        process  " + Escape(m.ProcessID) + "\n")
 		t.write("        client   " + Escape(m.ClientID) + "\n")
 	}
 	for _, s := range g.Subtopologies {
 		writeSubtopology(t, g, s)
 	}
+}
+
+// leftStaticEpoch is the member epoch of a static member that left: the
+// coordinator keeps it, and its tasks, until its session expires.
+const leftStaticEpoch = -2
+
+func leftNote(m *kafka.Member) string {
+	if m.MemberEpoch == leftStaticEpoch {
+		return " (left: holds its tasks until its session expires)"
+	}
+	return ""
 }
 
 func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology) {

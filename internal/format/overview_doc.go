@@ -48,12 +48,18 @@ type OverviewBodyDoc struct {
 	Store *StoreViewDoc `json:"store,omitempty" yaml:"store,omitempty"`
 	// StandbyCoverage is the standby coverage (docs/standbys.md).
 	StandbyCoverage *StandbyCoverageDoc `json:"standby_coverage" yaml:"standby_coverage"`
+	// LastRebalance is present when the group's history was read (the
+	// overview verb; check and serve do not read it).
+	LastRebalance *LastRebalanceDoc `json:"last_rebalance,omitempty" yaml:"last_rebalance,omitempty"`
 }
 
 // MemberRefDoc is a member as a task holder.
 type MemberRefDoc struct {
-	Ref          string       `json:"ref" yaml:"ref"`
-	MemberID     string       `json:"member_id" yaml:"member_id"`
+	Ref      string `json:"ref" yaml:"ref"`
+	MemberID string `json:"member_id" yaml:"member_id"`
+	// InstanceID is a static member's group.instance.id; null for a
+	// dynamic member.
+	InstanceID   *string      `json:"instance_id" yaml:"instance_id"`
 	ProcessID    string       `json:"process_id" yaml:"process_id"`
 	ClientID     string       `json:"client_id" yaml:"client_id"`
 	ClientHost   string       `json:"client_host" yaml:"client_host"`
@@ -219,6 +225,7 @@ func newOverviewBodyDoc(g *overview.Group) *OverviewBodyDoc {
 	d := &OverviewBodyDoc{}
 	d.State, d.GroupEpoch, d.AssignmentEpoch, d.TopologyEpoch, d.AssignorName = g.State, g.GroupEpoch, g.AssignmentEpoch, g.TopologyEpoch, g.AssignorName
 	d.TopologyDescriptionStatus, d.MemberCount, d.Lag = g.DescriptionStatus.String(), len(g.Members), g.Lag
+	d.LastRebalance = newLastRebalanceDoc(g)
 	members := make(memberRefs, len(g.Members))
 	for i := range g.Members {
 		members[i] = newMemberRefDoc(i, &g.Members[i])
@@ -279,7 +286,7 @@ func newOverviewSubtopologyDoc(s *overview.Subtopology, members memberRefs) Over
 }
 
 func newMemberRefDoc(i int, m *kafka.Member) MemberRefDoc {
-	return MemberRefDoc{Ref: MemberRef(i), MemberID: m.MemberID, ProcessID: m.ProcessID, ClientID: m.ClientID, ClientHost: m.ClientHost, UserEndpoint: newEndpointDoc(m.UserEndpoint)}
+	return MemberRefDoc{Ref: MemberRef(i), MemberID: m.MemberID, InstanceID: m.InstanceID, ProcessID: m.ProcessID, ClientID: m.ClientID, ClientHost: m.ClientHost, UserEndpoint: newEndpointDoc(m.UserEndpoint)}
 }
 
 func nonEmpty(s string) *string {

@@ -43,6 +43,9 @@ type Options struct {
 	// WithoutSettings leaves the group configs unread (one
 	// DescribeConfigs): the coverage then has no configured number.
 	WithoutSettings bool
+	// LastRebalance reads each group's history in __consumer_offsets for
+	// its last rebalance and why (rebalance.go): the overview verb's head.
+	LastRebalance bool
 }
 
 // Validate checks the options before any I/O. --group with --all-groups is
@@ -92,6 +95,9 @@ type Group struct {
 	AssignmentEpoch int32
 	TopologyEpoch   int32
 	AssignorName    *string
+	// Rebalance is the group's last rebalance, read from its history
+	// (Options.LastRebalance; rebalance.go).
+	Rebalance *Rebalance
 	// DescriptionStatus is the KIP-1331 status; the nodes of each
 	// subtopology are known only when it is AVAILABLE.
 	DescriptionStatus topology.Status
@@ -757,6 +763,9 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 		beside = func(groups []*Group, committed map[string]partitionIndex[admin.CommittedOffset], latest partitionIndex[admin.ListedOffset]) {
 			pre = readAhead(enrich, rr, groups, committed, latest, now)
 		}
+	}
+	if opts.LastRebalance {
+		wg.Go(func() { readRebalances(enrich, client, res.Groups) })
 	}
 	leaders := fillLag(ctx, client, res.Groups, beside)
 	if opts.TimeLag {

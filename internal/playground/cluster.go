@@ -75,6 +75,9 @@ type Config struct {
 	// it (with their clients' clock) so time lags are the same every run;
 	// default time.Now.
 	Now func() time.Time
+	// CoordinatorLogBytes bounds each partition of __consumer_offsets
+	// (coordlog.go); 0 is 32 MiB.
+	CoordinatorLogBytes int64
 }
 
 func (c *Cluster) now() time.Time {
@@ -116,6 +119,7 @@ type Cluster struct {
 	faults       []*Fault
 	raws         []*rawResponse
 	offsets      offsetBook // log and committed offsets (offsets.go)
+	coord        *coordLog  // __consumer_offsets (coordlog.go); nil until first written
 	log          []Request
 	conns        map[net.Conn]struct{}
 	accepted     int // connections accepted so far
@@ -331,7 +335,10 @@ func javaHash(s string) int32 {
 	return h
 }
 
-// javaAbs is Kafka's Utils.abs: it maps MinInt32 to 0 instead of itself.
+// javaAbs is the sign bit masked off (Kafka's Utils.toPositive). It is not
+// Utils.abs, which partitionFor uses: the group's partition of
+// __consumer_offsets is offsetsPartition's; the placements here keep
+// javaAbs so that coordinators and leaders stay where they were.
 func javaAbs(n int32) int32 { return n & 0x7fffffff }
 
 // utf16Units returns s as Java chars, because String.hashCode hashes UTF-16.

@@ -74,6 +74,7 @@ func (c *Cluster) deleteGroupLocked(n *node, r *kmsg.DeleteGroupsRequest, id str
 		return kerr.NonEmptyGroup.Code, nil
 	}
 	delete(c.groups, id)
+	c.writeGroupLocked(id) // the group's tombstones
 	// Deleting a group deletes its committed offsets; its internal topics
 	// stay (upgrade-migration fact 3).
 	delete(c.offsets.committed, id)

@@ -130,6 +130,12 @@ func (c *Cluster) handleFetch(n *node, req kmsg.Request) (kmsg.Response, error) 
 	budget := max(int64(r.MaxBytes), 1)
 	first := true
 	for _, j := range jobs {
+		if j.raw != nil {
+			j.p.RecordBatches = joinWithin(j.raw, min(j.max, budget), first)
+			first = first && len(j.p.RecordBatches) == 0
+			budget -= int64(len(j.p.RecordBatches))
+			continue
+		}
 		batches, aborted, err := encodeBatches(j.log, j.tl, j.times, j.from, min(j.max, budget), first, cache, j.key)
 		if err != nil {
 			return nil, err
@@ -156,12 +162,15 @@ type fetchJob struct {
 	from  int64
 	max   int64
 	key   batchKey
+	// raw, for __consumer_offsets, are the coordinator log's batches from
+	// the fetch offset on (coordlog.go).
+	raw [][]byte
 }
 
 // fetchPartitionLocked answers a partition's error into p, or returns the
 // read to make of it (its offsets are then in p).
 func (c *Cluster) fetchPartitionLocked(n *node, version int16, name string, rp kmsg.FetchRequestTopicPartition, p *kmsg.FetchResponseTopicPartition) (fetchJob, bool) {
-	known, ok := c.topics[name]
+	known, ok := c.namedTopicLocked(name)
 	fault, faulted := c.takeTopicFaultLocked(1, n.id, name)
 	switch {
 	case faulted && ok:
@@ -176,6 +185,9 @@ func (c *Cluster) fetchPartitionLocked(n *node, version int16, name string, rp k
 	case leaderOf(name, rp.Partition, int32(len(c.nodes))) != n.id:
 		p.ErrorCode = kerr.NotLeaderForPartition.Code
 		return fetchJob{}, false
+	}
+	if name == OffsetsTopic {
+		return c.fetchCoordLocked(rp, p)
 	}
 	l := c.offsets.log(name, rp.Partition)
 	p.HighWatermark, p.LastStableOffset, p.LogStartOffset = l.end, l.end, l.start

@@ -231,6 +231,7 @@ func (c *Cluster) PutStreamsGroup(g StreamsGroup) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.groups[g.ID] = &group{id: g.ID, groupType: "streams", protocolType: "streams", state: g.State, streams: e}
+	c.writeGroupLocked(g.ID)
 }
 
 // PutGroup adds or replaces a group of another type: groupType "classic",
@@ -246,6 +247,7 @@ func (c *Cluster) PutGroup(id, groupType, protocolType, state string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.groups[id] = &group{id: id, groupType: strings.ToLower(groupType), protocolType: protocolType, state: state}
+	c.writeGroupLocked(id)
 }
 
 // HasGroup reports whether a group with this id exists, of any type.
@@ -261,6 +263,7 @@ func (c *Cluster) RemoveGroup(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.groups, id)
+	c.writeGroupLocked(id)
 }
 
 func (g StreamsGroup) entry() *streamsEntry {

@@ -128,7 +128,9 @@ func brokerMin(key, minName string, minDef int64) func(*Cluster, int64) string {
 func (c *Cluster) SetGroupConfig(group, name string, value *string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	before := maps.Clone(c.groupConfigs[group])
 	c.setGroupConfigLocked(group, name, value)
+	c.groupConfigsChangedLocked(group, before)
 }
 
 func (c *Cluster) setGroupConfigLocked(group, name string, value *string) {
@@ -279,6 +281,8 @@ func (c *Cluster) alterGroupConfigsLocked(res kmsg.IncrementalAlterConfigsReques
 	if validateOnly {
 		return 0, nil
 	}
+	before := c.groupConfigs[res.ResourceName]
+	defer c.groupConfigsChangedLocked(res.ResourceName, before)
 	if len(merged) == 0 {
 		delete(c.groupConfigs, res.ResourceName)
 		return 0, nil

@@ -56,6 +56,8 @@ func (c *Cluster) handleMetadata(_ *node, req kmsg.Request) (kmsg.Response, erro
 	// v0 has no null array, so an empty list asks for every topic there;
 	// from v1 an empty list asks for none and null for all.
 	if r.Topics == nil || (r.Version == 0 && len(r.Topics) == 0) {
+		// __consumer_offsets is left out, unlike Kafka: the views that
+		// list a cluster's topics stay as they were (STATE.md).
 		names := make([]string, 0, len(c.topics))
 		for name := range c.topics {
 			names = append(names, name)
@@ -69,7 +71,9 @@ func (c *Cluster) handleMetadata(_ *node, req kmsg.Request) (kmsg.Response, erro
 	for _, rt := range r.Topics {
 		var t *topic
 		if rt.Topic != nil {
-			t = c.topics[*rt.Topic]
+			t, _ = c.namedTopicLocked(*rt.Topic)
+		} else if rt.TopicID == offsetsTopicID {
+			t, _ = c.namedTopicLocked(OffsetsTopic)
 		} else {
 			for _, cand := range c.topics {
 				if cand.id == rt.TopicID {
@@ -99,6 +103,7 @@ func (c *Cluster) metadataTopicLocked(t *topic) kmsg.MetadataResponseTopic {
 	name := t.name
 	mt.Topic = &name
 	mt.TopicID = t.id
+	mt.IsInternal = t.name == OffsetsTopic
 	nodes := int32(len(c.nodes))
 	rf := t.replicas(nodes)
 	for p := range t.partitions {
@@ -119,7 +124,7 @@ func (c *Cluster) metadataTopicLocked(t *topic) kmsg.MetadataResponseTopic {
 func (c *Cluster) PartitionLeader(topicName string, p int32) (int32, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t, ok := c.topics[topicName]
+	t, ok := c.namedTopicLocked(topicName)
 	if !ok || p < 0 || p >= t.partitions {
 		return -1, false
 	}
@@ -127,5 +132,9 @@ func (c *Cluster) PartitionLeader(topicName string, p int32) (int32, bool) {
 }
 
 func leaderOf(topicName string, p, nodes int32) int32 {
+	if topicName == OffsetsTopic {
+		// Where defaultPlacement puts the coordinators of its groups.
+		return p % nodes
+	}
 	return (javaAbs(javaHash(topicName))%nodes + p) % nodes
 }

@@ -66,9 +66,13 @@ func (c *Cluster) handleOffsetCommit(n *node, req kmsg.Request) (kmsg.Response, 
 		}
 		resp.Topics = append(resp.Topics, out)
 	}
+	written := make([]Committed, 0, len(commits))
 	for _, cm := range commits {
-		c.offsets.commit(r.Group, Committed{Topic: cm.topic, Partition: cm.p.Partition, Offset: cm.p.Offset, LeaderEpoch: cm.p.LeaderEpoch, Metadata: cm.p.Metadata})
+		o := Committed{Topic: cm.topic, Partition: cm.p.Partition, Offset: cm.p.Offset, LeaderEpoch: cm.p.LeaderEpoch, Metadata: cm.p.Metadata}
+		c.offsets.commit(r.Group, o)
+		written = append(written, o)
 	}
+	c.writeCommitsLocked(r.Group, written, false)
 	if _, ok := c.groups[r.Group]; !ok && len(commits) > 0 {
 		// A commit outside any group creates a simple classic group.
 		c.groups[r.Group] = &group{id: r.Group, groupType: "classic", protocolType: "", state: "Empty"}

@@ -51,6 +51,8 @@ func (c *Cluster) handleOffsetDelete(n *node, req kmsg.Request) (kmsg.Response, 
 	// The broker's answers (unknown topics and partitions), then the
 	// coordinator's, merged by topic name as Kafka's Builder.merge does.
 	var unknown, coordinator []kmsg.OffsetDeleteResponseTopic
+	var deleted []Committed
+	defer func() { c.writeCommitsLocked(r.Group, deleted, true) }()
 	for _, rt := range r.Topics {
 		t := c.topics[rt.Topic]
 		bad := kmsg.NewOffsetDeleteResponseTopic()
@@ -70,6 +72,9 @@ func (c *Cluster) handleOffsetDelete(n *node, req kmsg.Request) (kmsg.Response, 
 				p.ErrorCode = kerr.GroupSubscribedToTopic.Code
 			default:
 				if m := c.offsets.committed[r.Group]; m != nil {
+					if o, ok := m[tpKey{rt.Topic, rp.Partition}]; ok {
+						deleted = append(deleted, o)
+					}
 					delete(m, tpKey{rt.Topic, rp.Partition})
 				}
 			}

@@ -177,6 +177,7 @@ func (c *Cluster) Commit(group string, o Committed) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.offsets.commit(group, o)
+	c.writeCommitsLocked(group, []Committed{o}, false)
 }
 
 func (b *offsetBook) commit(group string, o Committed) {
@@ -364,6 +365,9 @@ func (c *Cluster) answerRequestedLocked(f *fetchAnswers, rg kmsg.OffsetFetchRequ
 
 // topicNameByIDLocked is the name of the topic with id, or "".
 func (c *Cluster) topicNameByIDLocked(id [16]byte) string {
+	if id == offsetsTopicID {
+		return OffsetsTopic
+	}
 	for _, t := range c.topics {
 		if t.id == id {
 			return t.name
@@ -403,7 +407,7 @@ func (c *Cluster) handleListOffsets(n *node, req kmsg.Request) (kmsg.Response, e
 	for _, rt := range r.Topics {
 		t := kmsg.NewListOffsetsResponseTopic()
 		t.Topic = rt.Topic
-		known, ok := c.topics[rt.Topic]
+		known, ok := c.namedTopicLocked(rt.Topic)
 		for _, rp := range rt.Partitions {
 			p := kmsg.NewListOffsetsResponseTopicPartition()
 			p.Partition = rp.Partition
@@ -413,6 +417,9 @@ func (c *Cluster) handleListOffsets(n *node, req kmsg.Request) (kmsg.Response, e
 				p.ErrorCode = kerr.UnknownTopicOrPartition.Code
 			case leaderOf(rt.Topic, rp.Partition, nodes) != n.id:
 				p.ErrorCode = kerr.NotLeaderForPartition.Code
+			case rt.Topic == OffsetsTopic:
+				p.LeaderEpoch = 0
+				c.listCoordOffsetsLocked(rp, &p)
 			default:
 				l := c.offsets.log(rt.Topic, rp.Partition)
 				p.LeaderEpoch = 0

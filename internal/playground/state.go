@@ -229,6 +229,7 @@ func (c *Cluster) Load(s *State) error {
 			c.setGroupConfigLocked(g, k, &v)
 		}
 	}
+	c.writeSeedLocked(s)
 	return nil
 }
 

@@ -82,6 +82,8 @@ type Collector struct {
 	prev *watch.Snapshot
 	// fails counts the cycles failed in a row.
 	fails int
+	// followers are the groups' histories read so far (backfill.go).
+	followers map[string]*follower
 	// closeOnce guards Close.
 	closeOnce sync.Once
 }
@@ -217,6 +219,11 @@ func (c *Collector) Cycle(ctx context.Context) error {
 	}
 	c.prev = &cur
 	snap.History, snap.Events = c.timelines(old.snap, cres, staleGroups, changes, end)
+	for id, back := range c.backfill(cctx, cres, end) {
+		if own, ok := snap.Events[id]; ok {
+			snap.Events[id] = withBackfill(back, own)
+		}
+	}
 	fams, series, dropped := capFamilies(format.CheckPromFamilies(cres, c.cfg.Metrics, format.PromLabel("cluster", c.cfg.Name)), c.cfg.MaxSeries)
 	if dropped > 0 {
 		c.log.Warn("series dropped by --max-series", "series", series, "dropped", dropped)

@@ -147,10 +147,14 @@ type EventsDoc struct {
 	Events  []EventDoc `json:"events" yaml:"events"`
 }
 
-// EventDoc is one change between two cycles.
+// EventDoc is one change between two cycles, or a rebalance read back
+// from the group's history when serve started.
 type EventDoc struct {
 	Time string `json:"time" yaml:"time"`
 	Text string `json:"text" yaml:"text"`
+	// Causes are a rebalance's causes, one line each; empty for a change
+	// seen between cycles.
+	Causes []string `json:"causes" yaml:"causes"`
 }
 
 // NewClusterDoc builds the state document of one cluster.
@@ -252,7 +256,11 @@ func NewHistoryDoc(cluster, group string, samples []snapshot.Sample) HistoryDoc 
 func NewEventsDoc(cluster, group string, events []snapshot.Event) EventsDoc {
 	doc := EventsDoc{Cluster: cluster, Group: group, Events: make([]EventDoc, 0, len(events))}
 	for _, e := range events {
-		doc.Events = append(doc.Events, EventDoc{Time: stamp(e.Time), Text: e.Text})
+		causes := e.Causes
+		if causes == nil {
+			causes = []string{}
+		}
+		doc.Events = append(doc.Events, EventDoc{Time: stamp(e.Time), Text: e.Text, Causes: causes})
 	}
 	return doc
 }

@@ -66,6 +66,10 @@ type Sample struct {
 type Event struct {
 	Time time.Time
 	Text string
+	// Causes are a rebalance's causes, one line each, for an event read
+	// back from the group's history (backfill.go); nil for a change seen
+	// between cycles.
+	Causes []string
 }
 
 // Source gives the latest snapshot of every served cluster, in the order

@@ -266,6 +266,12 @@ func TestBrowser(t *testing.T) {
 		assert.Contains(t, got.Names, "processor KSTREAM-AGGREGATE-0000000003")
 		assert.Equal(t, "Stable", got.State)
 
+		// A rebalance read back from the history lists its causes, as text.
+		b.waitFor(t, `document.querySelectorAll('.events .causes li').length === 2`)
+		causes := eval[[]string](t, b, `[...document.querySelectorAll('.events .causes li')].map(li => li.textContent)`)
+		assert.Equal(t, []string{"member-joined m-b: process p-b, host /10.0.0.2, client c-b", "configs-changed num.standby.replicas 0 -> 1 <img src=x onerror=window.__pwned=1>"}, causes)
+		assert.Zero(t, eval[int](t, b, `document.querySelectorAll('.events img').length`))
+
 		// A node's stores, topics and tasks on click.
 		b.run(t, chromedp.Click(chromedp.CSS(`svg.topo .node.processor`)))
 		b.waitFor(t, `document.querySelector('#node-panel h3')`)

@@ -118,7 +118,9 @@ func collect(t testing.TB, name string, pg *playground.Cluster) *snapshot.Cluste
 			c.History[g.ID()] = append(c.History[g.ID()], snapshot.Sample{Time: now.Add(time.Duration(i-11) * 5 * time.Minute),
 				Lag: g.Lag * int64(i+1) / 12, TimeLagSeconds: float64(i * 7), HasTimeLag: true})
 		}
-		c.Events[g.ID()] = []snapshot.Event{{Time: now.Add(-20 * time.Minute), Text: "member m2 joined"}, {Time: now.Add(-10 * time.Minute), Text: "state Reconciling -> Stable"}}
+		c.Events[g.ID()] = []snapshot.Event{
+			{Time: now.Add(-30 * time.Minute), Text: "rebalance: group epoch 4 -> 5", Causes: []string{"member-joined m-b: process p-b, host /10.0.0.2, client c-b", "configs-changed num.standby.replicas 0 -> 1 <img src=x onerror=window.__pwned=1>"}},
+			{Time: now.Add(-20 * time.Minute), Text: "member m2 joined"}, {Time: now.Add(-10 * time.Minute), Text: "state Reconciling -> Stable"}}
 	}
 	return c
 }

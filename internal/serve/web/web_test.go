@@ -120,7 +120,9 @@ func TestAPI_groupDetail(t *testing.T) {
 	var e api.EventsDoc
 	require.NoError(t, json.Unmarshal(body, &e))
 	assert.Equal(t, hostile, e.Group)
-	assert.Equal(t, []api.EventDoc{{Time: "2026-12-01T11:40:00.000Z", Text: "member m2 joined"}, {Time: "2026-12-01T11:50:00.000Z", Text: "state Reconciling -> Stable"}}, e.Events)
+	assert.Equal(t, []api.EventDoc{
+		{Time: "2026-12-01T11:30:00.000Z", Text: "rebalance: group epoch 4 -> 5", Causes: []string{"member-joined m-b: process p-b, host /10.0.0.2, client c-b", "configs-changed num.standby.replicas 0 -> 1 <img src=x onerror=window.__pwned=1>"}},
+		{Time: "2026-12-01T11:40:00.000Z", Text: "member m2 joined", Causes: []string{}}, {Time: "2026-12-01T11:50:00.000Z", Text: "state Reconciling -> Stable", Causes: []string{}}}, e.Events)
 }
 
 func mustJSON(t *testing.T, v any) string {

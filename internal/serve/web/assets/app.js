@@ -310,10 +310,18 @@ function drawGroup(p, d, history, events) {
   drawTasks(p, o);
   drawMembers(p, o);
   put(p.chart, historyChart(history.samples, contentWidth(p.chart)), legend(history.samples.some(x => x.time_lag_ms !== null)), chartSummary(history.samples));
-  put(p.events, ...(events.events.length ? events.events.slice().reverse().map(e =>
-    h('li', null, h('time', { datetime: e.time }, fmtTime(e.time)), h('span', null, bound(e.text, 1000))))
+  put(p.events, ...(events.events.length ? events.events.slice().reverse().map(eventItem)
     : [h('li', { class: 'muted' }, 'No change seen since serve started.')]));
   document.title = bound(o.group, 100) + ' · kstreams-groups';
+}
+
+// eventItem is one timeline entry: its time, its text and, for a
+// rebalance read back from the group's history, its causes, one a line.
+function eventItem(e) {
+  const causes = (e.causes || []).slice(0, 20);
+  const body = h('span', null, bound(e.text, 1000));
+  if (causes.length) body.append(h('ul', { class: 'causes' }, ...causes.map(c => h('li', null, bound(c, 500)))));
+  return h('li', null, h('time', { datetime: e.time }, fmtTime(e.time)), body);
 }
 
 // timeLagText is a time lag, or why there is none: not measured (serve
