@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,27 +16,17 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/buftest"
 	"github.com/kstreams-groups/kstreams-groups/internal/mcp"
 	"github.com/kstreams-groups/kstreams-groups/internal/playground"
 )
 
-// lockedBuffer is an audit sink the test reads while the server writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
+// auditSink is an audit sink the test reads while the server writes.
+type auditSink struct{ buftest.Buffer }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) lines(t *testing.T) []map[string]any {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+func (l *auditSink) lines(t *testing.T) []map[string]any {
 	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(l.b.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(l.String()), "\n") {
 		if line == "" {
 			continue
 		}
@@ -54,7 +43,7 @@ type mcpHarness struct {
 	cluster *playground.Cluster
 	bs      string
 	session *sdk.ClientSession
-	audit   *lockedBuffer
+	audit   *auditSink
 }
 
 func newMCPHarness(t *testing.T, o mcpOptions) *mcpHarness {
@@ -63,7 +52,7 @@ func newMCPHarness(t *testing.T, o mcpOptions) *mcpHarness {
 	c, err := playground.StartStateWith(testPlayground, playground.DefaultState())
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = c.Close() })
-	h := &mcpHarness{cluster: c, bs: bootstrap(c), audit: &lockedBuffer{}}
+	h := &mcpHarness{cluster: c, bs: bootstrap(c), audit: &auditSink{}}
 	o.connection = []string{"--bootstrap-server=" + h.bs}
 	a := &app{deps: deps{env: testEnv(t), undeclared: func(name string) {
 		t.Errorf("a tool's verb read --%s, which its flag table does not declare", name)
