@@ -764,14 +764,26 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 			pre = readAhead(enrich, rr, groups, committed, latest, now)
 		}
 	}
+	var rebalances map[*Group]*Rebalance
 	if opts.LastRebalance {
-		wg.Go(func() { readRebalances(enrich, client, res.Groups) })
+		// Chosen before fillLag writes the groups' Err: the read runs
+		// beside it and touches no group until both are done.
+		var described []*Group
+		for _, g := range res.Groups {
+			if g.Err == nil {
+				described = append(described, g)
+			}
+		}
+		wg.Go(func() { rebalances = readRebalances(enrich, client, described) })
 	}
 	leaders := fillLag(ctx, client, res.Groups, beside)
 	if opts.TimeLag {
 		res.Fetches = fillTimeLag(enrich, client, res.Groups, leaders, now, pre)
 	}
 	wg.Wait()
+	for g, r := range rebalances {
+		g.Rebalance = r
+	}
 	if settings != nil {
 		for _, g := range res.Groups {
 			if g.Err == nil {

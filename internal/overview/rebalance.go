@@ -20,19 +20,19 @@ type Rebalance struct {
 	Err error
 }
 
-// readRebalances reads the history of each group described without error,
-// one after the other, when the client can read logs. The read only
-// enriches the overview: ctx is the enrichment's, and a failure is the
-// group's Rebalance.Err, never the group's.
-func readRebalances(ctx context.Context, client Client, groups []*Group) {
+// readRebalances reads the history of each group given (those described
+// without error), one after the other, when the client can read logs. It
+// reads only their ids and returns what it found by group, for the caller
+// to set once the reads beside it are done. The read only enriches the
+// overview: ctx is the enrichment's, and a failure is the group's
+// Rebalance.Err, never the group's.
+func readRebalances(ctx context.Context, client Client, groups []*Group) map[*Group]*Rebalance {
 	hc, ok := client.(history.Client)
 	if !ok {
-		return
+		return nil
 	}
+	out := make(map[*Group]*Rebalance, len(groups))
 	for _, g := range groups {
-		if g.Err != nil {
-			continue
-		}
 		r := &Rebalance{}
 		res, err := history.Run(ctx, hc, history.Options{Group: g.Group, MaxBytes: history.DefaultMaxBytes})
 		switch {
@@ -47,6 +47,7 @@ func readRebalances(ctx context.Context, client Client, groups []*Group) {
 				r.Last = &last
 			}
 		}
-		g.Rebalance = r
+		out[g] = r
 	}
+	return out
 }
