@@ -86,7 +86,11 @@ func writeApplyDone(b *strings.Builder, res *upgrade.ApplyResult, st *Styles) {
 		}
 		return
 	}
-	fmt.Fprintf(b, "\n%s group %s is an Empty classic group holding exactly the exported offsets.\n", st.Paint(st.header(), "Done:"), g)
+	if res.Absent {
+		fmt.Fprintf(b, "\n%s group %s is absent: it had no offset to carry.\n", st.Paint(st.header(), "Done:"), g)
+	} else {
+		fmt.Fprintf(b, "\n%s group %s is an Empty classic group holding exactly the exported offsets.\n", st.Paint(st.header(), "Done:"), g)
+	}
 	fmt.Fprintf(b, "Next: start the new version now, and only it (an old instance that joins first takes the group back to the old topology), then:\n")
 	fmt.Fprintf(b, "  kstreams-groups upgrade verify --group %s %s --export %s --wait 5m\n", g, Escape(res.New), Escape(res.Export))
 }
