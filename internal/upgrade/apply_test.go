@@ -552,3 +552,31 @@ func TestApply_nothingCommittedEndsWithTheGroupAbsent(t *testing.T) {
 	require.NoError(t, resumed.Err)
 	assert.Equal(t, upgrade.ApplyDone, resumed.Outcome())
 }
+
+// A resume before the delete goes on only when the export holds every
+// offset the group has committed: an export file that lost lines (cut
+// short, edited, another group's) or a partition committed since the
+// export must not get the group deleted with offsets nowhere else.
+func TestResume_exportMissingAnOffsetDeletesNothing(t *testing.T) {
+	t.Parallel()
+	for name, keep := range map[string]int{"lines lost": 3, "none of the group's": 0} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p := startPlayground(t)
+			p.c.InjectError(playground.Fault{Key: 42, Group: app, ErrorCode: 30, Times: 1})
+			var j journal
+			res, err := upgrade.Apply(ctxOf(t), upgrade.ApplySources{Client: p.client, Read: readFile(t)}, applyOpts("v2.txt", true, "counts"), j.hooks())
+			require.NoError(t, err)
+			require.Equal(t, upgrade.StoppedUnchanged, res.Stopped)
+
+			cut := *j.last
+			cut.Offsets = cut.Offsets[:keep]
+			resumed, err := upgrade.Resume(ctxOf(t), p.client, cut, "up-app.csv", upgrade.ApplyHooks{})
+			require.NoError(t, err)
+			require.Error(t, resumed.Err)
+			assert.Equal(t, upgrade.StoppedUnchanged, resumed.Stopped)
+			assert.Equal(t, "streams", p.listed(t).Type, "the group is not deleted")
+			assert.Equal(t, v1Offsets, committed(p.c))
+		})
+	}
+}
