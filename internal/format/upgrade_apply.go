@@ -355,10 +355,15 @@ type UpgradeJournalFile struct {
 	LeftBehind      []string `json:"left_behind"`
 	// Step is the last step done.
 	Step string `json:"step"`
+	// Offsets is how many lines the export file holds for the group, so
+	// that --resume tells a file that lost lines (nil in a journal
+	// written before it was recorded).
+	Offsets *int `json:"offsets,omitempty"`
 }
 
 // NewUpgradeJournalFile is the journal of j (its offsets go to the export
 // file).
 func NewUpgradeJournalFile(j upgrade.Journal) UpgradeJournalFile {
-	return UpgradeJournalFile{Version: 1, Group: j.Group, New: j.New, AcceptStateLoss: j.AcceptStateLoss, LeftBehind: j.LeftBehind, Step: string(j.Step)}
+	n := len(j.Offsets)
+	return UpgradeJournalFile{Version: 1, Group: j.Group, New: j.New, AcceptStateLoss: j.AcceptStateLoss, LeftBehind: j.LeftBehind, Step: string(j.Step), Offsets: &n}
 }
