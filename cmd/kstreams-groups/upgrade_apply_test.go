@@ -348,3 +348,33 @@ func TestUpgradeApply_resumeRefusesAnExportThatLostLines(t *testing.T) {
 		})
 	}
 }
+
+// A signal while NEW is read (a stdin that never ends) ends each upgrade
+// verb with the signal's code and one stderr line, the signal's, as other
+// verbs end: not also the NEW failure the signal caused.
+func TestUpgrade_signalWhileReadingNEW(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"upgrade", "plan", "--group", "up-app", "-"},
+		{"upgrade", "apply", "--group", "up-app", "-"},
+		{"upgrade", "verify", "--group", "up-app", "-"},
+	} {
+		t.Run(args[1], func(t *testing.T) {
+			t.Parallel()
+			isolate(t)
+			c := applyCluster(t)
+			stdin, w, err := os.Pipe()
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = w.Close(); _ = stdin.Close() })
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			time.AfterFunc(100*time.Millisecond, func() { cancel(&signalError{sig: syscall.SIGINT}) })
+			var out, errOut bytes.Buffer
+			code := testRun(t, append(args, "--bootstrap-server", bootstrap(c)), IOStreams{In: stdin, Out: &out, ErrOut: &errOut},
+				deps{signals: &signalWatch{ctx: ctx}})
+			assert.Equal(t, 130, code, errOut.String())
+			assert.Equal(t, "Error: interrupted by SIGINT\n", errOut.String())
+			assert.Equal(t, "streams", groupType(t, c), "nothing changed")
+		})
+	}
+}
