@@ -46,7 +46,17 @@ func messageID(line []byte) (id string, request, ok bool) {
 		return "", false, false
 	}
 	_, isRequest := m["method"]
-	return string(raw), isRequest, true
+	// The id as a value, written one way: a request's 2.0 or "\u0061" is
+	// answered as 2 or "a", and must match it.
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return "", false, false
+	}
+	canon, err := json.Marshal(v)
+	if err != nil {
+		return "", false, false
+	}
+	return string(canon), isRequest, true
 }
 
 // lines calls fn with each complete line of p after rest, and returns

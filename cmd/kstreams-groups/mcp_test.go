@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -580,5 +581,29 @@ func TestMCPFailed_ownCodes(t *testing.T) {
 		for _, st := range vb.own.statuses {
 			assert.Equal(t, slices.Contains(failed, st.Code), mcpFailed(vb, st.Code), "%s exit %d", name, st.Code)
 		}
+	}
+}
+
+// A request id written another way than the SDK writes it back (2.0 for
+// 2, an escaped string) is the same id: the session still ends at EOF
+// once it is answered, not never.
+func TestMCPCommand_stdinEndIDsSpelledOtherwise(t *testing.T) {
+	t.Parallel()
+	isolate(t)
+	requests := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2.0,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":3e0,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"\u0061","method":"ping"}`,
+	}, "\n") + "\n"
+	done := make(chan result, 1)
+	go func() { done <- runWithStdin(t, requests, "mcp", "--bootstrap-server", "127.0.0.1:1") }()
+	select {
+	case r := <-done:
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Equal(t, 4, strings.Count(r.stdout, "\n"), r.stdout)
+	case <-time.After(30 * time.Second): // generous: the answers take milliseconds
+		t.Fatal("mcp did not end at EOF with every request answered")
 	}
 }
