@@ -584,8 +584,8 @@ func TestMCPFailed_ownCodes(t *testing.T) {
 	}
 }
 
-// A request id written another way than the SDK writes it back (2.0 for
-// 2, an escaped string) is the same id: the session still ends at EOF
+// A request id written another way than the SDK writes it back (2.0 or
+// 2.5 for 2, -0, a number past int64, an escaped string) is the same id: the session still ends at EOF
 // once it is answered, not never.
 func TestMCPCommand_stdinEndIDsSpelledOtherwise(t *testing.T) {
 	t.Parallel()
@@ -596,13 +596,16 @@ func TestMCPCommand_stdinEndIDsSpelledOtherwise(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2.0,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":3e0,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":"\u0061","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":4.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":-0,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":99999999999999999999,"method":"ping"}`,
 	}, "\n") + "\n"
 	done := make(chan result, 1)
 	go func() { done <- runWithStdin(t, requests, "mcp", "--bootstrap-server", "127.0.0.1:1") }()
 	select {
 	case r := <-done:
 		require.Equal(t, 0, r.code, r.stderr)
-		assert.Equal(t, 4, strings.Count(r.stdout, "\n"), r.stdout)
+		assert.Equal(t, 7, strings.Count(r.stdout, "\n"), r.stdout)
 	case <-time.After(30 * time.Second): // generous: the answers take milliseconds
 		t.Fatal("mcp did not end at EOF with every request answered")
 	}
