@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -15,7 +17,14 @@ type auditLog struct {
 	mu  sync.Mutex
 	w   io.Writer
 	now func() time.Time
+	// stalled tells the last write ran out of time: the next one only
+	// tries, briefly (a reader that stalls costs one call a second, not
+	// each; a deadline already past would not even try).
+	stalled bool
 }
+
+// auditWait is how long one line may wait for a FIFO's or pipe's reader.
+const auditWait, auditTry = time.Second, 10 * time.Millisecond
 
 func newAuditLog(w io.Writer, now func() time.Time) *auditLog {
 	return &auditLog{w: w, now: now}
@@ -40,7 +49,20 @@ func (l *auditLog) record(tool string, args any, outcome, detail string) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	_, _ = l.w.Write(append(b, '\n'))
+	// A FIFO or pipe (opened non-blocking) takes a deadline; a regular
+	// file says it has none, and its write does not wait on a reader.
+	d, timed := l.w.(interface{ SetWriteDeadline(time.Time) error })
+	if timed {
+		wait := auditWait
+		if l.stalled {
+			wait = auditTry
+		}
+		timed = d.SetWriteDeadline(time.Now().Add(wait)) == nil
+	}
+	_, err = l.w.Write(append(b, '\n'))
+	if timed {
+		l.stalled = errors.Is(err, os.ErrDeadlineExceeded)
+	}
 }
 
 // secretName matches the names of arguments and of KEY=VALUE settings
