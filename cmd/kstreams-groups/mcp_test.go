@@ -610,3 +610,26 @@ func TestMCPCommand_stdinEndIDsSpelledOtherwise(t *testing.T) {
 		t.Fatal("mcp did not end at EOF with every request answered")
 	}
 }
+
+// A secret redacted from an audit line's arguments is redacted from its
+// detail too: a refusal quotes the value it refused (a KEY=VALUE where a
+// list was wanted, a secret-named argument of the wrong type).
+func TestMCP_auditLogDetailKeepsNoSecret(t *testing.T) {
+	t.Parallel()
+	h := newMCPHarness(t, mcpOptions{allowWrites: true})
+	for _, args := range []map[string]any{
+		{"group": "ssl.key.password=hunter4"},
+		{"group": []any{"sasl.jaas.config=hunter5 x"}, "state": "password=hunter6"},
+		{"group": []any{"g"}, "client_secret": "hunter7"},
+	} {
+		_, err := h.call(t, "describe", args)
+		require.NoError(t, err)
+	}
+	lines := h.audit.lines(t)
+	require.Len(t, lines, 3)
+	all, _ := json.Marshal(lines)
+	for _, s := range []string{"hunter4", "hunter5", "hunter6", "hunter7"} {
+		assert.NotContains(t, string(all), s)
+	}
+	assert.Contains(t, lines[0]["detail"], "ssl.key.password=[redacted]")
+}

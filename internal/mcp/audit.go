@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -104,4 +105,48 @@ func redactArgs(v any) any {
 		return v
 	}
 	return v
+}
+
+// redactDetail is detail, a refusal's or failure's message, with every
+// secret value of args (as redactArgs finds them) replaced: a message
+// may quote the value it refused.
+func redactDetail(detail string, args any) string {
+	var secrets []string
+	collectSecrets(args, false, &secrets)
+	// Longest first: a secret that holds another is replaced whole.
+	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) })
+	for _, s := range secrets {
+		if s != "" {
+			detail = strings.ReplaceAll(detail, s, redacted)
+		}
+	}
+	return detail
+}
+
+// collectSecrets appends the secret values in v: every leaf under a
+// secret-named argument (all), and the VALUE of a secret KEY=VALUE.
+func collectSecrets(v any, all bool, out *[]string) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			collectSecrets(e, all || secretName().MatchString(k), out)
+		}
+	case []any:
+		for _, e := range v {
+			collectSecrets(e, all, out)
+		}
+	case string:
+		if all {
+			*out = append(*out, v)
+		} else if k, val, ok := strings.Cut(v, "="); ok && secretName().MatchString(k) {
+			*out = append(*out, val)
+		}
+	case nil:
+	default:
+		if all {
+			if b, err := json.Marshal(v); err == nil {
+				*out = append(*out, string(b))
+			}
+		}
+	}
 }

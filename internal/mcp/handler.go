@@ -69,14 +69,14 @@ func (h *handler) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Ca
 	}
 	args, err := h.arguments(raw)
 	if err != nil {
-		h.audit.record(h.tool.Name, redactArgs(rawArgs(raw)), outcomeInvalid, err.Error())
+		h.audit.record(h.tool.Name, redactArgs(rawArgs(raw)), outcomeInvalid, redactDetail(err.Error(), rawArgs(raw)))
 		return invalidResult(err), nil
 	}
 	page, args := pageOf(args)
 	res, outcome, err := h.call(ctx, args, page)
 	detail := ""
 	if err != nil {
-		detail = err.Error()
+		detail = redactDetail(err.Error(), args)
 	}
 	h.audit.record(h.tool.Name, redactArgs(args), outcome, detail)
 	return res, err
