@@ -633,3 +633,21 @@ func TestMCP_auditLogDetailKeepsNoSecret(t *testing.T) {
 	}
 	assert.Contains(t, lines[0]["detail"], "ssl.key.password=[redacted]")
 }
+
+// The summary beside the document is within the budget too: a group
+// name of 100 KB (the verb's summary and its error line quote it) does
+// not make an answer of 200 KB past --max-answer-bytes.
+func TestMCP_sizeBudgetSummary(t *testing.T) {
+	t.Parallel()
+	const budget = 1024
+	h := newMCPHarness(t, mcpOptions{budget: budget})
+	res, err := h.call(t, "describe", map[string]any{"group": []any{strings.Repeat("g", 100_000)}})
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Content)
+	summary := res.Content[0].(*sdk.TextContent).Text
+	assert.LessOrEqual(t, len(summary), budget+512, "the summary and the note that says it was cut")
+	assert.Contains(t, summary, "cut to its first")
+	for _, c := range res.Content[1:] {
+		assert.LessOrEqual(t, len(c.(*sdk.TextContent).Text), 4*budget)
+	}
+}
