@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -398,7 +399,12 @@ func connectionArgs(cmd *cobra.Command) []string {
 func (a *app) serveMCP(ctx context.Context, o mcpOptions) error {
 	var audit io.Writer
 	if o.auditLog != "" {
-		f, err := os.OpenFile(o.auditLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		// Non-blocking: a FIFO no process reads would hold the open, and
+		// a reader that stalls every call (each write has a deadline).
+		f, err := os.OpenFile(o.auditLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
+		if errors.Is(err, syscall.ENXIO) {
+			return usageErrorf("--audit-log: %s is a FIFO no process reads", o.auditLog)
+		}
 		if err != nil {
 			return usageErrorf("--audit-log: %v", err)
 		}

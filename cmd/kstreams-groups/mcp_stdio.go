@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"strconv"
 	"sync"
 )
 
@@ -46,7 +47,21 @@ func messageID(line []byte) (id string, request, ok bool) {
 		return "", false, false
 	}
 	_, isRequest := m["method"]
-	return string(raw), isRequest, true
+	// The id as the SDK reads it (jsonrpc2.MakeID): a number as the
+	// int64 of its float64, so that 2.0, 2.5 and 1e20 match the answer's
+	// 2, 2 and the int64 it became; a string by its value ("\u0061" is
+	// "a").
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return "", false, false
+	}
+	switch v := v.(type) {
+	case float64:
+		return strconv.FormatInt(int64(v), 10), isRequest, true
+	case string:
+		return strconv.Quote(v), isRequest, true
+	}
+	return "", false, false
 }
 
 // lines calls fn with each complete line of p after rest, and returns

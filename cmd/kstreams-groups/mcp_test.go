@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -569,5 +570,73 @@ func TestMCPFailed_ownCodes(t *testing.T) {
 		for _, st := range vb.own.statuses {
 			assert.Equal(t, slices.Contains(failed, st.Code), mcpFailed(vb, st.Code), "%s exit %d", name, st.Code)
 		}
+	}
+}
+
+// A request id written another way than the SDK writes it back (2.0 or
+// 2.5 for 2, -0, a number past int64, an escaped string) is the same id: the session still ends at EOF
+// once it is answered, not never.
+func TestMCPCommand_stdinEndIDsSpelledOtherwise(t *testing.T) {
+	t.Parallel()
+	isolate(t)
+	requests := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2.0,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":3e0,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"\u0061","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":4.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":-0,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":99999999999999999999,"method":"ping"}`,
+	}, "\n") + "\n"
+	done := make(chan result, 1)
+	go func() { done <- runWithStdin(t, requests, "mcp", "--bootstrap-server", "127.0.0.1:1") }()
+	select {
+	case r := <-done:
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Equal(t, 7, strings.Count(r.stdout, "\n"), r.stdout)
+	case <-time.After(30 * time.Second): // generous: the answers take milliseconds
+		t.Fatal("mcp did not end at EOF with every request answered")
+	}
+}
+
+// A secret redacted from an audit line's arguments is redacted from its
+// detail too: a refusal quotes the value it refused (a KEY=VALUE where a
+// list was wanted, a secret-named argument of the wrong type).
+func TestMCP_auditLogDetailKeepsNoSecret(t *testing.T) {
+	t.Parallel()
+	h := newMCPHarness(t, mcpOptions{allowWrites: true})
+	for _, args := range []map[string]any{
+		{"group": "ssl.key.password=hunter4"},
+		{"group": []any{"sasl.jaas.config=hunter5 x"}, "state": "password=hunter6"},
+		{"group": []any{"g"}, "client_secret": "hunter7"},
+	} {
+		_, err := h.call(t, "describe", args)
+		require.NoError(t, err)
+	}
+	lines := h.audit.lines(t)
+	require.Len(t, lines, 3)
+	all, _ := json.Marshal(lines)
+	for _, s := range []string{"hunter4", "hunter5", "hunter6", "hunter7"} {
+		assert.NotContains(t, string(all), s)
+	}
+	assert.Contains(t, lines[0]["detail"], "ssl.key.password=[redacted]")
+}
+
+// The summary beside the document is within the budget too: a group
+// name of 100 KB (the verb's summary and its error line quote it) does
+// not make an answer of 200 KB past --max-answer-bytes.
+func TestMCP_sizeBudgetSummary(t *testing.T) {
+	t.Parallel()
+	const budget = 1024
+	h := newMCPHarness(t, mcpOptions{budget: budget})
+	res, err := h.call(t, "describe", map[string]any{"group": []any{strings.Repeat("g", 100_000)}})
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Content)
+	summary := res.Content[0].(*sdk.TextContent).Text
+	assert.LessOrEqual(t, len(summary), budget+512, "the summary and the note that says it was cut")
+	assert.Contains(t, summary, "cut to its first")
+	for _, c := range res.Content[1:] {
+		assert.LessOrEqual(t, len(c.(*sdk.TextContent).Text), 4*budget)
 	}
 }

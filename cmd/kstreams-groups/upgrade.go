@@ -147,6 +147,10 @@ func (a *app) upgradePlan(ctx context.Context, opts upgrade.Options) error {
 // upgradeFailureLine is the stderr line of a plan that could not be made:
 // NEW and why, or the group and why (a status in Kafka's words).
 func (a *app) upgradeFailureLine(res *upgrade.Result, err error) string {
+	var se *signalError
+	if errors.As(err, &se) {
+		return "" // the signal's own line says it
+	}
 	var ne *upgrade.NewError
 	if errors.As(err, &ne) {
 		return "NEW " + format.Escape(ne.File) + ": " + a.errorText(ne.Err)

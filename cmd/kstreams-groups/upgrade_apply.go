@@ -258,6 +258,11 @@ func (a *app) readJournal(ctx context.Context, file string) (*upgrade.Journal, e
 		return nil, err
 	}
 	lines, _ := pf.Plan(jf.Group)
+	if jf.Offsets != nil && *jf.Offsets != len(lines) {
+		// Committing what is left would lose the rest for good.
+		return nil, fmt.Errorf("%s holds %d offsets of group %s, the journal says %d: not the export upgrade apply wrote, or it lost lines; restore it (or commit the offsets by hand)",
+			file, len(lines), jf.Group, *jf.Offsets)
+	}
 	j := &upgrade.Journal{Group: jf.Group, New: jf.New, AcceptStateLoss: jf.AcceptStateLoss, LeftBehind: jf.LeftBehind, Step: upgrade.StepKind(jf.Step)}
 	for _, l := range lines {
 		j.Offsets = append(j.Offsets, admin.OffsetToCommit{TopicPartition: l.TopicPartition, Offset: l.Offset})

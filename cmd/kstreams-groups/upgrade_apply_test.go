@@ -121,11 +121,12 @@ func TestUpgradeApply_cli(t *testing.T) {
 	assert.Equal(t, "up-app,\"up-app-by-key-repartition\",0,3\nup-app,\"up-app-by-key-repartition\",1,3\nup-app,\"up-app-by-key-repartition\",2,6\n"+
 		"up-app,up-in,0,4\nup-app,up-in,1,4\nup-app,up-in,2,4\n\n", string(csv))
 	var j format.UpgradeJournalFile
+	six := 6
 	data, err := os.ReadFile(file + journalSuffix)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &j))
 	assert.Equal(t, format.UpgradeJournalFile{Version: 1, Group: "up-app", New: upDir + "v2.txt", AcceptStateLoss: []string{"counts"},
-		LeftBehind: []string{"up-app-counts-changelog"}, Step: "confirm"}, j)
+		LeftBehind: []string{"up-app-counts-changelog"}, Step: "confirm", Offsets: &six}, j)
 
 	// A second run must not overwrite the export of the first.
 	r = runCLI(t, "upgrade", "apply", "--bootstrap-server", bs, "--group", "up-app", upDir+"v2.txt", "--execute", "--export", file)
@@ -316,4 +317,64 @@ func TestUpgradeApply_signalAfterTheDelete(t *testing.T) {
 	r := runCLI(t, "upgrade", "apply", "--bootstrap-server", bootstrap(c), "--resume", file)
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Len(t, c.CommittedOffsets("up-app"), 6)
+}
+
+// An export file that lost lines after the delete (cut short, emptied,
+// replaced) is not committed as if it were the migration's: the resume
+// stops before the commit, nothing committed, and says so.
+func TestUpgradeApply_resumeRefusesAnExportThatLostLines(t *testing.T) {
+	t.Parallel()
+	for name, keep := range map[string]int{"cut short": 2, "emptied": 0} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			isolate(t)
+			c := applyCluster(t)
+			bs := bootstrap(c)
+			file := filepath.Join(t.TempDir(), "up-app.csv")
+			c.InjectError(playground.Fault{Key: 8, Group: "up-app", ErrorCode: 30, Times: 1})
+			r := runCLI(t, "upgrade", "apply", "--bootstrap-server", bs, "--group", "up-app", upDir+"v2.txt", "--accept-state-loss", "counts",
+				"--execute", "--export", file)
+			require.Equal(t, 3, r.code, r.stderr)
+			data, err := os.ReadFile(file)
+			require.NoError(t, err)
+			lines := strings.SplitAfter(string(data), "\n")
+			require.Greater(t, len(lines), keep)
+			require.NoError(t, os.WriteFile(file, []byte(strings.Join(lines[:keep], "")), 0o600))
+
+			r = runCLI(t, "upgrade", "apply", "--bootstrap-server", bs, "--resume", file)
+			assert.Equal(t, applyFailed, r.code, r.stdout)
+			assert.Contains(t, r.stderr, "the journal says 6")
+			assert.Empty(t, c.CommittedOffsets("up-app"), "nothing committed")
+		})
+	}
+}
+
+// A signal while NEW is read (a stdin that never ends) ends each upgrade
+// verb with the signal's code and one stderr line, the signal's, as other
+// verbs end: not also the NEW failure the signal caused.
+func TestUpgrade_signalWhileReadingNEW(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"upgrade", "plan", "--group", "up-app", "-"},
+		{"upgrade", "apply", "--group", "up-app", "-"},
+		{"upgrade", "verify", "--group", "up-app", "-"},
+	} {
+		t.Run(args[1], func(t *testing.T) {
+			t.Parallel()
+			isolate(t)
+			c := applyCluster(t)
+			stdin, w, err := os.Pipe()
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = w.Close(); _ = stdin.Close() })
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			time.AfterFunc(100*time.Millisecond, func() { cancel(&signalError{sig: syscall.SIGINT}) })
+			var out, errOut bytes.Buffer
+			code := testRun(t, append(args, "--bootstrap-server", bootstrap(c)), IOStreams{In: stdin, Out: &out, ErrOut: &errOut},
+				deps{signals: &signalWatch{ctx: ctx}})
+			assert.Equal(t, 130, code, errOut.String())
+			assert.Equal(t, "Error: interrupted by SIGINT\n", errOut.String())
+			assert.Equal(t, "streams", groupType(t, c), "nothing changed")
+		})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"math"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -251,6 +252,11 @@ func (w *logWalk) answer(b []byte, from int64) (int64, error) {
 // batch hands one batch's records at or after from to fn: read plainly
 // (plainRecords), else by kgo.
 func (w *logWalk) batch(raw []byte, base, last, from int64) error {
+	// The plain read does not check the CRC as kgo does: checked here,
+	// for both.
+	if crc32.Checksum(raw[batchAttrsAt:], crc32c) != binary.BigEndian.Uint32(raw[batchCRCAt:]) {
+		return &kafka.MalformedError{Reason: fmt.Sprintf("Fetch of %s-%d, batch at offset %d: its CRC does not match its bytes", w.tp.Topic, w.tp.Partition, base)}
+	}
 	attrs := binary.BigEndian.Uint16(raw[batchAttrsAt:])
 	if attrs&0b10_0000 != 0 { // a transaction marker: its offsets are no hole
 		w.see(base, last)

@@ -300,3 +300,24 @@ func TestReadLog_stopResumes(t *testing.T) {
 	assert.Len(t, slices.Compact(sorted), len(seen), "no record twice: %v", seen)
 	assert.Equal(t, int64(34), seen[len(seen)-1])
 }
+
+// A batch whose CRC does not match its bytes (a broker's or a disk's
+// corruption) ends the read as malformed, with the offset, read plainly
+// or not: its records are not handed over as if they were the log's.
+func TestLogWalk_crcMismatch(t *testing.T) {
+	good := testBatch(0, 0, []int32{0}, false)
+	bad := testBatch(1, 1, []int32{0, 1}, false)
+	bad[len(bad)-3] ^= 0xff // inside the last record's key
+	var handed []int64
+	w := logWalk{tp: kafka.TopicPartition{Topic: "t"}, dec: newBoundedDecompressor(maxDecompressedBatch), fn: func(r LogRecord) error {
+		handed = append(handed, r.Offset)
+		return nil
+	}}
+	next, err := w.answer(append(good, bad...), 0)
+	var me *kafka.MalformedError
+	require.ErrorAs(t, err, &me)
+	assert.Contains(t, err.Error(), "offset 1")
+	assert.Contains(t, err.Error(), "CRC")
+	assert.Equal(t, int64(1), next, "the good batch is read")
+	assert.Equal(t, []int64{0}, handed)
+}

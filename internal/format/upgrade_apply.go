@@ -86,7 +86,11 @@ func writeApplyDone(b *strings.Builder, res *upgrade.ApplyResult, st *Styles) {
 		}
 		return
 	}
-	fmt.Fprintf(b, "\n%s group %s is an Empty classic group holding exactly the exported offsets.\n", st.Paint(st.header(), "Done:"), g)
+	if res.Absent {
+		fmt.Fprintf(b, "\n%s group %s is absent: it had no offset to carry.\n", st.Paint(st.header(), "Done:"), g)
+	} else {
+		fmt.Fprintf(b, "\n%s group %s is an Empty classic group holding exactly the exported offsets.\n", st.Paint(st.header(), "Done:"), g)
+	}
 	fmt.Fprintf(b, "Next: start the new version now, and only it (an old instance that joins first takes the group back to the old topology), then:\n")
 	fmt.Fprintf(b, "  kstreams-groups upgrade verify --group %s %s --export %s --wait 5m\n", g, Escape(res.New), Escape(res.Export))
 }
@@ -351,10 +355,15 @@ type UpgradeJournalFile struct {
 	LeftBehind      []string `json:"left_behind"`
 	// Step is the last step done.
 	Step string `json:"step"`
+	// Offsets is how many lines the export file holds for the group, so
+	// that --resume tells a file that lost lines (nil in a journal
+	// written before it was recorded).
+	Offsets *int `json:"offsets,omitempty"`
 }
 
 // NewUpgradeJournalFile is the journal of j (its offsets go to the export
 // file).
 func NewUpgradeJournalFile(j upgrade.Journal) UpgradeJournalFile {
-	return UpgradeJournalFile{Version: 1, Group: j.Group, New: j.New, AcceptStateLoss: j.AcceptStateLoss, LeftBehind: j.LeftBehind, Step: string(j.Step)}
+	n := len(j.Offsets)
+	return UpgradeJournalFile{Version: 1, Group: j.Group, New: j.New, AcceptStateLoss: j.AcceptStateLoss, LeftBehind: j.LeftBehind, Step: string(j.Step), Offsets: &n}
 }

@@ -31,6 +31,11 @@ func ParseTime(option, s string) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	for _, l := range timeLayouts {
 		if t, err := time.Parse(l, s); err == nil {
+			// No record is older than the Unix epoch; the zero time,
+			// year 1, would read as no bound (Options) or as now (Since).
+			if epoch := time.UnixMilli(0); t.Before(epoch) {
+				t = epoch
+			}
 			return t.UTC(), nil
 		}
 	}

@@ -44,3 +44,21 @@ func TestParseSize(t *testing.T) {
 		assert.Error(t, err, in)
 	}
 }
+
+// The zero time.Time means "no bound" in Options: a time given as year 1
+// (or any time before the Unix epoch, before every record) still bounds,
+// and does not turn --since into "now" or drop --until.
+func TestParseTime_beforeTheEpoch(t *testing.T) {
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	for _, in := range []string{"0001-01-01T00:00:00Z", "0001-01-01", "1960-01-01"} {
+		s, err := ParseSince("since", in)
+		require.NoError(t, err, in)
+		from := s.From(now)
+		assert.False(t, from.IsZero(), in)
+		assert.False(t, from.After(time.UnixMilli(0)), "%s: before every record, not now (%s)", in, from)
+		u, err := ParseTime("until", in)
+		require.NoError(t, err, in)
+		assert.False(t, u.IsZero(), "%s: --until bounds", in)
+		assert.NoError(t, Options{Group: "g", Since: from, Until: u}.Validate(), in)
+	}
+}

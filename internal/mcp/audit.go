@@ -2,8 +2,11 @@ package mcp
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
+	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,7 +18,14 @@ type auditLog struct {
 	mu  sync.Mutex
 	w   io.Writer
 	now func() time.Time
+	// stalled tells the last write ran out of time: the next one only
+	// tries, briefly (a reader that stalls costs one call a second, not
+	// each; a deadline already past would not even try).
+	stalled bool
 }
+
+// auditWait is how long one line may wait for a FIFO's or pipe's reader.
+const auditWait, auditTry = time.Second, 10 * time.Millisecond
 
 func newAuditLog(w io.Writer, now func() time.Time) *auditLog {
 	return &auditLog{w: w, now: now}
@@ -40,7 +50,20 @@ func (l *auditLog) record(tool string, args any, outcome, detail string) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	_, _ = l.w.Write(append(b, '\n'))
+	// A FIFO or pipe (opened non-blocking) takes a deadline; a regular
+	// file says it has none, and its write does not wait on a reader.
+	d, timed := l.w.(interface{ SetWriteDeadline(time.Time) error })
+	if timed {
+		wait := auditWait
+		if l.stalled {
+			wait = auditTry
+		}
+		timed = d.SetWriteDeadline(time.Now().Add(wait)) == nil
+	}
+	_, err = l.w.Write(append(b, '\n'))
+	if timed {
+		l.stalled = errors.Is(err, os.ErrDeadlineExceeded)
+	}
 }
 
 // secretName matches the names of arguments and of KEY=VALUE settings
@@ -82,4 +105,48 @@ func redactArgs(v any) any {
 		return v
 	}
 	return v
+}
+
+// redactDetail is detail, a refusal's or failure's message, with every
+// secret value of args (as redactArgs finds them) replaced: a message
+// may quote the value it refused.
+func redactDetail(detail string, args any) string {
+	var secrets []string
+	collectSecrets(args, false, &secrets)
+	// Longest first: a secret that holds another is replaced whole.
+	slices.SortFunc(secrets, func(a, b string) int { return len(b) - len(a) })
+	for _, s := range secrets {
+		if s != "" {
+			detail = strings.ReplaceAll(detail, s, redacted)
+		}
+	}
+	return detail
+}
+
+// collectSecrets appends the secret values in v: every leaf under a
+// secret-named argument (all), and the VALUE of a secret KEY=VALUE.
+func collectSecrets(v any, all bool, out *[]string) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			collectSecrets(e, all || secretName().MatchString(k), out)
+		}
+	case []any:
+		for _, e := range v {
+			collectSecrets(e, all, out)
+		}
+	case string:
+		if all {
+			*out = append(*out, v)
+		} else if k, val, ok := strings.Cut(v, "="); ok && secretName().MatchString(k) {
+			*out = append(*out, val)
+		}
+	case nil:
+	default:
+		if all {
+			if b, err := json.Marshal(v); err == nil {
+				*out = append(*out, string(b))
+			}
+		}
+	}
 }

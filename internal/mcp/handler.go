@@ -69,14 +69,14 @@ func (h *handler) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Ca
 	}
 	args, err := h.arguments(raw)
 	if err != nil {
-		h.audit.record(h.tool.Name, redactArgs(rawArgs(raw)), outcomeInvalid, err.Error())
+		h.audit.record(h.tool.Name, redactArgs(rawArgs(raw)), outcomeInvalid, redactDetail(err.Error(), rawArgs(raw)))
 		return invalidResult(err), nil
 	}
 	page, args := pageOf(args)
 	res, outcome, err := h.call(ctx, args, page)
 	detail := ""
 	if err != nil {
-		detail = err.Error()
+		detail = redactDetail(err.Error(), args)
 	}
 	h.audit.record(h.tool.Name, redactArgs(args), outcome, detail)
 	return res, err
@@ -175,7 +175,7 @@ func (h *handler) result(a Answer, page int, extra map[string]any) *sdk.CallTool
 	if err != nil {
 		return invalidResult(err)
 	}
-	summary := a.Summary
+	summary := boundedSummary(a.Summary, h.budget)
 	if p.note != "" {
 		summary += "\n" + p.note
 	}
@@ -251,4 +251,17 @@ func (a Answer) plan() []byte {
 		return a.Plan
 	}
 	return a.Document
+}
+
+// boundedSummary is the summary within the answer's budget: the verb's
+// words quote names (a group's, a file's) that may be of any length.
+func boundedSummary(s string, budget int) string {
+	if len(s) <= budget {
+		return s
+	}
+	end := budget
+	for end > 0 && s[end]&0xC0 == 0x80 {
+		end--
+	}
+	return s[:end] + fmt.Sprintf("\n(the summary is %d bytes, over the answer's budget of %d: cut to its first %d)", len(s), budget, end)
 }

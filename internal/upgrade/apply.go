@@ -176,6 +176,9 @@ type ApplyResult struct {
 	// Steps are the steps in the order taken (a dry run lists the ones it
 	// would take, not done).
 	Steps []Step
+	// Absent tells the run confirmed an absent group: it carried no
+	// offset, so no commit created one.
+	Absent bool
 	// Stopped is the state left when the run did not finish.
 	Stopped Stopped
 	// Err is what stopped the run: a failed step, a plan that could not
@@ -438,6 +441,14 @@ func (r *runner) confirm() {
 	switch {
 	case err != nil:
 		r.failed(StepConfirm, err, StoppedCommitted)
+		return
+	case g == nil && len(r.journal.Offsets) == 0:
+		// Nothing to carry: a commit of no offset creates no group (a
+		// broker answers it without its coordinator), so the id stays
+		// absent until the new version's first heartbeat creates it.
+		r.res.Absent = true
+		r.done(Step{Kind: StepConfirm, Done: true, Detail: fmt.Sprintf("group %s is absent, as a migration that carries no offset leaves it: the new version creates it", r.journal.Group)})
+		r.noteRecord()
 		return
 	case g == nil:
 		r.failed(StepConfirm, fmt.Errorf("group %s is not listed by any broker", r.journal.Group), StoppedCommitted)

@@ -513,3 +513,70 @@ func TestVerify_startedBeforeTheCommit(t *testing.T) {
 	assert.Contains(t, v.Reason, "started before the commit")
 	assert.Empty(t, v.Backwards, "every offset is past the export")
 }
+
+// A group that committed no offset: the migration carries nothing, so the
+// commit creates no group (a real broker answers an OffsetCommit with no
+// topic without reaching the coordinator) and the id stays absent until
+// the new version's first heartbeat. apply, and its resume, end there
+// done, not "stopped" at a confirm that can never succeed.
+func TestApply_nothingCommittedEndsWithTheGroupAbsent(t *testing.T) {
+	t.Parallel()
+	p := startPlayground(t)
+	// The group as startPlayground puts it, its offsets deleted with it.
+	deleted := p.client.DeleteGroups(ctxOf(t), []string{app})
+	require.Len(t, deleted, 1)
+	require.NoError(t, deleted[0].Err)
+	p.c.PutStreamsGroup(playground.StreamsGroup{ID: app, State: "Empty", GroupEpoch: 4, AssignmentEpoch: 4,
+		Topology: &playground.Topology{Subtopologies: []playground.Subtopology{
+			{ID: "0", SourceTopics: []string{"up-in"}, RepartitionSinkTopics: []string{"up-app-by-key-repartition"}},
+			{ID: "1", RepartitionSourceTopics: []playground.TopicInfo{{Name: "up-app-by-key-repartition"}},
+				StateChangelogTopics: []playground.TopicInfo{{Name: "up-app-counts-changelog"}}},
+		}},
+		Description: toState(stored(t))})
+	for part := range int32(3) {
+		p.c.SetLogOffsets("up-app-by-key-repartition", part, 0, 0) // drained: nothing in flight
+	}
+	require.Empty(t, p.c.CommittedOffsets(app))
+
+	var j journal
+	res, err := upgrade.Apply(ctxOf(t), upgrade.ApplySources{Client: p.client, Read: readFile(t)}, applyOpts("v2.txt", true, "counts"), j.hooks())
+	require.NoError(t, err)
+	require.NoError(t, res.Err)
+	assert.Equal(t, upgrade.ApplyDone, res.Outcome())
+	assert.Equal(t, upgrade.Steps, stepKinds(res.Steps))
+	assert.True(t, res.Absent)
+	assert.Empty(t, p.listed(t).Group, "the id is absent: the new version creates the group")
+
+	resumed, err := upgrade.Resume(ctxOf(t), p.client, *j.last, "up-app.csv", upgrade.ApplyHooks{})
+	require.NoError(t, err)
+	require.NoError(t, resumed.Err)
+	assert.Equal(t, upgrade.ApplyDone, resumed.Outcome())
+}
+
+// A resume before the delete goes on only when the export holds every
+// offset the group has committed: an export file that lost lines (cut
+// short, edited, another group's) or a partition committed since the
+// export must not get the group deleted with offsets nowhere else.
+func TestResume_exportMissingAnOffsetDeletesNothing(t *testing.T) {
+	t.Parallel()
+	for name, keep := range map[string]int{"lines lost": 3, "none of the group's": 0} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p := startPlayground(t)
+			p.c.InjectError(playground.Fault{Key: 42, Group: app, ErrorCode: 30, Times: 1})
+			var j journal
+			res, err := upgrade.Apply(ctxOf(t), upgrade.ApplySources{Client: p.client, Read: readFile(t)}, applyOpts("v2.txt", true, "counts"), j.hooks())
+			require.NoError(t, err)
+			require.Equal(t, upgrade.StoppedUnchanged, res.Stopped)
+
+			cut := *j.last
+			cut.Offsets = cut.Offsets[:keep]
+			resumed, err := upgrade.Resume(ctxOf(t), p.client, cut, "up-app.csv", upgrade.ApplyHooks{})
+			require.NoError(t, err)
+			require.Error(t, resumed.Err)
+			assert.Equal(t, upgrade.StoppedUnchanged, resumed.Stopped)
+			assert.Equal(t, "streams", p.listed(t).Type, "the group is not deleted")
+			assert.Equal(t, v1Offsets, committed(p.c))
+		})
+	}
+}
