@@ -319,14 +319,3 @@ func validSoftwareVersion(s string) bool {
 	}
 	return true
 }
-
-// EnrichContext bounds a read that only enriches a result (a deleted
-// group's configs, the time lag) to half the time ctx has left, so that a
-// broker that never answers it leaves the other half to what was asked
-// for; without a deadline it is ctx's (issue 30).
-func EnrichContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	if dl, ok := ctx.Deadline(); ok {
-		return context.WithTimeout(ctx, time.Until(dl)/2)
-	}
-	return context.WithCancel(ctx)
-}

@@ -42,7 +42,7 @@ func readConfigs(ctx context.Context, client Client, groups []*Group) {
 	if len(groups) == 0 {
 		return
 	}
-	ctx, cancel := admin.EnrichContext(ctx)
+	ctx, cancel := kafka.EnrichContext(ctx)
 	defer cancel()
 	ids := make([]string, len(groups))
 	for i, g := range groups {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/history"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // CheckRebalances is the check of the group's past rebalances, read from
@@ -26,14 +26,14 @@ const stormWindow = time.Hour
 // rebalances adds the findings of the group's history: its last rebalance
 // and why, a rebalance storm, and static members whose process id is new
 // at every rejoin. The read only enriches the diagnosis: it gets half the
-// time left (admin.EnrichContext), and a topic that cannot be read is an
+// time left (kafka.EnrichContext), and a topic that cannot be read is an
 // unknown, never a failure. A client that cannot read logs gets none.
 func rebalances(ctx context.Context, client Client, g *Group, opts Options) {
 	hc, ok := client.(history.Client)
 	if !ok {
 		return
 	}
-	enrich, cancel := admin.EnrichContext(ctx)
+	enrich, cancel := kafka.EnrichContext(ctx)
 	defer cancel()
 	res, err := history.Run(enrich, hc, history.Options{Group: g.Group, MaxBytes: history.DefaultMaxBytes})
 	if err == nil && res != nil {

@@ -745,7 +745,7 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 	// The settings and the time lag only enrich the lag: a broker that
 	// never answers them leaves the other half of the time to the offsets
 	// (issue 30).
-	enrich, cancel := admin.EnrichContext(ctx)
+	enrich, cancel := kafka.EnrichContext(ctx)
 	defer cancel()
 	var settings map[string]*Settings
 	var wg sync.WaitGroup

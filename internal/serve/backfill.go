@@ -9,6 +9,7 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/check"
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/history"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/serve/snapshot"
 )
 
@@ -45,13 +46,7 @@ func (c *Collector) backfill(ctx context.Context, cres *check.Result, now time.T
 	if c.followers == nil {
 		c.followers = map[string]*follower{}
 	}
-	// Half the time left, as admin.EnrichContext gives it (serve does not
-	// import admin).
-	enrich, cancel := context.WithCancel(ctx)
-	if dl, ok := ctx.Deadline(); ok {
-		cancel()
-		enrich, cancel = context.WithTimeout(ctx, time.Until(dl)/2)
-	}
+	enrich, cancel := kafka.EnrichContext(ctx)
 	defer cancel()
 	out := map[string][]snapshot.Event{}
 	checked := map[string]bool{}
