@@ -394,19 +394,30 @@ func connectionArgs(cmd *cobra.Command) []string {
 	return out
 }
 
+// openAuditLog opens --audit-log FILE for mcp and serve --mcp alike:
+// appending, 0600, and non-blocking, since a FIFO no process reads would
+// hold the open and a reader that stalls every call (each write has a
+// deadline, internal/mcp's auditLog). One *os.File is safe for the
+// clusters' servers of serve to write at once: each line is one Write.
+func openAuditLog(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
+	if errors.Is(err, syscall.ENXIO) {
+		return nil, usageErrorf("--audit-log: %s is a FIFO no process reads", path)
+	}
+	if err != nil {
+		return nil, usageErrorf("--audit-log: %v", err)
+	}
+	return f, nil
+}
+
 // serveMCP serves the tools on stdin and stdout until stdin ends or ctx
 // does.
 func (a *app) serveMCP(ctx context.Context, o mcpOptions) error {
 	var audit io.Writer
 	if o.auditLog != "" {
-		// Non-blocking: a FIFO no process reads would hold the open, and
-		// a reader that stalls every call (each write has a deadline).
-		f, err := os.OpenFile(o.auditLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o600)
-		if errors.Is(err, syscall.ENXIO) {
-			return usageErrorf("--audit-log: %s is a FIFO no process reads", o.auditLog)
-		}
+		f, err := openAuditLog(o.auditLog)
 		if err != nil {
-			return usageErrorf("--audit-log: %v", err)
+			return err
 		}
 		defer f.Close()
 		audit = f

@@ -16,9 +16,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
 	"strings"
-	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -58,11 +56,11 @@ func (a *app) mcpHTTP(cmd *cobra.Command, names []string, o mcpOptions, logger *
 	var audit io.Writer
 	done := func() {}
 	if o.auditLog != "" {
-		f, err := os.OpenFile(o.auditLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		f, err := openAuditLog(o.auditLog)
 		if err != nil {
-			return nil, nil, usageErrorf("--audit-log: %v", err)
+			return nil, nil, err
 		}
-		audit, done = &lockedWriter{w: f}, func() { _ = f.Close() }
+		audit, done = f, func() { _ = f.Close() }
 	}
 	connection := connectionArgs(cmd)
 	opts := mcp.DefaultHTTPOptions()
@@ -108,19 +106,6 @@ func withoutProfile(connection []string) []string {
 		}
 	}
 	return out
-}
-
-// lockedWriter serialises the audit lines of the clusters' servers, which
-// write from their own goroutines.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }
 
 // addMCPResources adds the groups of the cluster of o's connection to s
