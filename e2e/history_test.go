@@ -131,6 +131,7 @@ func TestHistory(t *testing.T) {
 	waitHistStable(t, b, histGroup, 1, 6)
 
 	t.Run("history -o json", func(t *testing.T) { checkHistoryJSON(t, b, steps, members) })
+	t.Run("overview and doctor name the last rebalance", func(t *testing.T) { checkLastRebalance(t, b) })
 
 	// Past the steps, for the capture: the last member's session expires and the
 	// group is deleted (tombstones).

@@ -257,3 +257,66 @@ func movesOf(tasks []string, from, to string) map[string][2]string {
 	}
 	return out
 }
+
+// checkLastRebalance: overview's head and doctor's rebalances finding, read from the same
+// records on a real broker, name the last entry of history (its epoch and causes: the
+// partitions increased).
+func checkLastRebalance(t *testing.T, b *Broker) {
+	doc := runHistoryJSON(t, b)
+	require.NotEmpty(t, doc.Entries)
+	last := doc.Entries[len(doc.Entries)-1]
+	var causes []string
+	for _, c := range last.Causes {
+		if !slices.Contains(causes, c.Cause) {
+			causes = append(causes, c.Cause)
+		}
+	}
+
+	r := RunOursOn(t, OurBinary(t), b, "overview", "--group", histGroup, "--time-lag=false", "-o", "json")
+	require.Equal(t, 0, r.ExitCode, r.Stderr)
+	var ov struct {
+		Groups []struct {
+			LastRebalance *struct {
+				GroupEpoch int32    `json:"group_epoch"`
+				Causes     []string `json:"causes"`
+				Error      any      `json:"error"`
+			} `json:"last_rebalance"`
+		} `json:"groups"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.Stdout), &ov), r.Stdout)
+	require.Len(t, ov.Groups, 1)
+	lr := ov.Groups[0].LastRebalance
+	if assert.NotNil(t, lr, "overview reads the last rebalance") {
+		assert.Nil(t, lr.Error)
+		assert.Equal(t, last.GroupEpoch, lr.GroupEpoch)
+		assert.Equal(t, causes, lr.Causes)
+	}
+	text := RunOursOn(t, OurBinary(t), b, "overview", "--group", histGroup, "--time-lag=false")
+	require.Equal(t, 0, text.ExitCode, text.Stderr)
+	assert.Contains(t, text.Stdout, "Rebalanced:", text.Stdout)
+
+	d := RunOursOn(t, OurBinary(t), b, "doctor", "--group", histGroup, "-o", "json")
+	var dd struct {
+		Groups []struct {
+			Findings []struct {
+				Check    string `json:"check"`
+				Message  string `json:"message"`
+				Severity string `json:"severity"`
+			} `json:"findings"`
+		} `json:"groups"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(d.Stdout), &dd), "stderr: %s\nstdout: %s", d.Stderr, d.Stdout)
+	require.Len(t, dd.Groups, 1)
+	var found bool
+	for _, f := range dd.Groups[0].Findings {
+		if f.Check == "rebalances" {
+			found = true
+			logf("TestHistory: doctor: %s: %s", f.Severity, f.Message)
+			assert.Contains(t, f.Message, fmt.Sprintf("epoch %d", last.GroupEpoch), "doctor names the last rebalance")
+			for _, c := range causes {
+				assert.Contains(t, f.Message, c, "doctor names the last rebalance's causes")
+			}
+		}
+	}
+	assert.True(t, found, "doctor has a rebalances finding: %s", d.Stdout)
+}
