@@ -1,11 +1,13 @@
 package admin
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -86,4 +88,54 @@ topics:
 	p := kr.(*kmsg.FetchResponse).Topics[0].Partitions[0]
 	require.NotEmpty(b, p.RecordBatches)
 	return &p
+}
+
+// BenchmarkLogBatches weighs ReadLog's plain record reader (plainRecords:
+// each record's offset, timestamp, key and value read in place) against
+// franz-go's decoding (kgo.ProcessFetchPartition, its fallback) on the
+// same answer: RecordCountBound records in batches of 100, every batch.
+func BenchmarkLogBatches(b *testing.B) {
+	for _, codec := range []string{"none", "lz4", "zstd"} {
+		p := benchAnswer(b, codec)
+		var batches [][]byte
+		for rb := p.RecordBatches; len(rb) > batchHeaderLen; {
+			size := int(binary.BigEndian.Uint32(rb[batchLengthAt:])) + batchLengthAt + 4
+			batches = append(batches, rb[:size])
+			rb = rb[size:]
+		}
+		w := &logWalk{tp: kafka.TopicPartition{Topic: "t"}, dec: newBoundedDecompressor(maxDecompressedBatch)}
+		b.Run(codec+"/plain", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				n := 0
+				for _, raw := range batches {
+					recs, ok := w.plainRecords(raw, binary.BigEndian.Uint16(raw[batchAttrsAt:]), int64(binary.BigEndian.Uint64(raw)), 0)
+					if !ok {
+						b.Fatal("not read plainly")
+					}
+					n += len(recs)
+				}
+				if n != RecordCountBound {
+					b.Fatalf("read %d", n)
+				}
+			}
+		})
+		b.Run(codec+"/kgo", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				n := 0
+				for _, raw := range batches {
+					fp, _ := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{IsolationLevel: kgo.ReadUncommitted(), Topic: "t"},
+						&kmsg.FetchResponseTopicPartition{HighWatermark: -1, LastStableOffset: -1, LogStartOffset: -1, RecordBatches: raw}, w.dec, nil)
+					if fp.Err != nil {
+						b.Fatal(fp.Err)
+					}
+					n += len(fp.Records)
+				}
+				if n != RecordCountBound {
+					b.Fatalf("read %d", n)
+				}
+			}
+		})
+	}
 }
