@@ -101,8 +101,6 @@ func compilationCache() wazero.CompilationCache {
 // compileAbove is the DOT size from which the compiler is used.
 const compileAbove = 4 << 10
 
-func engineFor(dot []byte) *engine { return engineForSize(len(dot)) }
-
 func engineForSize(size int) *engine {
 	if size > compileAbove {
 		return compiled
