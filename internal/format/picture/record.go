@@ -267,16 +267,7 @@ type instanceKey struct{}
 // plugin (textlayout.go), into the instance's memory and returns their
 // library's lt_symlist_t entry's name and address.
 func (in *instance) installRecorder() (name, library uint64, err error) {
-	alloc := func(b []byte) (uint64, error) {
-		p, err := in.malloc(uint64(len(b)))
-		if err != nil {
-			return 0, err
-		}
-		if !in.mod.Memory().Write(uint32(p), b) {
-			return 0, fmt.Errorf("graphviz.wasm: the plugin does not fit its memory")
-		}
-		return p, nil
-	}
+	alloc := func(b []byte) (uint64, error) { return in.alloc(b, "the plugin") }
 	cstr := func(s string) (uint64, error) { return alloc(append([]byte(s), 0)) }
 	le := binary.LittleEndian
 	words := func(ws ...uint32) []byte {
