@@ -493,7 +493,9 @@ func (in *instance) malloc(n uint64) (uint64, error) {
 }
 
 // cstring copies s into the module's memory as a NUL-terminated string.
-func (in *instance) cstring(s string) (uint64, error) { return in.alloc(append([]byte(s), 0), "a string") }
+func (in *instance) cstring(s string) (uint64, error) {
+	return in.alloc(append([]byte(s), 0), "a string")
+}
 
 // alloc copies b, what the error calls what, into the module's memory.
 func (in *instance) alloc(b []byte, what string) (uint64, error) {
