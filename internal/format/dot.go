@@ -157,7 +157,7 @@ func (g *graph) writeDotCluster(bw *graphWriter, ci int, topDown bool) error {
 		bw.WriteString(" [label=")
 		writeDotQuoted(bw, nodeLabel(n))
 		bw.WriteString(", ")
-		bw.WriteString(dotShape(n.Kind))
+		bw.WriteString(dotShape(nodeKind(n.Kind)))
 		bw.WriteString("];\n")
 	}
 	if !topDown {
@@ -211,11 +211,13 @@ func writeDotEdge(bw *graphWriter, from, to vertex, kind edgeKind, topDown bool)
 	}
 }
 
-func dotShape(k topology.Kind) string {
+// dotShape is the shape of a node's box (a source's, processor's or
+// sink's).
+func dotShape(k legendKind) string {
 	switch k {
-	case topology.Source:
+	case legendSource:
 		return "shape=invhouse"
-	case topology.Sink:
+	case legendSink:
 		return "shape=house"
 	}
 	return "shape=box, style=rounded"

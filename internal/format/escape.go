@@ -125,15 +125,6 @@ var textQuoting = newQuoting("", func(r rune, raw string) string {
 
 func escapeTo(w byteWriter, s string) { textQuoting.body(w, s) }
 
-// writeEscaped writes Escape(s) to bw without building a string.
-func writeEscaped(bw *bufio.Writer, s string) {
-	if !needsEscape(s) {
-		bw.WriteString(s)
-		return
-	}
-	escapeTo(bw, s)
-}
-
 // LineEscaper writes each Write's text escaped (Escape), but for its final
 // line break: for a log whose writer gets one line per write and whose
 // lines carry broker strings (the --debug log: hosts, error messages).

@@ -22,7 +22,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/kstreams-groups/kstreams-groups/internal/format/picture"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
@@ -307,15 +306,6 @@ func TopologyGraph(w io.Writer, o Output, name string, d *topology.Description) 
 		return drawPicture(context.Background(), w, o, name, buildGraph(d))
 	}
 	return fmt.Errorf("format %q does not draw a topology", o)
-}
-
-// RenderPicture lays out a dot document and writes it as -o svg or png.
-func RenderPicture(w io.Writer, o Output, dot []byte) error {
-	f := picture.SVG
-	if o == PNG {
-		f = picture.PNG
-	}
-	return picture.Render(context.Background(), dot, f, w)
 }
 
 // direction is the drawing's rank direction: TB with topDown notes (the

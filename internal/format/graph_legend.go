@@ -49,6 +49,17 @@ const (
 	legendStore
 )
 
+// nodeKind is the kind of box of a node of kind k.
+func nodeKind(k topology.Kind) legendKind {
+	switch k {
+	case topology.Source:
+		return legendSource
+	case topology.Sink:
+		return legendSink
+	}
+	return legendProcessor
+}
+
 // legendEntries are every entry, in the legend's order; a drawing's
 // legend takes those it uses.
 var legendEntries = []legendEntry{
@@ -191,14 +202,7 @@ func (g *graph) usedLegendKinds() map[legendKind]bool {
 	used := map[legendKind]bool{legendTopic: len(g.topics) > 0, legendStore: len(g.stores) > 0}
 	for _, c := range g.clusters {
 		for _, n := range c.nodes {
-			switch n.Kind {
-			case topology.Source:
-				used[legendSource] = true
-			case topology.Sink:
-				used[legendSink] = true
-			default:
-				used[legendProcessor] = true
-			}
+			used[nodeKind(n.Kind)] = true
 		}
 	}
 	return used
@@ -211,12 +215,8 @@ func (e legendEntry) dotAttrs(bw *graphWriter) {
 	switch e.kind {
 	case legendLag:
 		bw.WriteString(`, shape=box, style="rounded,filled", fillcolor="` + e.fill + `", color="` + e.color + `", penwidth=` + strconv.FormatFloat(e.width, 'f', -1, 64))
-	case legendSource:
-		bw.WriteString(", shape=invhouse")
-	case legendProcessor:
-		bw.WriteString(", shape=box, style=rounded")
-	case legendSink:
-		bw.WriteString(", shape=house")
+	case legendSource, legendProcessor, legendSink:
+		bw.WriteString(", " + dotShape(e.kind))
 	case legendTopic:
 		bw.WriteString(`, ` + topicShape + `, style=filled, fillcolor="` + e.fill + `"`)
 	case legendStore:
@@ -279,20 +279,7 @@ func (g *graph) writeMermaidLegend(bw *graphWriter) {
 	bw.WriteString("]\n")
 	for _, e := range entries {
 		bw.WriteString("    " + e.id)
-		open, end := "(", ")"
-		switch e.kind {
-		case legendSource:
-			open, end = ">", "]"
-		case legendSink:
-			open, end = "[/", "\\]"
-		case legendTopic:
-			open, end = "{{", "}}"
-		case legendStore:
-			open, end = "[(", ")]"
-		}
-		bw.WriteString(open)
-		writeMermaidQuoted(bw, e.label)
-		bw.WriteString(end + "\n")
+		writeMermaidBox(bw, e.kind, e.label)
 	}
 	bw.WriteString("    ")
 	for i, e := range entries {

@@ -22,8 +22,8 @@ import (
 func TestOverviewLegend_everyFormat(t *testing.T) {
 	g := hostileOverview().Groups[0]
 	var dot, mmd bytes.Buffer
-	require.NoError(t, OverviewGraph(&dot, Dot, g))
-	require.NoError(t, OverviewGraph(&mmd, Mermaid, g))
+	require.NoError(t, OverviewGraphContext(context.Background(), &dot, Dot, g))
+	require.NoError(t, OverviewGraphContext(context.Background(), &mmd, Mermaid, g))
 	gr := buildGraph(overviewDescription(g))
 	gr.notes = overviewNotes(g)
 	entries := gr.legend().entries

@@ -43,20 +43,7 @@ func writeMermaid(w io.Writer, g *graph) error {
 		for ni, n := range c.nodes {
 			bw.WriteString("    ")
 			bw.id(vertex{'n', ci, ni})
-			switch n.Kind {
-			case topology.Source:
-				bw.WriteByte('>')
-				writeMermaidQuoted(bw, nodeLabel(n))
-				bw.WriteString("]\n")
-			case topology.Sink:
-				bw.WriteString("[/")
-				writeMermaidQuoted(bw, nodeLabel(n))
-				bw.WriteString("\\]\n")
-			default:
-				bw.WriteByte('(')
-				writeMermaidQuoted(bw, nodeLabel(n))
-				bw.WriteString(")\n")
-			}
+			writeMermaidBox(bw, nodeKind(n.Kind), nodeLabel(n))
 		}
 		bw.WriteString("  end\n")
 		if c.global {
@@ -77,9 +64,7 @@ func writeMermaid(w io.Writer, g *graph) error {
 		note := g.topicNote(t)
 		bw.WriteString("  ")
 		bw.id(vertex{'t', 0, i})
-		bw.WriteString("{{")
-		writeMermaidQuoted(bw, withNote(t, note.label))
-		bw.WriteString("}}\n")
+		writeMermaidBox(bw, legendTopic, withNote(t, note.label))
 		if note.color != "" {
 			bw.WriteString("  style ")
 			bw.id(vertex{'t', 0, i})
@@ -89,9 +74,7 @@ func writeMermaid(w io.Writer, g *graph) error {
 	for i, s := range g.stores {
 		bw.WriteString("  ")
 		bw.id(vertex{'s', 0, i})
-		bw.WriteString("[(")
-		writeMermaidQuoted(bw, s)
-		bw.WriteString(")]\n")
+		writeMermaidBox(bw, legendStore, s)
 	}
 	err := g.eachEdge(func(from, to vertex, kind edgeKind) error {
 		bw.WriteString("  ")
@@ -109,6 +92,25 @@ func writeMermaid(w io.Writer, g *graph) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// writeMermaidBox writes a box of kind k after its id: label quoted in
+// the kind's brackets, and a line break.
+func writeMermaidBox(bw *graphWriter, k legendKind, label string) {
+	open, end := "(", ")"
+	switch k {
+	case legendSource:
+		open, end = ">", "]"
+	case legendSink:
+		open, end = "[/", "\\]"
+	case legendTopic:
+		open, end = "{{", "}}"
+	case legendStore:
+		open, end = "[(", ")]"
+	}
+	bw.WriteString(open)
+	writeMermaidQuoted(bw, label)
+	bw.WriteString(end + "\n")
 }
 
 // mermaidQuoting is a quoted Mermaid label's. Inside quotes Mermaid

@@ -24,15 +24,9 @@ import (
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 )
 
-// OverviewGraph draws one group's overview in a graph format (dot,
-// mermaid, svg, png).
-func OverviewGraph(w io.Writer, o Output, g *overview.Group) error {
-	return OverviewGraphContext(context.Background(), w, o, g)
-}
-
-// OverviewGraphContext is OverviewGraph whose picture layout ends with
-// ctx; a topology past the limits is a PictureTooLargeError before any
-// layout.
+// OverviewGraphContext draws one group's overview in a graph format (dot,
+// mermaid, svg, png); a picture's layout ends with ctx, and a topology past
+// the limits is a PictureTooLargeError before any layout.
 func OverviewGraphContext(ctx context.Context, w io.Writer, o Output, g *overview.Group) error {
 	gr := buildGraph(overviewDescription(g))
 	gr.notes = overviewNotes(g)

@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -46,7 +47,7 @@ func TestOverviewText_escapesAndColor(t *testing.T) {
 	// Every drawing quotes the names.
 	for _, o := range []Output{Dot, Mermaid} {
 		var buf bytes.Buffer
-		require.NoError(t, OverviewGraph(&buf, o, res.Groups[0]))
+		require.NoError(t, OverviewGraphContext(context.Background(), &buf, o, res.Groups[0]))
 		assert.NotContains(t, buf.String(), "\x1b", o)
 		assert.NotContains(t, buf.String(), "\x07", o)
 		assert.Equal(t, 1, strings.Count(buf.String(), "nodes unknown (NOT_STORED)"), o)

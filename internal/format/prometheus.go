@@ -149,18 +149,6 @@ func (m PromMetric) Help() string { return promMetrics[m].help }
 // Counter tells a counter from a gauge.
 func (m PromMetric) Counter() bool { return promMetrics[m].counter }
 
-// ServedMetricNames are the names of every family serve's /metrics may
-// export but the Go and process metrics (the inventory's are not).
-func ServedMetricNames() []string {
-	var names []string
-	for m := range promCount {
-		if m < promInventoryApplicationBytes || m >= PromServeCycleDuration {
-			names = append(names, m.Name())
-		}
-	}
-	return names
-}
-
 // PromLabel is the label pair of a label name and a name from a broker or
 // the operator: its value is PromLabelValue's.
 func PromLabel(name, value string) *dto.LabelPair {

@@ -134,7 +134,7 @@ func TestMetricsEqualCheck(t *testing.T) {
 	promtest.Promtool(t, body)
 	for _, line := range strings.Split(body, "\n") {
 		if name, ok := strings.CutPrefix(line, "# TYPE "); ok && strings.HasPrefix(name, "kstreams_") {
-			assert.Contains(t, format.ServedMetricNames(), strings.Fields(name)[0], "ServedMetricNames lists every family")
+			assert.Contains(t, servedMetricNames(), strings.Fields(name)[0], "ServedMetricNames lists every family")
 		}
 	}
 	assert.Equal(t, 1.0, promtest.Value(t, gotFams, "kstreams_group_up", "group", "word-count"))

@@ -101,8 +101,6 @@ func compilationCache() wazero.CompilationCache {
 // compileAbove is the DOT size from which the compiler is used.
 const compileAbove = 4 << 10
 
-func engineFor(dot []byte) *engine { return engineForSize(len(dot)) }
-
 func engineForSize(size int) *engine {
 	if size > compileAbove {
 		return compiled
@@ -496,12 +494,17 @@ func (in *instance) malloc(n uint64) (uint64, error) {
 
 // cstring copies s into the module's memory as a NUL-terminated string.
 func (in *instance) cstring(s string) (uint64, error) {
-	p, err := in.malloc(uint64(len(s) + 1))
+	return in.alloc(append([]byte(s), 0), "a string")
+}
+
+// alloc copies b, what the error calls what, into the module's memory.
+func (in *instance) alloc(b []byte, what string) (uint64, error) {
+	p, err := in.malloc(uint64(len(b)))
 	if err != nil {
 		return 0, err
 	}
-	if !in.mod.Memory().Write(uint32(p), append([]byte(s), 0)) {
-		return 0, errors.New("graphviz.wasm: a string does not fit its memory")
+	if !in.mod.Memory().Write(uint32(p), b) {
+		return 0, errors.New("graphviz.wasm: " + what + " does not fit its memory")
 	}
 	return p, nil
 }

@@ -107,8 +107,8 @@ func TestRender_largeGraphIsCompiled(t *testing.T) {
 	b.WriteString("}\n")
 	dot := []byte(b.String())
 	require.Greater(t, len(dot), compileAbove)
-	assert.Same(t, compiled, engineFor(dot))
-	assert.Same(t, interpreted, engineFor([]byte(sample)))
+	assert.Same(t, compiled, engineForSize(len(dot)))
+	assert.Same(t, interpreted, engineForSize(len(sample)))
 	var buf bytes.Buffer
 	require.NoError(t, Render(context.Background(), dot, SVG, &buf))
 	texts := picturetest.CheckSVG(t, buf.Bytes())

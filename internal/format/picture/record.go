@@ -26,8 +26,11 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tetratelabs/wazero/api"
 )
@@ -171,33 +174,9 @@ var svgKnownColors = []string{
 	"yellow", "yellowgreen",
 }
 
-// recordingEngine lists the render engine's entries the recorder
-// implements: the bridge's setter that points an entry at its C
-// wrapper, and the wrapper's import.
-var recordingEngine = []struct{ set, imp string }{
-	{"wasm_bridge_set_RenderEngine_begin_graph", "wasm_bridge_RenderEngine_BeginGraph"},
-	{"wasm_bridge_set_RenderEngine_end_graph", "wasm_bridge_RenderEngine_EndGraph"},
-	{"wasm_bridge_set_RenderEngine_begin_page", "wasm_bridge_RenderEngine_BeginPage"},
-	{"wasm_bridge_set_RenderEngine_end_page", "wasm_bridge_RenderEngine_EndPage"},
-	{"wasm_bridge_set_RenderEngine_begin_cluster", "wasm_bridge_RenderEngine_BeginCluster"},
-	{"wasm_bridge_set_RenderEngine_end_cluster", "wasm_bridge_RenderEngine_EndCluster"},
-	{"wasm_bridge_set_RenderEngine_begin_node", "wasm_bridge_RenderEngine_BeginNode"},
-	{"wasm_bridge_set_RenderEngine_end_node", "wasm_bridge_RenderEngine_EndNode"},
-	{"wasm_bridge_set_RenderEngine_begin_edge", "wasm_bridge_RenderEngine_BeginEdge"},
-	{"wasm_bridge_set_RenderEngine_end_edge", "wasm_bridge_RenderEngine_EndEdge"},
-	{"wasm_bridge_set_RenderEngine_begin_anchor", "wasm_bridge_RenderEngine_BeginAnchor"},
-	{"wasm_bridge_set_RenderEngine_begin_layer", "wasm_bridge_RenderEngine_BeginLayer"},
-	{"wasm_bridge_set_RenderEngine_textspan", "wasm_bridge_RenderEngine_Textspan"},
-	{"wasm_bridge_set_RenderEngine_ellipse", "wasm_bridge_RenderEngine_Ellipse"},
-	{"wasm_bridge_set_RenderEngine_polygon", "wasm_bridge_RenderEngine_Polygon"},
-	{"wasm_bridge_set_RenderEngine_beziercurve", "wasm_bridge_RenderEngine_Beziercurve"},
-	{"wasm_bridge_set_RenderEngine_polyline", "wasm_bridge_RenderEngine_Polyline"},
-	{"wasm_bridge_set_RenderEngine_comment", "wasm_bridge_RenderEngine_Comment"},
-	{"wasm_bridge_set_RenderEngine_library_shape", "wasm_bridge_RenderEngine_LibraryShape"},
-}
-
-// recordingCallbacks are the host functions of recordingEngine's
-// imports.
+// recordingCallbacks are the host functions of the render engine's
+// entries the recorder implements, by the import of the entry's C wrapper
+// (recordingSetter names the bridge's setter that points the entry at it).
 var recordingCallbacks = map[string]func(in *instance, rec *recording, job uint32, args []uint64){
 	"wasm_bridge_RenderEngine_BeginGraph":   (*instance).beginGraph,
 	"wasm_bridge_RenderEngine_EndGraph":     func(in *instance, rec *recording, _ uint32, _ []uint64) { in.svgString(rec, "</svg>\n") },
@@ -253,6 +232,21 @@ func (rec *recording) set(op, v string) {
 	}
 }
 
+// recordingSetter is the bridge's setter of an entry, by its wrapper's
+// import: wasm_bridge_set_RenderEngine_begin_graph for
+// wasm_bridge_RenderEngine_BeginGraph.
+func recordingSetter(imp string) string {
+	b := []byte("wasm_bridge_set_RenderEngine")
+	for _, c := range []byte(strings.TrimPrefix(imp, "wasm_bridge_RenderEngine_")) {
+		if 'A' <= c && c <= 'Z' {
+			b = append(b, '_')
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
 func endGroup(in *instance, rec *recording, _ uint32, _ []uint64) { in.svgString(rec, "</g>\n") }
 
 // recordingHost is the host function of a recording callback: it finds
@@ -273,16 +267,7 @@ type instanceKey struct{}
 // plugin (textlayout.go), into the instance's memory and returns their
 // library's lt_symlist_t entry's name and address.
 func (in *instance) installRecorder() (name, library uint64, err error) {
-	alloc := func(b []byte) (uint64, error) {
-		p, err := in.malloc(uint64(len(b)))
-		if err != nil {
-			return 0, err
-		}
-		if !in.mod.Memory().Write(uint32(p), b) {
-			return 0, fmt.Errorf("graphviz.wasm: the plugin does not fit its memory")
-		}
-		return p, nil
-	}
+	alloc := func(b []byte) (uint64, error) { return in.alloc(b, "the plugin") }
 	cstr := func(s string) (uint64, error) { return alloc(append([]byte(s), 0)) }
 	le := binary.LittleEndian
 	words := func(ws ...uint32) []byte {
@@ -340,8 +325,8 @@ func (in *instance) installRecorder() (name, library uint64, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	for _, e := range recordingEngine {
-		if _, err := in.call(e.set, engine); err != nil {
+	for _, imp := range slices.Sorted(maps.Keys(recordingCallbacks)) {
+		if _, err := in.call(recordingSetter(imp), engine); err != nil {
 			return 0, 0, err
 		}
 	}
@@ -919,7 +904,7 @@ func svgTextFlags(rec *recording, b *bytes.Buffer, flags uint32, weight, style s
 func (pen gvColor) svgTextFill(b *bytes.Buffer) {
 	switch {
 	case pen.name != "":
-		if !equalFoldASCII(pen.name, "black") {
+		if !strings.EqualFold(pen.name, "black") {
 			b.WriteString(" fill=\"" + pen.name + "\"")
 		}
 	default:
@@ -928,25 +913,6 @@ func (pen gvColor) svgTextFill(b *bytes.Buffer) {
 			b.WriteString(" fill-opacity=\"" + strconv.FormatFloat(float64(float32(pen.rgba[3]))/255.0, 'f', 6, 64) + "\"")
 		}
 	}
-}
-
-func equalFoldASCII(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range len(a) {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
 
 // writeNum writes num as gvprintdouble does: "%.02f" without trailing
