@@ -553,7 +553,7 @@ func sortedSet(xs []string) []string {
 	return slices.Compact(out)
 }
 
-// fillLag fetches the offsets of every group described without error (one
+// fillLag fetches the offsets of groups, described without error (one
 // OffsetFetch per coordinator; ListOffsets, earliest and latest, per
 // partition leader for the union of the groups' partitions) and
 // computes the tasks' lag. A task is every task some member holds, plus,
@@ -567,28 +567,22 @@ func sortedSet(xs []string) []string {
 // runs while the log starts are asked, with the committed offsets and the
 // log ends read so far (the time lag's Fetch goes out then: prefetch).
 func fillLag(ctx context.Context, client Client, groups []*Group, beside besideLogStarts) leaderOf {
-	var ok []*Group
-	for _, g := range groups {
-		if g.Err == nil {
-			ok = append(ok, g)
-		}
-	}
-	if len(ok) == 0 {
+	if len(groups) == 0 {
 		return nil
 	}
-	committed := fetchCommitted(ctx, client, ok)
-	all := lagPartitions(ok, committed)
+	committed := fetchCommitted(ctx, client, groups)
+	all := lagPartitions(groups, committed)
 	if len(all) == 0 {
 		return nil
 	}
 	latest, errL := listedIndex(client.ListOffsets(ctx, all, admin.LatestTimestamp))
 	var wg sync.WaitGroup
 	if beside != nil && errL == nil {
-		wg.Go(func() { beside(ok, committed, latest) })
+		wg.Go(func() { beside(groups, committed, latest) })
 	}
 	earliest, errE := listedIndex(client.ListOffsets(ctx, all, admin.EarliestTimestamp))
 	wg.Wait()
-	for _, g := range ok {
+	for _, g := range groups {
 		if g.Err != nil {
 			continue
 		}
@@ -747,10 +741,16 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 	// (issue 30).
 	enrich, cancel := kafka.EnrichContext(ctx)
 	defer cancel()
+	var described []*Group
+	for _, g := range res.Groups {
+		if g.Err == nil {
+			described = append(described, g)
+		}
+	}
 	var settings map[string]*Settings
 	var wg sync.WaitGroup
 	if !opts.WithoutSettings {
-		ids, coord := settingsGroups(res.Groups)
+		ids, coord := settingsGroups(described)
 		wg.Go(func() { settings = ReadSettings(enrich, client, ids, coord) })
 	}
 	var pre *prefetch
@@ -766,17 +766,11 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 	}
 	var rebalances map[*Group]*Rebalance
 	if opts.LastRebalance {
-		// Chosen before fillLag writes the groups' Err: the read runs
-		// beside it and touches no group until both are done.
-		var described []*Group
-		for _, g := range res.Groups {
-			if g.Err == nil {
-				described = append(described, g)
-			}
-		}
+		// described is chosen before fillLag writes the groups' Err: the
+		// read runs beside it and touches no group until both are done.
 		wg.Go(func() { rebalances = readRebalances(enrich, client, described) })
 	}
-	leaders := fillLag(ctx, client, res.Groups, beside)
+	leaders := fillLag(ctx, client, described, beside)
 	if opts.TimeLag {
 		res.Fetches = fillTimeLag(enrich, client, res.Groups, leaders, now, pre)
 	}

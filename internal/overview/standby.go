@@ -459,15 +459,13 @@ func ReadSettings(ctx context.Context, client any, groups []string, coord *kafka
 	return out
 }
 
-// settingsGroups are the groups described without error, whose settings
-// are read, and the coordinator of the first.
+// settingsGroups are the ids of groups, whose settings are read, and the
+// coordinator of the first.
 func settingsGroups(groups []*Group) (ids []string, coord *kafka.Broker) {
 	for _, g := range groups {
-		if g.Err == nil {
-			ids = append(ids, g.Group)
-			if coord == nil {
-				coord = g.Coordinator
-			}
+		ids = append(ids, g.Group)
+		if coord == nil {
+			coord = g.Coordinator
 		}
 	}
 	return ids, coord
