@@ -676,17 +676,12 @@ func newPartitionIndex[T any](vals []T, key func(T) kafka.TopicPartition) partit
 	cmpKeys := func(a, b T) int { return kafka.CompareTopicPartitions(key(a), key(b)) }
 	for i := 1; i < len(vals); i++ {
 		if cmpKeys(vals[i-1], vals[i]) >= 0 {
+			// Reversed, the last value of a partition sorts first: the
+			// one Compact keeps.
 			sorted := slices.Clone(vals)
+			slices.Reverse(sorted)
 			slices.SortStableFunc(sorted, cmpKeys)
-			kept := sorted[:0]
-			for _, v := range sorted {
-				if len(kept) > 0 && cmpKeys(kept[len(kept)-1], v) == 0 {
-					kept[len(kept)-1] = v
-					continue
-				}
-				kept = append(kept, v)
-			}
-			vals = kept
+			vals = slices.CompactFunc(sorted, func(a, b T) bool { return cmpKeys(a, b) == 0 })
 			break
 		}
 	}
