@@ -446,13 +446,7 @@ func evaluateStandbys(g *overview.Group, opts Options, add func(cond string, s S
 		return // no stateful task: nothing to fail over
 	}
 	if n := opts.MinStandbys; n != nil {
-		var below []*overview.TaskCoverage
-		for _, tc := range c.Tasks {
-			if int64(tc.Counted) < *n {
-				below = append(below, tc)
-			}
-		}
-		if len(below) > 0 {
+		if below := c.Below(*n); len(below) > 0 {
 			s := Warning
 			if opts.StandbysCritical {
 				s = Critical
