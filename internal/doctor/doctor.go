@@ -110,10 +110,8 @@ type Result struct {
 // Wrong tells whether a finding of any group is wrong.
 func (r *Result) Wrong() bool {
 	for _, g := range r.Groups {
-		for _, f := range g.Findings {
-			if f.Severity.Wrong() {
-				return true
-			}
+		if slices.ContainsFunc(g.Findings, func(f Finding) bool { return f.Severity.Wrong() }) {
+			return true
 		}
 	}
 	return false
