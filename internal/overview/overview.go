@@ -490,14 +490,12 @@ func fromDescription(group string, d *topology.Description) []*Subtopology {
 				st.RepartitionSinks = append(st.RepartitionSinks, *n.Topic)
 			}
 		}
-		for _, topic := range sortedSet(read) {
-			if !written[topic] {
-				st.Sources = append(st.Sources, Source{Topic: topic})
-			}
-		}
-		for _, topic := range sortedSet(read) {
-			if written[topic] {
-				st.Sources = append(st.Sources, Source{Topic: topic, Repartition: true})
+		topics := sortedSet(read)
+		for _, repartition := range []bool{false, true} { // user topics first
+			for _, topic := range topics {
+				if written[topic] == repartition {
+					st.Sources = append(st.Sources, Source{Topic: topic, Repartition: repartition})
+				}
 			}
 		}
 		st.RepartitionSinks = sortedSet(st.RepartitionSinks)
