@@ -341,22 +341,14 @@ func merge(a, b TimeLag) TimeLag {
 // need, was granted). Their time lag is unknown and their offset lag
 // stands: the caller says so once per topic rather than failing.
 func DeniedTopics(groups []*Group) []string {
+	measured := slices.DeleteFunc(slices.Clone(groups), func(g *Group) bool { return g == nil || !g.Time.Measured })
 	var out []string
-	for _, g := range groups {
-		if g == nil || g.Err != nil || !g.Time.Measured {
-			continue
+	eachOffset(measured, func(row *PartitionLag) {
+		var ke *kafka.Error
+		if errors.As(row.Time.Err, &ke) && ke.Code == kafka.CodeTopicAuthorizationFailed {
+			out = append(out, row.Topic)
 		}
-		for _, st := range g.Subtopologies {
-			for _, t := range st.Tasks {
-				for _, row := range t.Offsets {
-					var ke *kafka.Error
-					if errors.As(row.Time.Err, &ke) && ke.Code == kafka.CodeTopicAuthorizationFailed {
-						out = append(out, row.Topic)
-					}
-				}
-			}
-		}
-	}
+	})
 	slices.Sort(out)
 	return slices.Compact(out)
 }
