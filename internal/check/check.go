@@ -27,9 +27,6 @@ const (
 	Unknown  Status = 3
 )
 
-// Statuses lists the states by value.
-var Statuses = []Status{OK, Warning, Critical, Unknown}
-
 func (s Status) String() string {
 	switch s {
 	case OK:
@@ -130,8 +127,7 @@ func (o Options) ShowsTimeLag() bool {
 // lag threshold (so that markers and aborted records are no lag) or
 // TimeLag.
 func (o Options) measured() bool {
-	return o.TimeLag || o.TimeLagWarning != nil || o.TimeLagCritical != nil ||
-		o.LagWarning != nil || o.LagCritical != nil || o.TaskLagWarning != nil || o.TaskLagCritical != nil
+	return o.ShowsTimeLag() || o.LagWarning != nil || o.LagCritical != nil || o.TaskLagWarning != nil || o.TaskLagCritical != nil
 }
 
 // The conditions, named as their options.
@@ -422,13 +418,13 @@ func Evaluate(g *overview.Group, opts Options) *Group {
 		// A time lag not wholly known still crosses a threshold its known
 		// part crosses; else it cannot be judged.
 		switch {
-		case aboveD(tl.Lag, opts.TimeLagCritical):
+		case above(tl.Lag, opts.TimeLagCritical):
 			add(CondTimeLagCritical, Critical, "time lag %s > %s", roundD(tl.Lag), opts.TimeLagCritical)
 		case !tl.Known && tl.Err != nil:
 			add(CondTimeLag, Unknown, "time lag cannot be measured: %s", tl.Err)
 		case !tl.Known:
 			add(CondTimeLag, Unknown, "time lag cannot be measured (%s of it known)", roundD(tl.Lag))
-		case aboveD(tl.Lag, opts.TimeLagWarning):
+		case above(tl.Lag, opts.TimeLagWarning):
 			add(CondTimeLagWarning, Warning, "time lag %s > %s", roundD(tl.Lag), opts.TimeLagWarning)
 		}
 	}
@@ -450,13 +446,7 @@ func evaluateStandbys(g *overview.Group, opts Options, add func(cond string, s S
 		return // no stateful task: nothing to fail over
 	}
 	if n := opts.MinStandbys; n != nil {
-		var below []*overview.TaskCoverage
-		for _, tc := range c.Tasks {
-			if int64(tc.Counted) < *n {
-				below = append(below, tc)
-			}
-		}
-		if len(below) > 0 {
+		if below := c.Below(*n); len(below) > 0 {
 			s := Warning
 			if opts.StandbysCritical {
 				s = Critical
@@ -510,9 +500,6 @@ func shortTasks(c *overview.Coverage, tasks []*overview.TaskCoverage) string {
 	return out
 }
 
-// aboveD is above for durations.
-func aboveD(v time.Duration, t *time.Duration) bool { return t != nil && v > *t }
-
 // roundD shows a time lag to the millisecond.
 func roundD(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
 
@@ -532,7 +519,7 @@ func largestRecords(g *overview.Group) *overview.Task {
 
 // above tells whether v crosses the threshold t: the Monitoring Plugins
 // range 0:t, so a value equal to t is still OK.
-func above(v int64, t *int64) bool { return t != nil && v > *t }
+func above[T int64 | time.Duration](v T, t *T) bool { return t != nil && v > *t }
 
 func joinStates(states []kafka.State) string {
 	names := make([]string, len(states))

@@ -122,10 +122,12 @@ func TestWorst(t *testing.T) {
 	assert.Equal(t, Unknown, Worst(Warning, Unknown), "a group that could not be checked may be worse than a warning")
 	assert.Equal(t, Critical, Worst(Unknown, Critical))
 	assert.Equal(t, Critical, Worst(Critical, Warning))
-	for i, s := range Statuses {
+	// The states by value.
+	statuses := []Status{OK, Warning, Critical, Unknown}
+	for i, s := range statuses {
 		assert.EqualValues(t, i, s, "the value is the plugin exit code")
 	}
-	assert.Equal(t, "OK WARNING CRITICAL UNKNOWN", Statuses[0].String()+" "+Statuses[1].String()+" "+Statuses[2].String()+" "+Statuses[3].String())
+	assert.Equal(t, "OK WARNING CRITICAL UNKNOWN", statuses[0].String()+" "+statuses[1].String()+" "+statuses[2].String()+" "+statuses[3].String())
 }
 
 func TestParse(t *testing.T) {

@@ -1,9 +1,11 @@
 package doctor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -108,10 +110,8 @@ type Result struct {
 // Wrong tells whether a finding of any group is wrong.
 func (r *Result) Wrong() bool {
 	for _, g := range r.Groups {
-		for _, f := range g.Findings {
-			if f.Severity.Wrong() {
-				return true
-			}
+		if slices.ContainsFunc(g.Findings, func(f Finding) bool { return f.Severity.Wrong() }) {
+			return true
 		}
 	}
 	return false
@@ -161,7 +161,9 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 			}
 		}
 	}
-	settings := readSettings(ctx, client, streamsIDs, coord)
+	// A client without overview.SettingsReader gets no standby or
+	// session findings.
+	settings := overview.ReadSettings(ctx, client, streamsIDs, coord)
 	brokers := map[int32]*brokerFacts{}
 	for _, d := range described {
 		res.Groups = append(res.Groups, diagnoseOne(ctx, client, d, settings[d.Group], brokers, opts))
@@ -241,8 +243,8 @@ type brokerFacts struct {
 	pluginErr   string
 	source      string
 	// bounds are the broker's group.streams.* bounds that it reported
-	// (boundConfigs), by name.
-	bounds map[string]string
+	// (boundConfigs), by name; nil when not read.
+	bounds *overview.Settings
 }
 
 func readBroker(ctx context.Context, client Client, b kafka.Broker) *brokerFacts {
@@ -256,10 +258,10 @@ func readBroker(ctx context.Context, client Client, b kafka.Broker) *brokerFacts
 		f.pluginErr = err.Error()
 		return f
 	}
-	f.bounds = map[string]string{}
+	f.bounds = &overview.Settings{Values: map[string]overview.Setting{}}
 	for _, c := range configs {
 		if c.Value != nil && slices.Contains(boundConfigs, c.Name) {
-			f.bounds[c.Name] = *c.Value
+			f.bounds.Values[c.Name] = overview.Setting{Value: *c.Value}
 		}
 	}
 	i := slices.IndexFunc(configs, func(c kafka.BrokerConfig) bool { return c.Name == PluginConfig })
@@ -440,9 +442,18 @@ func list(items []string) string {
 	return strings.Join(items[:3], ", ") + fmt.Sprintf(" and %d more", len(items)-3)
 }
 
-func plural(n int, word string) string {
+// verb is one (n is 1) or many.
+func verb(n int, one, many string) string {
 	if n == 1 {
-		return "1 " + word
+		return one
 	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return many
 }
+
+// largest is the key of m with the largest value, the first in key order
+// among equals; m is not empty.
+func largest[V cmp.Ordered](m map[string]V) string {
+	return slices.MaxFunc(slices.Sorted(maps.Keys(m)), func(a, b string) int { return cmp.Compare(m[a], m[b]) })
+}
+
+func plural(n int, word string) string { return fmt.Sprintf("%d %s", n, verb(n, word, word+"s")) }

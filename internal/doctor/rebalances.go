@@ -98,13 +98,7 @@ func storm(g *Group, entries []history.Entry, opts Options) {
 	}
 	most := ""
 	if len(caused) > 0 {
-		keys := slices.Sorted(maps.Keys(caused))
-		best := keys[0]
-		for _, k := range keys {
-			if caused[k] > caused[best] {
-				best = k
-			}
-		}
+		best := largest(caused)
 		most = fmt.Sprintf(": %s caused most of them (%d)", names[best], caused[best])
 	}
 	g.add(CheckRebalances, Warning, "A group that rebalances this often spends its time moving tasks: find why the member leaves and joins (its log, its restarts, a session timeout shorter than its pauses: "+

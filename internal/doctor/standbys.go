@@ -3,7 +3,6 @@ package doctor
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -38,23 +37,6 @@ type OffsetLister interface {
 	ListOffsets(ctx context.Context, tps []kafka.TopicPartition, timestamp int64) ([]admin.ListedOffset, error)
 }
 
-// readSettings reads the groups' settings when the client can
-// (overview.SettingsReader); a client that cannot gets no standby or
-// session findings.
-func readSettings(ctx context.Context, client Client, groups []string, coord *kafka.Broker) map[string]*overview.Settings {
-	return overview.ReadSettings(ctx, client, groups, coord)
-}
-
-// number reads a broker config as a whole number.
-func (f *brokerFacts) number(name string) (int64, bool) {
-	v, ok := f.bounds[name]
-	if !ok {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-	return n, err == nil
-}
-
 // standbys adds the standby, warm-up and session findings of a group
 // described without error.
 func standbys(ctx context.Context, client Client, g *Group, d admin.DescribedGroup, s *overview.Settings, facts *brokerFacts) {
@@ -68,9 +50,9 @@ func standbys(ctx context.Context, client Client, g *Group, d admin.DescribedGro
 	}
 	if facts != nil {
 		sessionBounds(g, s, facts)
-		if tags := strings.TrimSpace(facts.bounds[overview.BrokerRackTags]); tags != "" {
+		if tags, _ := facts.bounds.Get(overview.BrokerRackTags); strings.TrimSpace(tags.Value) != "" {
 			withTags := *s
-			withTags.RackTags = overview.SplitList(tags)
+			withTags.RackTags = overview.SplitList(tags.Value)
 			s = &withTags
 		}
 	}
@@ -110,18 +92,11 @@ func standbys(ctx context.Context, client Client, g *Group, d admin.DescribedGro
 				sev = Info
 			}
 			g.add(CheckStandbys, sev, hint, "%s of %d stateful tasks %s fewer than the %s configured: %s (%s)",
-				strconv.Itoa(len(ids)), len(c.Tasks), have(len(ids)), plural(int(c.Configured), "standby"), list(ids), c.ReasonText(reason))
+				strconv.Itoa(len(ids)), len(c.Tasks), verb(len(ids), "has", "have"), plural(int(c.Configured), "standby"), list(ids), c.ReasonText(reason))
 		}
 	}
 	colocated(g, ov, c.ConfiguredKnown && c.Configured > 0)
 	warmups(g, ov, s, facts)
-}
-
-func have(n int) string {
-	if n == 1 {
-		return "has"
-	}
-	return "have"
 }
 
 // reasonHint is what to do about a reason.
@@ -218,11 +193,11 @@ func sessionBounds(g *Group, s *overview.Settings, facts *brokerFacts) {
 		if b.key == overview.ConfigStandbys {
 			check = CheckStandbys
 		}
-		if lo, ok := facts.number(b.min); ok && b.min != "" && v < lo {
+		if lo, ok := facts.bounds.Int(b.min); ok && v < lo {
 			g.add(check, Warning, fmt.Sprintf("Set %s within the broker's bounds: kafka-configs.sh --alter --entity-type groups --entity-name %s --add-config %s=%d", b.key, g.Group, b.key, lo),
 				"the group's %s %d is below the broker's %s %d", b.key, v, b.min, lo)
 		}
-		if hi, ok := facts.number(b.max); ok && v > hi {
+		if hi, ok := facts.bounds.Int(b.max); ok && v > hi {
 			g.add(check, Warning, fmt.Sprintf("Set %s within the broker's bounds: kafka-configs.sh --alter --entity-type groups --entity-name %s --add-config %s=%d", b.key, g.Group, b.key, hi),
 				"the group's %s %d is above the broker's %s %d", b.key, v, b.max, hi)
 		}
@@ -278,16 +253,6 @@ func largestChangelog(ctx context.Context, client Client, ov *overview.Group) st
 	if len(records) == 0 {
 		return ""
 	}
-	names := make([]string, 0, len(records))
-	for n := range records {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	best := names[0]
-	for _, n := range names {
-		if records[n] > records[best] {
-			best = n
-		}
-	}
+	best := largest(records)
 	return fmt.Sprintf("; the largest changelog is %s (%s over %s)", best, plural(int(min(records[best], 1<<31-1)), "record"), plural(parts[best], "partition"))
 }

@@ -45,18 +45,11 @@ func staticMembers(g *Group, s *kafka.StreamsGroup, settings *overview.Settings)
 		}
 		g.add(CheckStatic, Warning, "Restart the instance with the same group.instance.id: it takes its tasks back without a rebalance. If it is gone for good, its tasks move to the other members only when its session expires; a shorter "+overview.ConfigSessionTimeout+" shortens the wait.",
 			"%s left the group (member epoch %d) and still %s its tasks until its session expires (%s): nobody processes them meanwhile, their lag grows without a rebalance: %s",
-			plural(len(left), "static member"), LeftStaticEpoch, holdWord(len(left)), timeout, list(left))
+			plural(len(left), "static member"), LeftStaticEpoch, verb(len(left), "holds", "hold"), timeout, list(left))
 	}
 	if len(dup) == 0 && len(left) == 0 {
 		g.add(CheckStatic, OK, "", "%d of %d members are static (group.instance.id), each instance id on one process, none left", static, len(s.Members))
 	}
-}
-
-func holdWord(n int) string {
-	if n == 1 {
-		return "holds"
-	}
-	return "hold"
 }
 
 // leftStatic names the static members that left and still hold tasks.

@@ -302,24 +302,21 @@ func topologyChanges(a, b *cr.Topology) (subs, topics []string) {
 			subs = append(subs, id)
 		}
 	}
-	for _, id := range slices.Sorted(maps.Keys(bi)) {
-		if _, ok := ai[id]; !ok {
-			subs = append(subs, id)
-		}
-	}
+	subs = append(subs, onlyIn(bi, ai)...)
 	at, bt := topicSet(a), topicSet(b)
-	for _, n := range slices.Sorted(maps.Keys(at)) {
-		if !bt[n] {
-			topics = append(topics, n)
-		}
-	}
-	for _, n := range slices.Sorted(maps.Keys(bt)) {
-		if !at[n] {
-			topics = append(topics, n)
-		}
-	}
 	slices.Sort(subs)
-	return slices.Compact(subs), topics
+	return slices.Compact(subs), append(onlyIn(at, bt), onlyIn(bt, at)...)
+}
+
+// onlyIn is the keys of a that b does not have, sorted.
+func onlyIn[V, W any](a map[string]V, b map[string]W) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(a)) {
+		if _, ok := b[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 func sameSubtopology(a, b *cr.Subtopology) bool {
@@ -397,12 +394,7 @@ func (t *timeline) epoch(r Record, v *cr.GroupMetadata) {
 // configChanges are the keys whose values differ between two config lists.
 func configChanges(a, b []cr.KeyValue) []ConfigChange {
 	am, bm := kvMap(a), kvMap(b)
-	keys := slices.Sorted(maps.Keys(am))
-	for k := range bm {
-		if _, ok := am[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
+	keys := append(slices.Collect(maps.Keys(am)), onlyIn(bm, am)...)
 	slices.Sort(keys)
 	var out []ConfigChange
 	for _, k := range keys {

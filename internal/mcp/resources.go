@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -226,43 +227,18 @@ func (r GroupResources) parse(uri string) (string, kindInfo, bool) {
 
 // escapeSegment percent-encodes every byte of s but RFC 3986's unreserved
 // ones, as a URI template's simple expansion does: a group name may hold
-// '/', ':' or anything else.
+// '/', ':' or anything else. (QueryEscape escapes those same bytes, but
+// writes a space as '+'.)
 func escapeSegment(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
-			b.WriteByte(c)
-			continue
-		}
-		fmt.Fprintf(&b, "%%%02X", c)
-	}
-	return b.String()
+	return strings.ReplaceAll(url.QueryEscape(s), "+", "%20")
 }
 
 // unescapeSegment undoes escapeSegment; anything else escaped is refused.
 func unescapeSegment(s string) (string, error) {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '%' {
-			if escapeSegment(string(c)) != string(c) {
-				return "", errors.New("unescaped reserved character")
-			}
-			b.WriteByte(c)
-			continue
-		}
-		if i+2 >= len(s) {
-			return "", errors.New("short escape")
-		}
-		n, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
-		if err != nil {
-			return "", err
-		}
-		b.WriteByte(byte(n))
-		i += 2
+	if strings.ContainsFunc(s, func(c rune) bool { return c != '%' && escapeSegment(string(c)) != string(c) }) {
+		return "", errors.New("unescaped reserved character")
 	}
-	return b.String(), nil
+	return url.PathUnescape(s)
 }
 
 // resourceOutcome names how a resource request ended, for the audit log.

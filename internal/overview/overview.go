@@ -490,14 +490,12 @@ func fromDescription(group string, d *topology.Description) []*Subtopology {
 				st.RepartitionSinks = append(st.RepartitionSinks, *n.Topic)
 			}
 		}
-		for _, topic := range sortedSet(read) {
-			if !written[topic] {
-				st.Sources = append(st.Sources, Source{Topic: topic})
-			}
-		}
-		for _, topic := range sortedSet(read) {
-			if written[topic] {
-				st.Sources = append(st.Sources, Source{Topic: topic, Repartition: true})
+		topics := sortedSet(read)
+		for _, repartition := range []bool{false, true} { // user topics first
+			for _, topic := range topics {
+				if written[topic] == repartition {
+					st.Sources = append(st.Sources, Source{Topic: topic, Repartition: repartition})
+				}
 			}
 		}
 		st.RepartitionSinks = sortedSet(st.RepartitionSinks)
@@ -553,7 +551,7 @@ func sortedSet(xs []string) []string {
 	return slices.Compact(out)
 }
 
-// fillLag fetches the offsets of every group described without error (one
+// fillLag fetches the offsets of groups, described without error (one
 // OffsetFetch per coordinator; ListOffsets, earliest and latest, per
 // partition leader for the union of the groups' partitions) and
 // computes the tasks' lag. A task is every task some member holds, plus,
@@ -567,28 +565,22 @@ func sortedSet(xs []string) []string {
 // runs while the log starts are asked, with the committed offsets and the
 // log ends read so far (the time lag's Fetch goes out then: prefetch).
 func fillLag(ctx context.Context, client Client, groups []*Group, beside besideLogStarts) leaderOf {
-	var ok []*Group
-	for _, g := range groups {
-		if g.Err == nil {
-			ok = append(ok, g)
-		}
-	}
-	if len(ok) == 0 {
+	if len(groups) == 0 {
 		return nil
 	}
-	committed := fetchCommitted(ctx, client, ok)
-	all := lagPartitions(ok, committed)
+	committed := fetchCommitted(ctx, client, groups)
+	all := lagPartitions(groups, committed)
 	if len(all) == 0 {
 		return nil
 	}
 	latest, errL := listedIndex(client.ListOffsets(ctx, all, admin.LatestTimestamp))
 	var wg sync.WaitGroup
 	if beside != nil && errL == nil {
-		wg.Go(func() { beside(ok, committed, latest) })
+		wg.Go(func() { beside(groups, committed, latest) })
 	}
 	earliest, errE := listedIndex(client.ListOffsets(ctx, all, admin.EarliestTimestamp))
 	wg.Wait()
-	for _, g := range ok {
+	for _, g := range groups {
 		if g.Err != nil {
 			continue
 		}
@@ -682,17 +674,12 @@ func newPartitionIndex[T any](vals []T, key func(T) kafka.TopicPartition) partit
 	cmpKeys := func(a, b T) int { return kafka.CompareTopicPartitions(key(a), key(b)) }
 	for i := 1; i < len(vals); i++ {
 		if cmpKeys(vals[i-1], vals[i]) >= 0 {
+			// Reversed, the last value of a partition sorts first: the
+			// one Compact keeps.
 			sorted := slices.Clone(vals)
+			slices.Reverse(sorted)
 			slices.SortStableFunc(sorted, cmpKeys)
-			kept := sorted[:0]
-			for _, v := range sorted {
-				if len(kept) > 0 && cmpKeys(kept[len(kept)-1], v) == 0 {
-					kept[len(kept)-1] = v
-					continue
-				}
-				kept = append(kept, v)
-			}
-			vals = kept
+			vals = slices.CompactFunc(sorted, func(a, b T) bool { return cmpKeys(a, b) == 0 })
 			break
 		}
 	}
@@ -747,10 +734,16 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 	// (issue 30).
 	enrich, cancel := kafka.EnrichContext(ctx)
 	defer cancel()
+	var described []*Group
+	for _, g := range res.Groups {
+		if g.Err == nil {
+			described = append(described, g)
+		}
+	}
 	var settings map[string]*Settings
 	var wg sync.WaitGroup
 	if !opts.WithoutSettings {
-		ids, coord := settingsGroups(res.Groups)
+		ids, coord := settingsGroups(described)
 		wg.Go(func() { settings = ReadSettings(enrich, client, ids, coord) })
 	}
 	var pre *prefetch
@@ -766,17 +759,11 @@ func fillAll(ctx context.Context, client Client, res *Result, opts Options) {
 	}
 	var rebalances map[*Group]*Rebalance
 	if opts.LastRebalance {
-		// Chosen before fillLag writes the groups' Err: the read runs
-		// beside it and touches no group until both are done.
-		var described []*Group
-		for _, g := range res.Groups {
-			if g.Err == nil {
-				described = append(described, g)
-			}
-		}
+		// described is chosen before fillLag writes the groups' Err: the
+		// read runs beside it and touches no group until both are done.
 		wg.Go(func() { rebalances = readRebalances(enrich, client, described) })
 	}
-	leaders := fillLag(ctx, client, res.Groups, beside)
+	leaders := fillLag(ctx, client, described, beside)
 	if opts.TimeLag {
 		res.Fetches = fillTimeLag(enrich, client, res.Groups, leaders, now, pre)
 	}

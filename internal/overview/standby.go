@@ -176,25 +176,22 @@ type Coverage struct {
 }
 
 // WithoutStandby counts the stateful tasks with no standby that counts.
-func (c *Coverage) WithoutStandby() int {
-	n := 0
-	for _, t := range c.Tasks {
-		if t.Counted == 0 {
-			n++
-		}
-	}
-	return n
-}
+func (c *Coverage) WithoutStandby() int { return len(c.Below(1)) }
 
 // Short lists the stateful tasks with fewer counted standbys than
 // configured (none when the configured number is not known).
 func (c *Coverage) Short() []*TaskCoverage {
-	var out []*TaskCoverage
 	if !c.ConfiguredKnown {
 		return nil
 	}
+	return c.Below(c.Configured)
+}
+
+// Below lists the stateful tasks with fewer than n counted standbys.
+func (c *Coverage) Below(n int64) []*TaskCoverage {
+	var out []*TaskCoverage
 	for _, t := range c.Tasks {
-		if int64(t.Counted) < c.Configured {
+		if int64(t.Counted) < n {
 			out = append(out, t)
 		}
 	}
@@ -459,15 +456,13 @@ func ReadSettings(ctx context.Context, client any, groups []string, coord *kafka
 	return out
 }
 
-// settingsGroups are the groups described without error, whose settings
-// are read, and the coordinator of the first.
+// settingsGroups are the ids of groups, whose settings are read, and the
+// coordinator of the first.
 func settingsGroups(groups []*Group) (ids []string, coord *kafka.Broker) {
 	for _, g := range groups {
-		if g.Err == nil {
-			ids = append(ids, g.Group)
-			if coord == nil {
-				coord = g.Coordinator
-			}
+		ids = append(ids, g.Group)
+		if coord == nil {
+			coord = g.Coordinator
 		}
 	}
 	return ids, coord

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -310,11 +309,12 @@ func partitionTimeLag(now time.Time, row PartitionLag, fr admin.FirstRecord) Tim
 // aggregate fills the tasks', subtopologies' and group's time lag: the
 // largest, known when every part is; records summed.
 func aggregate(g *Group) {
-	g.Time = TimeLag{Measured: true, Known: true, Exact: true, Timestamp: -1}
+	none := TimeLag{Measured: true, Known: true, Exact: true, Timestamp: -1}
+	g.Time = none
 	for _, st := range g.Subtopologies {
-		st.Time = TimeLag{Measured: true, Known: true, Exact: true, Timestamp: -1}
+		st.Time = none
 		for _, t := range st.Tasks {
-			t.Time = TimeLag{Measured: true, Known: true, Exact: true, Timestamp: -1}
+			t.Time = none
 			for _, row := range t.Offsets {
 				t.Time = merge(t.Time, row.Time)
 			}
@@ -328,19 +328,11 @@ func merge(a, b TimeLag) TimeLag {
 	a.Lag = max(a.Lag, b.Lag)
 	a.Known = a.Known && b.Known
 	a.Exact = a.Exact && b.Exact
-	a.Records = addSat(a.Records, max(b.Records, 0))
+	a.Records = AddLag(a.Records, b.Records)
 	if a.Err == nil {
 		a.Err = b.Err // the first partition's, to say why
 	}
 	return a
-}
-
-// addSat adds two non-negative counts, stopping at the largest int64.
-func addSat(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
 }
 
 // DeniedTopics are the topics, sorted, whose records the principal may not
@@ -349,22 +341,14 @@ func addSat(a, b int64) int64 {
 // need, was granted). Their time lag is unknown and their offset lag
 // stands: the caller says so once per topic rather than failing.
 func DeniedTopics(groups []*Group) []string {
+	measured := slices.DeleteFunc(slices.Clone(groups), func(g *Group) bool { return g == nil || !g.Time.Measured })
 	var out []string
-	for _, g := range groups {
-		if g == nil || g.Err != nil || !g.Time.Measured {
-			continue
+	eachOffset(measured, func(row *PartitionLag) {
+		var ke *kafka.Error
+		if errors.As(row.Time.Err, &ke) && ke.Code == kafka.CodeTopicAuthorizationFailed {
+			out = append(out, row.Topic)
 		}
-		for _, st := range g.Subtopologies {
-			for _, t := range st.Tasks {
-				for _, row := range t.Offsets {
-					var ke *kafka.Error
-					if errors.As(row.Time.Err, &ke) && ke.Code == kafka.CodeTopicAuthorizationFailed {
-						out = append(out, row.Topic)
-					}
-				}
-			}
-		}
-	}
+	})
 	slices.Sort(out)
 	return slices.Compact(out)
 }

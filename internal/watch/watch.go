@@ -1,7 +1,9 @@
 package watch
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -280,12 +282,7 @@ func memberChanges(p, g Group, add func(format string, args ...any)) {
 // taskChanges adds the tasks whose active owner changed, in task order,
 // and the tasks moving when that set changed.
 func taskChanges(p, g Group, add func(format string, args ...any)) {
-	tasks := make([]string, 0, len(g.Owners))
-	for t := range g.Owners {
-		tasks = append(tasks, t)
-	}
-	slices.SortFunc(tasks, compareTasks)
-	for _, t := range tasks {
+	for _, t := range slices.SortedFunc(maps.Keys(g.Owners), compareTasks) {
 		if was, ok := p.Owners[t]; ok && was != g.Owners[t] {
 			add("task %s moved from %s to %s", t, was, g.Owners[t])
 		}
@@ -310,12 +307,7 @@ func standbyChanges(p, g Group, add func(format string, args ...any)) {
 		return
 	}
 	var changed []string
-	tasks := make([]string, 0, len(g.Standbys))
-	for t := range g.Standbys {
-		tasks = append(tasks, t)
-	}
-	slices.SortFunc(tasks, compareTasks)
-	for _, t := range tasks {
+	for _, t := range slices.SortedFunc(maps.Keys(g.Standbys), compareTasks) {
 		if was, ok := p.Standbys[t]; ok && was != g.Standbys[t] {
 			changed = append(changed, fmt.Sprintf("task %s standbys %d -> %d", t, was, g.Standbys[t]))
 		}
@@ -344,10 +336,7 @@ func clientID(m Member) string {
 func compareTasks(a, b string) int {
 	as, ap := splitTask(a)
 	bs, bp := splitTask(b)
-	if c := kafka.CompareSubtopologyIDs(as, bs); c != 0 {
-		return c
-	}
-	return ap - bp
+	return cmp.Or(kafka.CompareSubtopologyIDs(as, bs), cmp.Compare(ap, bp))
 }
 
 func splitTask(t string) (string, int) {
