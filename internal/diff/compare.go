@@ -106,15 +106,10 @@ func (c *Comparison) Count(s Severity) int {
 	return n
 }
 
-// Compare compares NEW with OLD: normalises both, pairs sub-topologies,
-// nodes and global stores, and derives the findings.
-func Compare(oldIn, newIn Input) *Comparison {
-	c, _ := CompareContext(context.Background(), oldIn, newIn)
-	return c
-}
-
-// CompareContext is Compare that stops soon after ctx is done (a signal),
-// with ctx's cause as the error and no comparison.
+// CompareContext compares NEW with OLD: normalises both, pairs
+// sub-topologies, nodes and global stores, and derives the findings. It
+// stops soon after ctx is done (a signal), with ctx's cause as the error
+// and no comparison.
 func CompareContext(ctx context.Context, oldIn, newIn Input) (c *Comparison, err error) {
 	defer func() {
 		if r := recover(); r != nil {
