@@ -422,18 +422,27 @@ func (r *runner) commit() {
 }
 
 func (r *runner) readBack() {
-	fetched := r.client.FetchCommittedOffsets(r.ctx, []string{r.journal.Group})
-	if len(fetched) != 1 || fetched[0].Err != nil {
-		err := answerErr(fetched, func(g admin.GroupOffsets) error { return g.Err }, "OffsetFetch")
-		r.failed(StepReadBack, err, StoppedCommitted)
+	fetched, ok := r.fetchOffsets(StepReadBack, StoppedCommitted)
+	if !ok {
 		return
 	}
-	if diffs := offsetDiffs(r.journal.Offsets, fetched[0].Offsets); len(diffs) > 0 {
+	if diffs := offsetDiffs(r.journal.Offsets, fetched); len(diffs) > 0 {
 		r.failed(StepReadBack, &MismatchError{Group: r.journal.Group, Diffs: diffs}, StoppedMismatch)
 		return
 	}
 	r.done(Step{Kind: StepReadBack, Done: true, Detail: fmt.Sprintf("%d offsets read back, equal to the export", len(r.journal.Offsets))})
 	r.noteRecord()
+}
+
+// fetchOffsets reads the group's committed offsets; a failure ends the
+// run at step k, leaving state.
+func (r *runner) fetchOffsets(k StepKind, state Stopped) ([]admin.CommittedOffset, bool) {
+	fetched := r.client.FetchCommittedOffsets(r.ctx, []string{r.journal.Group})
+	if err := answerErr(fetched, func(g admin.GroupOffsets) error { return g.Err }, "OffsetFetch"); err != nil {
+		r.failed(k, err, state)
+		return nil, false
+	}
+	return fetched[0].Offsets, true
 }
 
 func (r *runner) confirm() {

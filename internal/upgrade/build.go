@@ -1,6 +1,7 @@
 package upgrade
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -81,11 +82,7 @@ func (a Answers) changelogs() map[string]bool {
 // Build makes the plan from the answers.
 func Build(a Answers) *Plan {
 	p := &Plan{Group: a.Group, State: a.Streams.State, Members: len(a.Streams.Members), DescriptionStatus: a.Streams.TopologyStatus, Verdict: AcceptedAsIs}
-	for _, f := range a.Comparison.Findings {
-		if f.Kind == diff.TopologyRefused {
-			p.Refused = append(p.Refused, Refusal{Subtopology: cmpOr(f.OldSubtopology, f.NewSubtopology), Subject: f.Subject, Old: f.Old, New: f.New})
-		}
-	}
+	p.Refused = refusedBy(a.Comparison)
 	ends := offsetIndex(a.Ends)
 	p.Offsets = a.carried()
 	p.Stores = a.stores(sizes(a.Topics, offsetIndex(a.Starts), ends))
@@ -108,11 +105,15 @@ func Build(a Answers) *Plan {
 	return p
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
+// refusedBy are the comparison's topology-refused findings.
+func refusedBy(c *diff.Comparison) []Refusal {
+	var out []Refusal
+	for _, f := range c.Findings {
+		if f.Kind == diff.TopologyRefused {
+			out = append(out, Refusal{Subtopology: cmp.Or(f.OldSubtopology, f.NewSubtopology), Subject: f.Subject, Old: f.Old, New: f.New})
+		}
 	}
-	return b
+	return out
 }
 
 // strip is a topic's name without the application id prefix, so that

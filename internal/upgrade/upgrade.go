@@ -124,13 +124,11 @@ func Run(ctx context.Context, src Sources, opts Options) (*Result, error) {
 // group side) and fetches its committed offsets.
 func fetchGroup(ctx context.Context, client Client, group string) (*kafka.StreamsGroup, []admin.CommittedOffset, error) {
 	answers := client.DescribeStreamsGroups(ctx, []string{group}, true)
-	if len(answers) != 1 {
-		return nil, nil, &kafka.MalformedError{Reason: fmt.Sprintf("StreamsGroupDescribe answered %d groups for 1", len(answers))}
+	if err := answerErr(answers, func(a admin.DescribedGroup) error { return a.Err }, "StreamsGroupDescribe"); err != nil {
+		return nil, nil, err
 	}
 	a := answers[0]
 	switch {
-	case a.Err != nil:
-		return nil, nil, a.Err
 	case a.Streams.TopologyStatus == topology.Available:
 	case len(a.Streams.Subtopologies) > 0:
 		// No description stored: the topology the broker keeps is what
@@ -142,11 +140,8 @@ func fetchGroup(ctx context.Context, client Client, group string) (*kafka.Stream
 		return nil, nil, &kafka.StatusError{Group: group, Status: a.Streams.TopologyStatus}
 	}
 	offs := client.FetchCommittedOffsets(ctx, []string{group})
-	if len(offs) != 1 {
-		return nil, nil, &kafka.MalformedError{Reason: fmt.Sprintf("OffsetFetch answered %d groups for 1", len(offs))}
-	}
-	if offs[0].Err != nil {
-		return nil, nil, offs[0].Err
+	if err := answerErr(offs, func(g admin.GroupOffsets) error { return g.Err }, "OffsetFetch"); err != nil {
+		return nil, nil, err
 	}
 	return a.Streams, offs[0].Offsets, nil
 }

@@ -211,11 +211,7 @@ func (r *VerifyResult) compareTopology(ctx context.Context, group string, sg *ka
 	if err != nil {
 		return err
 	}
-	for _, f := range c.Findings {
-		if f.Kind == diff.TopologyRefused {
-			r.Refused = append(r.Refused, Refusal{Subtopology: cmpOr(f.OldSubtopology, f.NewSubtopology), Subject: f.Subject, Old: f.Old, New: f.New})
-		}
-	}
+	r.Refused = refusedBy(c)
 	r.OldTopology = len(r.Refused) > 0
 	return nil
 }
