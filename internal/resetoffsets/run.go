@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -236,7 +237,7 @@ func partitionsOf(g *Group, req Request, subs []kafka.Subtopology, mine map[kafk
 		slices.SortFunc(tps, kafka.CompareTopicPartitions)
 		return tps, nil
 	case req.AllInputTopics:
-		return SourcePartitions(subs, committedPartitions(mine)), nil
+		return SourcePartitions(subs, slices.Collect(maps.Keys(mine))), nil
 	}
 	tps := Partitions(req.InputTopics, topicParts)
 	var missing []string
@@ -271,14 +272,6 @@ func fetchCommitted(ctx context.Context, client Client, groups []*Group) map[str
 			}
 		}
 		out[co.Group] = m
-	}
-	return out
-}
-
-func committedPartitions(m map[kafka.TopicPartition]int64) []kafka.TopicPartition {
-	out := make([]kafka.TopicPartition, 0, len(m))
-	for tp := range m {
-		out = append(out, tp)
 	}
 	return out
 }
