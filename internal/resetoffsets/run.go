@@ -116,16 +116,9 @@ type Partition struct {
 // that is not an internal topic of any requested group, in which case
 // nothing was committed.
 func Run(ctx context.Context, client Client, req Request) (*Result, error) {
-	ids := req.Groups
-	if req.AllGroups {
-		listed, err := client.ListStreamsGroups(ctx)
-		if err != nil {
-			return nil, err
-		}
-		ids = nil
-		for _, l := range listed {
-			ids = append(ids, l.Group)
-		}
+	ids, err := admin.RequestedGroups(ctx, client, req.Groups, req.AllGroups)
+	if err != nil {
+		return nil, err
 	}
 	res := &Result{Scenario: req.Scenario, Execute: req.Execute, SingleGroup: req.SingleGroup}
 	if len(ids) == 0 {
@@ -140,7 +133,6 @@ func Run(ctx context.Context, client Client, req Request) (*Result, error) {
 	committed := fetchCommitted(ctx, client, empty)
 	var topicParts map[string][]int32
 	if len(req.InputTopics) > 0 {
-		var err error
 		if topicParts, err = resolveTopics(ctx, client, req.InputTopics); err != nil {
 			return nil, err
 		}
