@@ -70,9 +70,14 @@ func (a Answers) changelogs() map[string]bool {
 	if len(a.Streams.Subtopologies) == 0 {
 		return nil
 	}
+	return topicSet(a.Streams.Subtopologies, func(s kafka.Subtopology) []string { return s.StateChangelogTopics })
+}
+
+// topicSet is the set of the topics of each sub-topology that of lists.
+func topicSet(subs []kafka.Subtopology, of func(kafka.Subtopology) []string) map[string]bool {
 	out := map[string]bool{}
-	for _, s := range a.Streams.Subtopologies {
-		for _, t := range s.StateChangelogTopics {
+	for _, s := range subs {
+		for _, t := range of(s) {
 			out[t] = true
 		}
 	}
@@ -146,12 +151,7 @@ func (a Answers) newReads() map[string]bool {
 // counted twice), and any other the group holds, which costs nothing to
 // keep and keeps the export whole.
 func (a Answers) carried() []Offset {
-	repartition := map[string]bool{}
-	for _, s := range a.Streams.Subtopologies {
-		for _, t := range s.RepartitionSourceTopics {
-			repartition[t] = true
-		}
-	}
+	repartition := topicSet(a.Streams.Subtopologies, func(s kafka.Subtopology) []string { return s.RepartitionSourceTopics })
 	reads := a.newReads()
 	var out []Offset
 	for _, o := range a.Offsets {

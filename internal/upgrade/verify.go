@@ -194,7 +194,9 @@ func verifyStreams(ctx context.Context, client VerifyClient, opts VerifyOptions,
 		res.Err = err
 		return
 	}
-	res.compareOffsets(opts.Journal, offs[0].Offsets, reads(sg.Subtopologies))
+	// The topics a KIP-1071 topology reads: sources and repartition sources.
+	reads := topicSet(sg.Subtopologies, func(s kafka.Subtopology) []string { return slices.Concat(s.SourceTopics, s.RepartitionSourceTopics) })
+	res.compareOffsets(opts.Journal, offs[0].Offsets, reads)
 	res.decide()
 }
 
@@ -214,18 +216,6 @@ func (r *VerifyResult) compareTopology(ctx context.Context, group string, sg *ka
 	r.Refused = refusedBy(c)
 	r.OldTopology = len(r.Refused) > 0
 	return nil
-}
-
-// reads are the topics a KIP-1071 topology reads: sources and repartition
-// sources.
-func reads(subs []kafka.Subtopology) map[string]bool {
-	out := map[string]bool{}
-	for _, s := range subs {
-		for _, t := range slices.Concat(s.SourceTopics, s.RepartitionSourceTopics) {
-			out[t] = true
-		}
-	}
-	return out
 }
 
 // compareOffsets finds the exported offsets that moved backwards (a topic
