@@ -79,20 +79,9 @@ func (g GlobalStoreChange) Unchanged() bool {
 // Identical tells whether the two topologies are the same after
 // normalisation.
 func (c *Comparison) Identical() bool {
-	if len(c.Findings) > 0 {
-		return false
-	}
-	for _, s := range c.Subtopologies {
-		if !s.Unchanged() {
-			return false
-		}
-	}
-	for _, g := range c.GlobalStores {
-		if !g.Unchanged() {
-			return false
-		}
-	}
-	return true
+	return len(c.Findings) == 0 &&
+		!slices.ContainsFunc(c.Subtopologies, func(s SubtopologyChange) bool { return !s.Unchanged() }) &&
+		!slices.ContainsFunc(c.GlobalStores, func(g GlobalStoreChange) bool { return !g.Unchanged() })
 }
 
 // Count is the number of findings of severity s.
@@ -258,8 +247,7 @@ func sameTopics(o, n *topology.Node) bool {
 	if o.Pattern != n.Pattern && o.Pattern != "" && n.Pattern != "" {
 		return false
 	}
-	switch {
-	case o.Topic == nil || n.Topic == nil:
+	if o.Topic == nil || n.Topic == nil {
 		return o.Topic == nil && n.Topic == nil
 	}
 	return *o.Topic == *n.Topic

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -181,11 +182,8 @@ func (r *Result) Outcome() Outcome {
 	switch {
 	case c == nil || c.Identical():
 		return Identical
-	}
-	for _, f := range c.Findings {
-		if f.Severity() >= r.FailOn {
-			return Failing
-		}
+	case slices.ContainsFunc(c.Findings, func(f Finding) bool { return f.Severity() >= r.FailOn }):
+		return Failing
 	}
 	return Different
 }
