@@ -262,7 +262,7 @@ func Apply(ctx context.Context, src ApplySources, opts ApplyOptions, hooks Apply
 		return res, nil
 	}
 	r.export()
-	r.fromDelete()
+	r.from(StepDelete)
 	return res, r.signal()
 }
 
@@ -360,34 +360,16 @@ func (r *runner) export() {
 	r.done(Step{Kind: StepExport, Done: true, Detail: fmt.Sprintf("%d offsets written to %s", len(r.journal.Offsets), r.res.Export)})
 }
 
-// fromDelete takes the steps from the delete on.
-func (r *runner) fromDelete() {
-	if r.stopped() {
-		return
+// from takes the steps from k (the delete or a later one) on, stopping
+// at the first that fails.
+func (r *runner) from(k StepKind) {
+	take := map[StepKind]func(){StepDelete: r.delete, StepCommit: r.commit, StepReadBack: r.readBack, StepConfirm: r.confirm}
+	for _, s := range Steps[slices.Index(Steps, k):] {
+		if r.stopped() {
+			return
+		}
+		take[s]()
 	}
-	r.delete()
-	r.fromCommit()
-}
-
-// fromCommit takes the steps from the commit on.
-func (r *runner) fromCommit() {
-	if r.stopped() {
-		return
-	}
-	r.commit()
-	r.fromReadBack()
-}
-
-// fromReadBack takes the read-back and the confirmation.
-func (r *runner) fromReadBack() {
-	if r.stopped() {
-		return
-	}
-	r.readBack()
-	if r.stopped() {
-		return
-	}
-	r.confirm()
 }
 
 func (r *runner) delete() {

@@ -41,7 +41,7 @@ func Resume(ctx context.Context, client ApplyClient, journal Journal, export str
 	switch {
 	case g == nil:
 		r.earlier(StepCheck, StepExport, StepDelete)
-		r.fromCommit()
+		r.from(StepCommit)
 	case simpleClassic(*g):
 		r.earlier(StepCheck, StepExport, StepDelete)
 		r.resumeCommitted()
@@ -93,10 +93,10 @@ func (r *runner) resumeCommitted() {
 	}
 	if len(offsetDiffs(r.journal.Offsets, fetched)) == 0 {
 		r.earlier(StepCommit)
-		r.fromReadBack()
+		r.from(StepReadBack)
 		return
 	}
-	r.fromCommit()
+	r.from(StepCommit)
 }
 
 // resumeIntact goes on from a streams group that was never deleted, when
@@ -119,5 +119,5 @@ func (r *runner) resumeIntact(g admin.AnyGroup) {
 	}
 	r.done(Step{Kind: StepCheck, Done: true, Detail: fmt.Sprintf("group %s not deleted yet: Empty, its offsets still the exported ones", g.Group)})
 	r.earlier(StepExport)
-	r.fromDelete()
+	r.from(StepDelete)
 }
