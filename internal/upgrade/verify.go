@@ -174,12 +174,11 @@ func verifyOnce(ctx context.Context, client VerifyClient, opts VerifyOptions, ne
 // verifyStreams checks a streams group: its topology, its state, its
 // offsets.
 func verifyStreams(ctx context.Context, client VerifyClient, opts VerifyOptions, newDesc *topology.Description, res *VerifyResult) {
-	described := client.DescribeStreamsGroups(ctx, []string{opts.Group}, true)
-	if err := answerErr(described, func(d admin.DescribedGroup) error { return d.Err }, "StreamsGroupDescribe"); err != nil {
+	sg, err := diff.DescribeGroup(ctx, client, opts.Group)
+	if err != nil {
 		res.Err = err
 		return
 	}
-	sg := described[0].Streams
 	res.State, res.Members = sg.State, len(sg.Members)
 	if len(sg.Subtopologies) == 0 {
 		res.Outcome, res.Reason = NotYet, "the streams group holds no topology yet"
