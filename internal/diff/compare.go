@@ -355,10 +355,7 @@ func firstFree(index map[string][]int, keys []string, taken []bool, stop *stoppe
 		if !ok {
 			continue
 		}
-		for len(js) > 0 && taken[js[0]] {
-			stop.tick()
-			js = js[1:]
-		}
+		js = dropUsed(stop, js, func(j int) bool { return taken[j] })
 		index[k] = js
 		if len(js) > 0 && (best < 0 || js[0] < best) {
 			best = js[0]
@@ -438,16 +435,6 @@ func (x *comparer) newStoresOf(n *topology.Node, oldAt map[string]*topology.Node
 	return c
 }
 
-// firstUnclaimed drops the claimed stores at the head of list: the first
-// store left, if any, is the first one not claimed.
-func (x *comparer) firstUnclaimed(list []string, claimed map[string]bool) []string {
-	for len(list) > 0 && claimed[list[0]] {
-		x.stop.tick()
-		list = list[1:]
-	}
-	return list
-}
-
 // storeGone reports a store of OLD that NEW does not have: renamed when the
 // node that kept it keeps a store only NEW has (the first of its family,
 // else the first), else removed.
@@ -458,7 +445,8 @@ func (x *comparer) storeGone(st located, oldAt, newAt map[string]*topology.Node,
 	if n := x.o2n[st.node]; n != nil {
 		c := x.newStoresOf(n, oldAt, onlyNew)
 		f := family(st.name)
-		c.byFamily[f], c.all = x.firstUnclaimed(c.byFamily[f], claimed), x.firstUnclaimed(c.all, claimed)
+		isClaimed := func(s string) bool { return claimed[s] }
+		c.byFamily[f], c.all = dropUsed(x.stop, c.byFamily[f], isClaimed), dropUsed(x.stop, c.all, isClaimed)
 		for _, list := range [][]string{c.byFamily[f], c.all} {
 			if len(list) > 0 {
 				to, found = list[0], true
@@ -619,10 +607,7 @@ func (x *comparer) repartitionOfPair(users []*topology.Node, o, n *topicUse, cla
 				}
 			}
 		}
-		for len(cands) > 0 && claimed[cands[0]] {
-			x.stop.tick()
-			cands = cands[1:]
-		}
+		cands = dropUsed(x.stop, cands, func(c string) bool { return claimed[c] })
 		usedBy[nn] = cands
 		if len(cands) > 0 {
 			return cands[0], nn
