@@ -311,10 +311,7 @@ func (x *comparer) globalStoreChange(o, n *topology.GlobalStore) GlobalStoreChan
 // NEW's are paired. Each pass looks its candidates up in an index of NEW
 // (comparing every pair was quadratic: 5 s for 4,000 global stores).
 func pairGlobalStores(old, new []*topology.GlobalStore, stop *stopper) (paired []int, taken []bool) {
-	paired, taken = make([]int, len(old)), make([]bool, len(new))
-	for i := range paired {
-		paired[i] = -1
-	}
+	paired, taken = slices.Repeat([]int{-1}, len(old)), make([]bool, len(new))
 	both := func(g *topology.GlobalStore) []string {
 		t := globalTopics(g)
 		return []string{strconv.Itoa(len(t)) + ":" + t + globalStores(g)}
