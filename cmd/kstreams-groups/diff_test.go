@@ -33,7 +33,7 @@ func parsed(t *testing.T, name string) *topology.Description {
 	t.Helper()
 	data, err := os.ReadFile(diffData(name))
 	require.NoError(t, err)
-	d, err := topoparse.Parse(data)
+	d, err := topoparse.ParseString(string(data))
 	require.NoError(t, err)
 	return d
 }

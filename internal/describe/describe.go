@@ -3,6 +3,7 @@ package describe
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -138,13 +139,7 @@ func Run(ctx context.Context, client Client, opts Options) (*Result, error) {
 		res.Groups = append(res.Groups, build(d))
 	}
 	if opts.View() == ViewOffsets {
-		var ok []*Group
-		for _, g := range res.Groups {
-			if g.Err == nil {
-				ok = append(ok, g)
-			}
-		}
-		fillOffsets(ctx, client, ok)
+		fillOffsets(ctx, client, slices.DeleteFunc(slices.Clone(res.Groups), func(g *Group) bool { return g.Err != nil }))
 	}
 	return res, nil
 }

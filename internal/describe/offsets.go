@@ -1,6 +1,7 @@
 package describe
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -104,22 +105,15 @@ func fillOffsets(ctx context.Context, client Client, groups []*Group) {
 
 	for _, w := range wants {
 		co := got.committed[w.g.Group]
-		switch {
-		case co.Err != nil:
-			w.g.Err = co.Err
-			continue
-		case got.errE != nil:
-			w.g.Err = got.errE
-			continue
-		case got.errL != nil:
-			w.g.Err = got.errL
+		if err := cmp.Or(co.Err, got.errE, got.errL); err != nil {
+			w.g.Err = err
 			continue
 		}
 		mine := co.Committed()
 		for _, tp := range w.tps {
 			start, end := got.earliest[tp], got.latest[tp]
 			if start.Err != nil || end.Err != nil {
-				w.g.Err = firstErr(start.Err, end.Err)
+				w.g.Err = cmp.Or(start.Err, end.Err)
 				w.g.Offsets = nil
 				break
 			}
@@ -178,13 +172,4 @@ func topicsOf(tps []kafka.TopicPartition) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-func firstErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

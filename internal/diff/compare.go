@@ -79,20 +79,9 @@ func (g GlobalStoreChange) Unchanged() bool {
 // Identical tells whether the two topologies are the same after
 // normalisation.
 func (c *Comparison) Identical() bool {
-	if len(c.Findings) > 0 {
-		return false
-	}
-	for _, s := range c.Subtopologies {
-		if !s.Unchanged() {
-			return false
-		}
-	}
-	for _, g := range c.GlobalStores {
-		if !g.Unchanged() {
-			return false
-		}
-	}
-	return true
+	return len(c.Findings) == 0 &&
+		!slices.ContainsFunc(c.Subtopologies, func(s SubtopologyChange) bool { return !s.Unchanged() }) &&
+		!slices.ContainsFunc(c.GlobalStores, func(g GlobalStoreChange) bool { return !g.Unchanged() })
 }
 
 // Count is the number of findings of severity s.
@@ -106,15 +95,10 @@ func (c *Comparison) Count(s Severity) int {
 	return n
 }
 
-// Compare compares NEW with OLD: normalises both, pairs sub-topologies,
-// nodes and global stores, and derives the findings.
-func Compare(oldIn, newIn Input) *Comparison {
-	c, _ := CompareContext(context.Background(), oldIn, newIn)
-	return c
-}
-
-// CompareContext is Compare that stops soon after ctx is done (a signal),
-// with ctx's cause as the error and no comparison.
+// CompareContext compares NEW with OLD: normalises both, pairs
+// sub-topologies, nodes and global stores, and derives the findings. It
+// stops soon after ctx is done (a signal), with ctx's cause as the error
+// and no comparison.
 func CompareContext(ctx context.Context, oldIn, newIn Input) (c *Comparison, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -263,8 +247,7 @@ func sameTopics(o, n *topology.Node) bool {
 	if o.Pattern != n.Pattern && o.Pattern != "" && n.Pattern != "" {
 		return false
 	}
-	switch {
-	case o.Topic == nil || n.Topic == nil:
+	if o.Topic == nil || n.Topic == nil {
 		return o.Topic == nil && n.Topic == nil
 	}
 	return *o.Topic == *n.Topic
@@ -328,10 +311,7 @@ func (x *comparer) globalStoreChange(o, n *topology.GlobalStore) GlobalStoreChan
 // NEW's are paired. Each pass looks its candidates up in an index of NEW
 // (comparing every pair was quadratic: 5 s for 4,000 global stores).
 func pairGlobalStores(old, new []*topology.GlobalStore, stop *stopper) (paired []int, taken []bool) {
-	paired, taken = make([]int, len(old)), make([]bool, len(new))
-	for i := range paired {
-		paired[i] = -1
-	}
+	paired, taken = slices.Repeat([]int{-1}, len(old)), make([]bool, len(new))
 	both := func(g *topology.GlobalStore) []string {
 		t := globalTopics(g)
 		return []string{strconv.Itoa(len(t)) + ":" + t + globalStores(g)}
@@ -372,10 +352,7 @@ func firstFree(index map[string][]int, keys []string, taken []bool, stop *stoppe
 		if !ok {
 			continue
 		}
-		for len(js) > 0 && taken[js[0]] {
-			stop.tick()
-			js = js[1:]
-		}
+		js = dropUsed(stop, js, func(j int) bool { return taken[j] })
 		index[k] = js
 		if len(js) > 0 && (best < 0 || js[0] < best) {
 			best = js[0]
@@ -455,16 +432,6 @@ func (x *comparer) newStoresOf(n *topology.Node, oldAt map[string]*topology.Node
 	return c
 }
 
-// firstUnclaimed drops the claimed stores at the head of list: the first
-// store left, if any, is the first one not claimed.
-func (x *comparer) firstUnclaimed(list []string, claimed map[string]bool) []string {
-	for len(list) > 0 && claimed[list[0]] {
-		x.stop.tick()
-		list = list[1:]
-	}
-	return list
-}
-
 // storeGone reports a store of OLD that NEW does not have: renamed when the
 // node that kept it keeps a store only NEW has (the first of its family,
 // else the first), else removed.
@@ -475,7 +442,8 @@ func (x *comparer) storeGone(st located, oldAt, newAt map[string]*topology.Node,
 	if n := x.o2n[st.node]; n != nil {
 		c := x.newStoresOf(n, oldAt, onlyNew)
 		f := family(st.name)
-		c.byFamily[f], c.all = x.firstUnclaimed(c.byFamily[f], claimed), x.firstUnclaimed(c.all, claimed)
+		isClaimed := func(s string) bool { return claimed[s] }
+		c.byFamily[f], c.all = dropUsed(x.stop, c.byFamily[f], isClaimed), dropUsed(x.stop, c.all, isClaimed)
 		for _, list := range [][]string{c.byFamily[f], c.all} {
 			if len(list) > 0 {
 				to, found = list[0], true
@@ -636,10 +604,7 @@ func (x *comparer) repartitionOfPair(users []*topology.Node, o, n *topicUse, cla
 				}
 			}
 		}
-		for len(cands) > 0 && claimed[cands[0]] {
-			x.stop.tick()
-			cands = cands[1:]
-		}
+		cands = dropUsed(x.stop, cands, func(c string) bool { return claimed[c] })
 		usedBy[nn] = cands
 		if len(cands) > 0 {
 			return cands[0], nn

@@ -30,7 +30,7 @@ func real(t *testing.T, path string) *topology.Description {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("../../e2e/testdata", path))
 	require.NoError(t, err)
-	d, err := topoparse.Parse(data)
+	d, err := topoparse.ParseString(string(data))
 	require.NoError(t, err)
 	return d
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -181,11 +182,8 @@ func (r *Result) Outcome() Outcome {
 	switch {
 	case c == nil || c.Identical():
 		return Identical
-	}
-	for _, f := range c.Findings {
-		if f.Severity() >= r.FailOn {
-			return Failing
-		}
+	case slices.ContainsFunc(c.Findings, func(f Finding) bool { return f.Severity() >= r.FailOn }):
+		return Failing
 	}
 	return Different
 }
@@ -258,20 +256,26 @@ func load(ctx context.Context, s Side, client Client, read func(string) (*topolo
 	if client == nil {
 		return Input{}, errors.New("no Kafka client for a group side")
 	}
-	answers := client.DescribeStreamsGroups(ctx, []string{s.Group}, true)
-	if len(answers) != 1 {
-		return Input{}, &kafka.MalformedError{Reason: fmt.Sprintf("StreamsGroupDescribe answered %d groups for 1", len(answers))}
-	}
-	a := answers[0]
+	sg, err := DescribeGroup(ctx, client, s.Group)
 	switch {
-	case a.Err != nil:
-		return Input{}, a.Err
-	case a.Streams.TopologyStatus != topology.Available:
-		return Input{}, &kafka.StatusError{Group: s.Group, Status: a.Streams.TopologyStatus}
+	case err != nil:
+		return Input{}, err
+	case sg.TopologyStatus != topology.Available:
+		return Input{}, &kafka.StatusError{Group: s.Group, Status: sg.TopologyStatus}
 	}
-	subs := a.Streams.Subtopologies
+	subs := sg.Subtopologies
 	if subs == nil {
 		subs = []kafka.Subtopology{}
 	}
-	return Input{Description: a.Streams.Topology, Subtopologies: subs}, nil
+	return Input{Description: sg.Topology, Subtopologies: subs}, nil
+}
+
+// DescribeGroup describes one streams group with its topology (diff's
+// group side, upgrade's group): its answer, or why there is none.
+func DescribeGroup(ctx context.Context, client Client, group string) (*kafka.StreamsGroup, error) {
+	answers := client.DescribeStreamsGroups(ctx, []string{group}, true)
+	if len(answers) != 1 {
+		return nil, &kafka.MalformedError{Reason: fmt.Sprintf("StreamsGroupDescribe answered %d groups for 1", len(answers))}
+	}
+	return answers[0].Streams, answers[0].Err
 }

@@ -103,10 +103,8 @@ func Kinds() []KindInfo {
 
 // Severity is the kind's severity.
 func (k Kind) Severity() Severity {
-	for _, i := range kinds {
-		if i.Kind == k {
-			return i.Severity
-		}
+	if i := k.order(); i < len(kinds) {
+		return kinds[i].Severity
 	}
 	return Info
 }

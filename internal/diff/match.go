@@ -89,7 +89,8 @@ func (m *subMatcher) bySignature(name func(string) string) {
 		m.stop.tick()
 		sig := signature(o, name)
 		k := sigID{sig, o.ID}
-		byID[k], bySig[sig] = m.untaken(byID[k]), m.untaken(bySig[sig])
+		isTaken := func(j int) bool { return m.taken[j] }
+		byID[k], bySig[sig] = dropUsed(m.stop, byID[k], isTaken), dropUsed(m.stop, bySig[sig], isTaken)
 		for _, js := range [][]int{byID[k], bySig[sig]} {
 			if len(js) > 0 {
 				m.pair(i, js[0])
@@ -99,13 +100,14 @@ func (m *subMatcher) bySignature(name func(string) string) {
 	}
 }
 
-// untaken drops the taken sub-topologies at the head of js.
-func (m *subMatcher) untaken(js []int) []int {
-	for len(js) > 0 && m.taken[js[0]] {
-		m.stop.tick()
-		js = js[1:]
+// dropUsed drops the used entries at the head of a list of candidates, so
+// that each is passed once however often the list is looked at.
+func dropUsed[T any](stop *stopper, xs []T, used func(T) bool) []T {
+	for len(xs) > 0 && used(xs[0]) {
+		stop.tick()
+		xs = xs[1:]
 	}
-	return js
+	return xs
 }
 
 // Similarity is computed only for pairs that share a feature, and it

@@ -30,11 +30,9 @@ func cleanup(ctx context.Context, client Client, opts Options, r *Result, now fu
 	}
 	fresh, _ := orphansOf(s, opts.Groups)
 	still := map[string]Orphan{}
-	for _, o := range fresh {
-		still[o.Topic] = o
-	}
 	var names []string
 	for _, o := range fresh {
+		still[o.Topic] = o
 		names = append(names, o.Topic)
 	}
 	usage, _, err := usageOf(ctx, client, s, names)
@@ -92,15 +90,7 @@ func deleteTopics(ctx context.Context, client Client, del []string, idx map[stri
 		return
 	}
 	for _, dt := range client.DeleteTopics(ctx, del) {
-		i, ok := idx[dt.Topic]
-		if !ok {
-			continue
-		}
-		if dt.Err != nil {
-			outs[i].Outcome, outs[i].Err = DeleteError, dt.Err
-		} else {
-			outs[i].Outcome = Deleted
-		}
+		answered(outs, idx, dt.Topic, dt.Err)
 	}
 	for _, t := range del {
 		if o := &outs[idx[t]]; o.Outcome == "" {
@@ -139,17 +129,22 @@ func cleanupConfigs(ctx context.Context, client Client, opts Options, r *Result,
 		out = append(out, o)
 	}
 	for _, res := range client.AlterGroupConfigs(ctx, alters, false) {
-		i, ok := idx[res.Group]
-		if !ok {
-			continue
-		}
-		if res.Err != nil {
-			out[i].Outcome, out[i].Err = DeleteError, res.Err
-		} else {
-			out[i].Outcome = Deleted
-		}
+		answered(out, idx, res.Group, res.Err)
 	}
 	return out
+}
+
+// answered sets the outcome of the deletion of key (idx: key → its index
+// in outs) from the broker's answer; a key not asked for is ignored.
+func answered(outs []Outcome, idx map[string]int, key string, err error) {
+	i, ok := idx[key]
+	switch {
+	case !ok:
+	case err != nil:
+		outs[i].Outcome, outs[i].Err = DeleteError, err
+	default:
+		outs[i].Outcome = Deleted
+	}
 }
 
 // whyNot says which rule keeps a topic that was an orphan at the listing.

@@ -391,9 +391,7 @@ func read(ctx context.Context, client Client) (*snapshot, error) {
 			withOffsets = append(withOffsets, g.Group)
 		}
 	}
-	if err := describeLive(ctx, client, live, s); err != nil {
-		return nil, err
-	}
+	describeLive(ctx, client, live, s)
 	var offsets []admin.GroupOffsets
 	if len(withOffsets) > 0 {
 		offsets = client.FetchCommittedOffsets(ctx, withOffsets)
@@ -411,8 +409,8 @@ func read(ctx context.Context, client Client) (*snapshot, error) {
 			continue
 		}
 		for _, c := range o.Offsets {
-			if c.Committed() && !slices.Contains(s.committed[c.Topic], o.Group) {
-				s.committed[c.Topic] = append(s.committed[c.Topic], o.Group)
+			if c.Committed() {
+				addTo(s.committed, c.Topic, o.Group)
 			}
 		}
 	}
@@ -423,9 +421,9 @@ func read(ctx context.Context, client Client) (*snapshot, error) {
 // describeLive describes the live streams groups, with their topology
 // description where the broker keeps one (for the sink topics), and
 // indexes what they declare, read and write.
-func describeLive(ctx context.Context, client Client, live []string, s *snapshot) error {
+func describeLive(ctx context.Context, client Client, live []string, s *snapshot) {
 	if len(live) == 0 {
-		return nil
+		return
 	}
 	for _, d := range describeAll(ctx, client, live) {
 		if d.Err != nil {
@@ -438,7 +436,6 @@ func describeLive(ctx context.Context, client Client, live []string, s *snapshot
 		s.live[d.Group] = d.Streams
 		s.index(d.Group, d.Streams)
 	}
-	return nil
 }
 
 // describeAll describes groups with their topology descriptions; those
@@ -596,10 +593,7 @@ func undescribed(s *snapshot, shown []*Group) []*UnreadError {
 func groupsOf(s *snapshot, opts Options) []*Group {
 	ids := opts.Groups
 	if len(ids) == 0 || opts.AllGroups {
-		ids = slices.Sorted(maps.Keys(s.live))
-		for g := range s.descErr {
-			ids = append(ids, g)
-		}
+		ids = slices.AppendSeq(slices.Collect(maps.Keys(s.live)), maps.Keys(s.descErr))
 		slices.Sort(ids)
 	}
 	var out []*Group

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -115,16 +116,9 @@ type Partition struct {
 // that is not an internal topic of any requested group, in which case
 // nothing was committed.
 func Run(ctx context.Context, client Client, req Request) (*Result, error) {
-	ids := req.Groups
-	if req.AllGroups {
-		listed, err := client.ListStreamsGroups(ctx)
-		if err != nil {
-			return nil, err
-		}
-		ids = nil
-		for _, l := range listed {
-			ids = append(ids, l.Group)
-		}
+	ids, err := admin.RequestedGroups(ctx, client, req.Groups, req.AllGroups)
+	if err != nil {
+		return nil, err
 	}
 	res := &Result{Scenario: req.Scenario, Execute: req.Execute, SingleGroup: req.SingleGroup}
 	if len(ids) == 0 {
@@ -139,7 +133,6 @@ func Run(ctx context.Context, client Client, req Request) (*Result, error) {
 	committed := fetchCommitted(ctx, client, empty)
 	var topicParts map[string][]int32
 	if len(req.InputTopics) > 0 {
-		var err error
 		if topicParts, err = resolveTopics(ctx, client, req.InputTopics); err != nil {
 			return nil, err
 		}
@@ -236,7 +229,7 @@ func partitionsOf(g *Group, req Request, subs []kafka.Subtopology, mine map[kafk
 		slices.SortFunc(tps, kafka.CompareTopicPartitions)
 		return tps, nil
 	case req.AllInputTopics:
-		return SourcePartitions(subs, committedPartitions(mine)), nil
+		return SourcePartitions(subs, slices.Collect(maps.Keys(mine))), nil
 	}
 	tps := Partitions(req.InputTopics, topicParts)
 	var missing []string
@@ -271,14 +264,6 @@ func fetchCommitted(ctx context.Context, client Client, groups []*Group) map[str
 			}
 		}
 		out[co.Group] = m
-	}
-	return out
-}
-
-func committedPartitions(m map[kafka.TopicPartition]int64) []kafka.TopicPartition {
-	out := make([]kafka.TopicPartition, 0, len(m))
-	for tp := range m {
-		out = append(out, tp)
 	}
 	return out
 }

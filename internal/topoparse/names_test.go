@@ -2,6 +2,7 @@ package topoparse
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -58,7 +59,8 @@ func roundTrip(t testing.TB, d *topology.Description) {
 	require.NoError(t, err, shown)
 	sameModel(t, d, got)
 	require.Equal(t, shown, text(t, got))
-	c := diff.Compare(diff.Input{Description: d}, diff.Input{Description: got})
+	c, err := diff.CompareContext(context.Background(), diff.Input{Description: d}, diff.Input{Description: got})
+	require.NoError(t, err)
 	require.True(t, c.Identical(), "diff of a topology and its own text: %+v", c.Findings)
 	for _, o := range []format.Output{format.JSON, format.YAML} {
 		if !validUTF8(d) {

@@ -27,15 +27,11 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
-// Parse reads a topology description in any supported form. Documents
-// (JSON or YAML) are recognised by their first character '{' or by a
-// "groups:" / "subtopologies:" key; everything else is read as text.
-func Parse(data []byte) (*topology.Description, error) {
-	return ParseString(string(data))
-}
-
-// ParseString is Parse of a string; the names of a text description are
-// parts of it, so a large input is held once.
+// ParseString reads a topology description in any supported form.
+// Documents (JSON or YAML) are recognised by their first character '{' or
+// by a "groups:" / "subtopologies:" key; everything else is read as text.
+// It takes a string because the names of a text description are parts of
+// it, so a large input is held once.
 func ParseString(data string) (*topology.Description, error) {
 	if !utf8.ValidString(data) {
 		return nil, &Error{Line: 1, Msg: "input is not UTF-8 text"}

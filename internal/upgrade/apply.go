@@ -262,7 +262,7 @@ func Apply(ctx context.Context, src ApplySources, opts ApplyOptions, hooks Apply
 		return res, nil
 	}
 	r.export()
-	r.fromDelete()
+	r.from(StepDelete)
 	return res, r.signal()
 }
 
@@ -360,34 +360,16 @@ func (r *runner) export() {
 	r.done(Step{Kind: StepExport, Done: true, Detail: fmt.Sprintf("%d offsets written to %s", len(r.journal.Offsets), r.res.Export)})
 }
 
-// fromDelete takes the steps from the delete on.
-func (r *runner) fromDelete() {
-	if r.stopped() {
-		return
+// from takes the steps from k (the delete or a later one) on, stopping
+// at the first that fails.
+func (r *runner) from(k StepKind) {
+	take := map[StepKind]func(){StepDelete: r.delete, StepCommit: r.commit, StepReadBack: r.readBack, StepConfirm: r.confirm}
+	for _, s := range Steps[slices.Index(Steps, k):] {
+		if r.stopped() {
+			return
+		}
+		take[s]()
 	}
-	r.delete()
-	r.fromCommit()
-}
-
-// fromCommit takes the steps from the commit on.
-func (r *runner) fromCommit() {
-	if r.stopped() {
-		return
-	}
-	r.commit()
-	r.fromReadBack()
-}
-
-// fromReadBack takes the read-back and the confirmation.
-func (r *runner) fromReadBack() {
-	if r.stopped() {
-		return
-	}
-	r.readBack()
-	if r.stopped() {
-		return
-	}
-	r.confirm()
 }
 
 func (r *runner) delete() {
@@ -422,18 +404,27 @@ func (r *runner) commit() {
 }
 
 func (r *runner) readBack() {
-	fetched := r.client.FetchCommittedOffsets(r.ctx, []string{r.journal.Group})
-	if len(fetched) != 1 || fetched[0].Err != nil {
-		err := answerErr(fetched, func(g admin.GroupOffsets) error { return g.Err }, "OffsetFetch")
-		r.failed(StepReadBack, err, StoppedCommitted)
+	fetched, ok := r.fetchOffsets(StepReadBack, StoppedCommitted)
+	if !ok {
 		return
 	}
-	if diffs := offsetDiffs(r.journal.Offsets, fetched[0].Offsets); len(diffs) > 0 {
+	if diffs := offsetDiffs(r.journal.Offsets, fetched); len(diffs) > 0 {
 		r.failed(StepReadBack, &MismatchError{Group: r.journal.Group, Diffs: diffs}, StoppedMismatch)
 		return
 	}
 	r.done(Step{Kind: StepReadBack, Done: true, Detail: fmt.Sprintf("%d offsets read back, equal to the export", len(r.journal.Offsets))})
 	r.noteRecord()
+}
+
+// fetchOffsets reads the group's committed offsets; a failure ends the
+// run at step k, leaving state.
+func (r *runner) fetchOffsets(k StepKind, state Stopped) ([]admin.CommittedOffset, bool) {
+	fetched := r.client.FetchCommittedOffsets(r.ctx, []string{r.journal.Group})
+	if err := answerErr(fetched, func(g admin.GroupOffsets) error { return g.Err }, "OffsetFetch"); err != nil {
+		r.failed(k, err, state)
+		return nil, false
+	}
+	return fetched[0].Offsets, true
 }
 
 func (r *runner) confirm() {

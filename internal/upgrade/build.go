@@ -1,6 +1,7 @@
 package upgrade
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -69,9 +70,14 @@ func (a Answers) changelogs() map[string]bool {
 	if len(a.Streams.Subtopologies) == 0 {
 		return nil
 	}
+	return topicSet(a.Streams.Subtopologies, func(s kafka.Subtopology) []string { return s.StateChangelogTopics })
+}
+
+// topicSet is the set of the topics of each sub-topology that of lists.
+func topicSet(subs []kafka.Subtopology, of func(kafka.Subtopology) []string) map[string]bool {
 	out := map[string]bool{}
-	for _, s := range a.Streams.Subtopologies {
-		for _, t := range s.StateChangelogTopics {
+	for _, s := range subs {
+		for _, t := range of(s) {
 			out[t] = true
 		}
 	}
@@ -81,11 +87,7 @@ func (a Answers) changelogs() map[string]bool {
 // Build makes the plan from the answers.
 func Build(a Answers) *Plan {
 	p := &Plan{Group: a.Group, State: a.Streams.State, Members: len(a.Streams.Members), DescriptionStatus: a.Streams.TopologyStatus, Verdict: AcceptedAsIs}
-	for _, f := range a.Comparison.Findings {
-		if f.Kind == diff.TopologyRefused {
-			p.Refused = append(p.Refused, Refusal{Subtopology: cmpOr(f.OldSubtopology, f.NewSubtopology), Subject: f.Subject, Old: f.Old, New: f.New})
-		}
-	}
+	p.Refused = refusedBy(a.Comparison)
 	ends := offsetIndex(a.Ends)
 	p.Offsets = a.carried()
 	p.Stores = a.stores(sizes(a.Topics, offsetIndex(a.Starts), ends))
@@ -108,11 +110,15 @@ func Build(a Answers) *Plan {
 	return p
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
+// refusedBy are the comparison's topology-refused findings.
+func refusedBy(c *diff.Comparison) []Refusal {
+	var out []Refusal
+	for _, f := range c.Findings {
+		if f.Kind == diff.TopologyRefused {
+			out = append(out, Refusal{Subtopology: cmp.Or(f.OldSubtopology, f.NewSubtopology), Subject: f.Subject, Old: f.Old, New: f.New})
+		}
 	}
-	return b
+	return out
 }
 
 // strip is a topic's name without the application id prefix, so that
@@ -145,12 +151,7 @@ func (a Answers) newReads() map[string]bool {
 // counted twice), and any other the group holds, which costs nothing to
 // keep and keeps the export whole.
 func (a Answers) carried() []Offset {
-	repartition := map[string]bool{}
-	for _, s := range a.Streams.Subtopologies {
-		for _, t := range s.RepartitionSourceTopics {
-			repartition[t] = true
-		}
-	}
+	repartition := topicSet(a.Streams.Subtopologies, func(s kafka.Subtopology) []string { return s.RepartitionSourceTopics })
 	reads := a.newReads()
 	var out []Offset
 	for _, o := range a.Offsets {

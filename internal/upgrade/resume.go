@@ -3,6 +3,7 @@ package upgrade
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin"
@@ -40,7 +41,7 @@ func Resume(ctx context.Context, client ApplyClient, journal Journal, export str
 	switch {
 	case g == nil:
 		r.earlier(StepCheck, StepExport, StepDelete)
-		r.fromCommit()
+		r.from(StepCommit)
 	case simpleClassic(*g):
 		r.earlier(StepCheck, StepExport, StepDelete)
 		r.resumeCommitted()
@@ -67,18 +68,7 @@ func stateOf(last StepKind) Stopped {
 }
 
 // before tells whether step a comes before step b.
-func before(a, b StepKind) bool {
-	ia, ib := -1, -1
-	for i, k := range Steps {
-		if k == a {
-			ia = i
-		}
-		if k == b {
-			ib = i
-		}
-	}
-	return ia < ib
-}
+func before(a, b StepKind) bool { return slices.Index(Steps, a) < slices.Index(Steps, b) }
 
 // earlier records steps an earlier run did, as found.
 func (r *runner) earlier(kinds ...StepKind) {
@@ -97,18 +87,16 @@ var earlierDetail = map[StepKind]string{
 // resumeCommitted goes on from a simple classic group: commit again when
 // its offsets differ from the export, then read back and confirm.
 func (r *runner) resumeCommitted() {
-	fetched := r.client.FetchCommittedOffsets(r.ctx, []string{r.journal.Group})
-	if len(fetched) != 1 || fetched[0].Err != nil {
-		err := answerErr(fetched, func(g admin.GroupOffsets) error { return g.Err }, "OffsetFetch")
-		r.failed(StepReadBack, err, StoppedCommitted)
+	fetched, ok := r.fetchOffsets(StepReadBack, StoppedCommitted)
+	if !ok {
 		return
 	}
-	if len(offsetDiffs(r.journal.Offsets, fetched[0].Offsets)) == 0 {
+	if len(offsetDiffs(r.journal.Offsets, fetched)) == 0 {
 		r.earlier(StepCommit)
-		r.fromReadBack()
+		r.from(StepReadBack)
 		return
 	}
-	r.fromCommit()
+	r.from(StepCommit)
 }
 
 // resumeIntact goes on from a streams group that was never deleted, when
@@ -118,20 +106,18 @@ func (r *runner) resumeIntact(g admin.AnyGroup) {
 		r.failed(StepCheck, fmt.Errorf("group %s was not deleted and is %s now, not Empty: stop every instance, then run upgrade apply again", g.Group, g.State), StoppedUnchanged)
 		return
 	}
-	fetched := r.client.FetchCommittedOffsets(r.ctx, []string{r.journal.Group})
-	if len(fetched) != 1 || fetched[0].Err != nil {
-		err := answerErr(fetched, func(g admin.GroupOffsets) error { return g.Err }, "OffsetFetch")
-		r.failed(StepCheck, err, StoppedUnchanged)
+	fetched, ok := r.fetchOffsets(StepCheck, StoppedUnchanged)
+	if !ok {
 		return
 	}
 	// An offset the export does not hold counts too: the export carries
 	// every committed one, so such an offset was committed since, or the
 	// file lost lines, and the delete would lose it.
-	if diffs := offsetDiffs(r.journal.Offsets, fetched[0].Offsets); len(diffs) > 0 {
+	if diffs := offsetDiffs(r.journal.Offsets, fetched); len(diffs) > 0 {
 		r.failed(StepCheck, fmt.Errorf("group %s was not deleted and its offsets differ from the export (%d partitions, moved or not in the export file): run upgrade apply again for a fresh export", g.Group, len(diffs)), StoppedUnchanged)
 		return
 	}
 	r.done(Step{Kind: StepCheck, Done: true, Detail: fmt.Sprintf("group %s not deleted yet: Empty, its offsets still the exported ones", g.Group)})
 	r.earlier(StepExport)
-	r.fromDelete()
+	r.from(StepDelete)
 }

@@ -123,32 +123,25 @@ func Run(ctx context.Context, src Sources, opts Options) (*Result, error) {
 // fetchGroup describes the group with its topology (as diff fetches a
 // group side) and fetches its committed offsets.
 func fetchGroup(ctx context.Context, client Client, group string) (*kafka.StreamsGroup, []admin.CommittedOffset, error) {
-	answers := client.DescribeStreamsGroups(ctx, []string{group}, true)
-	if len(answers) != 1 {
-		return nil, nil, &kafka.MalformedError{Reason: fmt.Sprintf("StreamsGroupDescribe answered %d groups for 1", len(answers))}
-	}
-	a := answers[0]
+	sg, err := diff.DescribeGroup(ctx, client, group)
 	switch {
-	case a.Err != nil:
-		return nil, nil, a.Err
-	case a.Streams.TopologyStatus == topology.Available:
-	case len(a.Streams.Subtopologies) > 0:
+	case err != nil:
+		return nil, nil, err
+	case sg.TopologyStatus == topology.Available:
+	case len(sg.Subtopologies) > 0:
 		// No description stored: the topology the broker keeps is what
 		// its verdict compares, and it names every topic.
-		g := *a.Streams
+		g := *sg
 		g.Topology = fromRecord(group, g.Subtopologies)
-		a.Streams = &g
+		sg = &g
 	default:
-		return nil, nil, &kafka.StatusError{Group: group, Status: a.Streams.TopologyStatus}
+		return nil, nil, &kafka.StatusError{Group: group, Status: sg.TopologyStatus}
 	}
 	offs := client.FetchCommittedOffsets(ctx, []string{group})
-	if len(offs) != 1 {
-		return nil, nil, &kafka.MalformedError{Reason: fmt.Sprintf("OffsetFetch answered %d groups for 1", len(offs))}
+	if err := answerErr(offs, func(g admin.GroupOffsets) error { return g.Err }, "OffsetFetch"); err != nil {
+		return nil, nil, err
 	}
-	if offs[0].Err != nil {
-		return nil, nil, offs[0].Err
-	}
-	return a.Streams, offs[0].Offsets, nil
+	return sg, offs[0].Offsets, nil
 }
 
 // lookUp reads the partitions of topics and their log start and end

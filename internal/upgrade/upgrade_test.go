@@ -30,7 +30,7 @@ func read(t *testing.T, name string) *topology.Description {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name))
 	require.NoError(t, err)
-	d, err := topoparse.Parse(data)
+	d, err := topoparse.ParseString(string(data))
 	require.NoError(t, err)
 	return d
 }

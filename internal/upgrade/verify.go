@@ -174,12 +174,11 @@ func verifyOnce(ctx context.Context, client VerifyClient, opts VerifyOptions, ne
 // verifyStreams checks a streams group: its topology, its state, its
 // offsets.
 func verifyStreams(ctx context.Context, client VerifyClient, opts VerifyOptions, newDesc *topology.Description, res *VerifyResult) {
-	described := client.DescribeStreamsGroups(ctx, []string{opts.Group}, true)
-	if err := answerErr(described, func(d admin.DescribedGroup) error { return d.Err }, "StreamsGroupDescribe"); err != nil {
+	sg, err := diff.DescribeGroup(ctx, client, opts.Group)
+	if err != nil {
 		res.Err = err
 		return
 	}
-	sg := described[0].Streams
 	res.State, res.Members = sg.State, len(sg.Members)
 	if len(sg.Subtopologies) == 0 {
 		res.Outcome, res.Reason = NotYet, "the streams group holds no topology yet"
@@ -194,7 +193,9 @@ func verifyStreams(ctx context.Context, client VerifyClient, opts VerifyOptions,
 		res.Err = err
 		return
 	}
-	res.compareOffsets(opts.Journal, offs[0].Offsets, reads(sg.Subtopologies))
+	// The topics a KIP-1071 topology reads: sources and repartition sources.
+	reads := topicSet(sg.Subtopologies, func(s kafka.Subtopology) []string { return slices.Concat(s.SourceTopics, s.RepartitionSourceTopics) })
+	res.compareOffsets(opts.Journal, offs[0].Offsets, reads)
 	res.decide()
 }
 
@@ -211,25 +212,9 @@ func (r *VerifyResult) compareTopology(ctx context.Context, group string, sg *ka
 	if err != nil {
 		return err
 	}
-	for _, f := range c.Findings {
-		if f.Kind == diff.TopologyRefused {
-			r.Refused = append(r.Refused, Refusal{Subtopology: cmpOr(f.OldSubtopology, f.NewSubtopology), Subject: f.Subject, Old: f.Old, New: f.New})
-		}
-	}
+	r.Refused = refusedBy(c)
 	r.OldTopology = len(r.Refused) > 0
 	return nil
-}
-
-// reads are the topics a KIP-1071 topology reads: sources and repartition
-// sources.
-func reads(subs []kafka.Subtopology) map[string]bool {
-	out := map[string]bool{}
-	for _, s := range subs {
-		for _, t := range slices.Concat(s.SourceTopics, s.RepartitionSourceTopics) {
-			out[t] = true
-		}
-	}
-	return out
 }
 
 // compareOffsets finds the exported offsets that moved backwards (a topic
