@@ -330,28 +330,21 @@ type CheckProblemDoc struct {
 
 // NewCheckDoc builds the document of a check.
 func NewCheckDoc(res *check.Result) CheckDoc {
-	doc := CheckDoc{Status: res.Status.String(), ExitCode: int(res.Status), Groups: make([]CheckGroupDoc, 0, len(res.Groups))}
-	if res.Err != nil {
-		doc.Error = NewErrorDoc(res.Err)
-	}
-	for _, g := range res.Groups {
+	return CheckDoc{Status: res.Status.String(), ExitCode: int(res.Status), Error: NewErrorDoc(res.Err), Groups: docsOf(res.Groups, func(g *check.Group) CheckGroupDoc {
 		o := g.Overview
-		d := CheckGroupDoc{Group: g.ID(), Coordinator: NewBrokerDoc(o.Coordinator), Status: g.Status.String(), Problems: make([]CheckProblemDoc, 0, len(g.Problems))}
-		for _, p := range g.Problems {
-			d.Problems = append(d.Problems, CheckProblemDoc{Condition: p.Condition, Status: p.Status.String(), Message: p.Message})
-		}
-		if o.Err != nil {
-			d.Error = NewErrorDoc(o.Err)
-		} else {
+		d := CheckGroupDoc{Group: g.ID(), Coordinator: NewBrokerDoc(o.Coordinator), Status: g.Status.String(), Error: NewErrorDoc(o.Err),
+			Problems: docsOf(g.Problems, func(p check.Problem) CheckProblemDoc {
+				return CheckProblemDoc{Condition: p.Condition, Status: p.Status.String(), Message: p.Message}
+			})}
+		if o.Err == nil {
 			d.CheckValuesDoc = &CheckValuesDoc{State: o.State, MemberCount: len(o.Members), Lag: g.Lag, MaxTaskLag: g.MaxTaskLag, MovingTasks: g.MovingTasks, TimeLag: checkTimeLag(res.Options, o.Time),
 				GroupEpoch: o.GroupEpoch, AssignmentEpoch: o.AssignmentEpoch, TopologyEpoch: o.TopologyEpoch, TopologyDescriptionStatus: o.DescriptionStatus.String()}
 			if res.Options.ChecksStandbys() {
 				d.StandbyCoverage = newStandbyCoverageDoc(o)
 			}
 		}
-		doc.Groups = append(doc.Groups, d)
-	}
-	return doc
+		return d
+	})}
 }
 
 // CheckUsageLine is the status line of a check that could not start: a

@@ -66,8 +66,11 @@ type ErrorDoc struct {
 }
 
 // NewErrorDoc is err in documents, named by kafka.Classify, the
-// classification the exit code uses too.
+// classification the exit code uses too; nil for a nil err.
 func NewErrorDoc(err error) *ErrorDoc {
+	if err == nil {
+		return nil
+	}
 	c := kafka.Classify(err)
 	msg := c.Message
 	var ke *kafka.Error
@@ -75,6 +78,16 @@ func NewErrorDoc(err error) *ErrorDoc {
 		msg = ke.Message
 	}
 	return &ErrorDoc{Code: c.Code, Name: c.Name, Message: msg}
+}
+
+// docsOf maps xs to their documents; never nil, so that an empty list is
+// [] in documents, not null.
+func docsOf[T, D any](xs []T, doc func(T) D) []D {
+	out := make([]D, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, doc(x))
+	}
+	return out
 }
 
 // NewDescribeDoc builds the document of a describe result.

@@ -502,11 +502,7 @@ var outcomeNames = map[diff.Outcome]string{diff.Identical: "identical", diff.Dif
 // NewDiffDoc builds the document of a diff.
 func NewDiffDoc(res *diff.Result) DiffDoc {
 	side := func(s diff.SideResult) DiffSideDoc {
-		d := DiffSideDoc{Spec: s.Spec, Group: s.Group, File: s.File, ApplicationID: s.ApplicationID}
-		if s.Err != nil {
-			d.Error = NewErrorDoc(s.Err)
-		}
-		return d
+		return DiffSideDoc{Spec: s.Spec, Group: s.Group, File: s.File, ApplicationID: s.ApplicationID, Error: NewErrorDoc(s.Err)}
 	}
 	doc := DiffDoc{Old: side(res.Old), New: side(res.New), FailOn: res.FailOn.String(),
 		Findings: []FindingDoc{}, Subtopologies: []SubtopologyDiffDoc{}, GlobalStores: []GlobalStoreDiffDoc{}}
@@ -523,13 +519,13 @@ func NewDiffDoc(res *diff.Result) DiffDoc {
 		}
 	}
 	doc.Summary = DiffSummaryDoc{Breaking: c.Count(diff.Breaking), Warning: c.Count(diff.Warning), Info: c.Count(diff.Info)}
-	for _, f := range c.Findings {
-		doc.Findings = append(doc.Findings, FindingDoc{Severity: f.Severity().String(), Kind: string(f.Kind),
+	doc.Findings = docsOf(c.Findings, func(f diff.Finding) FindingDoc {
+		return FindingDoc{Severity: f.Severity().String(), Kind: string(f.Kind),
 			OldSubtopology: f.OldSubtopology, NewSubtopology: f.NewSubtopology, GlobalStore: f.GlobalStore,
-			Subject: f.Subject, Old: f.Old, New: f.New, Node: f.Node, Message: FindingMessage(f)})
-	}
+			Subject: f.Subject, Old: f.Old, New: f.New, Node: f.Node, Message: FindingMessage(f)}
+	})
 	for _, s := range c.Subtopologies {
-		d := SubtopologyDiffDoc{Added: nodeDocs(s.Added), Removed: nodeDocs(s.Removed), Changed: changeDocs(s.Changed)}
+		d := SubtopologyDiffDoc{Added: docsOf(s.Added, newNodeDoc), Removed: docsOf(s.Removed, newNodeDoc), Changed: docsOf(s.Changed, changeDoc)}
 		switch {
 		case s.Old == nil:
 			d.NewID, d.Status = s.New.ID, "added"
@@ -560,7 +556,7 @@ func NewDiffDoc(res *diff.Result) DiffDoc {
 		}
 		for _, ch := range []*diff.NodeChange{g.Source, g.Processor} {
 			if ch != nil {
-				d.Changed = append(d.Changed, changeDocs([]diff.NodeChange{*ch})...)
+				d.Changed = append(d.Changed, changeDoc(*ch))
 			}
 		}
 		switch {
@@ -578,22 +574,6 @@ func NewDiffDoc(res *diff.Result) DiffDoc {
 	return doc
 }
 
-func nodeDocs(ns []*topology.Node) []NodeDoc {
-	out := make([]NodeDoc, 0, len(ns))
-	for _, n := range ns {
-		out = append(out, newNodeDoc(n))
-	}
-	return out
-}
-
-func changeDocs(cs []diff.NodeChange) []NodeChangeDoc {
-	out := make([]NodeChangeDoc, 0, len(cs))
-	for _, c := range cs {
-		fields := make([]string, 0, len(c.Fields))
-		for _, f := range c.Fields {
-			fields = append(fields, string(f))
-		}
-		out = append(out, NodeChangeDoc{Old: newNodeDoc(c.Old), New: newNodeDoc(c.New), Fields: fields})
-	}
-	return out
+func changeDoc(c diff.NodeChange) NodeChangeDoc {
+	return NodeChangeDoc{Old: newNodeDoc(c.Old), New: newNodeDoc(c.New), Fields: docsOf(c.Fields, func(f diff.Field) string { return string(f) })}
 }

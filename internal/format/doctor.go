@@ -111,20 +111,15 @@ type DoctorFindingDoc struct {
 
 // NewDoctorDoc builds the document of a diagnosis.
 func NewDoctorDoc(res *doctor.Result) DoctorDoc {
-	doc := DoctorDoc{Wrong: res.Wrong(), Groups: make([]DoctorGroupDoc, 0, len(res.Groups))}
-	for _, g := range res.Groups {
-		d := DoctorGroupDoc{Group: g.Group, Coordinator: NewBrokerDoc(g.Coordinator), Findings: make([]DoctorFindingDoc, 0, len(g.Findings))}
-		if g.Err != nil {
-			d.Error = NewErrorDoc(g.Err)
-		}
+	return DoctorDoc{Wrong: res.Wrong(), Groups: docsOf(res.Groups, func(g *doctor.Group) DoctorGroupDoc {
+		d := DoctorGroupDoc{Group: g.Group, Coordinator: NewBrokerDoc(g.Coordinator), Error: NewErrorDoc(g.Err),
+			Findings: docsOf(g.Findings, func(f doctor.Finding) DoctorFindingDoc {
+				return DoctorFindingDoc{Check: f.Check, Severity: f.Severity.String(), Message: f.Message, Hint: f.Hint}
+			})}
 		if s := g.Streams; s != nil {
 			n, e := len(s.Members), s.TopologyEpoch
 			d.State, d.MemberCount, d.TopologyEpoch, d.TopologyDescriptionStatus = s.State, &n, &e, s.TopologyStatus.String()
 		}
-		for _, f := range g.Findings {
-			d.Findings = append(d.Findings, DoctorFindingDoc{Check: f.Check, Severity: f.Severity.String(), Message: f.Message, Hint: f.Hint})
-		}
-		doc.Groups = append(doc.Groups, d)
-	}
-	return doc
+		return d
+	})}
 }

@@ -239,21 +239,13 @@ func NewGroupConfigDoc(res *groupconfig.Result) GroupConfigDoc {
 		default:
 			d.Outcome = "described"
 		}
-		if g.Err != nil {
-			d.Error = NewErrorDoc(g.Err)
-		}
-		if g.ReadBackErr != nil {
-			d.ReadBackError = NewErrorDoc(g.ReadBackErr)
-		}
+		d.Error, d.ReadBackError = NewErrorDoc(g.Err), NewErrorDoc(g.ReadBackErr)
 		if g.Configs != nil || (g.Err == nil && g.ReadBackErr == nil) {
 			d.Configs = make([]GroupConfigEntryDoc, 0, len(g.Configs))
 		}
 		for _, e := range g.Configs {
 			ed := GroupConfigEntryDoc{Name: e.Name, Value: e.Value, Source: string(e.Source), Dynamic: e.Dynamic(),
-				Sensitive: e.Sensitive, ReadOnly: e.ReadOnly, Synonyms: make([]ConfigSynonymDoc, 0, len(e.Synonyms))}
-			for _, s := range e.Synonyms {
-				ed.Synonyms = append(ed.Synonyms, ConfigSynonymDoc{Name: s.Name, Value: s.Value, Source: string(s.Source)})
-			}
+				Sensitive: e.Sensitive, ReadOnly: e.ReadOnly, Synonyms: docsOf(e.Synonyms, configSynonymDoc)}
 			d.Configs = append(d.Configs, ed)
 		}
 		for _, k := range g.Unreported {
@@ -269,6 +261,10 @@ func NewGroupConfigDoc(res *groupconfig.Result) GroupConfigDoc {
 		doc.Groups = append(doc.Groups, d)
 	}
 	return doc
+}
+
+func configSynonymDoc(s kafka.ConfigSynonym) ConfigSynonymDoc {
+	return ConfigSynonymDoc{Name: s.Name, Value: s.Value, Source: string(s.Source)}
 }
 
 func settingDoc(s groupconfig.Setting) *ConfigSettingDoc {

@@ -356,7 +356,7 @@ func NewGroupHistoryDoc(res *history.Result) GroupHistoryDoc {
 	s := res.Stats
 	d := GroupHistoryDoc{Group: res.Group, Topic: res.Partition.Topic, Partition: res.Partition.Partition,
 		CompleteFromLogStart: res.CompleteFromStart, EpochAtCompleteFrom: res.FirstEpoch, GroupEpoch: res.Epoch,
-		Entries: []HistoryEntryDoc{},
+		Entries: docsOf(res.Entries, newHistoryEntryDoc), Error: NewErrorDoc(res.Err),
 		Read: HistoryReadDoc{LogStartOffset: s.LogStart, EndOffset: s.End, NextOffset: s.Next, Bytes: s.Bytes, BudgetReached: s.Budget,
 			Records: s.Records, GroupRecords: s.GroupRecords, Tombstones: s.Tombstones,
 			SkippedUnknownType: s.UnknownTypes, SkippedNewerVersion: s.NewerVersions, SkippedMalformed: s.Malformed}}
@@ -364,45 +364,36 @@ func NewGroupHistoryDoc(res *history.Result) GroupHistoryDoc {
 		t := res.CompleteFrom.UTC().Format(historyTime)
 		d.CompleteFrom = &t
 	}
-	if res.Err != nil {
-		d.Error = NewErrorDoc(res.Err)
-	}
-	for _, e := range res.Entries {
-		d.Entries = append(d.Entries, newHistoryEntryDoc(e))
-	}
 	return d
 }
 
 func newHistoryEntryDoc(e history.Entry) HistoryEntryDoc {
 	d := HistoryEntryDoc{Time: e.Time.UTC().Format(historyTime), Offset: e.Offset, GroupEpoch: e.GroupEpoch, PreviousEpoch: e.PreviousEpoch,
-		Members: e.Members, Causes: []HistoryCauseDoc{}}
-	for _, c := range e.Causes {
-		cd := HistoryCauseDoc{Cause: string(c.Kind), PreviousMemberID: c.PreviousMemberID, Reason: c.Reason, Changed: c.Changed,
-			Subtopologies: c.Subtopologies, Topics: c.Topics}
-		if m := c.Member; m != nil {
-			cd.Member = &HistoryMemberDoc{MemberID: m.MemberID, ProcessID: m.ProcessID, Host: m.Host, ClientID: m.ClientID}
-			if m.InstanceID != "" {
-				cd.Member.InstanceID = &m.InstanceID
-			}
-		}
-		for _, k := range c.Configs {
-			cd.Configs = append(cd.Configs, HistoryConfigDoc{Key: k.Key, Old: setOrNull(k.Old, k.OldSet), New: setOrNull(k.New, k.NewSet)})
-		}
-		d.Causes = append(d.Causes, cd)
-	}
+		Members: e.Members, Causes: docsOf(e.Causes, newHistoryCauseDoc)}
 	if e.Assigned {
-		m := &HistoryMovesDoc{Active: []HistoryActiveMoveDoc{}, StandbysPlaced: placementDocs(e.Moved.StandbysPlaced),
-			StandbysLost: placementDocs(e.Moved.StandbysLost), WarmupsStarted: placementDocs(e.Moved.WarmupsStarted)}
-		for _, a := range e.Moved.Active {
-			m.Active = append(m.Active, HistoryActiveMoveDoc{Task: a.Task.String(), From: setOrNull(a.From, a.From != ""), To: setOrNull(a.To, a.To != "")})
-		}
-		d.Moved = m
+		d.Moved = &HistoryMovesDoc{StandbysPlaced: docsOf(e.Moved.StandbysPlaced, placementDoc),
+			StandbysLost: docsOf(e.Moved.StandbysLost, placementDoc), WarmupsStarted: docsOf(e.Moved.WarmupsStarted, placementDoc),
+			Active: docsOf(e.Moved.Active, func(a history.ActiveMove) HistoryActiveMoveDoc {
+				return HistoryActiveMoveDoc{Task: a.Task.String(), From: nonEmpty(a.From), To: nonEmpty(a.To)}
+			})}
 	}
 	if e.Converged {
 		ms := e.ConvergedAfter.Milliseconds()
 		d.ConvergedAfterMs = &ms
 	}
 	return d
+}
+
+func newHistoryCauseDoc(c history.Cause) HistoryCauseDoc {
+	cd := HistoryCauseDoc{Cause: string(c.Kind), PreviousMemberID: c.PreviousMemberID, Reason: c.Reason, Changed: c.Changed,
+		Subtopologies: c.Subtopologies, Topics: c.Topics}
+	if m := c.Member; m != nil {
+		cd.Member = &HistoryMemberDoc{MemberID: m.MemberID, ProcessID: m.ProcessID, Host: m.Host, ClientID: m.ClientID, InstanceID: nonEmpty(m.InstanceID)}
+	}
+	for _, k := range c.Configs {
+		cd.Configs = append(cd.Configs, HistoryConfigDoc{Key: k.Key, Old: setOrNull(k.Old, k.OldSet), New: setOrNull(k.New, k.NewSet)})
+	}
+	return cd
 }
 
 func setOrNull(v string, set bool) *string {
@@ -412,10 +403,6 @@ func setOrNull(v string, set bool) *string {
 	return &v
 }
 
-func placementDocs(ps []history.Placement) []HistoryPlacementDoc {
-	out := make([]HistoryPlacementDoc, len(ps))
-	for i, p := range ps {
-		out[i] = HistoryPlacementDoc{Task: p.Task.String(), Process: p.Process}
-	}
-	return out
+func placementDoc(p history.Placement) HistoryPlacementDoc {
+	return HistoryPlacementDoc{Task: p.Task.String(), Process: p.Process}
 }

@@ -54,9 +54,5 @@ type ListedGroupDoc struct {
 
 // NewListDoc builds the document of a list result.
 func NewListDoc(res *list.Result) ListDoc {
-	doc := ListDoc{Groups: make([]ListedGroupDoc, 0, len(res.Groups))}
-	for _, g := range res.Groups {
-		doc.Groups = append(doc.Groups, ListedGroupDoc{Group: g.Group, State: g.State})
-	}
-	return doc
+	return ListDoc{Groups: docsOf(res.Groups, func(g list.Group) ListedGroupDoc { return ListedGroupDoc{Group: g.Group, State: g.State} })}
 }

@@ -165,15 +165,13 @@ func newMemberDocs(ms []kafka.Member) []MemberDoc {
 	out := make([]MemberDoc, 0, len(ms))
 	for i := range ms {
 		m := &ms[i]
-		tags := make([]ClientTagDoc, 0, len(m.ClientTags))
-		for _, t := range m.ClientTags {
-			tags = append(tags, ClientTagDoc(t))
-		}
 		out = append(out, MemberDoc{
 			MemberID: m.MemberID, MemberEpoch: m.MemberEpoch, InstanceID: m.InstanceID, RackID: m.RackID,
 			ClientID: m.ClientID, ClientHost: m.ClientHost, ProcessID: m.ProcessID,
 			MemberProtocol: m.Protocol(), TopologyEpoch: m.TopologyEpoch, UserEndpoint: newEndpointDoc(m.UserEndpoint),
-			ClientTags: tags, Assignment: newAssignmentDoc(m.Assignment), TargetAssignment: newAssignmentDoc(m.TargetAssignment),
+			ClientTags:       docsOf(m.ClientTags, func(t kafka.ClientTag) ClientTagDoc { return ClientTagDoc(t) }),
+			Assignment:       newAssignmentDoc(m.Assignment),
+			TargetAssignment: newAssignmentDoc(m.TargetAssignment),
 		})
 	}
 	return out
@@ -182,17 +180,13 @@ func newMemberDocs(ms []kafka.Member) []MemberDoc {
 // newAssignmentDoc has every task list and partition list non-nil, so that
 // documents show [] rather than null.
 func newAssignmentDoc(a kafka.Assignment) AssignmentDoc {
-	return AssignmentDoc{Active: newTasksDocs(a.Active), Standby: newTasksDocs(a.Standby), Warmup: newTasksDocs(a.Warmup)}
+	return AssignmentDoc{Active: docsOf(a.Active, newTasksDoc), Standby: docsOf(a.Standby, newTasksDoc), Warmup: docsOf(a.Warmup, newTasksDoc)}
 }
 
-func newTasksDocs(ts []kafka.Tasks) []TasksDoc {
-	out := make([]TasksDoc, 0, len(ts))
-	for _, t := range ts {
-		ps := t.Partitions
-		if ps == nil {
-			ps = []int32{}
-		}
-		out = append(out, TasksDoc{SubtopologyID: t.SubtopologyID, Partitions: ps})
+func newTasksDoc(t kafka.Tasks) TasksDoc {
+	ps := t.Partitions
+	if ps == nil {
+		ps = []int32{}
 	}
-	return out
+	return TasksDoc{SubtopologyID: t.SubtopologyID, Partitions: ps}
 }

@@ -82,10 +82,4 @@ type OffsetDoc struct {
 	Lag            int64  `json:"lag" yaml:"lag"`
 }
 
-func newOffsetDocs(os []describe.PartitionOffset) []OffsetDoc {
-	out := make([]OffsetDoc, 0, len(os))
-	for _, o := range os {
-		out = append(out, OffsetDoc(o))
-	}
-	return out
-}
+func newOffsetDoc(o describe.PartitionOffset) OffsetDoc { return OffsetDoc(o) }

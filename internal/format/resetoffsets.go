@@ -287,8 +287,7 @@ const (
 
 // NewResetOffsetsDoc builds the document of a reset result.
 func NewResetOffsetsDoc(res *resetoffsets.Result) ResetOffsetsDoc {
-	doc := ResetOffsetsDoc{Scenario: string(res.Scenario), Execute: res.Execute, Groups: make([]ResetGroupDoc, 0, len(res.Groups))}
-	for _, g := range res.Groups {
+	return ResetOffsetsDoc{Scenario: string(res.Scenario), Execute: res.Execute, Groups: docsOf(res.Groups, func(g *resetoffsets.Group) ResetGroupDoc {
 		d := ResetGroupDoc{Group: g.Group, State: g.State, Coordinator: NewBrokerDoc(g.Coordinator), Partitions: []ResetPartitionDoc{}}
 		switch {
 		case g.Refusal() != nil:
@@ -315,7 +314,6 @@ func NewResetOffsetsDoc(res *resetoffsets.Result) ResetOffsetsDoc {
 		if it := g.InternalTopics; it != nil {
 			d.InternalTopics = newInternalTopicsDoc(it)
 		}
-		doc.Groups = append(doc.Groups, d)
-	}
-	return doc
+		return d
+	})}
 }

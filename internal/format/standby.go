@@ -21,6 +21,7 @@ package format
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -311,7 +312,7 @@ func newStandbyCoverageDoc(g *overview.Group) *StandbyCoverageDoc {
 	}
 	d := &StandbyCoverageDoc{StatefulTasks: len(c.Tasks), TasksWithoutStandby: c.WithoutStandby(), TasksShort: len(c.Short()),
 		ColocatedStandbys: c.Colocated(), Processes: c.Processes, Hosts: c.Hosts, Racks: c.Racks, RestorationReported: c.ProgressReported,
-		Tasks: make([]StandbyTaskDoc, 0, len(c.Tasks)), Settings: []StreamsSettingDoc{}}
+		Settings: []StreamsSettingDoc{}, Tasks: docsOf(c.Tasks, func(tc *overview.TaskCoverage) StandbyTaskDoc { return standbyTaskDoc(g, tc) })}
 	if c.ConfiguredKnown {
 		n := c.Configured
 		d.ConfiguredStandbys = &n
@@ -324,25 +325,20 @@ func newStandbyCoverageDoc(g *overview.Group) *StandbyCoverageDoc {
 		if s.Err != nil {
 			d.SettingsError = s.Err.Error()
 		}
-		names := make([]string, 0, len(s.Values))
-		for name := range s.Values {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		for _, name := range names {
-			d.Settings = append(d.Settings, StreamsSettingDoc{Name: name, Value: s.Values[name].Value, Source: s.Values[name].Source})
-		}
+		d.Settings = docsOf(slices.Sorted(maps.Keys(s.Values)), func(name string) StreamsSettingDoc {
+			return StreamsSettingDoc{Name: name, Value: s.Values[name].Value, Source: s.Values[name].Source}
+		})
 	}
-	for _, tc := range c.Tasks {
-		td := StandbyTaskDoc{ID: tc.Task.String(), StandbysCounted: tc.Counted, Standbys: make([]StandbyCopyDoc, 0, len(tc.Standbys)),
-			Reason: tc.Reason, Copies: make([]CopyProgressDoc, 0, len(tc.Copies))}
-		if tc.Reason != "" {
-			td.ReasonText = c.ReasonText(tc.Reason)
-		}
-		for _, sb := range tc.Standbys {
-			td.Standbys = append(td.Standbys, StandbyCopyDoc{Member: g.Members[sb.Member].MemberID, Colocated: string(sb.Colocated)})
-		}
-		for _, cp := range tc.Copies {
+	return d
+}
+
+// standbyTaskDoc is one stateful task's standbys and copies.
+func standbyTaskDoc(g *overview.Group, tc *overview.TaskCoverage) StandbyTaskDoc {
+	td := StandbyTaskDoc{ID: tc.Task.String(), StandbysCounted: tc.Counted, Reason: tc.Reason,
+		Standbys: docsOf(tc.Standbys, func(sb overview.StandbyCopy) StandbyCopyDoc {
+			return StandbyCopyDoc{Member: g.Members[sb.Member].MemberID, Colocated: string(sb.Colocated)}
+		}),
+		Copies: docsOf(tc.Copies, func(cp overview.CopyProgress) CopyProgressDoc {
 			cd := CopyProgressDoc{Member: g.Members[cp.Member].MemberID, Kind: cp.Kind}
 			if cp.Reported {
 				off, end, lag := cp.Offset, cp.End, cp.Lag
@@ -352,9 +348,10 @@ func newStandbyCoverageDoc(g *overview.Group) *StandbyCoverageDoc {
 					cd.WithinAcceptableLag = &w
 				}
 			}
-			td.Copies = append(td.Copies, cd)
-		}
-		d.Tasks = append(d.Tasks, td)
+			return cd
+		})}
+	if tc.Reason != "" {
+		td.ReasonText = g.Coverage.ReasonText(tc.Reason)
 	}
-	return d
+	return td
 }

@@ -30,6 +30,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 	"github.com/kstreams-groups/kstreams-groups/internal/upgrade"
 )
@@ -359,55 +360,56 @@ type UpgradeBlockerDoc struct {
 
 // NewUpgradePlanDoc builds the document of a plan, or of its failure.
 func NewUpgradePlanDoc(res *upgrade.Result) UpgradePlanDoc {
-	doc := UpgradePlanDoc{Group: res.Group, New: res.New, Refused: []UpgradeRefusalDoc{}, Offsets: []UpgradeOffsetDoc{}, Stores: []UpgradeStoreDoc{},
-		Repartitions: []UpgradeRepartitionDoc{}, NewSources: []UpgradeNewSourceDoc{}, Preconditions: []UpgradePreconditionDoc{}, Blockers: []UpgradeBlockerDoc{},
-		LeftBehind: UpgradeLeftBehindDoc{Topics: []string{}, Offsets: []UpgradePartitionDoc{}}}
 	p := res.Plan
 	if p == nil {
-		if res.Err != nil {
-			doc.Error = NewErrorDoc(res.Err)
-		}
+		p = &upgrade.Plan{}
+	}
+	doc := UpgradePlanDoc{Group: res.Group, New: res.New,
+		Refused: docsOf(p.Refused, refusalDoc),
+		Offsets: docsOf(p.Offsets, func(o upgrade.Offset) UpgradeOffsetDoc {
+			return UpgradeOffsetDoc{Group: o.Group, Topic: o.Topic, Partition: o.Partition, Offset: o.Offset, Kind: string(o.Kind), InNew: o.InNew}
+		}),
+		Stores:       docsOf(p.Stores, upgradeStoreDoc),
+		Repartitions: docsOf(p.Repartitions, upgradeRepartitionDoc),
+		NewSources:   docsOf(p.NewSources, func(s upgrade.NewSource) UpgradeNewSourceDoc { return UpgradeNewSourceDoc(s) }),
+		LeftBehind: UpgradeLeftBehindDoc{Topics: append([]string{}, p.LeftBehind.Topics...),
+			Offsets: docsOf(p.LeftBehind.Offsets, partitionDoc)},
+		Preconditions: docsOf(p.Preconditions, func(c upgrade.Precondition) UpgradePreconditionDoc {
+			return UpgradePreconditionDoc{Kind: string(c.Kind), Holds: c.Holds, Detail: c.Detail}
+		}),
+		Blockers: docsOf(p.Blockers, func(bl upgrade.Blocker) UpgradeBlockerDoc {
+			return UpgradeBlockerDoc{Kind: string(bl.Kind), Subject: bl.Subject, Detail: bl.Detail}
+		})}
+	if res.Plan == nil {
+		doc.Error = NewErrorDoc(res.Err)
 		return doc
 	}
 	doc.Verdict, doc.State, doc.Members, doc.TopologyDescriptionStatus = string(p.Verdict), p.State, p.Members, p.DescriptionStatus.String()
-	for _, r := range p.Refused {
-		doc.Refused = append(doc.Refused, UpgradeRefusalDoc{Subtopology: r.Subtopology, Subject: r.Subject, Old: r.Old, New: r.New})
-	}
-	for _, o := range p.Offsets {
-		doc.Offsets = append(doc.Offsets, UpgradeOffsetDoc{Group: o.Group, Topic: o.Topic, Partition: o.Partition, Offset: o.Offset, Kind: string(o.Kind), InNew: o.InNew})
-	}
-	for _, s := range p.Stores {
-		d := UpgradeStoreDoc{Name: s.Name, NewName: s.NewName, Fate: string(s.Fate), StartsEmpty: s.StartsEmpty(), Subtopology: s.Subtopology,
-			Changelog: s.Changelog, NewChangelog: s.NewChangelog}
-		if s.ChangelogRecords >= 0 {
-			n := s.ChangelogRecords
-			d.ChangelogRecords = &n
-		}
-		doc.Stores = append(doc.Stores, d)
-	}
-	for _, r := range p.Repartitions {
-		d := UpgradeRepartitionDoc{Topic: r.Topic, NewTopic: r.NewTopic, Fate: string(r.Fate), InFlight: r.InFlight(), Partitions: []UpgradeInFlightDoc{}}
-		if r.Known {
-			drained := r.Drained()
-			d.Drained = &drained
-		}
-		for _, pt := range r.Partitions {
-			d.Partitions = append(d.Partitions, UpgradeInFlightDoc{Partition: pt.Partition, Committed: pt.Committed, Start: pt.Start, End: pt.End, InFlight: pt.InFlight()})
-		}
-		doc.Repartitions = append(doc.Repartitions, d)
-	}
-	for _, s := range p.NewSources {
-		doc.NewSources = append(doc.NewSources, UpgradeNewSourceDoc{Topic: s.Topic, Subtopology: s.Subtopology})
-	}
-	doc.LeftBehind.Topics = append(doc.LeftBehind.Topics, p.LeftBehind.Topics...)
-	for _, tp := range p.LeftBehind.Offsets {
-		doc.LeftBehind.Offsets = append(doc.LeftBehind.Offsets, UpgradePartitionDoc{Topic: tp.Topic, Partition: tp.Partition})
-	}
-	for _, c := range p.Preconditions {
-		doc.Preconditions = append(doc.Preconditions, UpgradePreconditionDoc{Kind: string(c.Kind), Holds: c.Holds, Detail: c.Detail})
-	}
-	for _, bl := range p.Blockers {
-		doc.Blockers = append(doc.Blockers, UpgradeBlockerDoc{Kind: string(bl.Kind), Subject: bl.Subject, Detail: bl.Detail})
-	}
 	return doc
+}
+
+func refusalDoc(r upgrade.Refusal) UpgradeRefusalDoc { return UpgradeRefusalDoc(r) }
+
+func partitionDoc(tp kafka.TopicPartition) UpgradePartitionDoc { return UpgradePartitionDoc(tp) }
+
+func upgradeStoreDoc(s upgrade.Store) UpgradeStoreDoc {
+	d := UpgradeStoreDoc{Name: s.Name, NewName: s.NewName, Fate: string(s.Fate), StartsEmpty: s.StartsEmpty(), Subtopology: s.Subtopology,
+		Changelog: s.Changelog, NewChangelog: s.NewChangelog}
+	if s.ChangelogRecords >= 0 {
+		n := s.ChangelogRecords
+		d.ChangelogRecords = &n
+	}
+	return d
+}
+
+func upgradeRepartitionDoc(r upgrade.Repartition) UpgradeRepartitionDoc {
+	d := UpgradeRepartitionDoc{Topic: r.Topic, NewTopic: r.NewTopic, Fate: string(r.Fate), InFlight: r.InFlight(),
+		Partitions: docsOf(r.Partitions, func(pt upgrade.InFlight) UpgradeInFlightDoc {
+			return UpgradeInFlightDoc{Partition: pt.Partition, Committed: pt.Committed, Start: pt.Start, End: pt.End, InFlight: pt.InFlight()}
+		})}
+	if r.Known {
+		drained := r.Drained()
+		d.Drained = &drained
+	}
+	return d
 }

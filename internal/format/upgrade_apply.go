@@ -188,24 +188,16 @@ type UpgradeStepDoc struct {
 // NewUpgradeApplyDoc converts an apply run.
 func NewUpgradeApplyDoc(res *upgrade.ApplyResult) UpgradeApplyDoc {
 	d := UpgradeApplyDoc{Group: res.Group, New: res.New, Execute: res.Execute, Resumed: res.Resumed, Export: res.Export,
-		Outcome: string(res.Outcome()), Refusals: append([]string{}, res.Refusals...), Steps: []UpgradeStepDoc{},
-		Stopped: string(res.Stopped), Next: []string{}}
+		Outcome: string(res.Outcome()), Refusals: append([]string{}, res.Refusals...), Stopped: string(res.Stopped), Next: []string{},
+		Steps: docsOf(res.Steps, func(s upgrade.Step) UpgradeStepDoc {
+			return UpgradeStepDoc{Step: string(s.Kind), Done: s.Done, Earlier: s.Earlier, Detail: s.Detail, Error: NewErrorDoc(s.Err)}
+		}), Error: NewErrorDoc(res.Err)}
 	if res.Plan != nil {
 		p := NewUpgradePlanDoc(&upgrade.Result{Group: res.Group, New: res.New, Plan: res.Plan})
 		d.Plan = &p
 	}
-	for _, s := range res.Steps {
-		sd := UpgradeStepDoc{Step: string(s.Kind), Done: s.Done, Earlier: s.Earlier, Detail: s.Detail}
-		if s.Err != nil {
-			sd.Error = NewErrorDoc(s.Err)
-		}
-		d.Steps = append(d.Steps, sd)
-	}
 	if o := res.Outcome(); o == upgrade.ApplyInterrupted || o == upgrade.ApplyFailed {
 		d.Next = UpgradeApplyNext(res)
-	}
-	if res.Err != nil {
-		d.Error = NewErrorDoc(res.Err)
 	}
 	return d
 }
@@ -325,9 +317,7 @@ func NewUpgradeVerifyDoc(res *upgrade.VerifyResult) UpgradeVerifyDoc {
 		return d
 	}
 	d.Outcome = string(res.Outcome)
-	for _, r := range res.Refused {
-		d.Refused = append(d.Refused, UpgradeRefusalDoc{Subtopology: r.Subtopology, Subject: r.Subject, Old: r.Old, New: r.New})
-	}
+	d.Refused, d.StaleOffsets = docsOf(res.Refused, refusalDoc), docsOf(res.StaleOffsets, partitionDoc)
 	for _, b := range res.Backwards {
 		bd := UpgradeBackwardsDoc{Topic: b.Topic, Partition: b.Partition, Exported: b.Want}
 		if b.Got >= 0 {
@@ -335,9 +325,6 @@ func NewUpgradeVerifyDoc(res *upgrade.VerifyResult) UpgradeVerifyDoc {
 			bd.Committed = &got
 		}
 		d.Backwards = append(d.Backwards, bd)
-	}
-	for _, tp := range res.StaleOffsets {
-		d.StaleOffsets = append(d.StaleOffsets, UpgradePartitionDoc{Topic: tp.Topic, Partition: tp.Partition})
 	}
 	return d
 }
