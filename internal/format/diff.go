@@ -55,10 +55,10 @@ func DiffText(w io.Writer, res *diff.Result, st *Styles) error {
 		return err
 	}
 	for _, s := range []diff.SideResult{res.Old, res.New} {
-		fmt.Fprintf(&b, "%s %s (%s)\n", st.Paint(st.header(), s.Label+":"), Escape(s.Spec), prefixNote(s))
+		fmt.Fprintf(&b, "%s %s (%s)\n", st.Paint(st.orPlain().Header, s.Label+":"), Escape(s.Spec), prefixNote(s))
 	}
 	b.WriteString("\n")
-	b.WriteString(st.Paint(st.header(), "Upgrade safety:") + " " + summary(c) + "\n")
+	b.WriteString(st.Paint(st.orPlain().Header, "Upgrade safety:") + " " + summary(c) + "\n")
 	for _, f := range c.Findings {
 		fmt.Fprintf(&b, "  %s  %s: %s\n", st.Paint(severityColor(st, f.Severity()), fmt.Sprintf("%-8s", f.Severity())), FindingLocation(f), FindingMessage(f))
 		if err := flush(false); err != nil {
@@ -66,13 +66,13 @@ func DiffText(w io.Writer, res *diff.Result, st *Styles) error {
 		}
 	}
 	if line := brokerVerdict(res); line != "" {
-		b.WriteString("\n" + st.Paint(st.header(), "Broker:") + " " + line + "\n")
+		b.WriteString("\n" + st.Paint(st.orPlain().Header, "Broker:") + " " + line + "\n")
 	}
 	if c.Identical() {
 		b.WriteString("\nNo differences: the topologies are the same after normalisation.\n")
 		return flush(true)
 	}
-	b.WriteString("\n" + st.Paint(st.header(), "Changes:") + "\n")
+	b.WriteString("\n" + st.Paint(st.orPlain().Header, "Changes:") + "\n")
 	for _, s := range c.Subtopologies {
 		writeSubtopologyChange(&b, s, st)
 		if err := flush(false); err != nil {
@@ -149,9 +149,9 @@ func summary(c *diff.Comparison) string {
 func severityColor(st *Styles, s diff.Severity) *color.Color {
 	switch s {
 	case diff.Breaking:
-		return st.errorColor()
+		return st.orPlain().Error
 	case diff.Warning:
-		return st.warning()
+		return st.orPlain().Warning
 	}
 	return nil
 }
@@ -322,10 +322,10 @@ func writeGlobalStoreChange(b *bytes.Buffer, g diff.GlobalStoreChange, st *Style
 
 func writeNodeChanges(b *bytes.Buffer, added, removed []*topology.Node, changed []diff.NodeChange, st *Styles) {
 	for _, n := range added {
-		fmt.Fprintf(b, "    %s\n", st.Paint(st.added(), "+ "+nodeLine(n)))
+		fmt.Fprintf(b, "    %s\n", st.Paint(st.orPlain().Added, "+ "+nodeLine(n)))
 	}
 	for _, n := range removed {
-		fmt.Fprintf(b, "    %s\n", st.Paint(st.removed(), "- "+nodeLine(n)))
+		fmt.Fprintf(b, "    %s\n", st.Paint(st.orPlain().Removed, "- "+nodeLine(n)))
 	}
 	for _, c := range changed {
 		line := "~ " + kindLabel(c.Old.Kind) + ": " + Escape(c.Old.Name)
@@ -402,13 +402,13 @@ func unifiedDiff(res *diff.Result) (string, error) {
 func paintDiffLine(st *Styles, line string) string {
 	switch {
 	case strings.HasPrefix(line, "--- "), strings.HasPrefix(line, "+++ "):
-		return st.Paint(st.header(), line)
+		return st.Paint(st.orPlain().Header, line)
 	case strings.HasPrefix(line, "@@"):
-		return st.Paint(st.hunk(), line)
+		return st.Paint(st.orPlain().Hunk, line)
 	case strings.HasPrefix(line, "+"):
-		return st.Paint(st.added(), line)
+		return st.Paint(st.orPlain().Added, line)
 	case strings.HasPrefix(line, "-"):
-		return st.Paint(st.removed(), line)
+		return st.Paint(st.orPlain().Removed, line)
 	}
 	return line
 }

@@ -39,7 +39,7 @@ func DoctorText(w io.Writer, res *doctor.Result, st *Styles) error {
 		if s := g.Streams; s != nil {
 			header += fmt.Sprintf(": %s, %s, topology epoch %d, description %s", st.PaintState(s.State, Escape(s.State)), plural(len(s.Members), "member"), s.TopologyEpoch, s.TopologyStatus)
 		}
-		b.WriteString(st.Paint(st.header(), header) + "\n")
+		b.WriteString(st.Paint(st.orPlain().Header, header) + "\n")
 		problems, warnings := 0, 0
 		for _, f := range g.Findings {
 			label, c := severityLabel(f.Severity, st)

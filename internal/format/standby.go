@@ -70,7 +70,7 @@ func writeStandbyHead(t *tableWriter, g *overview.Group, label func(string) stri
 	switch s := g.Settings; {
 	case s == nil:
 	case s.Err != nil:
-		t.write(label("Standbys") + st.Paint(st.warning(), "unknown") + " (cannot read the group configs: " + Escape(s.Err.Error()) + ")\n")
+		t.write(label("Standbys") + st.Paint(st.orPlain().Warning, "unknown") + " (cannot read the group configs: " + Escape(s.Err.Error()) + ")\n")
 	default:
 		t.write(label("Standbys") + standbySettingText(s, overview.ConfigStandbys) + "\n")
 		t.write(label("Warm-ups") + standbySettingText(s, overview.ConfigWarmups) + "\n")
@@ -102,11 +102,11 @@ func coverageLines(st *Styles, c *overview.Coverage) []string {
 	case !c.ConfiguredKnown:
 		return []string{fmt.Sprintf("%s, %d without a standby that counts (configured number unknown)", plural(n, "stateful task"), c.WithoutStandby())}
 	case c.Configured == 0:
-		return []string{plural(n, "stateful task") + ", " + st.Paint(st.warning(), "no standbys configured") + ": a failover restores from the changelog"}
+		return []string{plural(n, "stateful task") + ", " + st.Paint(st.orPlain().Warning, "no standbys configured") + ": a failover restores from the changelog"}
 	case len(short) == 0:
 		return []string{fmt.Sprintf("all %s have %s", plural(n, "stateful task"), plural(int(c.Configured), "standby"))}
 	}
-	lines := []string{st.Paint(st.warning(), fmt.Sprintf("%d of %d stateful tasks", len(short), n)) +
+	lines := []string{st.Paint(st.orPlain().Warning, fmt.Sprintf("%d of %d stateful tasks", len(short), n)) +
 		fmt.Sprintf(" have fewer than %s", plural(int(c.Configured), "standby"))}
 	for _, reason := range reasonOrder {
 		var ids []string
@@ -135,7 +135,7 @@ func colocationLines(st *Styles, c *overview.Coverage) []string {
 			}
 		}
 		if len(named) > 0 {
-			lines = append(lines, st.Paint(st.warning(), "standby "+kind.Describe())+", not counted: "+namedList(named))
+			lines = append(lines, st.Paint(st.orPlain().Warning, "standby "+kind.Describe())+", not counted: "+namedList(named))
 		}
 	}
 	return lines
@@ -186,7 +186,7 @@ func coverageNote(g *overview.Group, t *overview.Task, st *Styles) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "  " + st.Paint(st.warning(), strings.Join(parts, ", "))
+	return "  " + st.Paint(st.orPlain().Warning, strings.Join(parts, ", "))
 }
 
 // writeRestoration writes the changelog lag of the copies of a stateful
@@ -241,7 +241,7 @@ func copyText(cp overview.CopyProgress, st *Styles) string {
 		out += " restoring"
 	}
 	if cp.WithinKnown && !cp.Within {
-		out += " " + st.Paint(st.warning(), "(above acceptable)")
+		out += " " + st.Paint(st.orPlain().Warning, "(above acceptable)")
 	}
 	return out
 }

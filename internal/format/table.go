@@ -64,7 +64,7 @@ func (t *tableWriter) header(cols []column) {
 			b.WriteByte(' ')
 		}
 	}
-	t.write(t.st.Paint(t.st.header(), b.String()) + "\n")
+	t.write(t.st.Paint(t.st.orPlain().Header, b.String()) + "\n")
 }
 
 // row writes a data row; a state cell takes the color of state.
@@ -88,7 +88,7 @@ func (t *tableWriter) row(cols []column, state string) {
 // then "Error: ..."), or nothing for other states.
 func (t *tableWriter) notice(g *describe.Group) {
 	if msg := EmptyGroupNotice(g); msg != "" {
-		t.write("\n" + t.st.Paint(t.st.warning(), "Error: "+msg) + "\n")
+		t.write("\n" + t.st.Paint(t.st.orPlain().Warning, "Error: "+msg) + "\n")
 	}
 }
 

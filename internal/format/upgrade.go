@@ -44,7 +44,7 @@ func UpgradePlanText(w io.Writer, res *upgrade.Result, st *Styles) error {
 	}
 	var b strings.Builder
 	g := Escape(p.Group)
-	fmt.Fprintf(&b, "%s %s (state %s, %s), NEW: %s\n", st.Paint(st.header(), "Upgrade plan for group"), g, Escape(p.State), plural(p.Members, "member"), Escape(res.New))
+	fmt.Fprintf(&b, "%s %s (state %s, %s), NEW: %s\n", st.Paint(st.orPlain().Header, "Upgrade plan for group"), g, Escape(p.State), plural(p.Members, "member"), Escape(res.New))
 	if p.DescriptionStatus != topology.Available {
 		fmt.Fprintf(&b, "The group's topology description is %s: its stores and topics are those of the topology the broker keeps (no node names).\n", p.DescriptionStatus)
 	}
@@ -58,7 +58,7 @@ func UpgradePlanText(w io.Writer, res *upgrade.Result, st *Styles) error {
 	writeUpgradeStores(&b, p, st)
 	writeUpgradeRepartitions(&b, p, st)
 	if len(p.NewSources) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", st.Paint(st.header(), "New source topics (no committed offsets: the application's auto.offset.reset decides where they start):"))
+		fmt.Fprintf(&b, "\n%s\n", st.Paint(st.orPlain().Header, "New source topics (no committed offsets: the application's auto.offset.reset decides where they start):"))
 		for _, s := range p.NewSources {
 			fmt.Fprintf(&b, "  %s (sub-topology %s)\n", Escape(s.Topic), Escape(s.Subtopology))
 		}
@@ -73,22 +73,22 @@ func writeUpgradeVerdict(b *strings.Builder, res *upgrade.Result, st *Styles) {
 	p := res.Plan
 	g := Escape(p.Group)
 	if len(p.Refused) == 0 {
-		fmt.Fprintf(b, "%s accepts NEW for group %s (the same sub-topologies with the same source, repartition and changelog topics).\n", st.Paint(st.header(), "Broker:"), g)
+		fmt.Fprintf(b, "%s accepts NEW for group %s (the same sub-topologies with the same source, repartition and changelog topics).\n", st.Paint(st.orPlain().Header, "Broker:"), g)
 	} else {
-		fmt.Fprintf(b, "%s refuses NEW for group %s (INVALID_REQUEST: Topology updates are not supported yet), even when the group is Empty:\n", st.Paint(st.header(), "Broker:"), g)
+		fmt.Fprintf(b, "%s refuses NEW for group %s (INVALID_REQUEST: Topology updates are not supported yet), even when the group is Empty:\n", st.Paint(st.orPlain().Header, "Broker:"), g)
 		for _, r := range p.Refused {
 			fmt.Fprintf(b, "  sub-topology %s: %s\n", Escape(r.Subtopology), refusalText(r))
 		}
 	}
-	verdict := st.Paint(st.header(), "Verdict:")
+	verdict := st.Paint(st.orPlain().Header, "Verdict:")
 	switch p.Verdict {
 	case upgrade.AcceptedAsIs:
-		fmt.Fprintf(b, "%s %s: deploy NEW as usual (a rolling restart); nothing to migrate.\n", verdict, st.Paint(st.warning(), "accepted as is"))
+		fmt.Fprintf(b, "%s %s: deploy NEW as usual (a rolling restart); nothing to migrate.\n", verdict, st.Paint(st.orPlain().Warning, "accepted as is"))
 	case upgrade.MigrationNeeded:
 		fmt.Fprintf(b, "%s %s, nothing blocks it: with every instance stopped, delete the group, commit all its offsets back to the same id, then start only NEW (next: kstreams-groups upgrade apply --group %s%s %s).\n",
-			verdict, st.Paint(st.warning(), "migration needed"), g, acceptStateLossArg(p), Escape(res.New))
+			verdict, st.Paint(st.orPlain().Warning, "migration needed"), g, acceptStateLossArg(p), Escape(res.New))
 	default:
-		fmt.Fprintf(b, "%s %s: the broker refuses NEW and the migration cannot be carried out now (%s).\n", verdict, st.Paint(st.errorColor(), "blocked"), plural(len(p.Blockers), "blocker"))
+		fmt.Fprintf(b, "%s %s: the broker refuses NEW and the migration cannot be carried out now (%s).\n", verdict, st.Paint(st.orPlain().Error, "blocked"), plural(len(p.Blockers), "blocker"))
 	}
 }
 
@@ -120,7 +120,7 @@ func refusalText(r upgrade.Refusal) string {
 }
 
 func writeUpgradeOffsets(b *strings.Builder, p *upgrade.Plan, st *Styles) {
-	fmt.Fprintf(b, "\n%s\n", st.Paint(st.header(), fmt.Sprintf("Offsets to carry (%s: every input and repartition partition the group committed):", plural(len(p.Offsets), "offset"))))
+	fmt.Fprintf(b, "\n%s\n", st.Paint(st.orPlain().Header, fmt.Sprintf("Offsets to carry (%s: every input and repartition partition the group committed):", plural(len(p.Offsets), "offset"))))
 	if len(p.Offsets) == 0 {
 		b.WriteString("  none: the group committed no offset, NEW starts where auto.offset.reset says\n")
 		return
@@ -130,7 +130,7 @@ func writeUpgradeOffsets(b *strings.Builder, p *upgrade.Plan, st *Styles) {
 		topicW = max(topicW, len(Escape(o.Topic)))
 		offW = max(offW, len(strconv.FormatInt(o.Offset, 10)))
 	}
-	fmt.Fprintf(b, "  %s\n", st.Paint(st.header(), fmt.Sprintf("%-*s %-*s %-*s %s", topicW, "TOPIC", partW, "PARTITION", offW, "OFFSET", "KIND")))
+	fmt.Fprintf(b, "  %s\n", st.Paint(st.orPlain().Header, fmt.Sprintf("%-*s %-*s %-*s %s", topicW, "TOPIC", partW, "PARTITION", offW, "OFFSET", "KIND")))
 	for _, o := range p.Offsets {
 		note := ""
 		if !o.InNew {
@@ -144,7 +144,7 @@ func writeUpgradeStores(b *strings.Builder, p *upgrade.Plan, st *Styles) {
 	if len(p.Stores) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n%s\n", st.Paint(st.header(), "Stores:"))
+	fmt.Fprintf(b, "\n%s\n", st.Paint(st.orPlain().Header, "Stores:"))
 	for _, s := range p.Stores {
 		switch s.Fate {
 		case upgrade.StoreKept:
@@ -155,11 +155,11 @@ func writeUpgradeStores(b *strings.Builder, p *upgrade.Plan, st *Styles) {
 			fmt.Fprintf(b, "  %s (sub-topology %s): kept, state continues (%s)\n", Escape(s.Name), Escape(s.Subtopology), where)
 		case upgrade.StoreRenamed:
 			fmt.Fprintf(b, "  %s -> %s (sub-topology %s): renamed, state %s: the new changelog %s is a new topic; %s\n",
-				Escape(s.Name), Escape(s.NewName), Escape(s.Subtopology), st.Paint(st.warning(), "STARTS EMPTY"), Escape(s.NewChangelog), lostState(s))
+				Escape(s.Name), Escape(s.NewName), Escape(s.Subtopology), st.Paint(st.orPlain().Warning, "STARTS EMPTY"), Escape(s.NewChangelog), lostState(s))
 		case upgrade.StoreDropped:
 			fmt.Fprintf(b, "  %s (sub-topology %s): dropped, %s\n", Escape(s.Name), Escape(s.Subtopology), lostState(s))
 		case upgrade.StoreNew:
-			fmt.Fprintf(b, "  %s (sub-topology %s): new, state %s\n", Escape(s.NewName), Escape(s.Subtopology), st.Paint(st.warning(), "STARTS EMPTY"))
+			fmt.Fprintf(b, "  %s (sub-topology %s): new, state %s\n", Escape(s.NewName), Escape(s.Subtopology), st.Paint(st.orPlain().Warning, "STARTS EMPTY"))
 		}
 	}
 }
@@ -179,7 +179,7 @@ func writeUpgradeRepartitions(b *strings.Builder, p *upgrade.Plan, st *Styles) {
 	if len(p.Repartitions) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n%s\n", st.Paint(st.header(), "Repartition topics NEW renames or drops (no topology reads them after the migration):"))
+	fmt.Fprintf(b, "\n%s\n", st.Paint(st.orPlain().Header, "Repartition topics NEW renames or drops (no topology reads them after the migration):"))
 	for _, r := range p.Repartitions {
 		name := Escape(r.Topic)
 		if r.Fate == upgrade.RepartitionRenamed {
@@ -187,11 +187,11 @@ func writeUpgradeRepartitions(b *strings.Builder, p *upgrade.Plan, st *Styles) {
 		}
 		switch {
 		case !r.Known:
-			fmt.Fprintf(b, "  %s: %s, %s\n", name, r.Fate, st.Paint(st.errorColor(), "end offsets unknown"))
+			fmt.Fprintf(b, "  %s: %s, %s\n", name, r.Fate, st.Paint(st.orPlain().Error, "end offsets unknown"))
 		case r.Drained():
 			fmt.Fprintf(b, "  %s: %s, drained (committed = end offset on every partition)\n", name, r.Fate)
 		default:
-			fmt.Fprintf(b, "  %s: %s, %s\n", name, r.Fate, st.Paint(st.errorColor(), fmt.Sprintf("NOT drained: %s in flight", plural(int(r.InFlight()), "record"))))
+			fmt.Fprintf(b, "  %s: %s, %s\n", name, r.Fate, st.Paint(st.orPlain().Error, fmt.Sprintf("NOT drained: %s in flight", plural(int(r.InFlight()), "record"))))
 			for _, pt := range r.Partitions {
 				if n := pt.InFlight(); n > 0 {
 					fmt.Fprintf(b, "    partition %d: committed %s, end %d: %d in flight\n", pt.Partition, offsetOrNone(pt.Committed), pt.End, n)
@@ -213,7 +213,7 @@ func writeUpgradeLeftBehind(b *strings.Builder, p *upgrade.Plan, st *Styles) {
 	if len(lb.Topics) == 0 && len(lb.Offsets) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n%s\n", st.Paint(st.header(), "Left behind (delete them by name once NEW runs; inventory --orphans lists them):"))
+	fmt.Fprintf(b, "\n%s\n", st.Paint(st.orPlain().Header, "Left behind (delete them by name once NEW runs; inventory --orphans lists them):"))
 	for _, t := range lb.Topics {
 		fmt.Fprintf(b, "  topic %s\n", Escape(t))
 	}
@@ -229,18 +229,18 @@ func writeUpgradeLeftBehind(b *strings.Builder, p *upgrade.Plan, st *Styles) {
 }
 
 func writeUpgradeConditions(b *strings.Builder, p *upgrade.Plan, st *Styles) {
-	fmt.Fprintf(b, "\n%s\n", st.Paint(st.header(), "Preconditions:"))
+	fmt.Fprintf(b, "\n%s\n", st.Paint(st.orPlain().Header, "Preconditions:"))
 	for _, c := range p.Preconditions {
 		mark := "ok     "
 		if !c.Holds {
-			mark = st.Paint(st.warning(), "NOT MET")
+			mark = st.Paint(st.orPlain().Warning, "NOT MET")
 		}
 		fmt.Fprintf(b, "  %s %s: %s\n", mark, c.Kind, Escape(c.Detail))
 	}
 	if len(p.Blockers) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n%s\n", st.Paint(st.errorColor(), "Blockers:"))
+	fmt.Fprintf(b, "\n%s\n", st.Paint(st.orPlain().Error, "Blockers:"))
 	for _, bl := range p.Blockers {
 		fmt.Fprintf(b, "  %s %s: %s\n", bl.Kind, Escape(bl.Subject), Escape(bl.Detail))
 	}
