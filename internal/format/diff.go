@@ -310,14 +310,19 @@ func writeGlobalStoreChange(b *bytes.Buffer, g diff.GlobalStoreChange, st *Style
 			return
 		}
 		fmt.Fprintf(b, "  Global store %s: changed\n", name)
-		var changed []diff.NodeChange
-		for _, c := range []*diff.NodeChange{g.Source, g.Processor} {
-			if c != nil {
-				changed = append(changed, *c)
-			}
-		}
-		writeNodeChanges(b, nil, nil, changed, st)
+		writeNodeChanges(b, nil, nil, globalChanges(g), st)
 	}
+}
+
+// globalChanges are the changes of a global store's source and processor.
+func globalChanges(g diff.GlobalStoreChange) []diff.NodeChange {
+	var changed []diff.NodeChange
+	for _, c := range []*diff.NodeChange{g.Source, g.Processor} {
+		if c != nil {
+			changed = append(changed, *c)
+		}
+	}
+	return changed
 }
 
 func writeNodeChanges(b *bytes.Buffer, added, removed []*topology.Node, changed []diff.NodeChange, st *Styles) {
@@ -545,7 +550,7 @@ func NewDiffDoc(res *diff.Result) DiffDoc {
 		doc.Subtopologies = append(doc.Subtopologies, d)
 	}
 	for _, g := range c.GlobalStores {
-		d := GlobalStoreDiffDoc{Changed: []NodeChangeDoc{}}
+		d := GlobalStoreDiffDoc{Changed: docsOf(globalChanges(g), changeDoc)}
 		if g.Old != nil {
 			o := newGlobalStoreDoc(g.Old)
 			d.Old = &o
@@ -553,11 +558,6 @@ func NewDiffDoc(res *diff.Result) DiffDoc {
 		if g.New != nil {
 			n := newGlobalStoreDoc(g.New)
 			d.New = &n
-		}
-		for _, ch := range []*diff.NodeChange{g.Source, g.Processor} {
-			if ch != nil {
-				d.Changed = append(d.Changed, changeDoc(*ch))
-			}
 		}
 		switch {
 		case g.Old == nil:

@@ -23,15 +23,13 @@ import (
 // DoctorText writes the diagnosis of each group.
 func DoctorText(w io.Writer, res *doctor.Result, st *Styles) error {
 	var b strings.Builder
-	first := true
 	for _, g := range res.Groups {
 		if g.Err != nil {
 			continue
 		}
-		if !first {
+		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		first = false
 		header := "Streams group '" + Escape(g.Group) + "'"
 		if g.Coordinator != nil {
 			header += fmt.Sprintf(" (coordinator %d, %s)", g.Coordinator.ID, Escape(g.Coordinator.Addr()))

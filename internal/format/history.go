@@ -185,13 +185,7 @@ func configSide(v string, set bool) string {
 	return Escape(v)
 }
 
-func escapeJoin(ss []string) string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = Escape(s)
-	}
-	return strings.Join(out, ", ")
-}
+func escapeJoin(ss []string) string { return strings.Join(escapedAll(ss), ", ") }
 
 func processName(p string) string {
 	if p == "" {
@@ -205,14 +199,13 @@ func movedLines(m history.Moves) []string {
 	for _, a := range m.Active {
 		out = append(out, fmt.Sprintf("%s active %s -> %s", Escape(a.Task.String()), processName(a.From), processName(a.To)))
 	}
-	for _, p := range m.StandbysPlaced {
-		out = append(out, fmt.Sprintf("%s standby placed on %s", Escape(p.Task.String()), processName(p.Process)))
-	}
-	for _, p := range m.StandbysLost {
-		out = append(out, fmt.Sprintf("%s standby lost on %s", Escape(p.Task.String()), processName(p.Process)))
-	}
-	for _, p := range m.WarmupsStarted {
-		out = append(out, fmt.Sprintf("%s warm-up started on %s", Escape(p.Task.String()), processName(p.Process)))
+	for _, ps := range []struct {
+		what string
+		ps   []history.Placement
+	}{{"standby placed", m.StandbysPlaced}, {"standby lost", m.StandbysLost}, {"warm-up started", m.WarmupsStarted}} {
+		for _, p := range ps.ps {
+			out = append(out, fmt.Sprintf("%s %s on %s", Escape(p.Task.String()), ps.what, processName(p.Process)))
+		}
 	}
 	return out
 }

@@ -52,14 +52,7 @@ func MembersText(w io.Writer, g *describe.Group, verbose bool, st *Styles) error
 		widths = []int{gw, 25, 15, mw, 15, 15, pw, cw, 0}
 		glued = 2 // TOPOLOGY-EPOCH runs into MEMBER
 	}
-	line := func(cells []string) []column {
-		cols := make([]column, len(cells))
-		for i := range cells {
-			cols[i] = column{width: widths[i], head: heads[i], cell: cells[i], glued: i == glued}
-		}
-		return cols
-	}
-	t.header(line(heads))
+	t.header(columns(heads, widths, glued, heads))
 	for i := range g.Members {
 		m := &g.Members[i]
 		cells := []string{group, ids[i], procs[i], clients[i], AssignmentText(m, false)}
@@ -67,7 +60,7 @@ func MembersText(w io.Writer, g *describe.Group, verbose bool, st *Styles) error
 			cells = []string{group, strconv.Itoa(int(g.AssignmentEpoch)), strconv.Itoa(int(g.TopologyEpoch)),
 				ids[i], m.Protocol(), strconv.Itoa(int(m.MemberEpoch)), procs[i], clients[i], AssignmentText(m, true)}
 		}
-		t.row(line(cells), "")
+		t.row(columns(heads, widths, glued, cells), "")
 	}
 	return t.err
 }

@@ -44,14 +44,7 @@ func OffsetsText(w io.Writer, g *describe.Group, verbose bool, st *Styles) error
 		heads = []string{"GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LEADER-EPOCH", "LOG-END-OFFSET", "OFFSET-LAG"}
 		widths = []int{gw, tw, 10, 15, 15, 15, 15}
 	}
-	line := func(cells []string) []column {
-		cols := make([]column, len(cells))
-		for i := range cells {
-			cols[i] = column{width: widths[i], head: heads[i], cell: cells[i]}
-		}
-		return cols
-	}
-	t.header(line(heads))
+	t.header(columns(heads, widths, -1, heads))
 	for i, o := range g.Offsets {
 		lag := strconv.FormatInt(o.Lag, 10)
 		cells := []string{group, topics[i], strconv.Itoa(int(o.Partition)), lag}
@@ -65,7 +58,7 @@ func OffsetsText(w io.Writer, g *describe.Group, verbose bool, st *Styles) error
 			}
 			cells = []string{group, topics[i], strconv.Itoa(int(o.Partition)), current, epoch, strconv.FormatInt(o.LogEndOffset, 10), lag}
 		}
-		t.row(line(cells), "")
+		t.row(columns(heads, widths, -1, cells), "")
 	}
 	return t.err
 }

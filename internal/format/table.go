@@ -40,6 +40,16 @@ type column struct {
 	state bool
 }
 
+// columns makes a row of cells under heads and widths; the column at index
+// glued (-1: none) runs into the next.
+func columns(heads []string, widths []int, glued int, cells []string) []column {
+	cols := make([]column, len(cells))
+	for i := range cells {
+		cols[i] = column{width: widths[i], head: heads[i], cell: cells[i], glued: i == glued}
+	}
+	return cols
+}
+
 // tableWriter writes the rows of one table and keeps the first error.
 type tableWriter struct {
 	w   io.Writer
