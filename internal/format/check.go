@@ -101,11 +101,7 @@ func checkSummary(res *check.Result) string {
 }
 
 func problemsText(g *check.Group) string {
-	msgs := make([]string, len(g.Problems))
-	for i, p := range g.Problems {
-		msgs[i] = pluginMessage(p.Message)
-	}
-	return strings.Join(msgs, ", ")
+	return strings.Join(mapAll(g.Problems, func(p check.Problem) string { return pluginMessage(p.Message) }), ", ")
 }
 
 // groupFacts is what the check read of a group: state, members, lag, the
@@ -330,10 +326,10 @@ type CheckProblemDoc struct {
 
 // NewCheckDoc builds the document of a check.
 func NewCheckDoc(res *check.Result) CheckDoc {
-	return CheckDoc{Status: res.Status.String(), ExitCode: int(res.Status), Error: NewErrorDoc(res.Err), Groups: docsOf(res.Groups, func(g *check.Group) CheckGroupDoc {
+	return CheckDoc{Status: res.Status.String(), ExitCode: int(res.Status), Error: NewErrorDoc(res.Err), Groups: mapAll(res.Groups, func(g *check.Group) CheckGroupDoc {
 		o := g.Overview
 		d := CheckGroupDoc{Group: g.ID(), Coordinator: NewBrokerDoc(o.Coordinator), Status: g.Status.String(), Error: NewErrorDoc(o.Err),
-			Problems: docsOf(g.Problems, func(p check.Problem) CheckProblemDoc {
+			Problems: mapAll(g.Problems, func(p check.Problem) CheckProblemDoc {
 				return CheckProblemDoc{Condition: p.Condition, Status: p.Status.String(), Message: p.Message}
 			})}
 		if o.Err == nil {

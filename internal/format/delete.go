@@ -210,11 +210,7 @@ func writeDeletedConfigs(b *strings.Builder, res *groupdelete.Result) {
 
 // dynamicList is configs as KEY=VALUE, comma-separated.
 func dynamicList(entries []kafka.GroupConfigEntry) string {
-	parts := make([]string, len(entries))
-	for i, e := range entries {
-		parts[i] = Escape(e.Name) + "=" + configValue(e.Value)
-	}
-	return strings.Join(parts, ", ")
+	return strings.Join(mapAll(entries, func(e kafka.GroupConfigEntry) string { return Escape(e.Name) + "=" + configValue(e.Value) }), ", ")
 }
 
 // DeleteConfigNotes returns one stderr line per deleted group whose
@@ -243,15 +239,11 @@ func DeleteConfigNotes(res *groupdelete.Result) []string {
 
 // quotedGroups joins group ids as the Java tool does: 'a', 'b'.
 func quotedGroups(gs []*groupdelete.Group) string {
-	ids := make([]string, len(gs))
-	for i, g := range gs {
-		ids[i] = g.Group
-	}
-	return quoted(ids)
+	return quoted(mapAll(gs, func(g *groupdelete.Group) string { return g.Group }))
 }
 
 func quoted(xs []string) string {
-	return "'" + strings.Join(escapedAll(xs), "', '") + "'"
+	return "'" + strings.Join(mapAll(xs, Escape), "', '") + "'"
 }
 
 // errorLine renders a per-group error on one line: Kafka's error name and
@@ -352,7 +344,7 @@ const (
 
 // NewDeleteDoc builds the document of a delete result.
 func NewDeleteDoc(res *groupdelete.Result) DeleteDoc {
-	return DeleteDoc{DryRun: res.DryRun, Groups: docsOf(res.Groups, func(g *groupdelete.Group) DeleteGroupDoc {
+	return DeleteDoc{DryRun: res.DryRun, Groups: mapAll(res.Groups, func(g *groupdelete.Group) DeleteGroupDoc {
 		d := DeleteGroupDoc{Group: g.Group, State: g.State, Coordinator: NewBrokerDoc(g.Coordinator)}
 		switch {
 		case g.Err != nil:
@@ -373,7 +365,7 @@ func NewDeleteDoc(res *groupdelete.Result) DeleteDoc {
 			d.InternalTopics = newInternalTopicsDoc(it)
 		}
 		if c := g.Configs; c != nil && (len(c.Dynamic) > 0 || c.Err != nil) {
-			d.DynamicConfigs = &DeleteConfigsDoc{Configs: docsOf(c.Dynamic, func(e kafka.GroupConfigEntry) ConfigSynonymDoc {
+			d.DynamicConfigs = &DeleteConfigsDoc{Configs: mapAll(c.Dynamic, func(e kafka.GroupConfigEntry) ConfigSynonymDoc {
 				return ConfigSynonymDoc{Name: e.Name, Value: e.Value, Source: string(e.Source)}
 			}), Deleted: c.Deleted, Error: NewErrorDoc(c.Err)}
 		}
@@ -383,7 +375,7 @@ func NewDeleteDoc(res *groupdelete.Result) DeleteDoc {
 
 func newInternalTopicsDoc(it *groupdelete.InternalTopics) *InternalTopicsDoc {
 	return &InternalTopicsDoc{Inferred: orEmpty(it.Inferred), NotInferred: orEmpty(it.NotInferred), Deleted: orEmpty(it.Deleted), Error: NewErrorDoc(it.Err),
-		Failed: docsOf(it.Failed, func(f groupdelete.TopicFailure) TopicErrorDoc {
+		Failed: mapAll(it.Failed, func(f groupdelete.TopicFailure) TopicErrorDoc {
 			return TopicErrorDoc{Topic: f.Topic, Error: NewErrorDoc(f.Err)}
 		})}
 }

@@ -80,12 +80,12 @@ func NewErrorDoc(err error) *ErrorDoc {
 	return &ErrorDoc{Code: c.Code, Name: c.Name, Message: msg}
 }
 
-// docsOf maps xs to their documents; never nil, so that an empty list is
-// [] in documents, not null.
-func docsOf[T, D any](xs []T, doc func(T) D) []D {
-	out := make([]D, 0, len(xs))
+// mapAll is f of each of xs; never nil, so that an empty list is [] in
+// documents, not null.
+func mapAll[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, 0, len(xs))
 	for _, x := range xs {
-		out = append(out, doc(x))
+		out = append(out, f(x))
 	}
 	return out
 }

@@ -524,13 +524,13 @@ func NewDiffDoc(res *diff.Result) DiffDoc {
 		}
 	}
 	doc.Summary = DiffSummaryDoc{Breaking: c.Count(diff.Breaking), Warning: c.Count(diff.Warning), Info: c.Count(diff.Info)}
-	doc.Findings = docsOf(c.Findings, func(f diff.Finding) FindingDoc {
+	doc.Findings = mapAll(c.Findings, func(f diff.Finding) FindingDoc {
 		return FindingDoc{Severity: f.Severity().String(), Kind: string(f.Kind),
 			OldSubtopology: f.OldSubtopology, NewSubtopology: f.NewSubtopology, GlobalStore: f.GlobalStore,
 			Subject: f.Subject, Old: f.Old, New: f.New, Node: f.Node, Message: FindingMessage(f)}
 	})
 	for _, s := range c.Subtopologies {
-		d := SubtopologyDiffDoc{Added: docsOf(s.Added, newNodeDoc), Removed: docsOf(s.Removed, newNodeDoc), Changed: docsOf(s.Changed, changeDoc)}
+		d := SubtopologyDiffDoc{Added: mapAll(s.Added, newNodeDoc), Removed: mapAll(s.Removed, newNodeDoc), Changed: mapAll(s.Changed, changeDoc)}
 		switch {
 		case s.Old == nil:
 			d.NewID, d.Status = s.New.ID, "added"
@@ -550,7 +550,7 @@ func NewDiffDoc(res *diff.Result) DiffDoc {
 		doc.Subtopologies = append(doc.Subtopologies, d)
 	}
 	for _, g := range c.GlobalStores {
-		d := GlobalStoreDiffDoc{Changed: docsOf(globalChanges(g), changeDoc)}
+		d := GlobalStoreDiffDoc{Changed: mapAll(globalChanges(g), changeDoc)}
 		if g.Old != nil {
 			o := newGlobalStoreDoc(g.Old)
 			d.Old = &o
@@ -575,5 +575,5 @@ func NewDiffDoc(res *diff.Result) DiffDoc {
 }
 
 func changeDoc(c diff.NodeChange) NodeChangeDoc {
-	return NodeChangeDoc{Old: newNodeDoc(c.Old), New: newNodeDoc(c.New), Fields: docsOf(c.Fields, func(f diff.Field) string { return string(f) })}
+	return NodeChangeDoc{Old: newNodeDoc(c.Old), New: newNodeDoc(c.New), Fields: mapAll(c.Fields, func(f diff.Field) string { return string(f) })}
 }

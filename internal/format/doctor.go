@@ -109,9 +109,9 @@ type DoctorFindingDoc struct {
 
 // NewDoctorDoc builds the document of a diagnosis.
 func NewDoctorDoc(res *doctor.Result) DoctorDoc {
-	return DoctorDoc{Wrong: res.Wrong(), Groups: docsOf(res.Groups, func(g *doctor.Group) DoctorGroupDoc {
+	return DoctorDoc{Wrong: res.Wrong(), Groups: mapAll(res.Groups, func(g *doctor.Group) DoctorGroupDoc {
 		d := DoctorGroupDoc{Group: g.Group, Coordinator: NewBrokerDoc(g.Coordinator), Error: NewErrorDoc(g.Err),
-			Findings: docsOf(g.Findings, func(f doctor.Finding) DoctorFindingDoc {
+			Findings: mapAll(g.Findings, func(f doctor.Finding) DoctorFindingDoc {
 				return DoctorFindingDoc{Check: f.Check, Severity: f.Severity.String(), Message: f.Message, Hint: f.Hint}
 			})}
 		if s := g.Streams; s != nil {

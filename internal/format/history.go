@@ -148,11 +148,9 @@ func causeText(c history.Cause) string {
 	case history.PartitionsChanged:
 		return "the metadata of the group's topics changed (partitions, a topic created or deleted)"
 	case history.ConfigsChanged:
-		parts := make([]string, len(c.Configs))
-		for i, k := range c.Configs {
-			parts[i] = fmt.Sprintf("%s %s -> %s", Escape(k.Key), configSide(k.Old, k.OldSet), configSide(k.New, k.NewSet))
-		}
-		return strings.Join(parts, ", ")
+		return strings.Join(mapAll(c.Configs, func(k history.ConfigChange) string {
+			return fmt.Sprintf("%s %s -> %s", Escape(k.Key), configSide(k.Old, k.OldSet), configSide(k.New, k.NewSet))
+		}), ", ")
 	}
 	if c.Member == nil {
 		return ""
@@ -185,7 +183,7 @@ func configSide(v string, set bool) string {
 	return Escape(v)
 }
 
-func escapeJoin(ss []string) string { return strings.Join(escapedAll(ss), ", ") }
+func escapeJoin(ss []string) string { return strings.Join(mapAll(ss, Escape), ", ") }
 
 func processName(p string) string {
 	if p == "" {
@@ -349,7 +347,7 @@ func NewGroupHistoryDoc(res *history.Result) GroupHistoryDoc {
 	s := res.Stats
 	d := GroupHistoryDoc{Group: res.Group, Topic: res.Partition.Topic, Partition: res.Partition.Partition,
 		CompleteFromLogStart: res.CompleteFromStart, EpochAtCompleteFrom: res.FirstEpoch, GroupEpoch: res.Epoch,
-		Entries: docsOf(res.Entries, newHistoryEntryDoc), Error: NewErrorDoc(res.Err),
+		Entries: mapAll(res.Entries, newHistoryEntryDoc), Error: NewErrorDoc(res.Err),
 		Read: HistoryReadDoc{LogStartOffset: s.LogStart, EndOffset: s.End, NextOffset: s.Next, Bytes: s.Bytes, BudgetReached: s.Budget,
 			Records: s.Records, GroupRecords: s.GroupRecords, Tombstones: s.Tombstones,
 			SkippedUnknownType: s.UnknownTypes, SkippedNewerVersion: s.NewerVersions, SkippedMalformed: s.Malformed}}
@@ -362,11 +360,11 @@ func NewGroupHistoryDoc(res *history.Result) GroupHistoryDoc {
 
 func newHistoryEntryDoc(e history.Entry) HistoryEntryDoc {
 	d := HistoryEntryDoc{Time: e.Time.UTC().Format(historyTime), Offset: e.Offset, GroupEpoch: e.GroupEpoch, PreviousEpoch: e.PreviousEpoch,
-		Members: e.Members, Causes: docsOf(e.Causes, newHistoryCauseDoc)}
+		Members: e.Members, Causes: mapAll(e.Causes, newHistoryCauseDoc)}
 	if e.Assigned {
-		d.Moved = &HistoryMovesDoc{StandbysPlaced: docsOf(e.Moved.StandbysPlaced, placementDoc),
-			StandbysLost: docsOf(e.Moved.StandbysLost, placementDoc), WarmupsStarted: docsOf(e.Moved.WarmupsStarted, placementDoc),
-			Active: docsOf(e.Moved.Active, func(a history.ActiveMove) HistoryActiveMoveDoc {
+		d.Moved = &HistoryMovesDoc{StandbysPlaced: mapAll(e.Moved.StandbysPlaced, placementDoc),
+			StandbysLost: mapAll(e.Moved.StandbysLost, placementDoc), WarmupsStarted: mapAll(e.Moved.WarmupsStarted, placementDoc),
+			Active: mapAll(e.Moved.Active, func(a history.ActiveMove) HistoryActiveMoveDoc {
 				return HistoryActiveMoveDoc{Task: a.Task.String(), From: nonEmpty(a.From), To: nonEmpty(a.To)}
 			})}
 	}

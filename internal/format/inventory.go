@@ -185,19 +185,19 @@ func usageDoc(u inventory.Usage) UsageDoc {
 // NewInventoryDoc builds the document of an inventory.
 func NewInventoryDoc(r *inventory.Result) InventoryDoc {
 	d := InventoryDoc{At: r.At.UTC().Format(time.RFC3339), Brokers: r.Brokers, OrphanedBytes: r.OrphanedBytes(), Notes: r.Notes,
-		Unread: docsOf(r.Unread, (*inventory.UnreadError).Text),
-		Groups: docsOf(r.Groups, inventoryGroupDoc),
-		Orphans: docsOf(r.Orphans, func(o inventory.Orphan) OrphanDoc {
+		Unread: mapAll(r.Unread, (*inventory.UnreadError).Text),
+		Groups: mapAll(r.Groups, inventoryGroupDoc),
+		Orphans: mapAll(r.Orphans, func(o inventory.Orphan) OrphanDoc {
 			return OrphanDoc{Topic: o.Topic, Application: o.Application, Reason: o.Reason, Partitions: o.Partitions, ReplicationFactor: o.ReplicationFactor, Usage: usageDoc(o.Usage)}
 		}),
-		NotOrphans: docsOf(r.Kept, func(k inventory.Kept) KeptDoc { return KeptDoc{Topic: k.Topic, Reason: k.Reason} }),
-		LeftoverGroupConfigs: docsOf(r.LeftoverConfigs, func(l inventory.LeftoverConfig) LeftoverConfigDoc {
+		NotOrphans: mapAll(r.Kept, func(k inventory.Kept) KeptDoc { return KeptDoc{Topic: k.Topic, Reason: k.Reason} }),
+		LeftoverGroupConfigs: mapAll(r.LeftoverConfigs, func(l inventory.LeftoverConfig) LeftoverConfigDoc {
 			return LeftoverConfigDoc{Group: l.Group, Configs: configMap(l.Configs)}
 		})}
 	if c := r.Deletion; c != nil {
-		d.Cleanup = &CleanupDoc{Execute: c.Execute, MinAgeSeconds: int64(c.MinAge / time.Second), Topics: docsOf(c.Topics, cleanupDoc)}
+		d.Cleanup = &CleanupDoc{Execute: c.Execute, MinAgeSeconds: int64(c.MinAge / time.Second), Topics: mapAll(c.Topics, cleanupDoc)}
 		if len(c.Configs) > 0 {
-			d.Cleanup.Configs = docsOf(c.Configs, cleanupDoc)
+			d.Cleanup.Configs = mapAll(c.Configs, cleanupDoc)
 		}
 	}
 	return d
@@ -205,8 +205,8 @@ func NewInventoryDoc(r *inventory.Result) InventoryDoc {
 
 // inventoryGroupDoc is one group's part of the document.
 func inventoryGroupDoc(g *inventory.Group) InventoryGroupDoc {
-	gd := InventoryGroupDoc{Group: g.Group, Live: g.Live, State: g.State, Bytes: g.Bytes(), Topics: docsOf(g.Topics, internalTopicDoc),
-		Findings: docsOf(g.Findings, func(f inventory.Finding) InventoryFindingDoc {
+	gd := InventoryGroupDoc{Group: g.Group, Live: g.Live, State: g.State, Bytes: g.Bytes(), Topics: mapAll(g.Topics, internalTopicDoc),
+		Findings: mapAll(g.Findings, func(f inventory.Finding) InventoryFindingDoc {
 			return InventoryFindingDoc{Kind: f.Kind, Topic: f.Topic, Config: f.Config, Want: f.Want, Have: f.Have, Message: f.Message()}
 		})}
 	if g.Err != nil {

@@ -162,7 +162,7 @@ func newMemberDocs(ms []kafka.Member) []MemberDoc {
 			MemberID: m.MemberID, MemberEpoch: m.MemberEpoch, InstanceID: m.InstanceID, RackID: m.RackID,
 			ClientID: m.ClientID, ClientHost: m.ClientHost, ProcessID: m.ProcessID,
 			MemberProtocol: m.Protocol(), TopologyEpoch: m.TopologyEpoch, UserEndpoint: newEndpointDoc(m.UserEndpoint),
-			ClientTags:       docsOf(m.ClientTags, func(t kafka.ClientTag) ClientTagDoc { return ClientTagDoc(t) }),
+			ClientTags:       mapAll(m.ClientTags, func(t kafka.ClientTag) ClientTagDoc { return ClientTagDoc(t) }),
 			Assignment:       newAssignmentDoc(m.Assignment),
 			TargetAssignment: newAssignmentDoc(m.TargetAssignment),
 		})
@@ -173,7 +173,7 @@ func newMemberDocs(ms []kafka.Member) []MemberDoc {
 // newAssignmentDoc has every task list and partition list non-nil, so that
 // documents show [] rather than null.
 func newAssignmentDoc(a kafka.Assignment) AssignmentDoc {
-	return AssignmentDoc{Active: docsOf(a.Active, newTasksDoc), Standby: docsOf(a.Standby, newTasksDoc), Warmup: docsOf(a.Warmup, newTasksDoc)}
+	return AssignmentDoc{Active: mapAll(a.Active, newTasksDoc), Standby: mapAll(a.Standby, newTasksDoc), Warmup: mapAll(a.Warmup, newTasksDoc)}
 }
 
 func newTasksDoc(t kafka.Tasks) TasksDoc {

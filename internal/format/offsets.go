@@ -33,10 +33,7 @@ func OffsetsText(w io.Writer, g *describe.Group, verbose bool, st *Styles) error
 	t := newTable(w, st)
 	t.notice(g)
 	group := Escape(g.Group)
-	topics := make([]string, len(g.Offsets))
-	for i, o := range g.Offsets {
-		topics[i] = Escape(o.Topic)
-	}
+	topics := mapAll(g.Offsets, func(o describe.PartitionOffset) string { return Escape(o.Topic) })
 	gw, tw := width(15, group), width(15, topics...)
 	heads := []string{"GROUP", "TOPIC", "PARTITION", "OFFSET-LAG"}
 	widths := []int{gw, tw, 10, 0}

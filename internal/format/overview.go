@@ -80,11 +80,7 @@ func refs(ms []int) string {
 	if len(ms) == 0 {
 		return missing
 	}
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = MemberRef(m)
-	}
-	return strings.Join(out, ",")
+	return strings.Join(mapAll(ms, MemberRef), ",")
 }
 
 // memberHost is where a member's instance is reached: its user endpoint
@@ -204,12 +200,12 @@ func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology
 		srcs = append(srcs, Escape(src.Topic)+" ("+note+")")
 	}
 	writeList(t, label("Sources"), srcs)
-	sinks := escapedAll(s.Sinks)
+	sinks := mapAll(s.Sinks, Escape)
 	if s.DynamicSink {
 		sinks = append(sinks, "(dynamic: topic chosen per record)")
 	}
 	writeList(t, label("Sinks"), sinks)
-	writeList(t, label("Repartition sinks"), escapedAll(s.RepartitionSinks))
+	writeList(t, label("Repartition sinks"), mapAll(s.RepartitionSinks, Escape))
 	var stores []string
 	for _, x := range s.Stores {
 		c := "no changelog"
@@ -368,15 +364,7 @@ func kindLabel(k topology.Kind) string {
 	return k.String()
 }
 
-func escapedAll(xs []string) []string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = Escape(x)
-	}
-	return out
-}
-
-func escapedList(xs []string) string { return strings.Join(escapedAll(SortedSet(xs)), ", ") }
+func escapedList(xs []string) string { return strings.Join(mapAll(SortedSet(xs), Escape), ", ") }
 
 func plural(n int, what string) string {
 	if n == 1 {

@@ -195,7 +195,7 @@ type StorePartDoc struct {
 
 // NewOverviewDoc builds the document of an overview result.
 func NewOverviewDoc(res *overview.Result) OverviewDoc {
-	return OverviewDoc{Groups: docsOf(res.Groups, func(g *overview.Group) OverviewGroupDoc {
+	return OverviewDoc{Groups: mapAll(res.Groups, func(g *overview.Group) OverviewGroupDoc {
 		d := OverviewGroupDoc{Group: g.Group, Coordinator: NewBrokerDoc(g.Coordinator), Error: NewErrorDoc(g.Err)}
 		if g.Err == nil {
 			d.OverviewBodyDoc = newOverviewBodyDoc(g)
@@ -209,7 +209,7 @@ func NewOverviewDoc(res *overview.Result) OverviewDoc {
 type memberRefs []MemberRefDoc
 
 func (m memberRefs) pick(is []int) []MemberRefDoc {
-	return docsOf(is, func(i int) MemberRefDoc { return m[i] })
+	return mapAll(is, func(i int) MemberRefDoc { return m[i] })
 }
 
 // newOverviewBodyDoc builds the document of a group that was read.
@@ -227,11 +227,11 @@ func newOverviewBodyDoc(g *overview.Group) *OverviewBodyDoc {
 		d.LargestTask = &TaskLagDoc{ID: g.Largest.String(), Lag: g.Largest.Lag}
 	}
 	d.TimeLag = newTimeLagDoc(g.Time, false)
-	d.Subtopologies = docsOf(g.Subtopologies, func(s *overview.Subtopology) OverviewSubtopologyDoc { return newOverviewSubtopologyDoc(s, members) })
-	d.GlobalStores = docsOf(g.GlobalStores, newGlobalStoreDoc)
+	d.Subtopologies = mapAll(g.Subtopologies, func(s *overview.Subtopology) OverviewSubtopologyDoc { return newOverviewSubtopologyDoc(s, members) })
+	d.GlobalStores = mapAll(g.GlobalStores, newGlobalStoreDoc)
 	if v := g.Store; v != nil {
 		d.Store = &StoreViewDoc{Name: v.Name, Subtopology: v.Subtopology, ChangelogTopic: nonEmpty(v.Changelog),
-			Partitions: docsOf(v.Tasks, func(t *overview.Task) StorePartDoc {
+			Partitions: mapAll(v.Tasks, func(t *overview.Task) StorePartDoc {
 				return StorePartDoc{Partition: t.Partition, Task: t.String(), Active: members.pick(t.Active), Standby: members.pick(t.Standby), Warmup: members.pick(t.Warmup)}
 			})}
 	}
@@ -244,22 +244,22 @@ func newOverviewBodyDoc(g *overview.Group) *OverviewBodyDoc {
 func newOverviewSubtopologyDoc(s *overview.Subtopology, members memberRefs) OverviewSubtopologyDoc {
 	sd := OverviewSubtopologyDoc{ID: s.ID, SinkTopics: orEmpty(s.Sinks), DynamicSink: s.DynamicSink, RepartitionSinks: orEmpty(s.RepartitionSinks),
 		TaskCount: len(s.Tasks), Lag: s.Lag, MaxTaskLag: s.MaxTaskLag, TimeLag: newTimeLagDoc(s.Time, false),
-		SourceTopics: docsOf(s.Sources, func(src overview.Source) SourceDoc {
+		SourceTopics: mapAll(s.Sources, func(src overview.Source) SourceDoc {
 			return SourceDoc{Topic: src.Topic, Repartition: src.Repartition, Lag: src.Lag, Missing: src.Missing}
 		}),
-		Stores: docsOf(s.Stores, func(st overview.Store) StoreDoc {
+		Stores: mapAll(s.Stores, func(st overview.Store) StoreDoc {
 			return StoreDoc{Name: st.Name, ChangelogTopic: nonEmpty(st.Changelog)}
 		}),
-		Tasks: docsOf(s.Tasks, func(t *overview.Task) TaskDoc {
+		Tasks: mapAll(s.Tasks, func(t *overview.Task) TaskDoc {
 			return TaskDoc{ID: t.String(), Subtopology: t.Subtopology, Partition: t.Partition, Active: members.pick(t.Active), Standby: members.pick(t.Standby),
 				Warmup: members.pick(t.Warmup), TargetActive: members.pick(t.TargetActive), Moving: t.Moving(), Lag: t.Lag, TimeLag: newTimeLagDoc(t.Time, false),
-				Offsets: docsOf(t.Offsets, func(o overview.PartitionLag) TaskOffsetDoc {
+				Offsets: mapAll(t.Offsets, func(o overview.PartitionLag) TaskOffsetDoc {
 					return TaskOffsetDoc{Topic: o.Topic, Partition: o.Partition, Repartition: o.Repartition,
 						CurrentOffset: o.Committed, LogStartOffset: o.LogStart, LogEndOffset: o.LogEnd, Lag: o.Lag, AheadOfLogEnd: o.Ahead, TimeLag: newTimeLagDoc(o.Time, true)}
 				})}
 		})}
 	if s.Nodes != nil {
-		nodes := docsOf(s.Nodes, newNodeDoc)
+		nodes := mapAll(s.Nodes, newNodeDoc)
 		sd.Nodes = &nodes
 	}
 	return sd

@@ -173,7 +173,7 @@ func writeResetNotices(b *strings.Builder, res *resetoffsets.Result) {
 			case errors.As(err, &ke) && ke.Code == kafka.CodeUnknownTopicOrPartition:
 				printError(b, "Deleting internal topics for group '%s' failed because the topics do not exist.", Escape(g.Group))
 			case errors.As(err, &ke) && ke.Code == kafka.CodeUnsupportedVersion:
-				printError(b, "Deleting internal topics is not supported by the broker version.\nInternal topics: (%s).\nUse 'kafka-topics.sh' to delete the group's internal topics.", strings.Join(escapedAll(it.Inferred), ","))
+				printError(b, "Deleting internal topics is not supported by the broker version.\nInternal topics: (%s).\nUse 'kafka-topics.sh' to delete the group's internal topics.", strings.Join(mapAll(it.Inferred, Escape), ","))
 			default:
 				printError(b, "Deleting internal topics for group '%s' failed due to %s", Escape(g.Group), errorLine(err))
 			}
@@ -287,7 +287,7 @@ const (
 
 // NewResetOffsetsDoc builds the document of a reset result.
 func NewResetOffsetsDoc(res *resetoffsets.Result) ResetOffsetsDoc {
-	return ResetOffsetsDoc{Scenario: string(res.Scenario), Execute: res.Execute, Groups: docsOf(res.Groups, func(g *resetoffsets.Group) ResetGroupDoc {
+	return ResetOffsetsDoc{Scenario: string(res.Scenario), Execute: res.Execute, Groups: mapAll(res.Groups, func(g *resetoffsets.Group) ResetGroupDoc {
 		d := ResetGroupDoc{Group: g.Group, State: g.State, Coordinator: NewBrokerDoc(g.Coordinator), Partitions: []ResetPartitionDoc{}}
 		switch {
 		case g.Refusal() != nil:

@@ -312,7 +312,7 @@ func newStandbyCoverageDoc(g *overview.Group) *StandbyCoverageDoc {
 	}
 	d := &StandbyCoverageDoc{StatefulTasks: len(c.Tasks), TasksWithoutStandby: c.WithoutStandby(), TasksShort: len(c.Short()),
 		ColocatedStandbys: c.Colocated(), Processes: c.Processes, Hosts: c.Hosts, Racks: c.Racks, RestorationReported: c.ProgressReported,
-		Settings: []StreamsSettingDoc{}, Tasks: docsOf(c.Tasks, func(tc *overview.TaskCoverage) StandbyTaskDoc { return standbyTaskDoc(g, tc) })}
+		Settings: []StreamsSettingDoc{}, Tasks: mapAll(c.Tasks, func(tc *overview.TaskCoverage) StandbyTaskDoc { return standbyTaskDoc(g, tc) })}
 	if c.ConfiguredKnown {
 		n := c.Configured
 		d.ConfiguredStandbys = &n
@@ -325,7 +325,7 @@ func newStandbyCoverageDoc(g *overview.Group) *StandbyCoverageDoc {
 		if s.Err != nil {
 			d.SettingsError = s.Err.Error()
 		}
-		d.Settings = docsOf(slices.Sorted(maps.Keys(s.Values)), func(name string) StreamsSettingDoc {
+		d.Settings = mapAll(slices.Sorted(maps.Keys(s.Values)), func(name string) StreamsSettingDoc {
 			return StreamsSettingDoc{Name: name, Value: s.Values[name].Value, Source: s.Values[name].Source}
 		})
 	}
@@ -335,10 +335,10 @@ func newStandbyCoverageDoc(g *overview.Group) *StandbyCoverageDoc {
 // standbyTaskDoc is one stateful task's standbys and copies.
 func standbyTaskDoc(g *overview.Group, tc *overview.TaskCoverage) StandbyTaskDoc {
 	td := StandbyTaskDoc{ID: tc.Task.String(), StandbysCounted: tc.Counted, Reason: tc.Reason,
-		Standbys: docsOf(tc.Standbys, func(sb overview.StandbyCopy) StandbyCopyDoc {
+		Standbys: mapAll(tc.Standbys, func(sb overview.StandbyCopy) StandbyCopyDoc {
 			return StandbyCopyDoc{Member: g.Members[sb.Member].MemberID, Colocated: string(sb.Colocated)}
 		}),
-		Copies: docsOf(tc.Copies, func(cp overview.CopyProgress) CopyProgressDoc {
+		Copies: mapAll(tc.Copies, func(cp overview.CopyProgress) CopyProgressDoc {
 			cd := CopyProgressDoc{Member: g.Members[cp.Member].MemberID, Kind: cp.Kind}
 			if cp.Reported {
 				off, end, lag := cp.Offset, cp.End, cp.Lag

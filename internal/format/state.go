@@ -86,7 +86,7 @@ func addViewFields(d *GroupDoc, g *describe.Group, view describe.View) {
 		ms := newMemberDocs(g.Members)
 		d.Members = &ms
 	case describe.ViewOffsets:
-		os := docsOf(g.Offsets, newOffsetDoc)
+		os := mapAll(g.Offsets, newOffsetDoc)
 		d.Offsets = &os
 	}
 }

@@ -365,19 +365,19 @@ func NewUpgradePlanDoc(res *upgrade.Result) UpgradePlanDoc {
 		p = &upgrade.Plan{}
 	}
 	doc := UpgradePlanDoc{Group: res.Group, New: res.New,
-		Refused: docsOf(p.Refused, refusalDoc),
-		Offsets: docsOf(p.Offsets, func(o upgrade.Offset) UpgradeOffsetDoc {
+		Refused: mapAll(p.Refused, refusalDoc),
+		Offsets: mapAll(p.Offsets, func(o upgrade.Offset) UpgradeOffsetDoc {
 			return UpgradeOffsetDoc{Group: o.Group, Topic: o.Topic, Partition: o.Partition, Offset: o.Offset, Kind: string(o.Kind), InNew: o.InNew}
 		}),
-		Stores:       docsOf(p.Stores, upgradeStoreDoc),
-		Repartitions: docsOf(p.Repartitions, upgradeRepartitionDoc),
-		NewSources:   docsOf(p.NewSources, func(s upgrade.NewSource) UpgradeNewSourceDoc { return UpgradeNewSourceDoc(s) }),
+		Stores:       mapAll(p.Stores, upgradeStoreDoc),
+		Repartitions: mapAll(p.Repartitions, upgradeRepartitionDoc),
+		NewSources:   mapAll(p.NewSources, func(s upgrade.NewSource) UpgradeNewSourceDoc { return UpgradeNewSourceDoc(s) }),
 		LeftBehind: UpgradeLeftBehindDoc{Topics: append([]string{}, p.LeftBehind.Topics...),
-			Offsets: docsOf(p.LeftBehind.Offsets, partitionDoc)},
-		Preconditions: docsOf(p.Preconditions, func(c upgrade.Precondition) UpgradePreconditionDoc {
+			Offsets: mapAll(p.LeftBehind.Offsets, partitionDoc)},
+		Preconditions: mapAll(p.Preconditions, func(c upgrade.Precondition) UpgradePreconditionDoc {
 			return UpgradePreconditionDoc{Kind: string(c.Kind), Holds: c.Holds, Detail: c.Detail}
 		}),
-		Blockers: docsOf(p.Blockers, func(bl upgrade.Blocker) UpgradeBlockerDoc {
+		Blockers: mapAll(p.Blockers, func(bl upgrade.Blocker) UpgradeBlockerDoc {
 			return UpgradeBlockerDoc{Kind: string(bl.Kind), Subject: bl.Subject, Detail: bl.Detail}
 		})}
 	if res.Plan == nil {
@@ -404,7 +404,7 @@ func upgradeStoreDoc(s upgrade.Store) UpgradeStoreDoc {
 
 func upgradeRepartitionDoc(r upgrade.Repartition) UpgradeRepartitionDoc {
 	d := UpgradeRepartitionDoc{Topic: r.Topic, NewTopic: r.NewTopic, Fate: string(r.Fate), InFlight: r.InFlight(),
-		Partitions: docsOf(r.Partitions, func(pt upgrade.InFlight) UpgradeInFlightDoc {
+		Partitions: mapAll(r.Partitions, func(pt upgrade.InFlight) UpgradeInFlightDoc {
 			return UpgradeInFlightDoc{Partition: pt.Partition, Committed: pt.Committed, Start: pt.Start, End: pt.End, InFlight: pt.InFlight()}
 		})}
 	if r.Known {

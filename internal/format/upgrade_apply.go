@@ -189,7 +189,7 @@ type UpgradeStepDoc struct {
 func NewUpgradeApplyDoc(res *upgrade.ApplyResult) UpgradeApplyDoc {
 	d := UpgradeApplyDoc{Group: res.Group, New: res.New, Execute: res.Execute, Resumed: res.Resumed, Export: res.Export,
 		Outcome: string(res.Outcome()), Refusals: append([]string{}, res.Refusals...), Stopped: string(res.Stopped), Next: []string{},
-		Steps: docsOf(res.Steps, func(s upgrade.Step) UpgradeStepDoc {
+		Steps: mapAll(res.Steps, func(s upgrade.Step) UpgradeStepDoc {
 			return UpgradeStepDoc{Step: string(s.Kind), Done: s.Done, Earlier: s.Earlier, Detail: s.Detail, Error: NewErrorDoc(s.Err)}
 		}), Error: NewErrorDoc(res.Err)}
 	if res.Plan != nil {
@@ -317,7 +317,7 @@ func NewUpgradeVerifyDoc(res *upgrade.VerifyResult) UpgradeVerifyDoc {
 		return d
 	}
 	d.Outcome = string(res.Outcome)
-	d.Refused, d.StaleOffsets = docsOf(res.Refused, refusalDoc), docsOf(res.StaleOffsets, partitionDoc)
+	d.Refused, d.StaleOffsets = mapAll(res.Refused, refusalDoc), mapAll(res.StaleOffsets, partitionDoc)
 	for _, b := range res.Backwards {
 		bd := UpgradeBackwardsDoc{Topic: b.Topic, Partition: b.Partition, Exported: b.Want}
 		if b.Got >= 0 {
