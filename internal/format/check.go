@@ -164,14 +164,11 @@ func Perfdata(res *check.Result) string {
 			{"target_assignment_epoch", int64(ov.AssignmentEpoch), "", "", false},
 			{"topology_epoch", int64(ov.TopologyEpoch), "", "", false},
 		} {
-			fields := []string{strconv.FormatInt(m.value, 10), m.warn, m.crit, "", ""}
+			minimum := ""
 			if m.min {
-				fields[3] = "0"
+				minimum = "0"
 			}
-			for len(fields) > 1 && fields[len(fields)-1] == "" {
-				fields = fields[:len(fields)-1]
-			}
-			out = append(out, perfLabel(g.ID()+" "+m.name)+"="+strings.Join(fields, ";"))
+			out = append(out, perfValue(g.ID()+" "+m.name, strconv.FormatInt(m.value, 10), m.warn, m.crit, minimum))
 		}
 		if ov.Time.Measured && o.ShowsTimeLag() {
 			// Seconds, as the guidelines' "s"; U when not known.
@@ -179,8 +176,7 @@ func Perfdata(res *check.Result) string {
 			if ov.Time.Known {
 				v = seconds(ov.Time.Lag) + "s"
 			}
-			fields := []string{v, durThreshold(o.TimeLagWarning), durThreshold(o.TimeLagCritical), "0"}
-			out = append(out, perfLabel(g.ID()+" time_lag")+"="+strings.Join(fields, ";"))
+			out = append(out, perfValue(g.ID()+" time_lag", v, durThreshold(o.TimeLagWarning), durThreshold(o.TimeLagCritical), "0"))
 		}
 		if o.ChecksStandbys() {
 			out = append(out, standbyPerfdata(g.ID(), ov.Coverage, o)...)
@@ -199,13 +195,7 @@ func standbyPerfdata(group string, c *overview.Coverage, o check.Options) []stri
 	if c == nil {
 		return nil
 	}
-	perf := func(name, value string, fields ...string) string {
-		all := append([]string{value}, fields...)
-		for len(all) > 1 && all[len(all)-1] == "" {
-			all = all[:len(all)-1]
-		}
-		return perfLabel(group+" "+name) + "=" + strings.Join(all, ";")
-	}
+	perf := func(name string, fields ...string) string { return perfValue(group+" "+name, fields...) }
 	n := func(v int) string { return strconv.Itoa(v) }
 	out := []string{perf("stateful_tasks", n(len(c.Tasks)), "", "", "0")}
 	if least, ok := c.MinCounted(); ok {
@@ -227,6 +217,15 @@ func standbyPerfdata(group string, c *overview.Coverage, o check.Options) []stri
 	out = append(out, perf("standbys_configured", configured, "", "", "0"), perf("tasks_below_configured_standbys", below, "", "", "0"),
 		perf("colocated_standbys", n(c.Colocated()), "", "", "0"))
 	return out
+}
+
+// perfValue is one label's performance data: the value, then warn, crit,
+// min and max, without the empty fields at the end.
+func perfValue(label string, fields ...string) string {
+	for len(fields) > 1 && fields[len(fields)-1] == "" {
+		fields = fields[:len(fields)-1]
+	}
+	return perfLabel(label) + "=" + strings.Join(fields, ";")
 }
 
 // seconds writes d in seconds to the millisecond, without trailing zeros.

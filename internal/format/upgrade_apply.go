@@ -20,6 +20,7 @@ package format
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/upgrade"
@@ -125,12 +126,7 @@ func writeApplyStopped(b *strings.Builder, res *upgrade.ApplyResult, st *Styles)
 // lines: also printed on stderr when a signal ended the run.
 func UpgradeApplyNext(res *upgrade.ApplyResult) []string {
 	g, f := Escape(res.Group), Escape(res.Export)
-	journaled := false
-	for _, s := range res.Steps {
-		if s.Kind == upgrade.StepExport && s.Done {
-			journaled = true
-		}
-	}
+	journaled := slices.ContainsFunc(res.Steps, func(s upgrade.Step) bool { return s.Kind == upgrade.StepExport && s.Done })
 	switch res.Stopped {
 	case upgrade.StoppedTaken:
 		return []string{fmt.Sprintf("Look: kstreams-groups upgrade verify --group %s %s --export %s", g, Escape(res.New), f),
