@@ -66,12 +66,7 @@ func writeGroupConfigs(b *strings.Builder, g *groupconfig.Group, dynamic bool) {
 	}
 	entries := g.Configs
 	if dynamic {
-		entries = nil
-		for _, e := range g.Configs {
-			if e.Dynamic() {
-				entries = append(entries, e)
-			}
-		}
+		entries = slices.DeleteFunc(slices.Clone(g.Configs), func(e kafka.GroupConfigEntry) bool { return !e.Dynamic() })
 		slices.SortFunc(entries, func(a, b kafka.GroupConfigEntry) int { return cmp.Compare(a.Name, b.Name) })
 		fmt.Fprintf(b, "Dynamic configs for group %s are:\n", Escape(g.Group))
 	} else {

@@ -137,10 +137,9 @@ func writeOverview(t *tableWriter, g *overview.Group) {
 		t.write(label("Time lag") + line + "\n")
 	}
 	if len(g.GlobalStores) > 0 {
-		var gs []string
-		for _, s := range g.GlobalStores {
-			gs = append(gs, escapedList(s.Processor.Stores)+" (from "+escapedList(s.Source.Topics)+")")
-		}
+		gs := mapAll(g.GlobalStores, func(s *topology.GlobalStore) string {
+			return escapedList(s.Processor.Stores) + " (from " + escapedList(s.Source.Topics) + ")"
+		})
 		t.write(label("Global stores") + strings.Join(gs, "; ") + "\n")
 	}
 
@@ -216,11 +215,7 @@ func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology
 	}
 	writeList(t, label("Stores"), stores)
 	if s.Nodes != nil {
-		var nodes []string
-		for _, n := range s.Nodes {
-			nodes = append(nodes, pad(kindLabel(n.Kind), 10)+Escape(n.Name))
-		}
-		writeList(t, label("Nodes"), nodes)
+		writeList(t, label("Nodes"), mapAll(s.Nodes, func(n *topology.Node) string { return pad(kindLabel(n.Kind), 10) + Escape(n.Name) }))
 	}
 	if len(s.Tasks) == 0 {
 		t.write("    No tasks are assigned.\n")
@@ -313,11 +308,7 @@ func writeStoreView(t *tableWriter, g *overview.Group) {
 		if len(ms) == 0 {
 			return missing
 		}
-		var out []string
-		for _, i := range ms {
-			out = append(out, memberHost(&g.Members[i])+" ("+MemberRef(i)+")")
-		}
-		return strings.Join(out, ", ")
+		return strings.Join(mapAll(ms, func(i int) string { return memberHost(&g.Members[i]) + " (" + MemberRef(i) + ")" }), ", ")
 	}
 	parts, tasks, act, stb, wrm := []string{"PARTITION"}, []string{"TASK"}, []string{"ACTIVE"}, []string{"STANDBY"}, []string{"WARM-UP"}
 	for _, task := range v.Tasks {

@@ -202,10 +202,7 @@ func writeRestoration(t *tableWriter, g *overview.Group, s *overview.Subtopology
 		if tc == nil {
 			continue
 		}
-		var copies []string
-		for _, cp := range tc.Copies {
-			copies = append(copies, copyText(cp, t.st))
-		}
+		copies := mapAll(tc.Copies, func(cp overview.CopyProgress) string { return copyText(cp, t.st) })
 		rows = append(rows, pad(Escape(task.String()), 6)+" "+strings.Join(copies, "; "))
 	}
 	if len(rows) == 0 {
