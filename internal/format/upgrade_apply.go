@@ -314,14 +314,14 @@ func NewUpgradeVerifyDoc(res *upgrade.VerifyResult) UpgradeVerifyDoc {
 	}
 	d.Outcome = string(res.Outcome)
 	d.Refused, d.StaleOffsets = mapAll(res.Refused, refusalDoc), mapAll(res.StaleOffsets, partitionDoc)
-	for _, b := range res.Backwards {
+	d.Backwards = mapAll(res.Backwards, func(b upgrade.OffsetDiff) UpgradeBackwardsDoc {
 		bd := UpgradeBackwardsDoc{Topic: b.Topic, Partition: b.Partition, Exported: b.Want}
 		if b.Got >= 0 {
 			got := b.Got
 			bd.Committed = &got
 		}
-		d.Backwards = append(d.Backwards, bd)
-	}
+		return bd
+	})
 	return d
 }
 
