@@ -1,6 +1,6 @@
 package format
 
-// Display rules for inventory. The text has up to four sections, each
+// Display rules for inventory. The text has up to five sections, each
 // left out when it has nothing to say:
 //
 //  1. one block per streams group: "GROUP <g> (<state>)", or "(no live
@@ -24,15 +24,8 @@ package format
 // topic, group and broker string is escaped.
 //
 // The document (InventoryDoc) has the same content with sizes in bytes
-// and times in RFC 3339; -o prometheus writes
-//
-//	kstreams_inventory_application_bytes{group}        size on disk of a live group's declared topics
-//	kstreams_inventory_application_findings{group}     its number of findings
-//	kstreams_inventory_topic_bytes{group,topic}        size on disk of each declared topic
-//	kstreams_inventory_orphaned_bytes{application}     size on disk of the orphans, by the application their names give ("" unknown)
-//	kstreams_inventory_orphaned_topics{application}
-//	kstreams_inventory_orphaned_bytes_total            every orphan
-//	kstreams_inventory_leftover_group_configs          groups gone whose dynamic configs stay
+// and times in RFC 3339; -o prometheus writes the kstreams_inventory_*
+// families named in prometheus.go's table.
 
 import (
 	"fmt"
