@@ -288,7 +288,7 @@ const (
 // NewResetOffsetsDoc builds the document of a reset result.
 func NewResetOffsetsDoc(res *resetoffsets.Result) ResetOffsetsDoc {
 	return ResetOffsetsDoc{Scenario: string(res.Scenario), Execute: res.Execute, Groups: mapAll(res.Groups, func(g *resetoffsets.Group) ResetGroupDoc {
-		d := ResetGroupDoc{Group: g.Group, State: g.State, Coordinator: NewBrokerDoc(g.Coordinator), Partitions: []ResetPartitionDoc{}}
+		d := ResetGroupDoc{Group: g.Group, State: g.State, Coordinator: NewBrokerDoc(g.Coordinator), Partitions: mapAll(g.Partitions, resetPartitionDoc)}
 		switch {
 		case g.Refusal() != nil:
 			d.Result, d.Error = ResetResultRefused, NewErrorDoc(g.Err)
@@ -299,21 +299,22 @@ func NewResetOffsetsDoc(res *resetoffsets.Result) ResetOffsetsDoc {
 		default:
 			d.Result = ResetResultPlanned
 		}
-		for _, p := range g.Partitions {
-			pd := ResetPartitionDoc{Topic: p.Topic, Partition: p.Partition, CurrentOffset: p.Current, NewOffset: p.New, LogStartOffset: p.LogStart, LogEndOffset: p.LogEnd}
-			switch {
-			case p.Clamp == resetoffsets.ClampedToLogEnd:
-				pd.Note, pd.RequestedOffset = "clamped_to_log_end", &p.Requested
-			case p.Clamp == resetoffsets.ClampedToLogStart:
-				pd.Note, pd.RequestedOffset = "clamped_to_log_start", &p.Requested
-			case p.NoRecordAfter:
-				pd.Note = "no_record_at_or_after_timestamp"
-			}
-			d.Partitions = append(d.Partitions, pd)
-		}
 		if it := g.InternalTopics; it != nil {
 			d.InternalTopics = newInternalTopicsDoc(it)
 		}
 		return d
 	})}
+}
+
+func resetPartitionDoc(p resetoffsets.Partition) ResetPartitionDoc {
+	pd := ResetPartitionDoc{Topic: p.Topic, Partition: p.Partition, CurrentOffset: p.Current, NewOffset: p.New, LogStartOffset: p.LogStart, LogEndOffset: p.LogEnd}
+	switch {
+	case p.Clamp == resetoffsets.ClampedToLogEnd:
+		pd.Note, pd.RequestedOffset = "clamped_to_log_end", &p.Requested
+	case p.Clamp == resetoffsets.ClampedToLogStart:
+		pd.Note, pd.RequestedOffset = "clamped_to_log_start", &p.Requested
+	case p.NoRecordAfter:
+		pd.Note = "no_record_at_or_after_timestamp"
+	}
+	return pd
 }
