@@ -101,11 +101,7 @@ func checkSummary(res *check.Result) string {
 }
 
 func problemsText(g *check.Group) string {
-	msgs := make([]string, len(g.Problems))
-	for i, p := range g.Problems {
-		msgs[i] = pluginMessage(p.Message)
-	}
-	return strings.Join(msgs, ", ")
+	return strings.Join(mapAll(g.Problems, func(p check.Problem) string { return pluginMessage(p.Message) }), ", ")
 }
 
 // groupFacts is what the check read of a group: state, members, lag, the
@@ -168,14 +164,11 @@ func Perfdata(res *check.Result) string {
 			{"target_assignment_epoch", int64(ov.AssignmentEpoch), "", "", false},
 			{"topology_epoch", int64(ov.TopologyEpoch), "", "", false},
 		} {
-			fields := []string{strconv.FormatInt(m.value, 10), m.warn, m.crit, "", ""}
+			minimum := ""
 			if m.min {
-				fields[3] = "0"
+				minimum = "0"
 			}
-			for len(fields) > 1 && fields[len(fields)-1] == "" {
-				fields = fields[:len(fields)-1]
-			}
-			out = append(out, perfLabel(g.ID()+" "+m.name)+"="+strings.Join(fields, ";"))
+			out = append(out, perfValue(g.ID()+" "+m.name, strconv.FormatInt(m.value, 10), m.warn, m.crit, minimum))
 		}
 		if ov.Time.Measured && o.ShowsTimeLag() {
 			// Seconds, as the guidelines' "s"; U when not known.
@@ -183,8 +176,7 @@ func Perfdata(res *check.Result) string {
 			if ov.Time.Known {
 				v = seconds(ov.Time.Lag) + "s"
 			}
-			fields := []string{v, durThreshold(o.TimeLagWarning), durThreshold(o.TimeLagCritical), "0"}
-			out = append(out, perfLabel(g.ID()+" time_lag")+"="+strings.Join(fields, ";"))
+			out = append(out, perfValue(g.ID()+" time_lag", v, durThreshold(o.TimeLagWarning), durThreshold(o.TimeLagCritical), "0"))
 		}
 		if o.ChecksStandbys() {
 			out = append(out, standbyPerfdata(g.ID(), ov.Coverage, o)...)
@@ -203,13 +195,7 @@ func standbyPerfdata(group string, c *overview.Coverage, o check.Options) []stri
 	if c == nil {
 		return nil
 	}
-	perf := func(name, value string, fields ...string) string {
-		all := append([]string{value}, fields...)
-		for len(all) > 1 && all[len(all)-1] == "" {
-			all = all[:len(all)-1]
-		}
-		return perfLabel(group+" "+name) + "=" + strings.Join(all, ";")
-	}
+	perf := func(name string, fields ...string) string { return perfValue(group+" "+name, fields...) }
 	n := func(v int) string { return strconv.Itoa(v) }
 	out := []string{perf("stateful_tasks", n(len(c.Tasks)), "", "", "0")}
 	if least, ok := c.MinCounted(); ok {
@@ -231,6 +217,15 @@ func standbyPerfdata(group string, c *overview.Coverage, o check.Options) []stri
 	out = append(out, perf("standbys_configured", configured, "", "", "0"), perf("tasks_below_configured_standbys", below, "", "", "0"),
 		perf("colocated_standbys", n(c.Colocated()), "", "", "0"))
 	return out
+}
+
+// perfValue is one label's performance data: the value, then warn, crit,
+// min and max, without the empty fields at the end.
+func perfValue(label string, fields ...string) string {
+	for len(fields) > 1 && fields[len(fields)-1] == "" {
+		fields = fields[:len(fields)-1]
+	}
+	return perfLabel(label) + "=" + strings.Join(fields, ";")
 }
 
 // seconds writes d in seconds to the millisecond, without trailing zeros.
@@ -330,28 +325,21 @@ type CheckProblemDoc struct {
 
 // NewCheckDoc builds the document of a check.
 func NewCheckDoc(res *check.Result) CheckDoc {
-	doc := CheckDoc{Status: res.Status.String(), ExitCode: int(res.Status), Groups: make([]CheckGroupDoc, 0, len(res.Groups))}
-	if res.Err != nil {
-		doc.Error = NewErrorDoc(res.Err)
-	}
-	for _, g := range res.Groups {
+	return CheckDoc{Status: res.Status.String(), ExitCode: int(res.Status), Error: NewErrorDoc(res.Err), Groups: mapAll(res.Groups, func(g *check.Group) CheckGroupDoc {
 		o := g.Overview
-		d := CheckGroupDoc{Group: g.ID(), Coordinator: NewBrokerDoc(o.Coordinator), Status: g.Status.String(), Problems: make([]CheckProblemDoc, 0, len(g.Problems))}
-		for _, p := range g.Problems {
-			d.Problems = append(d.Problems, CheckProblemDoc{Condition: p.Condition, Status: p.Status.String(), Message: p.Message})
-		}
-		if o.Err != nil {
-			d.Error = NewErrorDoc(o.Err)
-		} else {
+		d := CheckGroupDoc{Group: g.ID(), Coordinator: NewBrokerDoc(o.Coordinator), Status: g.Status.String(), Error: NewErrorDoc(o.Err),
+			Problems: mapAll(g.Problems, func(p check.Problem) CheckProblemDoc {
+				return CheckProblemDoc{Condition: p.Condition, Status: p.Status.String(), Message: p.Message}
+			})}
+		if o.Err == nil {
 			d.CheckValuesDoc = &CheckValuesDoc{State: o.State, MemberCount: len(o.Members), Lag: g.Lag, MaxTaskLag: g.MaxTaskLag, MovingTasks: g.MovingTasks, TimeLag: checkTimeLag(res.Options, o.Time),
 				GroupEpoch: o.GroupEpoch, AssignmentEpoch: o.AssignmentEpoch, TopologyEpoch: o.TopologyEpoch, TopologyDescriptionStatus: o.DescriptionStatus.String()}
 			if res.Options.ChecksStandbys() {
 				d.StandbyCoverage = newStandbyCoverageDoc(o)
 			}
 		}
-		doc.Groups = append(doc.Groups, d)
-	}
-	return doc
+		return d
+	})}
 }
 
 // CheckUsageLine is the status line of a check that could not start: a

@@ -210,11 +210,7 @@ func writeDeletedConfigs(b *strings.Builder, res *groupdelete.Result) {
 
 // dynamicList is configs as KEY=VALUE, comma-separated.
 func dynamicList(entries []kafka.GroupConfigEntry) string {
-	parts := make([]string, len(entries))
-	for i, e := range entries {
-		parts[i] = Escape(e.Name) + "=" + configValue(e.Value)
-	}
-	return strings.Join(parts, ", ")
+	return strings.Join(mapAll(entries, func(e kafka.GroupConfigEntry) string { return Escape(e.Name) + "=" + configValue(e.Value) }), ", ")
 }
 
 // DeleteConfigNotes returns one stderr line per deleted group whose
@@ -243,15 +239,11 @@ func DeleteConfigNotes(res *groupdelete.Result) []string {
 
 // quotedGroups joins group ids as the Java tool does: 'a', 'b'.
 func quotedGroups(gs []*groupdelete.Group) string {
-	ids := make([]string, len(gs))
-	for i, g := range gs {
-		ids[i] = g.Group
-	}
-	return quoted(ids)
+	return quoted(mapAll(gs, func(g *groupdelete.Group) string { return g.Group }))
 }
 
 func quoted(xs []string) string {
-	return "'" + strings.Join(escapedAll(xs), "', '") + "'"
+	return "'" + strings.Join(mapAll(xs, Escape), "', '") + "'"
 }
 
 // errorLine renders a per-group error on one line: Kafka's error name and
@@ -352,8 +344,7 @@ const (
 
 // NewDeleteDoc builds the document of a delete result.
 func NewDeleteDoc(res *groupdelete.Result) DeleteDoc {
-	doc := DeleteDoc{DryRun: res.DryRun, Groups: make([]DeleteGroupDoc, 0, len(res.Groups))}
-	for _, g := range res.Groups {
+	return DeleteDoc{DryRun: res.DryRun, Groups: mapAll(res.Groups, func(g *groupdelete.Group) DeleteGroupDoc {
 		d := DeleteGroupDoc{Group: g.Group, State: g.State, Coordinator: NewBrokerDoc(g.Coordinator)}
 		switch {
 		case g.Err != nil:
@@ -374,29 +365,19 @@ func NewDeleteDoc(res *groupdelete.Result) DeleteDoc {
 			d.InternalTopics = newInternalTopicsDoc(it)
 		}
 		if c := g.Configs; c != nil && (len(c.Dynamic) > 0 || c.Err != nil) {
-			cd := &DeleteConfigsDoc{Configs: []ConfigSynonymDoc{}, Deleted: c.Deleted}
-			for _, e := range c.Dynamic {
-				cd.Configs = append(cd.Configs, ConfigSynonymDoc{Name: e.Name, Value: e.Value, Source: string(e.Source)})
-			}
-			if c.Err != nil {
-				cd.Error = NewErrorDoc(c.Err)
-			}
-			d.DynamicConfigs = cd
+			d.DynamicConfigs = &DeleteConfigsDoc{Configs: mapAll(c.Dynamic, func(e kafka.GroupConfigEntry) ConfigSynonymDoc {
+				return ConfigSynonymDoc{Name: e.Name, Value: e.Value, Source: string(e.Source)}
+			}), Deleted: c.Deleted, Error: NewErrorDoc(c.Err)}
 		}
-		doc.Groups = append(doc.Groups, d)
-	}
-	return doc
+		return d
+	})}
 }
 
 func newInternalTopicsDoc(it *groupdelete.InternalTopics) *InternalTopicsDoc {
-	td := &InternalTopicsDoc{Inferred: orEmpty(it.Inferred), NotInferred: orEmpty(it.NotInferred), Deleted: orEmpty(it.Deleted), Failed: []TopicErrorDoc{}}
-	for _, f := range it.Failed {
-		td.Failed = append(td.Failed, TopicErrorDoc{Topic: f.Topic, Error: NewErrorDoc(f.Err)})
-	}
-	if it.Err != nil {
-		td.Error = NewErrorDoc(it.Err)
-	}
-	return td
+	return &InternalTopicsDoc{Inferred: orEmpty(it.Inferred), NotInferred: orEmpty(it.NotInferred), Deleted: orEmpty(it.Deleted), Error: NewErrorDoc(it.Err),
+		Failed: mapAll(it.Failed, func(f groupdelete.TopicFailure) TopicErrorDoc {
+			return TopicErrorDoc{Topic: f.Topic, Error: NewErrorDoc(f.Err)}
+		})}
 }
 
 func orEmpty(xs []string) []string {

@@ -44,7 +44,7 @@ func GroupHeader(group string) string {
 // GroupHeader.
 func WriteTopologyBlock(w io.Writer, g *describe.Group, header bool, st *Styles) error {
 	if header {
-		if _, err := fmt.Fprintln(w, st.Paint(st.header(), GroupHeader(g.Group))); err != nil {
+		if _, err := fmt.Fprintln(w, st.Paint(st.orPlain().Header, GroupHeader(g.Group))); err != nil {
 			return err
 		}
 	}
@@ -56,10 +56,10 @@ func WriteTopologyBlock(w io.Writer, g *describe.Group, header bool, st *Styles)
 		_, err := io.WriteString(w, "\n")
 		return err
 	case topology.NotStored:
-		_, err := fmt.Fprintf(w, "\n%s\n", st.Paint(st.warning(), "Error: "+NotStoredMessage(g.Group)))
+		_, err := fmt.Fprintf(w, "\n%s\n", st.Paint(st.orPlain().Warning, "Error: "+NotStoredMessage(g.Group)))
 		return err
 	case topology.Error:
-		_, err := fmt.Fprintf(w, "\n%s\n", st.Paint(st.errorColor(), "Error: "+ErrorMessage(g.Group)))
+		_, err := fmt.Fprintf(w, "\n%s\n", st.Paint(st.orPlain().Error, "Error: "+ErrorMessage(g.Group)))
 		return err
 	}
 	return nil

@@ -66,8 +66,11 @@ type ErrorDoc struct {
 }
 
 // NewErrorDoc is err in documents, named by kafka.Classify, the
-// classification the exit code uses too.
+// classification the exit code uses too; nil for a nil err.
 func NewErrorDoc(err error) *ErrorDoc {
+	if err == nil {
+		return nil
+	}
 	c := kafka.Classify(err)
 	msg := c.Message
 	var ke *kafka.Error
@@ -75,6 +78,16 @@ func NewErrorDoc(err error) *ErrorDoc {
 		msg = ke.Message
 	}
 	return &ErrorDoc{Code: c.Code, Name: c.Name, Message: msg}
+}
+
+// mapAll is f of each of xs; never nil, so that an empty list is [] in
+// documents, not null.
+func mapAll[T, U any](xs []T, f func(T) U) []U {
+	out := make([]U, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, f(x))
+	}
+	return out
 }
 
 // NewDescribeDoc builds the document of a describe result.

@@ -55,10 +55,10 @@ func DiffText(w io.Writer, res *diff.Result, st *Styles) error {
 		return err
 	}
 	for _, s := range []diff.SideResult{res.Old, res.New} {
-		fmt.Fprintf(&b, "%s %s (%s)\n", st.Paint(st.header(), s.Label+":"), Escape(s.Spec), prefixNote(s))
+		fmt.Fprintf(&b, "%s %s (%s)\n", st.Paint(st.orPlain().Header, s.Label+":"), Escape(s.Spec), prefixNote(s))
 	}
 	b.WriteString("\n")
-	b.WriteString(st.Paint(st.header(), "Upgrade safety:") + " " + summary(c) + "\n")
+	b.WriteString(st.Paint(st.orPlain().Header, "Upgrade safety:") + " " + summary(c) + "\n")
 	for _, f := range c.Findings {
 		fmt.Fprintf(&b, "  %s  %s: %s\n", st.Paint(severityColor(st, f.Severity()), fmt.Sprintf("%-8s", f.Severity())), FindingLocation(f), FindingMessage(f))
 		if err := flush(false); err != nil {
@@ -66,13 +66,13 @@ func DiffText(w io.Writer, res *diff.Result, st *Styles) error {
 		}
 	}
 	if line := brokerVerdict(res); line != "" {
-		b.WriteString("\n" + st.Paint(st.header(), "Broker:") + " " + line + "\n")
+		b.WriteString("\n" + st.Paint(st.orPlain().Header, "Broker:") + " " + line + "\n")
 	}
 	if c.Identical() {
 		b.WriteString("\nNo differences: the topologies are the same after normalisation.\n")
 		return flush(true)
 	}
-	b.WriteString("\n" + st.Paint(st.header(), "Changes:") + "\n")
+	b.WriteString("\n" + st.Paint(st.orPlain().Header, "Changes:") + "\n")
 	for _, s := range c.Subtopologies {
 		writeSubtopologyChange(&b, s, st)
 		if err := flush(false); err != nil {
@@ -149,9 +149,9 @@ func summary(c *diff.Comparison) string {
 func severityColor(st *Styles, s diff.Severity) *color.Color {
 	switch s {
 	case diff.Breaking:
-		return st.errorColor()
+		return st.orPlain().Error
 	case diff.Warning:
-		return st.warning()
+		return st.orPlain().Warning
 	}
 	return nil
 }
@@ -310,22 +310,27 @@ func writeGlobalStoreChange(b *bytes.Buffer, g diff.GlobalStoreChange, st *Style
 			return
 		}
 		fmt.Fprintf(b, "  Global store %s: changed\n", name)
-		var changed []diff.NodeChange
-		for _, c := range []*diff.NodeChange{g.Source, g.Processor} {
-			if c != nil {
-				changed = append(changed, *c)
-			}
-		}
-		writeNodeChanges(b, nil, nil, changed, st)
+		writeNodeChanges(b, nil, nil, globalChanges(g), st)
 	}
+}
+
+// globalChanges are the changes of a global store's source and processor.
+func globalChanges(g diff.GlobalStoreChange) []diff.NodeChange {
+	var changed []diff.NodeChange
+	for _, c := range []*diff.NodeChange{g.Source, g.Processor} {
+		if c != nil {
+			changed = append(changed, *c)
+		}
+	}
+	return changed
 }
 
 func writeNodeChanges(b *bytes.Buffer, added, removed []*topology.Node, changed []diff.NodeChange, st *Styles) {
 	for _, n := range added {
-		fmt.Fprintf(b, "    %s\n", st.Paint(st.added(), "+ "+nodeLine(n)))
+		fmt.Fprintf(b, "    %s\n", st.Paint(st.orPlain().Added, "+ "+nodeLine(n)))
 	}
 	for _, n := range removed {
-		fmt.Fprintf(b, "    %s\n", st.Paint(st.removed(), "- "+nodeLine(n)))
+		fmt.Fprintf(b, "    %s\n", st.Paint(st.orPlain().Removed, "- "+nodeLine(n)))
 	}
 	for _, c := range changed {
 		line := "~ " + kindLabel(c.Old.Kind) + ": " + Escape(c.Old.Name)
@@ -402,13 +407,13 @@ func unifiedDiff(res *diff.Result) (string, error) {
 func paintDiffLine(st *Styles, line string) string {
 	switch {
 	case strings.HasPrefix(line, "--- "), strings.HasPrefix(line, "+++ "):
-		return st.Paint(st.header(), line)
+		return st.Paint(st.orPlain().Header, line)
 	case strings.HasPrefix(line, "@@"):
-		return st.Paint(st.hunk(), line)
+		return st.Paint(st.orPlain().Hunk, line)
 	case strings.HasPrefix(line, "+"):
-		return st.Paint(st.added(), line)
+		return st.Paint(st.orPlain().Added, line)
 	case strings.HasPrefix(line, "-"):
-		return st.Paint(st.removed(), line)
+		return st.Paint(st.orPlain().Removed, line)
 	}
 	return line
 }
@@ -502,11 +507,7 @@ var outcomeNames = map[diff.Outcome]string{diff.Identical: "identical", diff.Dif
 // NewDiffDoc builds the document of a diff.
 func NewDiffDoc(res *diff.Result) DiffDoc {
 	side := func(s diff.SideResult) DiffSideDoc {
-		d := DiffSideDoc{Spec: s.Spec, Group: s.Group, File: s.File, ApplicationID: s.ApplicationID}
-		if s.Err != nil {
-			d.Error = NewErrorDoc(s.Err)
-		}
-		return d
+		return DiffSideDoc{Spec: s.Spec, Group: s.Group, File: s.File, ApplicationID: s.ApplicationID, Error: NewErrorDoc(s.Err)}
 	}
 	doc := DiffDoc{Old: side(res.Old), New: side(res.New), FailOn: res.FailOn.String(),
 		Findings: []FindingDoc{}, Subtopologies: []SubtopologyDiffDoc{}, GlobalStores: []GlobalStoreDiffDoc{}}
@@ -523,13 +524,13 @@ func NewDiffDoc(res *diff.Result) DiffDoc {
 		}
 	}
 	doc.Summary = DiffSummaryDoc{Breaking: c.Count(diff.Breaking), Warning: c.Count(diff.Warning), Info: c.Count(diff.Info)}
-	for _, f := range c.Findings {
-		doc.Findings = append(doc.Findings, FindingDoc{Severity: f.Severity().String(), Kind: string(f.Kind),
+	doc.Findings = mapAll(c.Findings, func(f diff.Finding) FindingDoc {
+		return FindingDoc{Severity: f.Severity().String(), Kind: string(f.Kind),
 			OldSubtopology: f.OldSubtopology, NewSubtopology: f.NewSubtopology, GlobalStore: f.GlobalStore,
-			Subject: f.Subject, Old: f.Old, New: f.New, Node: f.Node, Message: FindingMessage(f)})
-	}
+			Subject: f.Subject, Old: f.Old, New: f.New, Node: f.Node, Message: FindingMessage(f)}
+	})
 	for _, s := range c.Subtopologies {
-		d := SubtopologyDiffDoc{Added: nodeDocs(s.Added), Removed: nodeDocs(s.Removed), Changed: changeDocs(s.Changed)}
+		d := SubtopologyDiffDoc{Added: mapAll(s.Added, newNodeDoc), Removed: mapAll(s.Removed, newNodeDoc), Changed: mapAll(s.Changed, changeDoc)}
 		switch {
 		case s.Old == nil:
 			d.NewID, d.Status = s.New.ID, "added"
@@ -549,7 +550,7 @@ func NewDiffDoc(res *diff.Result) DiffDoc {
 		doc.Subtopologies = append(doc.Subtopologies, d)
 	}
 	for _, g := range c.GlobalStores {
-		d := GlobalStoreDiffDoc{Changed: []NodeChangeDoc{}}
+		d := GlobalStoreDiffDoc{Changed: mapAll(globalChanges(g), changeDoc)}
 		if g.Old != nil {
 			o := newGlobalStoreDoc(g.Old)
 			d.Old = &o
@@ -557,11 +558,6 @@ func NewDiffDoc(res *diff.Result) DiffDoc {
 		if g.New != nil {
 			n := newGlobalStoreDoc(g.New)
 			d.New = &n
-		}
-		for _, ch := range []*diff.NodeChange{g.Source, g.Processor} {
-			if ch != nil {
-				d.Changed = append(d.Changed, changeDocs([]diff.NodeChange{*ch})...)
-			}
 		}
 		switch {
 		case g.Old == nil:
@@ -578,22 +574,6 @@ func NewDiffDoc(res *diff.Result) DiffDoc {
 	return doc
 }
 
-func nodeDocs(ns []*topology.Node) []NodeDoc {
-	out := make([]NodeDoc, 0, len(ns))
-	for _, n := range ns {
-		out = append(out, newNodeDoc(n))
-	}
-	return out
-}
-
-func changeDocs(cs []diff.NodeChange) []NodeChangeDoc {
-	out := make([]NodeChangeDoc, 0, len(cs))
-	for _, c := range cs {
-		fields := make([]string, 0, len(c.Fields))
-		for _, f := range c.Fields {
-			fields = append(fields, string(f))
-		}
-		out = append(out, NodeChangeDoc{Old: newNodeDoc(c.Old), New: newNodeDoc(c.New), Fields: fields})
-	}
-	return out
+func changeDoc(c diff.NodeChange) NodeChangeDoc {
+	return NodeChangeDoc{Old: newNodeDoc(c.Old), New: newNodeDoc(c.New), Fields: mapAll(c.Fields, func(f diff.Field) string { return string(f) })}
 }

@@ -23,15 +23,13 @@ import (
 // DoctorText writes the diagnosis of each group.
 func DoctorText(w io.Writer, res *doctor.Result, st *Styles) error {
 	var b strings.Builder
-	first := true
 	for _, g := range res.Groups {
 		if g.Err != nil {
 			continue
 		}
-		if !first {
+		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		first = false
 		header := "Streams group '" + Escape(g.Group) + "'"
 		if g.Coordinator != nil {
 			header += fmt.Sprintf(" (coordinator %d, %s)", g.Coordinator.ID, Escape(g.Coordinator.Addr()))
@@ -39,7 +37,7 @@ func DoctorText(w io.Writer, res *doctor.Result, st *Styles) error {
 		if s := g.Streams; s != nil {
 			header += fmt.Sprintf(": %s, %s, topology epoch %d, description %s", st.PaintState(s.State, Escape(s.State)), plural(len(s.Members), "member"), s.TopologyEpoch, s.TopologyStatus)
 		}
-		b.WriteString(st.Paint(st.header(), header) + "\n")
+		b.WriteString(st.Paint(st.orPlain().Header, header) + "\n")
 		problems, warnings := 0, 0
 		for _, f := range g.Findings {
 			label, c := severityLabel(f.Severity, st)
@@ -111,20 +109,15 @@ type DoctorFindingDoc struct {
 
 // NewDoctorDoc builds the document of a diagnosis.
 func NewDoctorDoc(res *doctor.Result) DoctorDoc {
-	doc := DoctorDoc{Wrong: res.Wrong(), Groups: make([]DoctorGroupDoc, 0, len(res.Groups))}
-	for _, g := range res.Groups {
-		d := DoctorGroupDoc{Group: g.Group, Coordinator: NewBrokerDoc(g.Coordinator), Findings: make([]DoctorFindingDoc, 0, len(g.Findings))}
-		if g.Err != nil {
-			d.Error = NewErrorDoc(g.Err)
-		}
+	return DoctorDoc{Wrong: res.Wrong(), Groups: mapAll(res.Groups, func(g *doctor.Group) DoctorGroupDoc {
+		d := DoctorGroupDoc{Group: g.Group, Coordinator: NewBrokerDoc(g.Coordinator), Error: NewErrorDoc(g.Err),
+			Findings: mapAll(g.Findings, func(f doctor.Finding) DoctorFindingDoc {
+				return DoctorFindingDoc{Check: f.Check, Severity: f.Severity.String(), Message: f.Message, Hint: f.Hint}
+			})}
 		if s := g.Streams; s != nil {
 			n, e := len(s.Members), s.TopologyEpoch
 			d.State, d.MemberCount, d.TopologyEpoch, d.TopologyDescriptionStatus = s.State, &n, &e, s.TopologyStatus.String()
 		}
-		for _, f := range g.Findings {
-			d.Findings = append(d.Findings, DoctorFindingDoc{Check: f.Check, Severity: f.Severity.String(), Message: f.Message, Hint: f.Hint})
-		}
-		doc.Groups = append(doc.Groups, d)
-	}
-	return doc
+		return d
+	})}
 }

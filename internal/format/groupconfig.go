@@ -66,12 +66,7 @@ func writeGroupConfigs(b *strings.Builder, g *groupconfig.Group, dynamic bool) {
 	}
 	entries := g.Configs
 	if dynamic {
-		entries = nil
-		for _, e := range g.Configs {
-			if e.Dynamic() {
-				entries = append(entries, e)
-			}
-		}
+		entries = slices.DeleteFunc(slices.Clone(g.Configs), func(e kafka.GroupConfigEntry) bool { return !e.Dynamic() })
 		slices.SortFunc(entries, func(a, b kafka.GroupConfigEntry) int { return cmp.Compare(a.Name, b.Name) })
 		fmt.Fprintf(b, "Dynamic configs for group %s are:\n", Escape(g.Group))
 	} else {
@@ -81,20 +76,15 @@ func writeGroupConfigs(b *strings.Builder, g *groupconfig.Group, dynamic bool) {
 		b.WriteString(configLine(e))
 	}
 	if !dynamic && len(g.Unreported) > 0 {
-		names := make([]string, len(g.Unreported))
-		for i, k := range g.Unreported {
-			names[i] = k.Name
-		}
-		fmt.Fprintf(b, "Not reported by the broker unless set on the group (the broker's group.streams.* defaults apply): %s\n", strings.Join(names, ", "))
+		fmt.Fprintf(b, "Not reported by the broker unless set on the group (the broker's group.streams.* defaults apply): %s\n", strings.Join(mapAll(g.Unreported, keyName), ", "))
 	}
 }
 
 // configLine is one config as kafka-configs.sh prints it.
 func configLine(e kafka.GroupConfigEntry) string {
-	syns := make([]string, len(e.Synonyms))
-	for i, s := range e.Synonyms {
-		syns[i] = fmt.Sprintf("%s:%s=%s", s.Source, Escape(s.Name), configValue(s.Value))
-	}
+	syns := mapAll(e.Synonyms, func(s kafka.ConfigSynonym) string {
+		return fmt.Sprintf("%s:%s=%s", s.Source, Escape(s.Name), configValue(s.Value))
+	})
 	return fmt.Sprintf("  %s=%s sensitive=%t synonyms={%s}\n", Escape(e.Name), configValue(e.Value), e.Sensitive, strings.Join(syns, ", "))
 }
 
@@ -226,7 +216,7 @@ type ConfigSettingDoc struct {
 func NewGroupConfigDoc(res *groupconfig.Result) GroupConfigDoc {
 	doc := GroupConfigDoc{Mode: res.Mode.String(), Groups: make([]GroupConfigGroupDoc, 0, len(res.Groups))}
 	for _, g := range res.Groups {
-		d := GroupConfigGroupDoc{Group: g.Group, Unreported: []string{}}
+		d := GroupConfigGroupDoc{Group: g.Group, Unreported: mapAll(g.Unreported, keyName)}
 		switch {
 		case g.Err != nil && kafka.Classify(g.Err).Category == kafka.ConfigRefused:
 			d.Outcome = "refused"
@@ -239,25 +229,14 @@ func NewGroupConfigDoc(res *groupconfig.Result) GroupConfigDoc {
 		default:
 			d.Outcome = "described"
 		}
-		if g.Err != nil {
-			d.Error = NewErrorDoc(g.Err)
-		}
-		if g.ReadBackErr != nil {
-			d.ReadBackError = NewErrorDoc(g.ReadBackErr)
-		}
+		d.Error, d.ReadBackError = NewErrorDoc(g.Err), NewErrorDoc(g.ReadBackErr)
 		if g.Configs != nil || (g.Err == nil && g.ReadBackErr == nil) {
 			d.Configs = make([]GroupConfigEntryDoc, 0, len(g.Configs))
 		}
 		for _, e := range g.Configs {
 			ed := GroupConfigEntryDoc{Name: e.Name, Value: e.Value, Source: string(e.Source), Dynamic: e.Dynamic(),
-				Sensitive: e.Sensitive, ReadOnly: e.ReadOnly, Synonyms: make([]ConfigSynonymDoc, 0, len(e.Synonyms))}
-			for _, s := range e.Synonyms {
-				ed.Synonyms = append(ed.Synonyms, ConfigSynonymDoc{Name: s.Name, Value: s.Value, Source: string(s.Source)})
-			}
+				Sensitive: e.Sensitive, ReadOnly: e.ReadOnly, Synonyms: mapAll(e.Synonyms, configSynonymDoc)}
 			d.Configs = append(d.Configs, ed)
-		}
-		for _, k := range g.Unreported {
-			d.Unreported = append(d.Unreported, k.Name)
 		}
 		for _, c := range g.Changes {
 			cd := GroupConfigChangeDoc{Name: c.Name, Op: "set", Value: c.Value, Before: settingDoc(c.Before), After: settingDoc(c.After)}
@@ -269,6 +248,12 @@ func NewGroupConfigDoc(res *groupconfig.Result) GroupConfigDoc {
 		doc.Groups = append(doc.Groups, d)
 	}
 	return doc
+}
+
+func keyName(k kafka.GroupConfigKey) string { return k.Name }
+
+func configSynonymDoc(s kafka.ConfigSynonym) ConfigSynonymDoc {
+	return ConfigSynonymDoc{Name: s.Name, Value: s.Value, Source: string(s.Source)}
 }
 
 func settingDoc(s groupconfig.Setting) *ConfigSettingDoc {

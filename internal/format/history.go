@@ -148,11 +148,9 @@ func causeText(c history.Cause) string {
 	case history.PartitionsChanged:
 		return "the metadata of the group's topics changed (partitions, a topic created or deleted)"
 	case history.ConfigsChanged:
-		parts := make([]string, len(c.Configs))
-		for i, k := range c.Configs {
-			parts[i] = fmt.Sprintf("%s %s -> %s", Escape(k.Key), configSide(k.Old, k.OldSet), configSide(k.New, k.NewSet))
-		}
-		return strings.Join(parts, ", ")
+		return strings.Join(mapAll(c.Configs, func(k history.ConfigChange) string {
+			return fmt.Sprintf("%s %s -> %s", Escape(k.Key), configSide(k.Old, k.OldSet), configSide(k.New, k.NewSet))
+		}), ", ")
 	}
 	if c.Member == nil {
 		return ""
@@ -185,13 +183,7 @@ func configSide(v string, set bool) string {
 	return Escape(v)
 }
 
-func escapeJoin(ss []string) string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = Escape(s)
-	}
-	return strings.Join(out, ", ")
-}
+func escapeJoin(ss []string) string { return strings.Join(mapAll(ss, Escape), ", ") }
 
 func processName(p string) string {
 	if p == "" {
@@ -205,14 +197,13 @@ func movedLines(m history.Moves) []string {
 	for _, a := range m.Active {
 		out = append(out, fmt.Sprintf("%s active %s -> %s", Escape(a.Task.String()), processName(a.From), processName(a.To)))
 	}
-	for _, p := range m.StandbysPlaced {
-		out = append(out, fmt.Sprintf("%s standby placed on %s", Escape(p.Task.String()), processName(p.Process)))
-	}
-	for _, p := range m.StandbysLost {
-		out = append(out, fmt.Sprintf("%s standby lost on %s", Escape(p.Task.String()), processName(p.Process)))
-	}
-	for _, p := range m.WarmupsStarted {
-		out = append(out, fmt.Sprintf("%s warm-up started on %s", Escape(p.Task.String()), processName(p.Process)))
+	for _, ps := range []struct {
+		what string
+		ps   []history.Placement
+	}{{"standby placed", m.StandbysPlaced}, {"standby lost", m.StandbysLost}, {"warm-up started", m.WarmupsStarted}} {
+		for _, p := range ps.ps {
+			out = append(out, fmt.Sprintf("%s %s on %s", Escape(p.Task.String()), ps.what, processName(p.Process)))
+		}
 	}
 	return out
 }
@@ -356,7 +347,7 @@ func NewGroupHistoryDoc(res *history.Result) GroupHistoryDoc {
 	s := res.Stats
 	d := GroupHistoryDoc{Group: res.Group, Topic: res.Partition.Topic, Partition: res.Partition.Partition,
 		CompleteFromLogStart: res.CompleteFromStart, EpochAtCompleteFrom: res.FirstEpoch, GroupEpoch: res.Epoch,
-		Entries: []HistoryEntryDoc{},
+		Entries: mapAll(res.Entries, newHistoryEntryDoc), Error: NewErrorDoc(res.Err),
 		Read: HistoryReadDoc{LogStartOffset: s.LogStart, EndOffset: s.End, NextOffset: s.Next, Bytes: s.Bytes, BudgetReached: s.Budget,
 			Records: s.Records, GroupRecords: s.GroupRecords, Tombstones: s.Tombstones,
 			SkippedUnknownType: s.UnknownTypes, SkippedNewerVersion: s.NewerVersions, SkippedMalformed: s.Malformed}}
@@ -364,45 +355,36 @@ func NewGroupHistoryDoc(res *history.Result) GroupHistoryDoc {
 		t := res.CompleteFrom.UTC().Format(historyTime)
 		d.CompleteFrom = &t
 	}
-	if res.Err != nil {
-		d.Error = NewErrorDoc(res.Err)
-	}
-	for _, e := range res.Entries {
-		d.Entries = append(d.Entries, newHistoryEntryDoc(e))
-	}
 	return d
 }
 
 func newHistoryEntryDoc(e history.Entry) HistoryEntryDoc {
 	d := HistoryEntryDoc{Time: e.Time.UTC().Format(historyTime), Offset: e.Offset, GroupEpoch: e.GroupEpoch, PreviousEpoch: e.PreviousEpoch,
-		Members: e.Members, Causes: []HistoryCauseDoc{}}
-	for _, c := range e.Causes {
-		cd := HistoryCauseDoc{Cause: string(c.Kind), PreviousMemberID: c.PreviousMemberID, Reason: c.Reason, Changed: c.Changed,
-			Subtopologies: c.Subtopologies, Topics: c.Topics}
-		if m := c.Member; m != nil {
-			cd.Member = &HistoryMemberDoc{MemberID: m.MemberID, ProcessID: m.ProcessID, Host: m.Host, ClientID: m.ClientID}
-			if m.InstanceID != "" {
-				cd.Member.InstanceID = &m.InstanceID
-			}
-		}
-		for _, k := range c.Configs {
-			cd.Configs = append(cd.Configs, HistoryConfigDoc{Key: k.Key, Old: setOrNull(k.Old, k.OldSet), New: setOrNull(k.New, k.NewSet)})
-		}
-		d.Causes = append(d.Causes, cd)
-	}
+		Members: e.Members, Causes: mapAll(e.Causes, newHistoryCauseDoc)}
 	if e.Assigned {
-		m := &HistoryMovesDoc{Active: []HistoryActiveMoveDoc{}, StandbysPlaced: placementDocs(e.Moved.StandbysPlaced),
-			StandbysLost: placementDocs(e.Moved.StandbysLost), WarmupsStarted: placementDocs(e.Moved.WarmupsStarted)}
-		for _, a := range e.Moved.Active {
-			m.Active = append(m.Active, HistoryActiveMoveDoc{Task: a.Task.String(), From: setOrNull(a.From, a.From != ""), To: setOrNull(a.To, a.To != "")})
-		}
-		d.Moved = m
+		d.Moved = &HistoryMovesDoc{StandbysPlaced: mapAll(e.Moved.StandbysPlaced, placementDoc),
+			StandbysLost: mapAll(e.Moved.StandbysLost, placementDoc), WarmupsStarted: mapAll(e.Moved.WarmupsStarted, placementDoc),
+			Active: mapAll(e.Moved.Active, func(a history.ActiveMove) HistoryActiveMoveDoc {
+				return HistoryActiveMoveDoc{Task: a.Task.String(), From: nonEmpty(a.From), To: nonEmpty(a.To)}
+			})}
 	}
 	if e.Converged {
 		ms := e.ConvergedAfter.Milliseconds()
 		d.ConvergedAfterMs = &ms
 	}
 	return d
+}
+
+func newHistoryCauseDoc(c history.Cause) HistoryCauseDoc {
+	cd := HistoryCauseDoc{Cause: string(c.Kind), PreviousMemberID: c.PreviousMemberID, Reason: c.Reason, Changed: c.Changed,
+		Subtopologies: c.Subtopologies, Topics: c.Topics}
+	if m := c.Member; m != nil {
+		cd.Member = &HistoryMemberDoc{MemberID: m.MemberID, ProcessID: m.ProcessID, Host: m.Host, ClientID: m.ClientID, InstanceID: nonEmpty(m.InstanceID)}
+	}
+	for _, k := range c.Configs {
+		cd.Configs = append(cd.Configs, HistoryConfigDoc{Key: k.Key, Old: setOrNull(k.Old, k.OldSet), New: setOrNull(k.New, k.NewSet)})
+	}
+	return cd
 }
 
 func setOrNull(v string, set bool) *string {
@@ -412,10 +394,6 @@ func setOrNull(v string, set bool) *string {
 	return &v
 }
 
-func placementDocs(ps []history.Placement) []HistoryPlacementDoc {
-	out := make([]HistoryPlacementDoc, len(ps))
-	for i, p := range ps {
-		out[i] = HistoryPlacementDoc{Task: p.Task.String(), Process: p.Process}
-	}
-	return out
+func placementDoc(p history.Placement) HistoryPlacementDoc {
+	return HistoryPlacementDoc{Task: p.Task.String(), Process: p.Process}
 }

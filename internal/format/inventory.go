@@ -1,6 +1,6 @@
 package format
 
-// Display rules for inventory. The text has up to four sections, each
+// Display rules for inventory. The text has up to five sections, each
 // left out when it has nothing to say:
 //
 //  1. one block per streams group: "GROUP <g> (<state>)", or "(no live
@@ -24,15 +24,8 @@ package format
 // topic, group and broker string is escaped.
 //
 // The document (InventoryDoc) has the same content with sizes in bytes
-// and times in RFC 3339; -o prometheus writes
-//
-//	kstreams_inventory_application_bytes{group}        size on disk of a live group's declared topics
-//	kstreams_inventory_application_findings{group}     its number of findings
-//	kstreams_inventory_topic_bytes{group,topic}        size on disk of each declared topic
-//	kstreams_inventory_orphaned_bytes{application}     size on disk of the orphans, by the application their names give ("" unknown)
-//	kstreams_inventory_orphaned_topics{application}
-//	kstreams_inventory_orphaned_bytes_total            every orphan
-//	kstreams_inventory_leftover_group_configs          groups gone whose dynamic configs stay
+// and times in RFC 3339; -o prometheus writes the kstreams_inventory_*
+// families named in prometheus.go's table.
 
 import (
 	"fmt"
@@ -44,6 +37,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/inventory"
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
 // InventoryDoc is the document of inventory.
@@ -183,32 +177,20 @@ func usageDoc(u inventory.Usage) UsageDoc {
 
 // NewInventoryDoc builds the document of an inventory.
 func NewInventoryDoc(r *inventory.Result) InventoryDoc {
-	d := InventoryDoc{At: r.At.UTC().Format(time.RFC3339), Brokers: r.Brokers, Groups: []InventoryGroupDoc{}, Orphans: []OrphanDoc{},
-		OrphanedBytes: r.OrphanedBytes(), NotOrphans: []KeptDoc{}, Unread: []string{}, Notes: r.Notes,
-		LeftoverGroupConfigs: []LeftoverConfigDoc{}}
-	for _, u := range r.Unread {
-		d.Unread = append(d.Unread, u.Text())
-	}
-	for _, g := range r.Groups {
-		d.Groups = append(d.Groups, inventoryGroupDoc(g))
-	}
-	for _, o := range r.Orphans {
-		d.Orphans = append(d.Orphans, OrphanDoc{Topic: o.Topic, Application: o.Application, Reason: o.Reason, Partitions: o.Partitions, ReplicationFactor: o.ReplicationFactor, Usage: usageDoc(o.Usage)})
-	}
-	for _, k := range r.Kept {
-		d.NotOrphans = append(d.NotOrphans, KeptDoc{Topic: k.Topic, Reason: k.Reason})
-	}
-	for _, l := range r.LeftoverConfigs {
-		ld := LeftoverConfigDoc{Group: l.Group, Configs: map[string]string{}}
-		for _, c := range l.Configs {
-			ld.Configs[c.Key] = c.Value
-		}
-		d.LeftoverGroupConfigs = append(d.LeftoverGroupConfigs, ld)
-	}
+	d := InventoryDoc{At: r.At.UTC().Format(time.RFC3339), Brokers: r.Brokers, OrphanedBytes: r.OrphanedBytes(), Notes: r.Notes,
+		Unread: mapAll(r.Unread, (*inventory.UnreadError).Text),
+		Groups: mapAll(r.Groups, inventoryGroupDoc),
+		Orphans: mapAll(r.Orphans, func(o inventory.Orphan) OrphanDoc {
+			return OrphanDoc{Topic: o.Topic, Application: o.Application, Reason: o.Reason, Partitions: o.Partitions, ReplicationFactor: o.ReplicationFactor, Usage: usageDoc(o.Usage)}
+		}),
+		NotOrphans: mapAll(r.Kept, func(k inventory.Kept) KeptDoc { return KeptDoc{Topic: k.Topic, Reason: k.Reason} }),
+		LeftoverGroupConfigs: mapAll(r.LeftoverConfigs, func(l inventory.LeftoverConfig) LeftoverConfigDoc {
+			return LeftoverConfigDoc{Group: l.Group, Configs: configMap(l.Configs)}
+		})}
 	if c := r.Deletion; c != nil {
-		d.Cleanup = &CleanupDoc{Execute: c.Execute, MinAgeSeconds: int64(c.MinAge / time.Second), Topics: cleanupDocs(c.Topics)}
+		d.Cleanup = &CleanupDoc{Execute: c.Execute, MinAgeSeconds: int64(c.MinAge / time.Second), Topics: mapAll(c.Topics, cleanupDoc)}
 		if len(c.Configs) > 0 {
-			d.Cleanup.Configs = cleanupDocs(c.Configs)
+			d.Cleanup.Configs = mapAll(c.Configs, cleanupDoc)
 		}
 	}
 	return d
@@ -216,15 +198,12 @@ func NewInventoryDoc(r *inventory.Result) InventoryDoc {
 
 // inventoryGroupDoc is one group's part of the document.
 func inventoryGroupDoc(g *inventory.Group) InventoryGroupDoc {
-	gd := InventoryGroupDoc{Group: g.Group, Live: g.Live, State: g.State, Bytes: g.Bytes(), Topics: []InternalTopicDoc{}, Findings: []InventoryFindingDoc{}}
+	gd := InventoryGroupDoc{Group: g.Group, Live: g.Live, State: g.State, Bytes: g.Bytes(), Topics: mapAll(g.Topics, internalTopicDoc),
+		Findings: mapAll(g.Findings, func(f inventory.Finding) InventoryFindingDoc {
+			return InventoryFindingDoc{Kind: f.Kind, Topic: f.Topic, Config: f.Config, Want: f.Want, Have: f.Have, Message: f.Message()}
+		})}
 	if g.Err != nil {
 		gd.Error = NewErrorDoc(g.Err)
-	}
-	for _, t := range g.Topics {
-		gd.Topics = append(gd.Topics, internalTopicDoc(t))
-	}
-	for _, f := range g.Findings {
-		gd.Findings = append(gd.Findings, InventoryFindingDoc{Kind: f.Kind, Topic: f.Topic, Config: f.Config, Want: f.Want, Have: f.Have, Message: f.Message()})
 	}
 	return gd
 }
@@ -232,10 +211,7 @@ func inventoryGroupDoc(g *inventory.Group) InventoryGroupDoc {
 // internalTopicDoc is one declared topic against the cluster.
 func internalTopicDoc(t inventory.Topic) InternalTopicDoc {
 	td := InternalTopicDoc{Topic: t.Name, Kind: t.Kind, Subtopology: t.Subtopology, Present: t.Present,
-		Declared: DeclaredTopicDoc{Partitions: t.Declared.Partitions, ReplicationFactor: t.Declared.ReplicationFactor, Configs: map[string]string{}}}
-	for _, c := range t.Declared.Configs {
-		td.Declared.Configs[c.Key] = c.Value
-	}
+		Declared: DeclaredTopicDoc{Partitions: t.Declared.Partitions, ReplicationFactor: t.Declared.ReplicationFactor, Configs: configMap(t.Declared.Configs)}}
 	if t.ExpectedPartitions > 0 {
 		n := t.ExpectedPartitions
 		td.ExpectedPartitions = &n
@@ -249,17 +225,21 @@ func internalTopicDoc(t inventory.Topic) InternalTopicDoc {
 	return td
 }
 
-// cleanupDocs are the outcomes of a cleanup, never nil.
-func cleanupDocs(outs []inventory.Outcome) []CleanupTopicDoc {
-	docs := []CleanupTopicDoc{}
-	for _, o := range outs {
-		td := CleanupTopicDoc{Topic: o.Topic, Outcome: o.Outcome, Reason: o.Reason}
-		if o.Err != nil {
-			td.Error = NewErrorDoc(o.Err)
-		}
-		docs = append(docs, td)
+// configMap is configs by key, never nil.
+func configMap(cs []kafka.ConfigEntry) map[string]string {
+	m := map[string]string{}
+	for _, c := range cs {
+		m[c.Key] = c.Value
 	}
-	return docs
+	return m
+}
+
+func cleanupDoc(o inventory.Outcome) CleanupTopicDoc {
+	td := CleanupTopicDoc{Topic: o.Topic, Outcome: o.Outcome, Reason: o.Reason}
+	if o.Err != nil {
+		td.Error = NewErrorDoc(o.Err)
+	}
+	return td
 }
 
 // Bytes formats a size in binary units to one decimal.

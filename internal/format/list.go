@@ -22,10 +22,7 @@ import (
 // ListText writes a list result as kafka-streams-groups.sh lays it out.
 func ListText(w io.Writer, res *list.Result, st *Styles) error {
 	t := newTable(w, st)
-	ids := make([]string, len(res.Groups))
-	for i, g := range res.Groups {
-		ids[i] = Escape(g.Group)
-	}
+	ids := mapAll(res.Groups, func(g list.Group) string { return Escape(g.Group) })
 	if !res.WithState {
 		for _, id := range ids {
 			t.write(id + "\n")
@@ -54,9 +51,5 @@ type ListedGroupDoc struct {
 
 // NewListDoc builds the document of a list result.
 func NewListDoc(res *list.Result) ListDoc {
-	doc := ListDoc{Groups: make([]ListedGroupDoc, 0, len(res.Groups))}
-	for _, g := range res.Groups {
-		doc.Groups = append(doc.Groups, ListedGroupDoc{Group: g.Group, State: g.State})
-	}
-	return doc
+	return ListDoc{Groups: mapAll(res.Groups, func(g list.Group) ListedGroupDoc { return ListedGroupDoc{Group: g.Group, State: g.State} })}
 }

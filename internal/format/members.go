@@ -52,14 +52,7 @@ func MembersText(w io.Writer, g *describe.Group, verbose bool, st *Styles) error
 		widths = []int{gw, 25, 15, mw, 15, 15, pw, cw, 0}
 		glued = 2 // TOPOLOGY-EPOCH runs into MEMBER
 	}
-	line := func(cells []string) []column {
-		cols := make([]column, len(cells))
-		for i := range cells {
-			cols[i] = column{width: widths[i], head: heads[i], cell: cells[i], glued: i == glued}
-		}
-		return cols
-	}
-	t.header(line(heads))
+	t.header(columns(heads, widths, glued, heads))
 	for i := range g.Members {
 		m := &g.Members[i]
 		cells := []string{group, ids[i], procs[i], clients[i], AssignmentText(m, false)}
@@ -67,7 +60,7 @@ func MembersText(w io.Writer, g *describe.Group, verbose bool, st *Styles) error
 			cells = []string{group, strconv.Itoa(int(g.AssignmentEpoch)), strconv.Itoa(int(g.TopologyEpoch)),
 				ids[i], m.Protocol(), strconv.Itoa(int(m.MemberEpoch)), procs[i], clients[i], AssignmentText(m, true)}
 		}
-		t.row(line(cells), "")
+		t.row(columns(heads, widths, glued, cells), "")
 	}
 	return t.err
 }
@@ -165,15 +158,13 @@ func newMemberDocs(ms []kafka.Member) []MemberDoc {
 	out := make([]MemberDoc, 0, len(ms))
 	for i := range ms {
 		m := &ms[i]
-		tags := make([]ClientTagDoc, 0, len(m.ClientTags))
-		for _, t := range m.ClientTags {
-			tags = append(tags, ClientTagDoc(t))
-		}
 		out = append(out, MemberDoc{
 			MemberID: m.MemberID, MemberEpoch: m.MemberEpoch, InstanceID: m.InstanceID, RackID: m.RackID,
 			ClientID: m.ClientID, ClientHost: m.ClientHost, ProcessID: m.ProcessID,
 			MemberProtocol: m.Protocol(), TopologyEpoch: m.TopologyEpoch, UserEndpoint: newEndpointDoc(m.UserEndpoint),
-			ClientTags: tags, Assignment: newAssignmentDoc(m.Assignment), TargetAssignment: newAssignmentDoc(m.TargetAssignment),
+			ClientTags:       mapAll(m.ClientTags, func(t kafka.ClientTag) ClientTagDoc { return ClientTagDoc(t) }),
+			Assignment:       newAssignmentDoc(m.Assignment),
+			TargetAssignment: newAssignmentDoc(m.TargetAssignment),
 		})
 	}
 	return out
@@ -182,17 +173,13 @@ func newMemberDocs(ms []kafka.Member) []MemberDoc {
 // newAssignmentDoc has every task list and partition list non-nil, so that
 // documents show [] rather than null.
 func newAssignmentDoc(a kafka.Assignment) AssignmentDoc {
-	return AssignmentDoc{Active: newTasksDocs(a.Active), Standby: newTasksDocs(a.Standby), Warmup: newTasksDocs(a.Warmup)}
+	return AssignmentDoc{Active: mapAll(a.Active, newTasksDoc), Standby: mapAll(a.Standby, newTasksDoc), Warmup: mapAll(a.Warmup, newTasksDoc)}
 }
 
-func newTasksDocs(ts []kafka.Tasks) []TasksDoc {
-	out := make([]TasksDoc, 0, len(ts))
-	for _, t := range ts {
-		ps := t.Partitions
-		if ps == nil {
-			ps = []int32{}
-		}
-		out = append(out, TasksDoc{SubtopologyID: t.SubtopologyID, Partitions: ps})
+func newTasksDoc(t kafka.Tasks) TasksDoc {
+	ps := t.Partitions
+	if ps == nil {
+		ps = []int32{}
 	}
-	return out
+	return TasksDoc{SubtopologyID: t.SubtopologyID, Partitions: ps}
 }

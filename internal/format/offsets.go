@@ -33,10 +33,7 @@ func OffsetsText(w io.Writer, g *describe.Group, verbose bool, st *Styles) error
 	t := newTable(w, st)
 	t.notice(g)
 	group := Escape(g.Group)
-	topics := make([]string, len(g.Offsets))
-	for i, o := range g.Offsets {
-		topics[i] = Escape(o.Topic)
-	}
+	topics := mapAll(g.Offsets, func(o describe.PartitionOffset) string { return Escape(o.Topic) })
 	gw, tw := width(15, group), width(15, topics...)
 	heads := []string{"GROUP", "TOPIC", "PARTITION", "OFFSET-LAG"}
 	widths := []int{gw, tw, 10, 0}
@@ -44,14 +41,7 @@ func OffsetsText(w io.Writer, g *describe.Group, verbose bool, st *Styles) error
 		heads = []string{"GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LEADER-EPOCH", "LOG-END-OFFSET", "OFFSET-LAG"}
 		widths = []int{gw, tw, 10, 15, 15, 15, 15}
 	}
-	line := func(cells []string) []column {
-		cols := make([]column, len(cells))
-		for i := range cells {
-			cols[i] = column{width: widths[i], head: heads[i], cell: cells[i]}
-		}
-		return cols
-	}
-	t.header(line(heads))
+	t.header(columns(heads, widths, -1, heads))
 	for i, o := range g.Offsets {
 		lag := strconv.FormatInt(o.Lag, 10)
 		cells := []string{group, topics[i], strconv.Itoa(int(o.Partition)), lag}
@@ -65,7 +55,7 @@ func OffsetsText(w io.Writer, g *describe.Group, verbose bool, st *Styles) error
 			}
 			cells = []string{group, topics[i], strconv.Itoa(int(o.Partition)), current, epoch, strconv.FormatInt(o.LogEndOffset, 10), lag}
 		}
-		t.row(line(cells), "")
+		t.row(columns(heads, widths, -1, cells), "")
 	}
 	return t.err
 }
@@ -82,10 +72,4 @@ type OffsetDoc struct {
 	Lag            int64  `json:"lag" yaml:"lag"`
 }
 
-func newOffsetDocs(os []describe.PartitionOffset) []OffsetDoc {
-	out := make([]OffsetDoc, 0, len(os))
-	for _, o := range os {
-		out = append(out, OffsetDoc(o))
-	}
-	return out
-}
+func newOffsetDoc(o describe.PartitionOffset) OffsetDoc { return OffsetDoc(o) }

@@ -46,8 +46,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fatih/color"
-
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/overview"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
@@ -82,11 +80,7 @@ func refs(ms []int) string {
 	if len(ms) == 0 {
 		return missing
 	}
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = MemberRef(m)
-	}
-	return strings.Join(out, ",")
+	return strings.Join(mapAll(ms, MemberRef), ",")
 }
 
 // memberHost is where a member's instance is reached: its user endpoint
@@ -104,7 +98,7 @@ func memberHost(m *kafka.Member) string {
 func writeOverview(t *tableWriter, g *overview.Group) {
 	st := t.st
 	head := fmt.Sprintf("Streams group '%s'", Escape(g.Group))
-	t.write(st.Paint(st.header(), head) + ": " + st.PaintState(g.State, Escape(g.State)) + ", " + plural(len(g.Members), "member") + "\n")
+	t.write(st.Paint(st.orPlain().Header, head) + ": " + st.PaintState(g.State, Escape(g.State)) + ", " + plural(len(g.Members), "member") + "\n")
 	label := func(name string) string { return "  " + pad(name+":", 15) }
 	if g.Coordinator != nil {
 		t.write(label("Coordinator") + Escape(g.Coordinator.Host) + ":" + strconv.Itoa(int(g.Coordinator.Port)) + " (" + strconv.Itoa(int(g.Coordinator.ID)) + ")\n")
@@ -115,9 +109,9 @@ func writeOverview(t *tableWriter, g *overview.Group) {
 	switch g.DescriptionStatus {
 	case topology.Available:
 	case topology.Error:
-		status = st.Paint(st.errorColor(), status) + " (nodes unknown: the broker failed to fetch the description)"
+		status = st.Paint(st.orPlain().Error, status) + " (nodes unknown: the broker failed to fetch the description)"
 	default:
-		status = st.Paint(st.warning(), status) + " (nodes unknown: no description is stored)"
+		status = st.Paint(st.orPlain().Warning, status) + " (nodes unknown: no description is stored)"
 	}
 	t.write(label("Description") + status + "\n")
 	writeStandbyHead(t, g, label)
@@ -128,10 +122,10 @@ func writeOverview(t *tableWriter, g *overview.Group) {
 	t.write(label("Lag") + lag + "\n")
 	var missing, ahead []string
 	for _, topic := range g.MissingTopics() {
-		missing = append(missing, st.Paint(st.errorColor(), Escape(topic))+" (source topic does not exist: lag unknown)")
+		missing = append(missing, st.Paint(st.orPlain().Error, Escape(topic))+" (source topic does not exist: lag unknown)")
 	}
 	for _, p := range g.AheadPartitions() {
-		ahead = append(ahead, st.Paint(st.warning(), partitionName(p))+fmt.Sprintf(" committed %d, past the log end %d (lag counted as 0)", *p.Committed, p.LogEnd))
+		ahead = append(ahead, st.Paint(st.orPlain().Warning, partitionName(p))+fmt.Sprintf(" committed %d, past the log end %d (lag counted as 0)", *p.Committed, p.LogEnd))
 	}
 	writeList(t, label("Missing"), missing)
 	writeList(t, label("Ahead"), ahead)
@@ -143,15 +137,14 @@ func writeOverview(t *tableWriter, g *overview.Group) {
 		t.write(label("Time lag") + line + "\n")
 	}
 	if len(g.GlobalStores) > 0 {
-		var gs []string
-		for _, s := range g.GlobalStores {
-			gs = append(gs, escapedList(s.Processor.Stores)+" (from "+escapedList(s.Source.Topics)+")")
-		}
+		gs := mapAll(g.GlobalStores, func(s *topology.GlobalStore) string {
+			return escapedList(s.Processor.Stores) + " (from " + escapedList(s.Source.Topics) + ")"
+		})
 		t.write(label("Global stores") + strings.Join(gs, "; ") + "\n")
 	}
 
 	if len(g.Members) > 0 {
-		t.write("\n  " + st.Paint(st.header(), "Members:") + "\n")
+		t.write("\n  " + st.Paint(st.orPlain().Header, "Members:") + "\n")
 	}
 	for i := range g.Members {
 		m := &g.Members[i]
@@ -185,7 +178,7 @@ func leftNote(m *kafka.Member) string {
 
 func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology) {
 	st := t.st
-	head := "\n  " + st.Paint(st.header(), "Sub-topology "+Escape(s.ID)) + ": " + plural(len(s.Tasks), "task") + ", lag " + st.paintLag(s.Lag, false)
+	head := "\n  " + st.Paint(st.orPlain().Header, "Sub-topology "+Escape(s.ID)) + ": " + plural(len(s.Tasks), "task") + ", lag " + st.paintLag(s.Lag, false)
 	if largest := largestTask(s); largest != nil {
 		head += " (largest task " + Escape(largest.String()) + ": " + st.paintLag(largest.Lag, false) + ")"
 	}
@@ -198,7 +191,7 @@ func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology
 	for _, src := range s.Sources {
 		note := "lag " + st.paintLag(src.Lag, false)
 		if src.Missing {
-			note = st.Paint(st.errorColor(), "does not exist")
+			note = st.Paint(st.orPlain().Error, "does not exist")
 		}
 		if src.Repartition {
 			note = "repartition, " + note
@@ -206,12 +199,12 @@ func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology
 		srcs = append(srcs, Escape(src.Topic)+" ("+note+")")
 	}
 	writeList(t, label("Sources"), srcs)
-	sinks := escapedAll(s.Sinks)
+	sinks := mapAll(s.Sinks, Escape)
 	if s.DynamicSink {
 		sinks = append(sinks, "(dynamic: topic chosen per record)")
 	}
 	writeList(t, label("Sinks"), sinks)
-	writeList(t, label("Repartition sinks"), escapedAll(s.RepartitionSinks))
+	writeList(t, label("Repartition sinks"), mapAll(s.RepartitionSinks, Escape))
 	var stores []string
 	for _, x := range s.Stores {
 		c := "no changelog"
@@ -222,11 +215,7 @@ func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology
 	}
 	writeList(t, label("Stores"), stores)
 	if s.Nodes != nil {
-		var nodes []string
-		for _, n := range s.Nodes {
-			nodes = append(nodes, pad(kindLabel(n.Kind), 10)+Escape(n.Name))
-		}
-		writeList(t, label("Nodes"), nodes)
+		writeList(t, label("Nodes"), mapAll(s.Nodes, func(n *topology.Node) string { return pad(kindLabel(n.Kind), 10) + Escape(n.Name) }))
 	}
 	if len(s.Tasks) == 0 {
 		t.write("    No tasks are assigned.\n")
@@ -244,7 +233,7 @@ func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology
 	if s.Time.Measured {
 		timeHead = " " + padLeft("TIME LAG", wt)
 	}
-	t.write("    " + st.Paint(st.header(), pad("TASK", wi)+" "+pad("ACTIVE", wa)+" "+pad("STANDBY", ws)+" "+pad("WARM-UP", ww)+" "+padLeft("LAG", wl)+timeHead) + "\n")
+	t.write("    " + st.Paint(st.orPlain().Header, pad("TASK", wi)+" "+pad("ACTIVE", wa)+" "+pad("STANDBY", ws)+" "+pad("WARM-UP", ww)+" "+padLeft("LAG", wl)+timeHead) + "\n")
 	for i, task := range s.Tasks {
 		row := "    " + pad(ids[i+1], wi) + " " + pad(act[i+1], wa) + " " + pad(stb[i+1], ws) + " " + pad(wrm[i+1], ww) + " " +
 			st.paintLag2(task.Lag, padLeft(lags[i+1], wl), g.Largest == task && task.Lag > 0)
@@ -252,7 +241,7 @@ func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology
 			row += " " + padLeft(times[i+1], wt)
 		}
 		if task.Moving() {
-			row += "  " + st.Paint(st.moving(), "moving: "+movingText(task))
+			row += "  " + st.Paint(st.orPlain().Moving, "moving: "+movingText(task))
 		}
 		var ahead []string
 		for _, p := range task.Offsets {
@@ -261,7 +250,7 @@ func writeSubtopology(t *tableWriter, g *overview.Group, s *overview.Subtopology
 			}
 		}
 		if len(ahead) > 0 {
-			row += "  " + st.Paint(st.warning(), "ahead: "+strings.Join(ahead, ","))
+			row += "  " + st.Paint(st.orPlain().Warning, "ahead: "+strings.Join(ahead, ","))
 		}
 		row += coverageNote(g, task, st)
 		t.write(row + "\n")
@@ -308,7 +297,7 @@ func writeStoreView(t *tableWriter, g *overview.Group) {
 	if v.Changelog != "" {
 		c = Escape(v.Changelog)
 	}
-	t.write(st.Paint(st.header(), fmt.Sprintf("Streams group '%s'", Escape(g.Group))) + ": store " + Escape(v.Name) + "\n")
+	t.write(st.Paint(st.orPlain().Header, fmt.Sprintf("Streams group '%s'", Escape(g.Group))) + ": store " + Escape(v.Name) + "\n")
 	t.write("  " + pad("Sub-topology:", 15) + Escape(v.Subtopology) + "\n")
 	t.write("  " + pad("Changelog:", 15) + c + "\n\n")
 	if len(v.Tasks) == 0 {
@@ -319,11 +308,7 @@ func writeStoreView(t *tableWriter, g *overview.Group) {
 		if len(ms) == 0 {
 			return missing
 		}
-		var out []string
-		for _, i := range ms {
-			out = append(out, memberHost(&g.Members[i])+" ("+MemberRef(i)+")")
-		}
-		return strings.Join(out, ", ")
+		return strings.Join(mapAll(ms, func(i int) string { return memberHost(&g.Members[i]) + " (" + MemberRef(i) + ")" }), ", ")
 	}
 	parts, tasks, act, stb, wrm := []string{"PARTITION"}, []string{"TASK"}, []string{"ACTIVE"}, []string{"STANDBY"}, []string{"WARM-UP"}
 	for _, task := range v.Tasks {
@@ -335,7 +320,7 @@ func writeStoreView(t *tableWriter, g *overview.Group) {
 		line := "  " + pad(parts[i], wp) + " " + pad(tasks[i], wt) + " " + pad(act[i], wa) + " " + pad(stb[i], ws) + " " + wrm[i]
 		line = strings.TrimRight(line, " ")
 		if i == 0 {
-			line = st.Paint(st.header(), line)
+			line = st.Paint(st.orPlain().Header, line)
 		}
 		t.write(line + "\n")
 	}
@@ -370,15 +355,7 @@ func kindLabel(k topology.Kind) string {
 	return k.String()
 }
 
-func escapedAll(xs []string) []string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = Escape(x)
-	}
-	return out
-}
-
-func escapedList(xs []string) string { return strings.Join(escapedAll(SortedSet(xs)), ", ") }
+func escapedList(xs []string) string { return strings.Join(mapAll(SortedSet(xs), Escape), ", ") }
 
 func plural(n int, what string) string {
 	if n == 1 {
@@ -411,13 +388,6 @@ func (s *Styles) paintLag2(lag int64, text string, largest bool) string {
 	}
 	trimmed := strings.TrimLeft(text, " ")
 	return text[:len(text)-len(trimmed)] + s.Paint(c, trimmed)
-}
-
-func (s *Styles) moving() *color.Color {
-	if s == nil {
-		return nil
-	}
-	return s.Moving
 }
 
 // TimeLagText is a time lag in human units (4m12s, 3h5m, 2d1h); a time

@@ -195,17 +195,13 @@ type StorePartDoc struct {
 
 // NewOverviewDoc builds the document of an overview result.
 func NewOverviewDoc(res *overview.Result) OverviewDoc {
-	doc := OverviewDoc{Groups: make([]OverviewGroupDoc, 0, len(res.Groups))}
-	for _, g := range res.Groups {
-		d := OverviewGroupDoc{Group: g.Group, Coordinator: NewBrokerDoc(g.Coordinator)}
-		if g.Err != nil {
-			d.Error = NewErrorDoc(g.Err)
-		} else {
+	return OverviewDoc{Groups: mapAll(res.Groups, func(g *overview.Group) OverviewGroupDoc {
+		d := OverviewGroupDoc{Group: g.Group, Coordinator: NewBrokerDoc(g.Coordinator), Error: NewErrorDoc(g.Err)}
+		if g.Err == nil {
 			d.OverviewBodyDoc = newOverviewBodyDoc(g)
 		}
-		doc.Groups = append(doc.Groups, d)
-	}
-	return doc
+		return d
+	})}
 }
 
 // memberRefs are a group's members as documents, by their index in the
@@ -213,11 +209,7 @@ func NewOverviewDoc(res *overview.Result) OverviewDoc {
 type memberRefs []MemberRefDoc
 
 func (m memberRefs) pick(is []int) []MemberRefDoc {
-	out := make([]MemberRefDoc, 0, len(is))
-	for _, i := range is {
-		out = append(out, m[i])
-	}
-	return out
+	return mapAll(is, func(i int) MemberRefDoc { return m[i] })
 }
 
 // newOverviewBodyDoc builds the document of a group that was read.
@@ -235,20 +227,13 @@ func newOverviewBodyDoc(g *overview.Group) *OverviewBodyDoc {
 		d.LargestTask = &TaskLagDoc{ID: g.Largest.String(), Lag: g.Largest.Lag}
 	}
 	d.TimeLag = newTimeLagDoc(g.Time, false)
-	d.Subtopologies = make([]OverviewSubtopologyDoc, 0, len(g.Subtopologies))
-	for _, s := range g.Subtopologies {
-		d.Subtopologies = append(d.Subtopologies, newOverviewSubtopologyDoc(s, members))
-	}
-	d.GlobalStores = make([]GlobalStoreDoc, 0, len(g.GlobalStores))
-	for _, gs := range g.GlobalStores {
-		d.GlobalStores = append(d.GlobalStores, GlobalStoreDoc{ID: gs.ID, Source: newNodeDoc(gs.Source), Processor: newNodeDoc(gs.Processor)})
-	}
+	d.Subtopologies = mapAll(g.Subtopologies, func(s *overview.Subtopology) OverviewSubtopologyDoc { return newOverviewSubtopologyDoc(s, members) })
+	d.GlobalStores = mapAll(g.GlobalStores, newGlobalStoreDoc)
 	if v := g.Store; v != nil {
-		sv := &StoreViewDoc{Name: v.Name, Subtopology: v.Subtopology, ChangelogTopic: nonEmpty(v.Changelog), Partitions: make([]StorePartDoc, 0, len(v.Tasks))}
-		for _, t := range v.Tasks {
-			sv.Partitions = append(sv.Partitions, StorePartDoc{Partition: t.Partition, Task: t.String(), Active: members.pick(t.Active), Standby: members.pick(t.Standby), Warmup: members.pick(t.Warmup)})
-		}
-		d.Store = sv
+		d.Store = &StoreViewDoc{Name: v.Name, Subtopology: v.Subtopology, ChangelogTopic: nonEmpty(v.Changelog),
+			Partitions: mapAll(v.Tasks, func(t *overview.Task) StorePartDoc {
+				return StorePartDoc{Partition: t.Partition, Task: t.String(), Active: members.pick(t.Active), Standby: members.pick(t.Standby), Warmup: members.pick(t.Warmup)}
+			})}
 	}
 	d.StandbyCoverage = newStandbyCoverageDoc(g)
 	return d
@@ -257,30 +242,25 @@ func newOverviewBodyDoc(g *overview.Group) *OverviewBodyDoc {
 // newOverviewSubtopologyDoc builds the document of one sub-topology, its
 // tasks naming their holders from members.
 func newOverviewSubtopologyDoc(s *overview.Subtopology, members memberRefs) OverviewSubtopologyDoc {
-	sd := OverviewSubtopologyDoc{ID: s.ID, SourceTopics: make([]SourceDoc, 0, len(s.Sources)), SinkTopics: orEmpty(s.Sinks),
-		DynamicSink: s.DynamicSink, RepartitionSinks: orEmpty(s.RepartitionSinks), Stores: make([]StoreDoc, 0, len(s.Stores)),
-		TaskCount: len(s.Tasks), Lag: s.Lag, MaxTaskLag: s.MaxTaskLag, TimeLag: newTimeLagDoc(s.Time, false), Tasks: make([]TaskDoc, 0, len(s.Tasks))}
-	for _, src := range s.Sources {
-		sd.SourceTopics = append(sd.SourceTopics, SourceDoc{Topic: src.Topic, Repartition: src.Repartition, Lag: src.Lag, Missing: src.Missing})
-	}
-	for _, st := range s.Stores {
-		sd.Stores = append(sd.Stores, StoreDoc{Name: st.Name, ChangelogTopic: nonEmpty(st.Changelog)})
-	}
+	sd := OverviewSubtopologyDoc{ID: s.ID, SinkTopics: orEmpty(s.Sinks), DynamicSink: s.DynamicSink, RepartitionSinks: orEmpty(s.RepartitionSinks),
+		TaskCount: len(s.Tasks), Lag: s.Lag, MaxTaskLag: s.MaxTaskLag, TimeLag: newTimeLagDoc(s.Time, false),
+		SourceTopics: mapAll(s.Sources, func(src overview.Source) SourceDoc {
+			return SourceDoc{Topic: src.Topic, Repartition: src.Repartition, Lag: src.Lag, Missing: src.Missing}
+		}),
+		Stores: mapAll(s.Stores, func(st overview.Store) StoreDoc {
+			return StoreDoc{Name: st.Name, ChangelogTopic: nonEmpty(st.Changelog)}
+		}),
+		Tasks: mapAll(s.Tasks, func(t *overview.Task) TaskDoc {
+			return TaskDoc{ID: t.String(), Subtopology: t.Subtopology, Partition: t.Partition, Active: members.pick(t.Active), Standby: members.pick(t.Standby),
+				Warmup: members.pick(t.Warmup), TargetActive: members.pick(t.TargetActive), Moving: t.Moving(), Lag: t.Lag, TimeLag: newTimeLagDoc(t.Time, false),
+				Offsets: mapAll(t.Offsets, func(o overview.PartitionLag) TaskOffsetDoc {
+					return TaskOffsetDoc{Topic: o.Topic, Partition: o.Partition, Repartition: o.Repartition,
+						CurrentOffset: o.Committed, LogStartOffset: o.LogStart, LogEndOffset: o.LogEnd, Lag: o.Lag, AheadOfLogEnd: o.Ahead, TimeLag: newTimeLagDoc(o.Time, true)}
+				})}
+		})}
 	if s.Nodes != nil {
-		nodes := make([]NodeDoc, 0, len(s.Nodes))
-		for _, n := range s.Nodes {
-			nodes = append(nodes, newNodeDoc(n))
-		}
+		nodes := mapAll(s.Nodes, newNodeDoc)
 		sd.Nodes = &nodes
-	}
-	for _, t := range s.Tasks {
-		td := TaskDoc{ID: t.String(), Subtopology: t.Subtopology, Partition: t.Partition, Active: members.pick(t.Active), Standby: members.pick(t.Standby),
-			Warmup: members.pick(t.Warmup), TargetActive: members.pick(t.TargetActive), Moving: t.Moving(), Lag: t.Lag, TimeLag: newTimeLagDoc(t.Time, false), Offsets: make([]TaskOffsetDoc, 0, len(t.Offsets))}
-		for _, o := range t.Offsets {
-			td.Offsets = append(td.Offsets, TaskOffsetDoc{Topic: o.Topic, Partition: o.Partition, Repartition: o.Repartition,
-				CurrentOffset: o.Committed, LogStartOffset: o.LogStart, LogEndOffset: o.LogEnd, Lag: o.Lag, AheadOfLogEnd: o.Ahead, TimeLag: newTimeLagDoc(o.Time, true)})
-		}
-		sd.Tasks = append(sd.Tasks, td)
 	}
 	return sd
 }

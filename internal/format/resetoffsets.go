@@ -173,7 +173,7 @@ func writeResetNotices(b *strings.Builder, res *resetoffsets.Result) {
 			case errors.As(err, &ke) && ke.Code == kafka.CodeUnknownTopicOrPartition:
 				printError(b, "Deleting internal topics for group '%s' failed because the topics do not exist.", Escape(g.Group))
 			case errors.As(err, &ke) && ke.Code == kafka.CodeUnsupportedVersion:
-				printError(b, "Deleting internal topics is not supported by the broker version.\nInternal topics: (%s).\nUse 'kafka-topics.sh' to delete the group's internal topics.", strings.Join(escapedAll(it.Inferred), ","))
+				printError(b, "Deleting internal topics is not supported by the broker version.\nInternal topics: (%s).\nUse 'kafka-topics.sh' to delete the group's internal topics.", strings.Join(mapAll(it.Inferred, Escape), ","))
 			default:
 				printError(b, "Deleting internal topics for group '%s' failed due to %s", Escape(g.Group), errorLine(err))
 			}
@@ -287,9 +287,8 @@ const (
 
 // NewResetOffsetsDoc builds the document of a reset result.
 func NewResetOffsetsDoc(res *resetoffsets.Result) ResetOffsetsDoc {
-	doc := ResetOffsetsDoc{Scenario: string(res.Scenario), Execute: res.Execute, Groups: make([]ResetGroupDoc, 0, len(res.Groups))}
-	for _, g := range res.Groups {
-		d := ResetGroupDoc{Group: g.Group, State: g.State, Coordinator: NewBrokerDoc(g.Coordinator), Partitions: []ResetPartitionDoc{}}
+	return ResetOffsetsDoc{Scenario: string(res.Scenario), Execute: res.Execute, Groups: mapAll(res.Groups, func(g *resetoffsets.Group) ResetGroupDoc {
+		d := ResetGroupDoc{Group: g.Group, State: g.State, Coordinator: NewBrokerDoc(g.Coordinator), Partitions: mapAll(g.Partitions, resetPartitionDoc)}
 		switch {
 		case g.Refusal() != nil:
 			d.Result, d.Error = ResetResultRefused, NewErrorDoc(g.Err)
@@ -300,22 +299,22 @@ func NewResetOffsetsDoc(res *resetoffsets.Result) ResetOffsetsDoc {
 		default:
 			d.Result = ResetResultPlanned
 		}
-		for _, p := range g.Partitions {
-			pd := ResetPartitionDoc{Topic: p.Topic, Partition: p.Partition, CurrentOffset: p.Current, NewOffset: p.New, LogStartOffset: p.LogStart, LogEndOffset: p.LogEnd}
-			switch {
-			case p.Clamp == resetoffsets.ClampedToLogEnd:
-				pd.Note, pd.RequestedOffset = "clamped_to_log_end", &p.Requested
-			case p.Clamp == resetoffsets.ClampedToLogStart:
-				pd.Note, pd.RequestedOffset = "clamped_to_log_start", &p.Requested
-			case p.NoRecordAfter:
-				pd.Note = "no_record_at_or_after_timestamp"
-			}
-			d.Partitions = append(d.Partitions, pd)
-		}
 		if it := g.InternalTopics; it != nil {
 			d.InternalTopics = newInternalTopicsDoc(it)
 		}
-		doc.Groups = append(doc.Groups, d)
+		return d
+	})}
+}
+
+func resetPartitionDoc(p resetoffsets.Partition) ResetPartitionDoc {
+	pd := ResetPartitionDoc{Topic: p.Topic, Partition: p.Partition, CurrentOffset: p.Current, NewOffset: p.New, LogStartOffset: p.LogStart, LogEndOffset: p.LogEnd}
+	switch {
+	case p.Clamp == resetoffsets.ClampedToLogEnd:
+		pd.Note, pd.RequestedOffset = "clamped_to_log_end", &p.Requested
+	case p.Clamp == resetoffsets.ClampedToLogStart:
+		pd.Note, pd.RequestedOffset = "clamped_to_log_start", &p.Requested
+	case p.NoRecordAfter:
+		pd.Note = "no_record_at_or_after_timestamp"
 	}
-	return doc
+	return pd
 }

@@ -21,6 +21,7 @@ package format
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,7 +70,7 @@ func writeStandbyHead(t *tableWriter, g *overview.Group, label func(string) stri
 	switch s := g.Settings; {
 	case s == nil:
 	case s.Err != nil:
-		t.write(label("Standbys") + st.Paint(st.warning(), "unknown") + " (cannot read the group configs: " + Escape(s.Err.Error()) + ")\n")
+		t.write(label("Standbys") + st.Paint(st.orPlain().Warning, "unknown") + " (cannot read the group configs: " + Escape(s.Err.Error()) + ")\n")
 	default:
 		t.write(label("Standbys") + standbySettingText(s, overview.ConfigStandbys) + "\n")
 		t.write(label("Warm-ups") + standbySettingText(s, overview.ConfigWarmups) + "\n")
@@ -101,11 +102,11 @@ func coverageLines(st *Styles, c *overview.Coverage) []string {
 	case !c.ConfiguredKnown:
 		return []string{fmt.Sprintf("%s, %d without a standby that counts (configured number unknown)", plural(n, "stateful task"), c.WithoutStandby())}
 	case c.Configured == 0:
-		return []string{plural(n, "stateful task") + ", " + st.Paint(st.warning(), "no standbys configured") + ": a failover restores from the changelog"}
+		return []string{plural(n, "stateful task") + ", " + st.Paint(st.orPlain().Warning, "no standbys configured") + ": a failover restores from the changelog"}
 	case len(short) == 0:
 		return []string{fmt.Sprintf("all %s have %s", plural(n, "stateful task"), plural(int(c.Configured), "standby"))}
 	}
-	lines := []string{st.Paint(st.warning(), fmt.Sprintf("%d of %d stateful tasks", len(short), n)) +
+	lines := []string{st.Paint(st.orPlain().Warning, fmt.Sprintf("%d of %d stateful tasks", len(short), n)) +
 		fmt.Sprintf(" have fewer than %s", plural(int(c.Configured), "standby"))}
 	for _, reason := range reasonOrder {
 		var ids []string
@@ -134,7 +135,7 @@ func colocationLines(st *Styles, c *overview.Coverage) []string {
 			}
 		}
 		if len(named) > 0 {
-			lines = append(lines, st.Paint(st.warning(), "standby "+kind.Describe())+", not counted: "+namedList(named))
+			lines = append(lines, st.Paint(st.orPlain().Warning, "standby "+kind.Describe())+", not counted: "+namedList(named))
 		}
 	}
 	return lines
@@ -185,7 +186,7 @@ func coverageNote(g *overview.Group, t *overview.Task, st *Styles) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "  " + st.Paint(st.warning(), strings.Join(parts, ", "))
+	return "  " + st.Paint(st.orPlain().Warning, strings.Join(parts, ", "))
 }
 
 // writeRestoration writes the changelog lag of the copies of a stateful
@@ -201,10 +202,7 @@ func writeRestoration(t *tableWriter, g *overview.Group, s *overview.Subtopology
 		if tc == nil {
 			continue
 		}
-		var copies []string
-		for _, cp := range tc.Copies {
-			copies = append(copies, copyText(cp, t.st))
-		}
+		copies := mapAll(tc.Copies, func(cp overview.CopyProgress) string { return copyText(cp, t.st) })
 		rows = append(rows, pad(Escape(task.String()), 6)+" "+strings.Join(copies, "; "))
 	}
 	if len(rows) == 0 {
@@ -240,7 +238,7 @@ func copyText(cp overview.CopyProgress, st *Styles) string {
 		out += " restoring"
 	}
 	if cp.WithinKnown && !cp.Within {
-		out += " " + st.Paint(st.warning(), "(above acceptable)")
+		out += " " + st.Paint(st.orPlain().Warning, "(above acceptable)")
 	}
 	return out
 }
@@ -311,7 +309,7 @@ func newStandbyCoverageDoc(g *overview.Group) *StandbyCoverageDoc {
 	}
 	d := &StandbyCoverageDoc{StatefulTasks: len(c.Tasks), TasksWithoutStandby: c.WithoutStandby(), TasksShort: len(c.Short()),
 		ColocatedStandbys: c.Colocated(), Processes: c.Processes, Hosts: c.Hosts, Racks: c.Racks, RestorationReported: c.ProgressReported,
-		Tasks: make([]StandbyTaskDoc, 0, len(c.Tasks)), Settings: []StreamsSettingDoc{}}
+		Settings: []StreamsSettingDoc{}, Tasks: mapAll(c.Tasks, func(tc *overview.TaskCoverage) StandbyTaskDoc { return standbyTaskDoc(g, tc) })}
 	if c.ConfiguredKnown {
 		n := c.Configured
 		d.ConfiguredStandbys = &n
@@ -324,25 +322,20 @@ func newStandbyCoverageDoc(g *overview.Group) *StandbyCoverageDoc {
 		if s.Err != nil {
 			d.SettingsError = s.Err.Error()
 		}
-		names := make([]string, 0, len(s.Values))
-		for name := range s.Values {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		for _, name := range names {
-			d.Settings = append(d.Settings, StreamsSettingDoc{Name: name, Value: s.Values[name].Value, Source: s.Values[name].Source})
-		}
+		d.Settings = mapAll(slices.Sorted(maps.Keys(s.Values)), func(name string) StreamsSettingDoc {
+			return StreamsSettingDoc{Name: name, Value: s.Values[name].Value, Source: s.Values[name].Source}
+		})
 	}
-	for _, tc := range c.Tasks {
-		td := StandbyTaskDoc{ID: tc.Task.String(), StandbysCounted: tc.Counted, Standbys: make([]StandbyCopyDoc, 0, len(tc.Standbys)),
-			Reason: tc.Reason, Copies: make([]CopyProgressDoc, 0, len(tc.Copies))}
-		if tc.Reason != "" {
-			td.ReasonText = c.ReasonText(tc.Reason)
-		}
-		for _, sb := range tc.Standbys {
-			td.Standbys = append(td.Standbys, StandbyCopyDoc{Member: g.Members[sb.Member].MemberID, Colocated: string(sb.Colocated)})
-		}
-		for _, cp := range tc.Copies {
+	return d
+}
+
+// standbyTaskDoc is one stateful task's standbys and copies.
+func standbyTaskDoc(g *overview.Group, tc *overview.TaskCoverage) StandbyTaskDoc {
+	td := StandbyTaskDoc{ID: tc.Task.String(), StandbysCounted: tc.Counted, Reason: tc.Reason,
+		Standbys: mapAll(tc.Standbys, func(sb overview.StandbyCopy) StandbyCopyDoc {
+			return StandbyCopyDoc{Member: g.Members[sb.Member].MemberID, Colocated: string(sb.Colocated)}
+		}),
+		Copies: mapAll(tc.Copies, func(cp overview.CopyProgress) CopyProgressDoc {
 			cd := CopyProgressDoc{Member: g.Members[cp.Member].MemberID, Kind: cp.Kind}
 			if cp.Reported {
 				off, end, lag := cp.Offset, cp.End, cp.Lag
@@ -352,9 +345,10 @@ func newStandbyCoverageDoc(g *overview.Group) *StandbyCoverageDoc {
 					cd.WithinAcceptableLag = &w
 				}
 			}
-			td.Copies = append(td.Copies, cd)
-		}
-		d.Tasks = append(d.Tasks, td)
+			return cd
+		})}
+	if tc.Reason != "" {
+		td.ReasonText = g.Coverage.ReasonText(tc.Reason)
 	}
-	return d
+	return td
 }

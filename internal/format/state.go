@@ -8,15 +8,11 @@ package format
 //     exist.\n" (Kafka's printError, on stdout); then the table is printed
 //     anyway;
 //   - one header row and one row per group, every group its own table;
-//   - columns are Java's "%-Ns" (left-justified, padded with spaces, never
-//     truncated), one space apart: GROUP max(15, group), COORDINATOR (ID)
+//   - columns (table.go): GROUP max(15, group), COORDINATOR (ID)
 //     max(25, "host:port (id)"), ASSIGNOR max(15, assignor) (KIP-1357, new
 //     in 4.4; empty when the broker names none), STATE 25, then #MEMBERS
 //     unpadded; --verbose puts GROUP-EPOCH (15) and TARGET-ASSIGNMENT-EPOCH
-//     (25) before #MEMBERS;
-//   - widths count UTF-16 units, as Java's String.length does.
-// The shared rules of the table views (escaping, color, widths) are in
-// table.go.
+//     (25) before #MEMBERS.
 
 import (
 	"io"
@@ -86,7 +82,7 @@ func addViewFields(d *GroupDoc, g *describe.Group, view describe.View) {
 		ms := newMemberDocs(g.Members)
 		d.Members = &ms
 	case describe.ViewOffsets:
-		os := newOffsetDocs(g.Offsets)
+		os := mapAll(g.Offsets, newOffsetDoc)
 		d.Offsets = &os
 	}
 }

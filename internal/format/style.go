@@ -115,7 +115,7 @@ func (s *Styles) PaintState(state, text string) string {
 }
 
 // ErrorLabel is "Error:" in the error color, for error lines on stderr.
-func (s *Styles) ErrorLabel() string { return s.Paint(s.errorColor(), "Error:") }
+func (s *Styles) ErrorLabel() string { return s.Paint(s.orPlain().Error, "Error:") }
 
 // span is a color's opening and closing escape sequences, computed once per
 // document so that the topology writer does not format them per node.
@@ -132,46 +132,14 @@ func (s *Styles) span(c *color.Color) span {
 	return span{on: p[:i], off: p[i+1:]}
 }
 
-// Nil-safe accessors for callers that may hold a nil *Styles.
+// plain is what a nil *Styles stands for: no color.
+var plain Styles
 
-func (s *Styles) header() *color.Color {
+// orPlain is s, or plain when s is nil, so that callers holding a nil
+// *Styles can read its colors.
+func (s *Styles) orPlain() *Styles {
 	if s == nil {
-		return nil
+		return &plain
 	}
-	return s.Header
-}
-
-func (s *Styles) warning() *color.Color {
-	if s == nil {
-		return nil
-	}
-	return s.Warning
-}
-
-func (s *Styles) errorColor() *color.Color {
-	if s == nil {
-		return nil
-	}
-	return s.Error
-}
-
-func (s *Styles) added() *color.Color {
-	if s == nil {
-		return nil
-	}
-	return s.Added
-}
-
-func (s *Styles) removed() *color.Color {
-	if s == nil {
-		return nil
-	}
-	return s.Removed
-}
-
-func (s *Styles) hunk() *color.Color {
-	if s == nil {
-		return nil
-	}
-	return s.Hunk
+	return s
 }

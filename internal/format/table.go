@@ -40,6 +40,16 @@ type column struct {
 	state bool
 }
 
+// columns makes a row of cells under heads and widths; the column at index
+// glued (-1: none) runs into the next.
+func columns(heads []string, widths []int, glued int, cells []string) []column {
+	cols := make([]column, len(cells))
+	for i := range cells {
+		cols[i] = column{width: widths[i], head: heads[i], cell: cells[i], glued: i == glued}
+	}
+	return cols
+}
+
 // tableWriter writes the rows of one table and keeps the first error.
 type tableWriter struct {
 	w   io.Writer
@@ -64,7 +74,7 @@ func (t *tableWriter) header(cols []column) {
 			b.WriteByte(' ')
 		}
 	}
-	t.write(t.st.Paint(t.st.header(), b.String()) + "\n")
+	t.write(t.st.Paint(t.st.orPlain().Header, b.String()) + "\n")
 }
 
 // row writes a data row; a state cell takes the color of state.
@@ -88,7 +98,7 @@ func (t *tableWriter) row(cols []column, state string) {
 // then "Error: ..."), or nothing for other states.
 func (t *tableWriter) notice(g *describe.Group) {
 	if msg := EmptyGroupNotice(g); msg != "" {
-		t.write("\n" + t.st.Paint(t.st.warning(), "Error: "+msg) + "\n")
+		t.write("\n" + t.st.Paint(t.st.orPlain().Warning, "Error: "+msg) + "\n")
 	}
 }
 

@@ -30,6 +30,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 	"github.com/kstreams-groups/kstreams-groups/internal/topology"
 	"github.com/kstreams-groups/kstreams-groups/internal/upgrade"
 )
@@ -43,7 +44,7 @@ func UpgradePlanText(w io.Writer, res *upgrade.Result, st *Styles) error {
 	}
 	var b strings.Builder
 	g := Escape(p.Group)
-	fmt.Fprintf(&b, "%s %s (state %s, %s), NEW: %s\n", st.Paint(st.header(), "Upgrade plan for group"), g, Escape(p.State), plural(p.Members, "member"), Escape(res.New))
+	fmt.Fprintf(&b, "%s %s (state %s, %s), NEW: %s\n", st.Paint(st.orPlain().Header, "Upgrade plan for group"), g, Escape(p.State), plural(p.Members, "member"), Escape(res.New))
 	if p.DescriptionStatus != topology.Available {
 		fmt.Fprintf(&b, "The group's topology description is %s: its stores and topics are those of the topology the broker keeps (no node names).\n", p.DescriptionStatus)
 	}
@@ -57,7 +58,7 @@ func UpgradePlanText(w io.Writer, res *upgrade.Result, st *Styles) error {
 	writeUpgradeStores(&b, p, st)
 	writeUpgradeRepartitions(&b, p, st)
 	if len(p.NewSources) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", st.Paint(st.header(), "New source topics (no committed offsets: the application's auto.offset.reset decides where they start):"))
+		fmt.Fprintf(&b, "\n%s\n", st.Paint(st.orPlain().Header, "New source topics (no committed offsets: the application's auto.offset.reset decides where they start):"))
 		for _, s := range p.NewSources {
 			fmt.Fprintf(&b, "  %s (sub-topology %s)\n", Escape(s.Topic), Escape(s.Subtopology))
 		}
@@ -72,22 +73,22 @@ func writeUpgradeVerdict(b *strings.Builder, res *upgrade.Result, st *Styles) {
 	p := res.Plan
 	g := Escape(p.Group)
 	if len(p.Refused) == 0 {
-		fmt.Fprintf(b, "%s accepts NEW for group %s (the same sub-topologies with the same source, repartition and changelog topics).\n", st.Paint(st.header(), "Broker:"), g)
+		fmt.Fprintf(b, "%s accepts NEW for group %s (the same sub-topologies with the same source, repartition and changelog topics).\n", st.Paint(st.orPlain().Header, "Broker:"), g)
 	} else {
-		fmt.Fprintf(b, "%s refuses NEW for group %s (INVALID_REQUEST: Topology updates are not supported yet), even when the group is Empty:\n", st.Paint(st.header(), "Broker:"), g)
+		fmt.Fprintf(b, "%s refuses NEW for group %s (INVALID_REQUEST: Topology updates are not supported yet), even when the group is Empty:\n", st.Paint(st.orPlain().Header, "Broker:"), g)
 		for _, r := range p.Refused {
 			fmt.Fprintf(b, "  sub-topology %s: %s\n", Escape(r.Subtopology), refusalText(r))
 		}
 	}
-	verdict := st.Paint(st.header(), "Verdict:")
+	verdict := st.Paint(st.orPlain().Header, "Verdict:")
 	switch p.Verdict {
 	case upgrade.AcceptedAsIs:
-		fmt.Fprintf(b, "%s %s: deploy NEW as usual (a rolling restart); nothing to migrate.\n", verdict, st.Paint(st.warning(), "accepted as is"))
+		fmt.Fprintf(b, "%s %s: deploy NEW as usual (a rolling restart); nothing to migrate.\n", verdict, st.Paint(st.orPlain().Warning, "accepted as is"))
 	case upgrade.MigrationNeeded:
 		fmt.Fprintf(b, "%s %s, nothing blocks it: with every instance stopped, delete the group, commit all its offsets back to the same id, then start only NEW (next: kstreams-groups upgrade apply --group %s%s %s).\n",
-			verdict, st.Paint(st.warning(), "migration needed"), g, acceptStateLossArg(p), Escape(res.New))
+			verdict, st.Paint(st.orPlain().Warning, "migration needed"), g, acceptStateLossArg(p), Escape(res.New))
 	default:
-		fmt.Fprintf(b, "%s %s: the broker refuses NEW and the migration cannot be carried out now (%s).\n", verdict, st.Paint(st.errorColor(), "blocked"), plural(len(p.Blockers), "blocker"))
+		fmt.Fprintf(b, "%s %s: the broker refuses NEW and the migration cannot be carried out now (%s).\n", verdict, st.Paint(st.orPlain().Error, "blocked"), plural(len(p.Blockers), "blocker"))
 	}
 }
 
@@ -119,7 +120,7 @@ func refusalText(r upgrade.Refusal) string {
 }
 
 func writeUpgradeOffsets(b *strings.Builder, p *upgrade.Plan, st *Styles) {
-	fmt.Fprintf(b, "\n%s\n", st.Paint(st.header(), fmt.Sprintf("Offsets to carry (%s: every input and repartition partition the group committed):", plural(len(p.Offsets), "offset"))))
+	fmt.Fprintf(b, "\n%s\n", st.Paint(st.orPlain().Header, fmt.Sprintf("Offsets to carry (%s: every input and repartition partition the group committed):", plural(len(p.Offsets), "offset"))))
 	if len(p.Offsets) == 0 {
 		b.WriteString("  none: the group committed no offset, NEW starts where auto.offset.reset says\n")
 		return
@@ -129,7 +130,7 @@ func writeUpgradeOffsets(b *strings.Builder, p *upgrade.Plan, st *Styles) {
 		topicW = max(topicW, len(Escape(o.Topic)))
 		offW = max(offW, len(strconv.FormatInt(o.Offset, 10)))
 	}
-	fmt.Fprintf(b, "  %s\n", st.Paint(st.header(), fmt.Sprintf("%-*s %-*s %-*s %s", topicW, "TOPIC", partW, "PARTITION", offW, "OFFSET", "KIND")))
+	fmt.Fprintf(b, "  %s\n", st.Paint(st.orPlain().Header, fmt.Sprintf("%-*s %-*s %-*s %s", topicW, "TOPIC", partW, "PARTITION", offW, "OFFSET", "KIND")))
 	for _, o := range p.Offsets {
 		note := ""
 		if !o.InNew {
@@ -143,7 +144,7 @@ func writeUpgradeStores(b *strings.Builder, p *upgrade.Plan, st *Styles) {
 	if len(p.Stores) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n%s\n", st.Paint(st.header(), "Stores:"))
+	fmt.Fprintf(b, "\n%s\n", st.Paint(st.orPlain().Header, "Stores:"))
 	for _, s := range p.Stores {
 		switch s.Fate {
 		case upgrade.StoreKept:
@@ -154,11 +155,11 @@ func writeUpgradeStores(b *strings.Builder, p *upgrade.Plan, st *Styles) {
 			fmt.Fprintf(b, "  %s (sub-topology %s): kept, state continues (%s)\n", Escape(s.Name), Escape(s.Subtopology), where)
 		case upgrade.StoreRenamed:
 			fmt.Fprintf(b, "  %s -> %s (sub-topology %s): renamed, state %s: the new changelog %s is a new topic; %s\n",
-				Escape(s.Name), Escape(s.NewName), Escape(s.Subtopology), st.Paint(st.warning(), "STARTS EMPTY"), Escape(s.NewChangelog), lostState(s))
+				Escape(s.Name), Escape(s.NewName), Escape(s.Subtopology), st.Paint(st.orPlain().Warning, "STARTS EMPTY"), Escape(s.NewChangelog), lostState(s))
 		case upgrade.StoreDropped:
 			fmt.Fprintf(b, "  %s (sub-topology %s): dropped, %s\n", Escape(s.Name), Escape(s.Subtopology), lostState(s))
 		case upgrade.StoreNew:
-			fmt.Fprintf(b, "  %s (sub-topology %s): new, state %s\n", Escape(s.NewName), Escape(s.Subtopology), st.Paint(st.warning(), "STARTS EMPTY"))
+			fmt.Fprintf(b, "  %s (sub-topology %s): new, state %s\n", Escape(s.NewName), Escape(s.Subtopology), st.Paint(st.orPlain().Warning, "STARTS EMPTY"))
 		}
 	}
 }
@@ -178,7 +179,7 @@ func writeUpgradeRepartitions(b *strings.Builder, p *upgrade.Plan, st *Styles) {
 	if len(p.Repartitions) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n%s\n", st.Paint(st.header(), "Repartition topics NEW renames or drops (no topology reads them after the migration):"))
+	fmt.Fprintf(b, "\n%s\n", st.Paint(st.orPlain().Header, "Repartition topics NEW renames or drops (no topology reads them after the migration):"))
 	for _, r := range p.Repartitions {
 		name := Escape(r.Topic)
 		if r.Fate == upgrade.RepartitionRenamed {
@@ -186,11 +187,11 @@ func writeUpgradeRepartitions(b *strings.Builder, p *upgrade.Plan, st *Styles) {
 		}
 		switch {
 		case !r.Known:
-			fmt.Fprintf(b, "  %s: %s, %s\n", name, r.Fate, st.Paint(st.errorColor(), "end offsets unknown"))
+			fmt.Fprintf(b, "  %s: %s, %s\n", name, r.Fate, st.Paint(st.orPlain().Error, "end offsets unknown"))
 		case r.Drained():
 			fmt.Fprintf(b, "  %s: %s, drained (committed = end offset on every partition)\n", name, r.Fate)
 		default:
-			fmt.Fprintf(b, "  %s: %s, %s\n", name, r.Fate, st.Paint(st.errorColor(), fmt.Sprintf("NOT drained: %s in flight", plural(int(r.InFlight()), "record"))))
+			fmt.Fprintf(b, "  %s: %s, %s\n", name, r.Fate, st.Paint(st.orPlain().Error, fmt.Sprintf("NOT drained: %s in flight", plural(int(r.InFlight()), "record"))))
 			for _, pt := range r.Partitions {
 				if n := pt.InFlight(); n > 0 {
 					fmt.Fprintf(b, "    partition %d: committed %s, end %d: %d in flight\n", pt.Partition, offsetOrNone(pt.Committed), pt.End, n)
@@ -212,7 +213,7 @@ func writeUpgradeLeftBehind(b *strings.Builder, p *upgrade.Plan, st *Styles) {
 	if len(lb.Topics) == 0 && len(lb.Offsets) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n%s\n", st.Paint(st.header(), "Left behind (delete them by name once NEW runs; inventory --orphans lists them):"))
+	fmt.Fprintf(b, "\n%s\n", st.Paint(st.orPlain().Header, "Left behind (delete them by name once NEW runs; inventory --orphans lists them):"))
 	for _, t := range lb.Topics {
 		fmt.Fprintf(b, "  topic %s\n", Escape(t))
 	}
@@ -228,18 +229,18 @@ func writeUpgradeLeftBehind(b *strings.Builder, p *upgrade.Plan, st *Styles) {
 }
 
 func writeUpgradeConditions(b *strings.Builder, p *upgrade.Plan, st *Styles) {
-	fmt.Fprintf(b, "\n%s\n", st.Paint(st.header(), "Preconditions:"))
+	fmt.Fprintf(b, "\n%s\n", st.Paint(st.orPlain().Header, "Preconditions:"))
 	for _, c := range p.Preconditions {
 		mark := "ok     "
 		if !c.Holds {
-			mark = st.Paint(st.warning(), "NOT MET")
+			mark = st.Paint(st.orPlain().Warning, "NOT MET")
 		}
 		fmt.Fprintf(b, "  %s %s: %s\n", mark, c.Kind, Escape(c.Detail))
 	}
 	if len(p.Blockers) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\n%s\n", st.Paint(st.errorColor(), "Blockers:"))
+	fmt.Fprintf(b, "\n%s\n", st.Paint(st.orPlain().Error, "Blockers:"))
 	for _, bl := range p.Blockers {
 		fmt.Fprintf(b, "  %s %s: %s\n", bl.Kind, Escape(bl.Subject), Escape(bl.Detail))
 	}
@@ -359,55 +360,56 @@ type UpgradeBlockerDoc struct {
 
 // NewUpgradePlanDoc builds the document of a plan, or of its failure.
 func NewUpgradePlanDoc(res *upgrade.Result) UpgradePlanDoc {
-	doc := UpgradePlanDoc{Group: res.Group, New: res.New, Refused: []UpgradeRefusalDoc{}, Offsets: []UpgradeOffsetDoc{}, Stores: []UpgradeStoreDoc{},
-		Repartitions: []UpgradeRepartitionDoc{}, NewSources: []UpgradeNewSourceDoc{}, Preconditions: []UpgradePreconditionDoc{}, Blockers: []UpgradeBlockerDoc{},
-		LeftBehind: UpgradeLeftBehindDoc{Topics: []string{}, Offsets: []UpgradePartitionDoc{}}}
 	p := res.Plan
 	if p == nil {
-		if res.Err != nil {
-			doc.Error = NewErrorDoc(res.Err)
-		}
+		p = &upgrade.Plan{}
+	}
+	doc := UpgradePlanDoc{Group: res.Group, New: res.New,
+		Refused: mapAll(p.Refused, refusalDoc),
+		Offsets: mapAll(p.Offsets, func(o upgrade.Offset) UpgradeOffsetDoc {
+			return UpgradeOffsetDoc{Group: o.Group, Topic: o.Topic, Partition: o.Partition, Offset: o.Offset, Kind: string(o.Kind), InNew: o.InNew}
+		}),
+		Stores:       mapAll(p.Stores, upgradeStoreDoc),
+		Repartitions: mapAll(p.Repartitions, upgradeRepartitionDoc),
+		NewSources:   mapAll(p.NewSources, func(s upgrade.NewSource) UpgradeNewSourceDoc { return UpgradeNewSourceDoc(s) }),
+		LeftBehind: UpgradeLeftBehindDoc{Topics: append([]string{}, p.LeftBehind.Topics...),
+			Offsets: mapAll(p.LeftBehind.Offsets, partitionDoc)},
+		Preconditions: mapAll(p.Preconditions, func(c upgrade.Precondition) UpgradePreconditionDoc {
+			return UpgradePreconditionDoc{Kind: string(c.Kind), Holds: c.Holds, Detail: c.Detail}
+		}),
+		Blockers: mapAll(p.Blockers, func(bl upgrade.Blocker) UpgradeBlockerDoc {
+			return UpgradeBlockerDoc{Kind: string(bl.Kind), Subject: bl.Subject, Detail: bl.Detail}
+		})}
+	if res.Plan == nil {
+		doc.Error = NewErrorDoc(res.Err)
 		return doc
 	}
 	doc.Verdict, doc.State, doc.Members, doc.TopologyDescriptionStatus = string(p.Verdict), p.State, p.Members, p.DescriptionStatus.String()
-	for _, r := range p.Refused {
-		doc.Refused = append(doc.Refused, UpgradeRefusalDoc{Subtopology: r.Subtopology, Subject: r.Subject, Old: r.Old, New: r.New})
-	}
-	for _, o := range p.Offsets {
-		doc.Offsets = append(doc.Offsets, UpgradeOffsetDoc{Group: o.Group, Topic: o.Topic, Partition: o.Partition, Offset: o.Offset, Kind: string(o.Kind), InNew: o.InNew})
-	}
-	for _, s := range p.Stores {
-		d := UpgradeStoreDoc{Name: s.Name, NewName: s.NewName, Fate: string(s.Fate), StartsEmpty: s.StartsEmpty(), Subtopology: s.Subtopology,
-			Changelog: s.Changelog, NewChangelog: s.NewChangelog}
-		if s.ChangelogRecords >= 0 {
-			n := s.ChangelogRecords
-			d.ChangelogRecords = &n
-		}
-		doc.Stores = append(doc.Stores, d)
-	}
-	for _, r := range p.Repartitions {
-		d := UpgradeRepartitionDoc{Topic: r.Topic, NewTopic: r.NewTopic, Fate: string(r.Fate), InFlight: r.InFlight(), Partitions: []UpgradeInFlightDoc{}}
-		if r.Known {
-			drained := r.Drained()
-			d.Drained = &drained
-		}
-		for _, pt := range r.Partitions {
-			d.Partitions = append(d.Partitions, UpgradeInFlightDoc{Partition: pt.Partition, Committed: pt.Committed, Start: pt.Start, End: pt.End, InFlight: pt.InFlight()})
-		}
-		doc.Repartitions = append(doc.Repartitions, d)
-	}
-	for _, s := range p.NewSources {
-		doc.NewSources = append(doc.NewSources, UpgradeNewSourceDoc{Topic: s.Topic, Subtopology: s.Subtopology})
-	}
-	doc.LeftBehind.Topics = append(doc.LeftBehind.Topics, p.LeftBehind.Topics...)
-	for _, tp := range p.LeftBehind.Offsets {
-		doc.LeftBehind.Offsets = append(doc.LeftBehind.Offsets, UpgradePartitionDoc{Topic: tp.Topic, Partition: tp.Partition})
-	}
-	for _, c := range p.Preconditions {
-		doc.Preconditions = append(doc.Preconditions, UpgradePreconditionDoc{Kind: string(c.Kind), Holds: c.Holds, Detail: c.Detail})
-	}
-	for _, bl := range p.Blockers {
-		doc.Blockers = append(doc.Blockers, UpgradeBlockerDoc{Kind: string(bl.Kind), Subject: bl.Subject, Detail: bl.Detail})
-	}
 	return doc
+}
+
+func refusalDoc(r upgrade.Refusal) UpgradeRefusalDoc { return UpgradeRefusalDoc(r) }
+
+func partitionDoc(tp kafka.TopicPartition) UpgradePartitionDoc { return UpgradePartitionDoc(tp) }
+
+func upgradeStoreDoc(s upgrade.Store) UpgradeStoreDoc {
+	d := UpgradeStoreDoc{Name: s.Name, NewName: s.NewName, Fate: string(s.Fate), StartsEmpty: s.StartsEmpty(), Subtopology: s.Subtopology,
+		Changelog: s.Changelog, NewChangelog: s.NewChangelog}
+	if s.ChangelogRecords >= 0 {
+		n := s.ChangelogRecords
+		d.ChangelogRecords = &n
+	}
+	return d
+}
+
+func upgradeRepartitionDoc(r upgrade.Repartition) UpgradeRepartitionDoc {
+	d := UpgradeRepartitionDoc{Topic: r.Topic, NewTopic: r.NewTopic, Fate: string(r.Fate), InFlight: r.InFlight(),
+		Partitions: mapAll(r.Partitions, func(pt upgrade.InFlight) UpgradeInFlightDoc {
+			return UpgradeInFlightDoc{Partition: pt.Partition, Committed: pt.Committed, Start: pt.Start, End: pt.End, InFlight: pt.InFlight()}
+		})}
+	if r.Known {
+		drained := r.Drained()
+		d.Drained = &drained
+	}
+	return d
 }

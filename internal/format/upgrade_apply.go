@@ -20,6 +20,7 @@ package format
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/upgrade"
@@ -40,7 +41,7 @@ func UpgradeStepLine(s upgrade.Step, st *Styles) string {
 	status := "done"
 	switch {
 	case s.Err != nil:
-		status = st.Paint(st.errorColor(), "FAILED")
+		status = st.Paint(st.orPlain().Error, "FAILED")
 	case s.Earlier:
 		status = "done earlier"
 	case !s.Done:
@@ -60,12 +61,12 @@ func UpgradeApplyText(w io.Writer, res *upgrade.ApplyResult, st *Styles) error {
 	g := Escape(res.Group)
 	switch res.Outcome() {
 	case upgrade.ApplyRefused:
-		fmt.Fprintf(&b, "\n%s nothing was changed:\n", st.Paint(st.errorColor(), "Refused:"))
+		fmt.Fprintf(&b, "\n%s nothing was changed:\n", st.Paint(st.orPlain().Error, "Refused:"))
 		for _, r := range res.Refusals {
 			fmt.Fprintf(&b, "  %s\n", Escape(r))
 		}
 	case upgrade.ApplyNothing:
-		fmt.Fprintf(&b, "\n%s the broker accepts NEW for group %s as is: deploy it as usual.\n", st.Paint(st.header(), "Nothing to migrate:"), g)
+		fmt.Fprintf(&b, "\n%s the broker accepts NEW for group %s as is: deploy it as usual.\n", st.Paint(st.orPlain().Header, "Nothing to migrate:"), g)
 	case upgrade.ApplyDone:
 		writeApplyDone(&b, res, st)
 	default:
@@ -78,7 +79,7 @@ func UpgradeApplyText(w io.Writer, res *upgrade.ApplyResult, st *Styles) error {
 func writeApplyDone(b *strings.Builder, res *upgrade.ApplyResult, st *Styles) {
 	g := Escape(res.Group)
 	if !res.Execute {
-		fmt.Fprintf(b, "\n%s every precondition holds now. --execute (with --export FILE) takes these steps:\n", st.Paint(st.header(), "Dry run:"))
+		fmt.Fprintf(b, "\n%s every precondition holds now. --execute (with --export FILE) takes these steps:\n", st.Paint(st.orPlain().Header, "Dry run:"))
 		for _, s := range res.Steps {
 			if !s.Done {
 				fmt.Fprintf(b, "  %-10s %s\n", s.Kind, stepWork[s.Kind])
@@ -87,9 +88,9 @@ func writeApplyDone(b *strings.Builder, res *upgrade.ApplyResult, st *Styles) {
 		return
 	}
 	if res.Absent {
-		fmt.Fprintf(b, "\n%s group %s is absent: it had no offset to carry.\n", st.Paint(st.header(), "Done:"), g)
+		fmt.Fprintf(b, "\n%s group %s is absent: it had no offset to carry.\n", st.Paint(st.orPlain().Header, "Done:"), g)
 	} else {
-		fmt.Fprintf(b, "\n%s group %s is an Empty classic group holding exactly the exported offsets.\n", st.Paint(st.header(), "Done:"), g)
+		fmt.Fprintf(b, "\n%s group %s is an Empty classic group holding exactly the exported offsets.\n", st.Paint(st.orPlain().Header, "Done:"), g)
 	}
 	fmt.Fprintf(b, "Next: start the new version now, and only it (an old instance that joins first takes the group back to the old topology), then:\n")
 	fmt.Fprintf(b, "  kstreams-groups upgrade verify --group %s %s --export %s --wait 5m\n", g, Escape(res.New), Escape(res.Export))
@@ -112,7 +113,7 @@ func stoppedText(res *upgrade.ApplyResult) string {
 }
 
 func writeApplyStopped(b *strings.Builder, res *upgrade.ApplyResult, st *Styles) {
-	fmt.Fprintf(b, "\n%s %s\n", st.Paint(st.errorColor(), "Stopped:"), stoppedText(res))
+	fmt.Fprintf(b, "\n%s %s\n", st.Paint(st.orPlain().Error, "Stopped:"), stoppedText(res))
 	if res.Err != nil {
 		fmt.Fprintf(b, "Why: %s\n", Escape(res.Err.Error()))
 	}
@@ -125,12 +126,7 @@ func writeApplyStopped(b *strings.Builder, res *upgrade.ApplyResult, st *Styles)
 // lines: also printed on stderr when a signal ended the run.
 func UpgradeApplyNext(res *upgrade.ApplyResult) []string {
 	g, f := Escape(res.Group), Escape(res.Export)
-	journaled := false
-	for _, s := range res.Steps {
-		if s.Kind == upgrade.StepExport && s.Done {
-			journaled = true
-		}
-	}
+	journaled := slices.ContainsFunc(res.Steps, func(s upgrade.Step) bool { return s.Kind == upgrade.StepExport && s.Done })
 	switch res.Stopped {
 	case upgrade.StoppedTaken:
 		return []string{fmt.Sprintf("Look: kstreams-groups upgrade verify --group %s %s --export %s", g, Escape(res.New), f),
@@ -188,24 +184,16 @@ type UpgradeStepDoc struct {
 // NewUpgradeApplyDoc converts an apply run.
 func NewUpgradeApplyDoc(res *upgrade.ApplyResult) UpgradeApplyDoc {
 	d := UpgradeApplyDoc{Group: res.Group, New: res.New, Execute: res.Execute, Resumed: res.Resumed, Export: res.Export,
-		Outcome: string(res.Outcome()), Refusals: append([]string{}, res.Refusals...), Steps: []UpgradeStepDoc{},
-		Stopped: string(res.Stopped), Next: []string{}}
+		Outcome: string(res.Outcome()), Refusals: append([]string{}, res.Refusals...), Stopped: string(res.Stopped), Next: []string{},
+		Steps: mapAll(res.Steps, func(s upgrade.Step) UpgradeStepDoc {
+			return UpgradeStepDoc{Step: string(s.Kind), Done: s.Done, Earlier: s.Earlier, Detail: s.Detail, Error: NewErrorDoc(s.Err)}
+		}), Error: NewErrorDoc(res.Err)}
 	if res.Plan != nil {
 		p := NewUpgradePlanDoc(&upgrade.Result{Group: res.Group, New: res.New, Plan: res.Plan})
 		d.Plan = &p
 	}
-	for _, s := range res.Steps {
-		sd := UpgradeStepDoc{Step: string(s.Kind), Done: s.Done, Earlier: s.Earlier, Detail: s.Detail}
-		if s.Err != nil {
-			sd.Error = NewErrorDoc(s.Err)
-		}
-		d.Steps = append(d.Steps, sd)
-	}
 	if o := res.Outcome(); o == upgrade.ApplyInterrupted || o == upgrade.ApplyFailed {
 		d.Next = UpgradeApplyNext(res)
-	}
-	if res.Err != nil {
-		d.Error = NewErrorDoc(res.Err)
 	}
 	return d
 }
@@ -217,7 +205,7 @@ func UpgradeVerifyText(w io.Writer, res *upgrade.VerifyResult, st *Styles) error
 	}
 	var b strings.Builder
 	g := Escape(res.Group)
-	fmt.Fprintf(&b, "%s %s\n", st.Paint(st.header(), "Upgrade verify for group"), g)
+	fmt.Fprintf(&b, "%s %s\n", st.Paint(st.orPlain().Header, "Upgrade verify for group"), g)
 	switch res.Type {
 	case "":
 		fmt.Fprintf(&b, "Group: absent\n")
@@ -231,11 +219,11 @@ func UpgradeVerifyText(w io.Writer, res *upgrade.VerifyResult, st *Styles) error
 	writeVerifyLeftBehind(&b, res, st)
 	switch res.Outcome {
 	case upgrade.Verified:
-		fmt.Fprintf(&b, "%s verified: a Stable streams group on NEW's topology, no offset moved backwards.\n", st.Paint(st.header(), "Verdict:"))
+		fmt.Fprintf(&b, "%s verified: a Stable streams group on NEW's topology, no offset moved backwards.\n", st.Paint(st.orPlain().Header, "Verdict:"))
 	case upgrade.NotYet:
-		fmt.Fprintf(&b, "%s %s: %s.\n", st.Paint(st.header(), "Verdict:"), st.Paint(st.warning(), "not yet"), Escape(res.Reason))
+		fmt.Fprintf(&b, "%s %s: %s.\n", st.Paint(st.orPlain().Header, "Verdict:"), st.Paint(st.orPlain().Warning, "not yet"), Escape(res.Reason))
 	default:
-		fmt.Fprintf(&b, "%s %s: %s.\n", st.Paint(st.header(), "Verdict:"), st.Paint(st.errorColor(), "FAILED"), Escape(res.Reason))
+		fmt.Fprintf(&b, "%s %s: %s.\n", st.Paint(st.orPlain().Header, "Verdict:"), st.Paint(st.orPlain().Error, "FAILED"), Escape(res.Reason))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -245,7 +233,7 @@ func writeVerifyTopology(b *strings.Builder, res *upgrade.VerifyResult, st *Styl
 	switch {
 	case res.Type != "streams" || res.Outcome == upgrade.NotYet && len(res.Refused) == 0 && res.State == "":
 	case res.OldTopology:
-		fmt.Fprintf(b, "Topology: %s (the broker would refuse NEW for it):\n", st.Paint(st.errorColor(), "not NEW's"))
+		fmt.Fprintf(b, "Topology: %s (the broker would refuse NEW for it):\n", st.Paint(st.orPlain().Error, "not NEW's"))
 		for _, r := range res.Refused {
 			fmt.Fprintf(b, "  sub-topology %s: %s\n", Escape(r.Subtopology), refusalText(r))
 		}
@@ -262,7 +250,7 @@ func writeVerifyOffsets(b *strings.Builder, res *upgrade.VerifyResult, st *Style
 	case len(res.Backwards) == 0:
 		fmt.Fprintf(b, "Offsets: %s checked, none moved backwards\n", plural(res.Checked, "exported offset"))
 	default:
-		fmt.Fprintf(b, "Offsets: %s checked, %s:\n", plural(res.Checked, "exported offset"), st.Paint(st.errorColor(), plural(len(res.Backwards), "moved backwards")))
+		fmt.Fprintf(b, "Offsets: %s checked, %s:\n", plural(res.Checked, "exported offset"), st.Paint(st.orPlain().Error, plural(len(res.Backwards), "moved backwards")))
 		for _, d := range res.Backwards {
 			fmt.Fprintf(b, "  %s-%d: exported %d, committed %s\n", Escape(d.Topic), d.Partition, d.Want, offsetOrNone(d.Got))
 		}
@@ -273,7 +261,7 @@ func writeVerifyLeftBehind(b *strings.Builder, res *upgrade.VerifyResult, st *St
 	if len(res.StaleOffsets) == 0 && len(res.OldTopics) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "%s\n", st.Paint(st.header(), "Left behind (kstreams-groups inventory --orphans lists them for cleaning):"))
+	fmt.Fprintf(b, "%s\n", st.Paint(st.orPlain().Header, "Left behind (kstreams-groups inventory --orphans lists them for cleaning):"))
 	for _, t := range res.OldTopics {
 		fmt.Fprintf(b, "  topic %s (the old topology's internal topic)\n", Escape(t))
 	}
@@ -325,20 +313,15 @@ func NewUpgradeVerifyDoc(res *upgrade.VerifyResult) UpgradeVerifyDoc {
 		return d
 	}
 	d.Outcome = string(res.Outcome)
-	for _, r := range res.Refused {
-		d.Refused = append(d.Refused, UpgradeRefusalDoc{Subtopology: r.Subtopology, Subject: r.Subject, Old: r.Old, New: r.New})
-	}
-	for _, b := range res.Backwards {
+	d.Refused, d.StaleOffsets = mapAll(res.Refused, refusalDoc), mapAll(res.StaleOffsets, partitionDoc)
+	d.Backwards = mapAll(res.Backwards, func(b upgrade.OffsetDiff) UpgradeBackwardsDoc {
 		bd := UpgradeBackwardsDoc{Topic: b.Topic, Partition: b.Partition, Exported: b.Want}
 		if b.Got >= 0 {
 			got := b.Got
 			bd.Committed = &got
 		}
-		d.Backwards = append(d.Backwards, bd)
-	}
-	for _, tp := range res.StaleOffsets {
-		d.StaleOffsets = append(d.StaleOffsets, UpgradePartitionDoc{Topic: tp.Topic, Partition: tp.Partition})
-	}
+		return bd
+	})
 	return d
 }
 
