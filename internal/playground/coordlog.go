@@ -64,10 +64,10 @@ func newCoordLog(maxBytes int64) *coordLog {
 	return &coordLog{parts: map[int32]*coordPartition{}, maxBytes: maxBytes, groups: map[string]*writtenGroup{}}
 }
 
-// offsetsPartition is the partition holding group's records, as Kafka
-// 4.4's GroupCoordinatorService.partitionFor computes it:
+// OffsetsPartition is the __consumer_offsets partition holding group's
+// records, as Kafka 4.4's GroupCoordinatorService.partitionFor computes it:
 // Utils.abs(groupId.hashCode()) % partitions.
-func offsetsPartition(group string) int32 {
+func OffsetsPartition(group string) int32 {
 	return kafkaAbs(javaHash(group)) % offsetsTopicPartitions
 }
 
@@ -98,7 +98,7 @@ func (l *coordLog) append(group string, ts int64, recs []coordRecord) {
 	if len(recs) == 0 {
 		return
 	}
-	cp := l.partition(offsetsPartition(group))
+	cp := l.partition(OffsetsPartition(group))
 	b := coordBatch{base: cp.end, next: cp.end + int64(len(recs)), maxTS: ts, data: encodeCoordBatch(cp.end, ts, recs)}
 	cp.batches = append(cp.batches, b)
 	cp.end = b.next
@@ -250,22 +250,6 @@ func (c *Cluster) coordLogLocked() *coordLog {
 	}
 	return c.coord
 }
-
-// CommitBatch records offsets of group as one OffsetCommit would, and
-// writes them as one batch: for tests and benchmarks that fill the
-// coordinator log.
-func (c *Cluster) CommitBatch(group string, os []Committed) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, o := range os {
-		c.offsets.commit(group, o)
-	}
-	c.writeCommitsLocked(group, os, false)
-}
-
-// OffsetsPartition is the __consumer_offsets partition holding group's
-// records.
-func OffsetsPartition(group string) int32 { return offsetsPartition(group) }
 
 // offsetsTopicID is __consumer_offsets' topic id, name-derived as every
 // playground topic's.

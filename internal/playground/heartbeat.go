@@ -110,8 +110,7 @@ func (c *Cluster) joinStreamsLocked(r *kmsg.StreamsGroupHeartbeatRequest, resp *
 	case !ok || g.streams == nil && g.groupType == "classic" && strings.EqualFold(g.state, "Empty"):
 		// Created, or converted: the committed offsets are the group id's
 		// and stay where they are.
-		g = &group{id: r.Group, groupType: "streams", protocolType: "streams", state: "Empty",
-			streams: StreamsGroup{ID: r.Group, State: "Empty"}.entry()}
+		g = StreamsGroup{ID: r.Group, State: "Empty"}.group()
 		g.streams.setTopology(r.Topology)
 		c.groups[r.Group] = g
 	case g.streams == nil:
@@ -294,7 +293,7 @@ func (c *Cluster) createInternalTopicsLocked(t *kmsg.StreamsGroupHeartbeatReques
 			if n <= 0 {
 				n = parts
 			}
-			c.topics[ti.Topic] = &topic{name: ti.Topic, id: topicID(ti.Topic), partitions: n}
+			c.topics[ti.Topic] = TopicSpec{Name: ti.Topic, Partitions: n}.topic()
 		}
 	}
 }

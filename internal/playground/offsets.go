@@ -173,11 +173,22 @@ func (b *offsetBook) partitionTimes(topicName string, partition int32) []int64 {
 
 // Commit records an offset of group, as an OffsetCommit would. LeaderEpoch
 // -1 means the committer sent none.
-func (c *Cluster) Commit(group string, o Committed) {
+func (c *Cluster) Commit(group string, o Committed) { c.CommitBatch(group, []Committed{o}) }
+
+// CommitBatch records offsets of group as one OffsetCommit would, and
+// writes them as one batch: for tests and benchmarks that fill the
+// coordinator log.
+func (c *Cluster) CommitBatch(group string, os []Committed) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.offsets.commit(group, o)
-	c.writeCommitsLocked(group, []Committed{o}, false)
+	c.commitLocked(group, os)
+}
+
+func (c *Cluster) commitLocked(group string, os []Committed) {
+	for _, o := range os {
+		c.offsets.commit(group, o)
+	}
+	c.writeCommitsLocked(group, os, false)
 }
 
 func (b *offsetBook) commit(group string, o Committed) {
@@ -368,10 +379,8 @@ func (c *Cluster) topicNameByIDLocked(id [16]byte) string {
 	if id == offsetsTopicID {
 		return OffsetsTopic
 	}
-	for _, t := range c.topics {
-		if t.id == id {
-			return t.name
-		}
+	if t := c.topicByIDLocked(id); t != nil {
+		return t.name
 	}
 	return ""
 }

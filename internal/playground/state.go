@@ -239,7 +239,7 @@ func stateGroups(s *State) (map[string]*group, map[string]int32) {
 	groups := map[string]*group{}
 	coordinators := map[string]int32{}
 	for _, g := range s.StreamsGroups {
-		groups[g.ID] = &group{id: g.ID, groupType: "streams", protocolType: "streams", state: g.State, streams: g.entry()}
+		groups[g.ID] = g.group()
 		if g.Coordinator != nil {
 			coordinators[g.ID] = *g.Coordinator
 		}
@@ -259,7 +259,7 @@ func stateGroups(s *State) (map[string]*group, map[string]int32) {
 func stateTopics(s *State) map[string]*topic {
 	topics := map[string]*topic{}
 	for _, t := range s.Topics {
-		tp := &topic{name: t.Name, id: topicID(t.Name), partitions: t.Partitions, rf: t.ReplicationFactor, configs: maps.Clone(t.Configs), sizes: slices.Clone(t.Bytes)}
+		tp := TopicSpec{Name: t.Name, Partitions: t.Partitions, ReplicationFactor: t.ReplicationFactor, Configs: t.Configs, Bytes: t.Bytes}.topic()
 		if tp.sizes == nil {
 			for p := range t.Partitions {
 				var start, end int64

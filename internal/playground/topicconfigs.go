@@ -46,36 +46,32 @@ type TopicSpec struct {
 	Bytes []int64
 }
 
+func (s TopicSpec) topic() *topic {
+	return &topic{name: s.Name, id: topicID(s.Name), partitions: s.Partitions, rf: s.ReplicationFactor,
+		configs: maps.Clone(s.Configs), sizes: slices.Clone(s.Bytes)}
+}
+
 // PutTopicSpec adds or replaces a topic with its replication factor,
 // configs and sizes.
-func (c *Cluster) PutTopicSpec(s TopicSpec) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.putTopicSpecLocked(s)
-}
+func (c *Cluster) PutTopicSpec(s TopicSpec) { c.PutTopicSpecs([]TopicSpec{s}) }
 
 // PutTopicSpecs adds many topics under one lock (the benchmark's seed).
 func (c *Cluster) PutTopicSpecs(specs []TopicSpec) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, s := range specs {
-		c.putTopicSpecLocked(s)
-	}
-}
-
-func (c *Cluster) putTopicSpecLocked(s TopicSpec) {
-	c.topics[s.Name] = &topic{name: s.Name, id: topicID(s.Name), partitions: s.Partitions, rf: s.ReplicationFactor,
-		configs: maps.Clone(s.Configs), sizes: slices.Clone(s.Bytes)}
-	// The broker stamps what it appends to a LogAppendTime topic: its
-	// batches carry that type, and the record times are the append times.
-	if strings.EqualFold(s.Configs["message.timestamp.type"], "LogAppendTime") {
-		if c.offsets.layout == nil {
-			c.offsets.layout = map[string]topicLog{}
+		c.topics[s.Name] = s.topic()
+		// The broker stamps what it appends to a LogAppendTime topic: its
+		// batches carry that type, and the record times are the append times.
+		if strings.EqualFold(s.Configs["message.timestamp.type"], "LogAppendTime") {
+			if c.offsets.layout == nil {
+				c.offsets.layout = map[string]topicLog{}
+			}
+			tl := c.offsets.topicLog(s.Name)
+			tl.logAppendTime = true
+			c.offsets.layout[s.Name] = tl
+			c.offsets.cache = nil
 		}
-		tl := c.offsets.topicLog(s.Name)
-		tl.logAppendTime = true
-		c.offsets.layout[s.Name] = tl
-		c.offsets.cache = nil
 	}
 }
 
