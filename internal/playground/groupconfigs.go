@@ -219,11 +219,7 @@ func (c *Cluster) describeGroupConfigLocked(r *kmsg.DescribeConfigsRequest, res 
 // Kafka's text; validateOnly checks without applying. An empty group id is
 // INVALID_REQUEST, other resource types too. A fault of key 44 spoils
 // each resource's answer.
-func (c *Cluster) handleIncrementalAlterConfigs(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.IncrementalAlterConfigsRequest)
-	resp := r.ResponseKind().(*kmsg.IncrementalAlterConfigsResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *Cluster) handleIncrementalAlterConfigs(n *node, r *kmsg.IncrementalAlterConfigsRequest, resp *kmsg.IncrementalAlterConfigsResponse) {
 	for _, res := range r.Resources {
 		rr := kmsg.NewIncrementalAlterConfigsResponseResource()
 		rr.ResourceType, rr.ResourceName = res.ResourceType, res.ResourceName
@@ -242,7 +238,6 @@ func (c *Cluster) handleIncrementalAlterConfigs(n *node, req kmsg.Request) (kmsg
 		}
 		resp.Resources = append(resp.Resources, rr)
 	}
-	return resp, nil
 }
 
 // alterGroupConfigsLocked applies one GROUP resource's changes, checked as

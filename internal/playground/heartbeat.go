@@ -51,20 +51,15 @@ const heartbeatIntervalMs = 5000
 // topologyUpdateMessage is the 4.4.0 coordinator's refusal text.
 const topologyUpdateMessage = "Topology updates are not supported yet."
 
-func (c *Cluster) handleStreamsGroupHeartbeat(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.StreamsGroupHeartbeatRequest)
-	resp := r.ResponseKind().(*kmsg.StreamsGroupHeartbeatResponse)
+func (c *Cluster) handleStreamsGroupHeartbeat(n *node, r *kmsg.StreamsGroupHeartbeatRequest, resp *kmsg.StreamsGroupHeartbeatResponse) {
 	resp.HeartbeatIntervalMillis = heartbeatIntervalMs
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
 	if code, msg, stop := c.groupCheckLocked(r.Key(), n, r.Group); stop {
 		resp.ErrorCode, resp.ErrorMessage = code, msg
-		return resp, nil
+		return
 	}
 	if msg := heartbeatRequestError(r); msg != "" {
 		resp.ErrorCode, resp.ErrorMessage = kerr.InvalidRequest.Code, strPtr(msg)
-		return resp, nil
+		return
 	}
 	var code int16
 	var msg *string
@@ -77,7 +72,6 @@ func (c *Cluster) handleStreamsGroupHeartbeat(n *node, req kmsg.Request) (kmsg.R
 		code, msg = c.heartbeatStreamsLocked(r, resp)
 	}
 	resp.ErrorCode, resp.ErrorMessage = code, msg
-	return resp, nil
 }
 
 // heartbeatRequestError is the request check of the 4.4.0 coordinator

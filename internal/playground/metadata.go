@@ -49,12 +49,7 @@ func topicID(name string) [16]byte {
 	return id
 }
 
-func (c *Cluster) handleMetadata(_ *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.MetadataRequest)
-	resp := r.ResponseKind().(*kmsg.MetadataResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
+func (c *Cluster) handleMetadata(_ *node, r *kmsg.MetadataRequest, resp *kmsg.MetadataResponse) {
 	for _, n := range c.nodes {
 		resp.Brokers = append(resp.Brokers, kmsg.MetadataResponseBroker{NodeID: n.id, Host: n.host, Port: n.port})
 	}
@@ -70,7 +65,7 @@ func (c *Cluster) handleMetadata(_ *node, req kmsg.Request) (kmsg.Response, erro
 		for _, name := range slices.Sorted(maps.Keys(c.topics)) {
 			resp.Topics = append(resp.Topics, c.metadataTopicLocked(c.topics[name]))
 		}
-		return resp, nil
+		return
 	}
 	for _, rt := range r.Topics {
 		var t *topic
@@ -95,7 +90,6 @@ func (c *Cluster) handleMetadata(_ *node, req kmsg.Request) (kmsg.Response, erro
 		}
 		resp.Topics = append(resp.Topics, mt)
 	}
-	return resp, nil
 }
 
 func (c *Cluster) metadataTopicLocked(t *topic) kmsg.MetadataResponseTopic {

@@ -32,12 +32,7 @@ func offsetCommitGroups(req kmsg.Request) []string {
 	return []string{req.(*kmsg.OffsetCommitRequest).Group}
 }
 
-func (c *Cluster) handleOffsetCommit(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.OffsetCommitRequest)
-	resp := r.ResponseKind().(*kmsg.OffsetCommitResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
+func (c *Cluster) handleOffsetCommit(n *node, r *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse) {
 	code := c.offsetCommitCodeLocked(n, r)
 	byID := r.Version >= 10
 	var commits []Committed
@@ -70,7 +65,6 @@ func (c *Cluster) handleOffsetCommit(n *node, req kmsg.Request) (kmsg.Response, 
 		// A commit outside any group creates a simple classic group.
 		c.groups[r.Group] = &group{id: r.Group, groupType: "classic", protocolType: "", state: "Empty"}
 	}
-	return resp, nil
 }
 
 // offsetCommitCodeLocked is the code every partition of the request gets

@@ -230,12 +230,7 @@ func (b *offsetBook) sorted(group string) []Committed {
 	return out
 }
 
-func (c *Cluster) handleOffsetFetch(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.OffsetFetchRequest)
-	resp := r.ResponseKind().(*kmsg.OffsetFetchResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
+func (c *Cluster) handleOffsetFetch(n *node, r *kmsg.OffsetFetchRequest, resp *kmsg.OffsetFetchResponse) {
 	if r.Version < 8 {
 		// One group per request, answered at the top level.
 		g := c.offsetFetchGroupLocked(n, r, kmsg.OffsetFetchRequestGroup{Group: r.Group, MemberEpoch: -1, Topics: v7Topics(r.Topics)})
@@ -250,12 +245,11 @@ func (c *Cluster) handleOffsetFetch(n *node, req kmsg.Request) (kmsg.Response, e
 			}
 			resp.Topics = append(resp.Topics, rt)
 		}
-		return resp, nil
+		return
 	}
 	for _, rg := range r.Groups {
 		resp.Groups = append(resp.Groups, c.offsetFetchGroupLocked(n, r, rg))
 	}
-	return resp, nil
 }
 
 func v7Topics(in []kmsg.OffsetFetchRequestTopic) []kmsg.OffsetFetchRequestGroupTopic {
@@ -407,11 +401,7 @@ const (
 	tsLatestTiered  int64 = -5
 )
 
-func (c *Cluster) handleListOffsets(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.ListOffsetsRequest)
-	resp := r.ResponseKind().(*kmsg.ListOffsetsResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *Cluster) handleListOffsets(n *node, r *kmsg.ListOffsetsRequest, resp *kmsg.ListOffsetsResponse) {
 	nodes := int32(len(c.nodes))
 	for _, rt := range r.Topics {
 		t := kmsg.NewListOffsetsResponseTopic()
@@ -455,7 +445,6 @@ func (c *Cluster) handleListOffsets(n *node, req kmsg.Request) (kmsg.Response, e
 		}
 		resp.Topics = append(resp.Topics, t)
 	}
-	return resp, nil
 }
 
 // validateOffsets checks the offset keys of a state file.

@@ -30,25 +30,38 @@ type rpc struct {
 // advertises it; ApiVersions always advertises the profile's whole table.
 var rpcs = map[int16]rpc{
 	1:  {name: "Fetch", handle: (*Cluster).handleFetch, stateFaults: true},
-	2:  {name: "ListOffsets", handle: (*Cluster).handleListOffsets},
-	3:  {name: "Metadata", handle: (*Cluster).handleMetadata},
-	8:  {name: "OffsetCommit", handle: (*Cluster).handleOffsetCommit, groups: offsetCommitGroups, stateFaults: true},
-	9:  {name: "OffsetFetch", handle: (*Cluster).handleOffsetFetch, stateFaults: true},
-	10: {name: "FindCoordinator", handle: (*Cluster).handleFindCoordinator, groups: findCoordinatorGroups, stateFaults: true},
-	15: {name: "DescribeGroups", handle: (*Cluster).handleDescribeGroups, groups: describeGroupsGroups, stateFaults: true},
-	16: {name: "ListGroups", handle: (*Cluster).handleListGroups, stateFaults: true},
-	17: {name: "SASLHandshake", handle: (*Cluster).handleSaslHandshake},
+	2:  {name: "ListOffsets", handle: locked((*Cluster).handleListOffsets)},
+	3:  {name: "Metadata", handle: locked((*Cluster).handleMetadata)},
+	8:  {name: "OffsetCommit", handle: locked((*Cluster).handleOffsetCommit), groups: offsetCommitGroups, stateFaults: true},
+	9:  {name: "OffsetFetch", handle: locked((*Cluster).handleOffsetFetch), stateFaults: true},
+	10: {name: "FindCoordinator", handle: locked((*Cluster).handleFindCoordinator), groups: findCoordinatorGroups, stateFaults: true},
+	15: {name: "DescribeGroups", handle: locked((*Cluster).handleDescribeGroups), groups: describeGroupsGroups, stateFaults: true},
+	16: {name: "ListGroups", handle: locked((*Cluster).handleListGroups), stateFaults: true},
+	17: {name: "SASLHandshake", handle: locked((*Cluster).handleSaslHandshake)},
 	18: {name: "ApiVersions", handle: (*Cluster).handleApiVersions},
-	20: {name: "DeleteTopics", handle: (*Cluster).handleDeleteTopics},
-	32: {name: "DescribeConfigs", handle: (*Cluster).handleDescribeConfigs, stateFaults: true},
-	35: {name: "DescribeLogDirs", handle: (*Cluster).handleDescribeLogDirs},
-	42: {name: "DeleteGroups", handle: (*Cluster).handleDeleteGroups, groups: deleteGroupsGroups, stateFaults: true},
-	44: {name: "IncrementalAlterConfigs", handle: (*Cluster).handleIncrementalAlterConfigs, stateFaults: true},
-	47: {name: "OffsetDelete", handle: (*Cluster).handleOffsetDelete, groups: offsetDeleteGroups, stateFaults: true},
-	74: {name: "ListConfigResources", handle: (*Cluster).handleListConfigResources},
-	88: {name: "StreamsGroupHeartbeat", handle: (*Cluster).handleStreamsGroupHeartbeat, groups: heartbeatGroups, stateFaults: true},
-	89: {name: "StreamsGroupDescribe", handle: (*Cluster).handleStreamsGroupDescribe, groups: describeGroups, stateFaults: true},
-	90: {name: "DescribeShareGroupOffsets", handle: (*Cluster).handleDescribeShareGroupOffsets},
+	20: {name: "DeleteTopics", handle: locked((*Cluster).handleDeleteTopics)},
+	32: {name: "DescribeConfigs", handle: locked((*Cluster).handleDescribeConfigs), stateFaults: true},
+	35: {name: "DescribeLogDirs", handle: locked((*Cluster).handleDescribeLogDirs)},
+	42: {name: "DeleteGroups", handle: locked((*Cluster).handleDeleteGroups), groups: deleteGroupsGroups, stateFaults: true},
+	44: {name: "IncrementalAlterConfigs", handle: locked((*Cluster).handleIncrementalAlterConfigs), stateFaults: true},
+	47: {name: "OffsetDelete", handle: locked((*Cluster).handleOffsetDelete), groups: offsetDeleteGroups, stateFaults: true},
+	74: {name: "ListConfigResources", handle: locked((*Cluster).handleListConfigResources)},
+	88: {name: "StreamsGroupHeartbeat", handle: locked((*Cluster).handleStreamsGroupHeartbeat), groups: heartbeatGroups, stateFaults: true},
+	89: {name: "StreamsGroupDescribe", handle: locked((*Cluster).handleStreamsGroupDescribe), groups: describeGroups, stateFaults: true},
+	90: {name: "DescribeShareGroupOffsets", handle: locked((*Cluster).handleDescribeShareGroupOffsets)},
+}
+
+// locked adapts a handler of one request type to the table: it gets the
+// request and the answer of its version, and runs under c.mu.
+func locked[Q kmsg.Request, S kmsg.Response](h func(*Cluster, *node, Q, S)) func(*Cluster, *node, kmsg.Request) (kmsg.Response, error) {
+	return func(c *Cluster, n *node, req kmsg.Request) (kmsg.Response, error) {
+		r := req.(Q)
+		resp := r.ResponseKind().(S)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		h(c, n, r, resp)
+		return resp, nil
+	}
 }
 
 // apiVersionsKey is special in the framing: its response header is always

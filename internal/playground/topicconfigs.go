@@ -106,11 +106,7 @@ func (c *Cluster) describeTopicConfigsLocked(res kmsg.DescribeConfigsRequestReso
 
 // handleDescribeLogDirs answers key 35 with the replicas this node holds
 // (the topics asked, or all for null), all in one log directory.
-func (c *Cluster) handleDescribeLogDirs(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.DescribeLogDirsRequest)
-	resp := r.ResponseKind().(*kmsg.DescribeLogDirsResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *Cluster) handleDescribeLogDirs(n *node, r *kmsg.DescribeLogDirsRequest, resp *kmsg.DescribeLogDirsResponse) {
 	nodes := int32(len(c.nodes))
 	dir := kmsg.NewDescribeLogDirsResponseDir()
 	dir.Dir, dir.TotalBytes, dir.UsableBytes = logDir, 1<<40, 1<<39
@@ -147,5 +143,4 @@ func (c *Cluster) handleDescribeLogDirs(n *node, req kmsg.Request) (kmsg.Respons
 		}
 	}
 	resp.Dirs = append(resp.Dirs, dir)
-	return resp, nil
 }

@@ -37,12 +37,7 @@ func (c *Cluster) Topics() []string {
 	return slices.Sorted(maps.Keys(c.topics))
 }
 
-func (c *Cluster) handleDeleteTopics(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.DeleteTopicsRequest)
-	resp := r.ResponseKind().(*kmsg.DeleteTopicsResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
+func (c *Cluster) handleDeleteTopics(n *node, r *kmsg.DeleteTopicsRequest, resp *kmsg.DeleteTopicsResponse) {
 	type ask struct {
 		name *string
 		id   [16]byte
@@ -89,5 +84,4 @@ func (c *Cluster) handleDeleteTopics(n *node, req kmsg.Request) (kmsg.Response, 
 		}
 		resp.Topics = append(resp.Topics, rt)
 	}
-	return resp, nil
 }
