@@ -1,8 +1,6 @@
 package playground
 
 import (
-	"encoding/binary"
-	"hash/crc32"
 	"math"
 	"slices"
 
@@ -186,30 +184,12 @@ func (l *coordLog) maxTimestamp(p int32) (offset, timestamp int64) {
 func encodeCoordBatch(base, ts int64, recs []coordRecord) []byte {
 	var body []byte
 	for i, r := range recs {
-		var rec []byte
-		rec = append(rec, 0)                     // attributes
-		rec = binary.AppendVarint(rec, 0)        // timestamp delta
-		rec = binary.AppendVarint(rec, int64(i)) // offset delta
-		rec = binary.AppendVarint(rec, int64(len(r.key)))
-		rec = append(rec, r.key...)
-		if r.value == nil {
-			rec = binary.AppendVarint(rec, -1)
-		} else {
-			rec = binary.AppendVarint(rec, int64(len(r.value)))
-			rec = append(rec, r.value...)
-		}
-		rec = binary.AppendVarint(rec, 0) // headers
-		body = binary.AppendVarint(body, int64(len(rec)))
-		body = append(body, rec...)
+		body = appendRecord(body, 0, int64(i), r.key, r.value)
 	}
-	b := kmsg.RecordBatch{
+	return sealBatch(kmsg.RecordBatch{
 		FirstOffset: base, Magic: 2, LastOffsetDelta: int32(len(recs) - 1), FirstTimestamp: ts, MaxTimestamp: ts,
 		ProducerID: -1, ProducerEpoch: -1, FirstSequence: -1, NumRecords: int32(len(recs)), Records: body,
-	}
-	out := b.AppendTo(nil)
-	binary.BigEndian.PutUint32(out[8:], uint32(len(out)-12))
-	binary.BigEndian.PutUint32(out[17:], crc32.Checksum(out[21:], crc32.MakeTable(crc32.Castagnoli)))
-	return out
+	})
 }
 
 // commitRecord is the OffsetCommit record of one of group's commits, or

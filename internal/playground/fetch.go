@@ -2,6 +2,7 @@ package playground
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -57,32 +58,23 @@ const (
 	controlCommit = 1
 )
 
-var codecs = map[string]kgo.CompressionCodec{
-	"gzip": kgo.GzipCompression(), "snappy": kgo.SnappyCompression(), "lz4": kgo.Lz4Compression(), "zstd": kgo.ZstdCompression(),
+// codecs are the compressions a state file may name, with their batch
+// attribute bits. Each compressor is built once: a zstd encoder is costly
+// to make, and kgo's compressors are safe for concurrent use.
+var codecs = map[string]struct {
+	bits       int16
+	compressor func() (kgo.Compressor, error)
+}{
+	"none":   {0, nil},
+	"gzip":   {1, compressorOf(kgo.GzipCompression())},
+	"snappy": {2, compressorOf(kgo.SnappyCompression())},
+	"lz4":    {3, compressorOf(kgo.Lz4Compression())},
+	"zstd":   {4, compressorOf(kgo.ZstdCompression())},
 }
 
-// compressors are built once per codec: a zstd encoder is costly to make,
-// and kgo's compressors are safe for concurrent use.
-var (
-	compressorsMu sync.Mutex
-	compressors   = map[string]kgo.Compressor{}
-)
-
-func compressor(codec string) (kgo.Compressor, error) {
-	compressorsMu.Lock()
-	defer compressorsMu.Unlock()
-	if c, ok := compressors[codec]; ok {
-		return c, nil
-	}
-	c, err := kgo.DefaultCompressor(codecs[codec])
-	if err != nil {
-		return nil, err
-	}
-	compressors[codec] = c
-	return c, nil
+func compressorOf(codec kgo.CompressionCodec) func() (kgo.Compressor, error) {
+	return sync.OnceValues(func() (kgo.Compressor, error) { return kgo.DefaultCompressor(codec) })
 }
-
-var codecBits = map[string]int16{"none": 0, "gzip": 1, "snappy": 2, "lz4": 3, "zstd": 4}
 
 func (c *Cluster) handleFetch(n *node, req kmsg.Request) (kmsg.Response, error) {
 	r := req.(*kmsg.FetchRequest)
@@ -388,21 +380,7 @@ func encodeBatch(tl topicLog, from, to int64, ts func(int64) int64, pid int64, t
 		if t := ts(o); t >= 0 && first >= 0 {
 			delta = t - first
 		}
-		var body []byte
-		body = append(body, 0) // attributes
-		body = binary.AppendVarint(body, delta)
-		body = binary.AppendVarint(body, o-from)
-		if key == nil {
-			body = binary.AppendVarint(body, -1)
-		} else {
-			body = binary.AppendVarint(body, int64(len(key)))
-			body = append(body, key...)
-		}
-		body = binary.AppendVarint(body, int64(len(val)))
-		body = append(body, val...)
-		body = binary.AppendVarint(body, 0) // headers
-		recs = binary.AppendVarint(recs, int64(len(body)))
-		recs = append(recs, body...)
+		recs = appendRecord(recs, delta, o-from, key, val)
 	}
 	attrs := int16(0)
 	if tl.logAppendTime {
@@ -416,14 +394,14 @@ func encodeBatch(tl topicLog, from, to int64, ts func(int64) int64, pid int64, t
 		attrs |= 0b10_0000
 	}
 	if tl.codec != "none" && tl.codec != "" && !control { // a control batch is never compressed
-		comp, err := compressor(tl.codec)
+		comp, err := codecs[tl.codec].compressor()
 		if err != nil {
 			return nil, err
 		}
 		var buf bytes.Buffer
 		z, _ := comp.Compress(&buf, recs)
 		recs = slices.Clone(z)
-		attrs |= codecBits[tl.codec]
+		attrs |= codecs[tl.codec].bits
 	}
 	b := kmsg.RecordBatch{
 		FirstOffset: from, PartitionLeaderEpoch: 0, Magic: 2, Attributes: attrs,
@@ -434,10 +412,33 @@ func encodeBatch(tl topicLog, from, to int64, ts func(int64) int64, pid int64, t
 		b.ProducerEpoch = 0
 		b.FirstSequence = 0
 	}
+	return sealBatch(b), nil
+}
+
+// appendRecord appends one v2 record, without headers; a nil key or value
+// is null.
+func appendRecord(dst []byte, tsDelta, offsetDelta int64, key, value []byte) []byte {
+	body := []byte{0} // attributes
+	body = binary.AppendVarint(body, tsDelta)
+	body = binary.AppendVarint(body, offsetDelta)
+	for _, b := range [][]byte{key, value} {
+		if b == nil {
+			body = binary.AppendVarint(body, -1)
+			continue
+		}
+		body = append(binary.AppendVarint(body, int64(len(b))), b...)
+	}
+	body = binary.AppendVarint(body, 0) // headers
+	return append(binary.AppendVarint(dst, int64(len(body))), body...)
+}
+
+// sealBatch encodes b with the length and CRC that kmsg leaves to the
+// caller.
+func sealBatch(b kmsg.RecordBatch) []byte {
 	out := b.AppendTo(nil)
 	binary.BigEndian.PutUint32(out[8:], uint32(len(out)-12))
 	binary.BigEndian.PutUint32(out[17:], crc32.Checksum(out[21:], crc32.MakeTable(crc32.Castagnoli)))
-	return out, nil
+	return out
 }
 
 // parseCodec reads a state file's compression.
@@ -446,7 +447,7 @@ func parseCodec(s string) (string, bool) {
 	if s == "" {
 		return "none", true
 	}
-	_, ok := codecBits[s]
+	_, ok := codecs[s]
 	return s, ok
 }
 
@@ -459,10 +460,7 @@ func (t StateTopic) topicLog() topicLog {
 	}
 	tl.txns = slices.Clone(t.Transactions)
 	slices.SortFunc(tl.txns, func(a, b Transaction) int {
-		if a.Partition != b.Partition {
-			return int(a.Partition) - int(b.Partition)
-		}
-		return int(a.Offset - b.Offset)
+		return cmp.Or(cmp.Compare(a.Partition, b.Partition), cmp.Compare(a.Offset, b.Offset))
 	})
 	return tl
 }
@@ -480,20 +478,14 @@ func validateLayout(where string, t StateTopic, p *problems) {
 	}
 	tl := t.topicLog()
 	for i, x := range tl.txns {
-		var start, end int64
-		if int(x.Partition) < len(t.StartOffsets) && x.Partition >= 0 {
-			start = t.StartOffsets[x.Partition]
-		}
-		if int(x.Partition) < len(t.EndOffsets) && x.Partition >= 0 {
-			end = t.EndOffsets[x.Partition]
-		}
+		r := t.logRange(x.Partition)
 		switch {
 		case x.Partition < 0 || x.Partition >= t.Partitions:
 			p.add("%s: a transaction names partition %d (the topic has %d)", where, x.Partition, t.Partitions)
 		case x.Records < 0:
 			p.add("%s: a transaction at %d of partition %d has %d records", where, x.Offset, x.Partition, x.Records)
-		case x.Offset < start || x.Offset+x.Records >= end:
-			p.add("%s: the transaction at %d of partition %d (%d records and its marker) is not inside offsets %d to %d", where, x.Offset, x.Partition, x.Records, start, end)
+		case x.Offset < r.start || x.Offset+x.Records >= r.end:
+			p.add("%s: the transaction at %d of partition %d (%d records and its marker) is not inside offsets %d to %d", where, x.Offset, x.Partition, x.Records, r.start, r.end)
 		case i > 0 && tl.txns[i-1].Partition == x.Partition && tl.txns[i-1].Offset+tl.txns[i-1].Records >= x.Offset:
 			p.add("%s: the transactions at %d and %d of partition %d overlap", where, tl.txns[i-1].Offset, x.Offset, x.Partition)
 		}

@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -24,12 +25,7 @@ func (c *Cluster) handleListGroups(n *node, r *kmsg.ListGroupsRequest, resp *kms
 		types = normalise(r.TypesFilter)
 	}
 
-	ids := make([]string, 0, len(c.groups))
-	for id := range c.groups {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(c.groups)) {
 		g := c.groups[id]
 		if c.coordinatorLocked(id) != n.id {
 			continue

@@ -1,8 +1,11 @@
 package playground
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -100,20 +103,35 @@ func (b *offsetBook) setLog(topicName string, partition int32, start, end int64)
 	if b.logs == nil {
 		b.logs = map[string][]logRange{}
 	}
-	l := b.logs[topicName]
-	for int32(len(l)) <= partition {
-		l = append(l, logRange{})
-	}
-	l[partition] = logRange{start: start, end: end}
-	b.logs[topicName] = l
+	b.logs[topicName] = setAt(b.logs[topicName], partition, logRange{start: start, end: end})
 }
 
 func (b *offsetBook) log(topicName string, partition int32) logRange {
-	l := b.logs[topicName]
-	if partition < 0 || int(partition) >= len(l) {
-		return logRange{}
+	return at(b.logs[topicName], partition)
+}
+
+// at is s[i], or the zero value outside s.
+func at[T any](s []T, i int32) T {
+	if i < 0 || int(i) >= len(s) {
+		var zero T
+		return zero
 	}
-	return l[partition]
+	return s[i]
+}
+
+// setAt is s with s[i] = v, grown with zero values to hold it.
+func setAt[T any](s []T, i int32, v T) []T {
+	for int32(len(s)) <= i {
+		var zero T
+		s = append(s, zero)
+	}
+	s[i] = v
+	return s
+}
+
+// logRange is the log a state file gives partition p.
+func (t StateTopic) logRange(p int32) logRange {
+	return logRange{start: at(t.StartOffsets, p), end: at(t.EndOffsets, p)}
 }
 
 // SetRecordTimestamps sets the record timestamps (ms since the epoch) of one
@@ -130,12 +148,7 @@ func (b *offsetBook) setTimes(topicName string, partition int32, ts []int64) {
 	if b.times == nil {
 		b.times = map[string][][]int64{}
 	}
-	l := b.times[topicName]
-	for int32(len(l)) <= partition {
-		l = append(l, nil)
-	}
-	l[partition] = slices.Clone(ts)
-	b.times[topicName] = l
+	b.times[topicName] = setAt(b.times[topicName], partition, slices.Clone(ts))
 }
 
 // byTimestamp returns the first offset of the partition whose record
@@ -164,11 +177,7 @@ func (b *offsetBook) maxTimestamp(topicName string, partition int32) (offset, ti
 }
 
 func (b *offsetBook) partitionTimes(topicName string, partition int32) []int64 {
-	l := b.times[topicName]
-	if partition < 0 || int(partition) >= len(l) {
-		return nil
-	}
-	return l[partition]
+	return at(b.times[topicName], partition)
 }
 
 // Commit records an offset of group, as an OffsetCommit would. LeaderEpoch
@@ -213,19 +222,9 @@ func (c *Cluster) CommittedOffsets(group string) []Committed {
 }
 
 func (b *offsetBook) sorted(group string) []Committed {
-	m := b.committed[group]
-	out := make([]Committed, 0, len(m))
-	for _, o := range m {
-		out = append(out, o)
-	}
+	out := slices.Collect(maps.Values(b.committed[group]))
 	slices.SortFunc(out, func(a, b Committed) int {
-		if a.Topic != b.Topic {
-			if a.Topic < b.Topic {
-				return -1
-			}
-			return 1
-		}
-		return int(a.Partition) - int(b.Partition)
+		return cmp.Or(strings.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
 	})
 	return out
 }
@@ -495,15 +494,9 @@ func validateTimestamps(where string, t StateTopic, p *problems) {
 		p.add("%s: timestamps has %d entries, want one list per partition (%d)", where, len(t.Timestamps), t.Partitions)
 	}
 	for j, ts := range t.Timestamps {
-		var start, end int64
-		if j < len(t.StartOffsets) {
-			start = t.StartOffsets[j]
-		}
-		if j < len(t.EndOffsets) {
-			end = t.EndOffsets[j]
-		}
-		if int64(len(ts)) > end-start {
-			p.add("%s: timestamps[%d] has %d records, but partition %d holds %d (offsets %d to %d)", where, j, len(ts), j, max(end-start, 0), start, end)
+		r := t.logRange(int32(j))
+		if int64(len(ts)) > r.end-r.start {
+			p.add("%s: timestamps[%d] has %d records, but partition %d holds %d (offsets %d to %d)", where, j, len(ts), j, max(r.end-r.start, 0), r.start, r.end)
 		}
 		for k, v := range ts {
 			if v < 0 {
@@ -575,18 +568,12 @@ func stateOffsets(s *State, now time.Time) offsetBook {
 	var b offsetBook
 	for _, t := range s.Topics {
 		for j := range t.Partitions {
-			var r logRange
-			if int(j) < len(t.StartOffsets) {
-				r.start = t.StartOffsets[j]
-			}
-			if int(j) < len(t.EndOffsets) {
-				r.end = t.EndOffsets[j]
-			}
+			r := t.logRange(j)
 			if r != (logRange{}) {
 				b.setLog(t.Name, j, r.start, r.end)
 			}
-			if int(j) < len(t.Timestamps) && len(t.Timestamps[j]) > 0 {
-				b.setTimes(t.Name, j, t.Timestamps[j])
+			if ts := at(t.Timestamps, j); len(ts) > 0 {
+				b.setTimes(t.Name, j, ts)
 			}
 			if t.ProducedOver != "" && r.end > r.start {
 				span, _ := time.ParseDuration(t.ProducedOver) // validated

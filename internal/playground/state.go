@@ -262,14 +262,8 @@ func stateTopics(s *State) map[string]*topic {
 		tp := TopicSpec{Name: t.Name, Partitions: t.Partitions, ReplicationFactor: t.ReplicationFactor, Configs: t.Configs, Bytes: t.Bytes}.topic()
 		if tp.sizes == nil {
 			for p := range t.Partitions {
-				var start, end int64
-				if int(p) < len(t.StartOffsets) {
-					start = t.StartOffsets[p]
-				}
-				if int(p) < len(t.EndOffsets) {
-					end = t.EndOffsets[p]
-				}
-				tp.sizes = append(tp.sizes, 100*(end-start))
+				r := t.logRange(p)
+				tp.sizes = append(tp.sizes, 100*(r.end-r.start))
 			}
 		}
 		topics[t.Name] = tp

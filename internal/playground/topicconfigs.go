@@ -132,10 +132,7 @@ func (c *Cluster) handleDescribeLogDirs(n *node, r *kmsg.DescribeLogDirsRequest,
 				continue // not a replica here
 			}
 			rp := kmsg.NewDescribeLogDirsResponseDirTopicPartition()
-			rp.Partition = p
-			if int(p) < len(t.sizes) {
-				rp.Size = t.sizes[p]
-			}
+			rp.Partition, rp.Size = p, at(t.sizes, p)
 			rt.Partitions = append(rt.Partitions, rp)
 		}
 		if len(rt.Partitions) > 0 {
