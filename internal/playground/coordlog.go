@@ -277,25 +277,6 @@ func joinWithin(batches [][]byte, limit int64, minOne bool) []byte {
 	return out
 }
 
-// listCoordOffsetsLocked answers a ListOffsets of a __consumer_offsets
-// partition into p.
-func (c *Cluster) listCoordOffsetsLocked(rp kmsg.ListOffsetsRequestTopicPartition, p *kmsg.ListOffsetsResponseTopicPartition) {
-	l := c.coordLogLocked()
-	r := l.rangeOf(rp.Partition)
-	switch rp.Timestamp {
-	case tsEarliest, tsEarliestLocal:
-		p.Offset = r.start
-	case tsLatest, tsLatestTiered:
-		p.Offset = r.end
-	case tsMaxTimestamp:
-		p.Offset, p.Timestamp = l.maxTimestamp(rp.Partition)
-	default:
-		if rp.Timestamp >= 0 {
-			p.Offset, p.Timestamp = l.byTimestamp(rp.Partition, rp.Timestamp)
-		}
-	}
-}
-
 // OffsetsPartitionBytes is the size of partition p of __consumer_offsets:
 // its batches' bytes.
 func (c *Cluster) OffsetsPartitionBytes(p int32) int64 {

@@ -164,11 +164,16 @@ func (b *offsetBook) byTimestamp(topicName string, partition int32, ts int64) (o
 }
 
 // maxTimestamp returns the offset and timestamp of the partition's record
-// with the largest timestamp (the first of equals), or -1, -1.
+// with the largest timestamp (the first of equals); the last offset and -1
+// when the partition has no timestamps; -1, -1 when there is none.
 func (b *offsetBook) maxTimestamp(topicName string, partition int32) (offset, timestamp int64) {
 	l := b.log(topicName, partition)
+	times := b.partitionTimes(topicName, partition)
+	if times == nil && l.end > l.start {
+		return l.end - 1, -1
+	}
 	offset, timestamp = -1, -1
-	for i, t := range b.partitionTimes(topicName, partition) {
+	for i, t := range times {
 		if off := l.start + int64(i); off < l.end && t > timestamp {
 			offset, timestamp = off, t
 		}
@@ -416,26 +421,16 @@ func (c *Cluster) handleListOffsets(n *node, r *kmsg.ListOffsetsRequest, resp *k
 			case leaderOf(rt.Topic, rp.Partition, nodes) != n.id:
 				p.ErrorCode = kerr.NotLeaderForPartition.Code
 			case rt.Topic == OffsetsTopic:
+				cl := c.coordLogLocked()
 				p.LeaderEpoch = 0
-				c.listCoordOffsetsLocked(rp, &p)
+				p.Offset, p.Timestamp = listOffset(rp.Timestamp, cl.rangeOf(rp.Partition),
+					func() (int64, int64) { return cl.maxTimestamp(rp.Partition) },
+					func(ts int64) (int64, int64) { return cl.byTimestamp(rp.Partition, ts) })
 			default:
-				l := c.offsets.log(rt.Topic, rp.Partition)
 				p.LeaderEpoch = 0
-				switch rp.Timestamp {
-				case tsEarliest, tsEarliestLocal:
-					p.Offset = l.start
-				case tsLatest, tsLatestTiered:
-					p.Offset = l.end
-				case tsMaxTimestamp:
-					p.Offset, p.Timestamp = c.offsets.maxTimestamp(rt.Topic, rp.Partition)
-					if p.Offset < 0 && c.offsets.partitionTimes(rt.Topic, rp.Partition) == nil && l.end > l.start {
-						p.Offset = l.end - 1
-					}
-				default:
-					if rp.Timestamp >= 0 {
-						p.Offset, p.Timestamp = c.offsets.byTimestamp(rt.Topic, rp.Partition, rp.Timestamp)
-					}
-				}
+				p.Offset, p.Timestamp = listOffset(rp.Timestamp, c.offsets.log(rt.Topic, rp.Partition),
+					func() (int64, int64) { return c.offsets.maxTimestamp(rt.Topic, rp.Partition) },
+					func(ts int64) (int64, int64) { return c.offsets.byTimestamp(rt.Topic, rp.Partition, ts) })
 				if r.Version == 0 && p.Offset >= 0 {
 					p.OldStyleOffsets = []int64{p.Offset}
 				}
@@ -444,6 +439,22 @@ func (c *Cluster) handleListOffsets(n *node, r *kmsg.ListOffsetsRequest, resp *k
 		}
 		resp.Topics = append(resp.Topics, t)
 	}
+}
+
+// listOffset answers ListOffsets' timestamp ts on log l, whose record
+// timestamps maxTS and byTS search.
+func listOffset(ts int64, l logRange, maxTS func() (int64, int64), byTS func(int64) (int64, int64)) (offset, timestamp int64) {
+	switch {
+	case ts == tsEarliest || ts == tsEarliestLocal:
+		return l.start, -1
+	case ts == tsLatest || ts == tsLatestTiered:
+		return l.end, -1
+	case ts == tsMaxTimestamp:
+		return maxTS()
+	case ts >= 0:
+		return byTS(ts)
+	}
+	return -1, -1
 }
 
 // validateOffsets checks the offset keys of a state file.
