@@ -238,12 +238,19 @@ func (c *Cluster) Close() error {
 func (c *Cluster) SetUnsupported(keys ...int16) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.unsupported = map[int16]bool{}
+	c.unsupported = unsupportedSet(keys)
+}
+
+// unsupportedSet is keys as a set, less ApiVersions, which cannot be left
+// out.
+func unsupportedSet(keys []int16) map[int16]bool {
+	out := make(map[int16]bool, len(keys))
 	for _, k := range keys {
 		if k != apiVersionsKey {
-			c.unsupported[k] = true
+			out[k] = true
 		}
 	}
+	return out
 }
 
 // offered tells whether key is in the brokers' ApiVersions answer.

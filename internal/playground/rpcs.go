@@ -77,8 +77,5 @@ func stateFaultKeys() string {
 			keys = append(keys, fmt.Sprint(k))
 		}
 	}
-	if len(keys) < 2 {
-		return strings.Join(keys, "")
-	}
 	return strings.Join(keys[:len(keys)-1], ", ") + " or " + keys[len(keys)-1]
 }

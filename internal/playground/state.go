@@ -223,7 +223,7 @@ func (c *Cluster) Load(s *State) error {
 	c.groups, c.coordinators, c.topics, c.faults, c.raws = groups, coordinators, topics, faults, nil
 	c.offsets, c.brokerConfigs = offsets, configs
 	c.groupConfigs = nil
-	c.unsupported = keySet(s.Unsupported)
+	c.unsupported = unsupportedSet(s.Unsupported)
 	for g, kv := range s.GroupConfigs {
 		for k, v := range kv {
 			c.setGroupConfigLocked(g, k, &v)
@@ -281,15 +281,6 @@ func stateTopics(s *State) map[string]*topic {
 		}
 	}
 	return topics
-}
-
-// keySet is keys as a set.
-func keySet(keys []int16) map[int16]bool {
-	out := make(map[int16]bool, len(keys))
-	for _, k := range keys {
-		out[k] = true
-	}
-	return out
 }
 
 // validateUnsupported checks unsupported_apis: known keys, ApiVersions
