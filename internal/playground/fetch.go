@@ -101,6 +101,7 @@ func (c *Cluster) handleFetch(n *node, req kmsg.Request) (kmsg.Response, error) 
 			p.Partition = rp.Partition
 			p.HighWatermark, p.LastStableOffset, p.LogStartOffset = -1, -1, -1
 			if j, ok := c.fetchPartitionLocked(n, r.Version, name, rp, &p); ok {
+				j.ti, j.pi = len(resp.Topics), len(t.Partitions)
 				jobs = append(jobs, j)
 			}
 			t.Partitions = append(t.Partitions, p)
@@ -108,38 +109,24 @@ func (c *Cluster) handleFetch(n *node, req kmsg.Request) (kmsg.Response, error) 
 		resp.Topics = append(resp.Topics, t)
 	}
 	c.mu.Unlock()
-	// The jobs are in answer order: point each at its partition.
-	i := 0
-	for ti := range resp.Topics {
-		for pi := range resp.Topics[ti].Partitions {
-			p := &resp.Topics[ti].Partitions[pi]
-			if p.ErrorCode == 0 && i < len(jobs) {
-				jobs[i].p = p
-				i++
-			}
-		}
-	}
 	budget := max(int64(r.MaxBytes), 1)
 	first := true
 	for _, j := range jobs {
+		p := &resp.Topics[j.ti].Partitions[j.pi]
 		if j.raw != nil {
-			j.p.RecordBatches = joinWithin(j.raw, min(j.max, budget), first)
-			first = first && len(j.p.RecordBatches) == 0
-			budget -= int64(len(j.p.RecordBatches))
-			continue
+			p.RecordBatches = joinWithin(j.raw, min(j.max, budget), first)
+		} else {
+			batches, aborted, err := encodeBatches(j.log, j.tl, j.times, j.from, min(j.max, budget), first, cache, j.key)
+			if err != nil {
+				return nil, err
+			}
+			p.RecordBatches = batches
+			if r.IsolationLevel == 1 {
+				p.AbortedTransactions = aborted
+			}
 		}
-		batches, aborted, err := encodeBatches(j.log, j.tl, j.times, j.from, min(j.max, budget), first, cache, j.key)
-		if err != nil {
-			return nil, err
-		}
-		if len(batches) > 0 {
-			first = false
-		}
-		budget -= int64(len(batches))
-		j.p.RecordBatches = batches
-		if r.IsolationLevel == 1 {
-			j.p.AbortedTransactions = aborted
-		}
+		first = first && len(p.RecordBatches) == 0
+		budget -= int64(len(p.RecordBatches))
 	}
 	return resp, nil
 }
@@ -147,13 +134,13 @@ func (c *Cluster) handleFetch(n *node, req kmsg.Request) (kmsg.Response, error) 
 // fetchJob is one partition's read of a Fetch, taken under the lock and
 // encoded after it.
 type fetchJob struct {
-	p     *kmsg.FetchResponseTopicPartition
-	log   logRange
-	tl    topicLog
-	times []int64
-	from  int64
-	max   int64
-	key   batchKey
+	ti, pi int // the partition's place in the answer
+	log    logRange
+	tl     topicLog
+	times  []int64
+	from   int64
+	max    int64
+	key    batchKey
 	// raw, for __consumer_offsets, are the coordinator log's batches from
 	// the fetch offset on (coordlog.go).
 	raw [][]byte
