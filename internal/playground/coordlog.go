@@ -121,14 +121,19 @@ func (l *coordLog) rangeOf(p int32) logRange {
 	return logRange{start: cp.start, end: cp.end}
 }
 
+// batches are the batches of partition p.
+func (l *coordLog) batches(p int32) []coordBatch {
+	if cp := l.parts[p]; cp != nil {
+		return cp.batches
+	}
+	return nil
+}
+
 // read is the batches of partition p from the one holding offset from,
 // within limit bytes (the first always).
 func (l *coordLog) read(p int32, from, limit int64) [][]byte {
-	cp := l.parts[p]
-	if cp == nil {
-		return nil
-	}
-	i, _ := slices.BinarySearchFunc(cp.batches, from, func(b coordBatch, o int64) int {
+	batches := l.batches(p)
+	i, _ := slices.BinarySearchFunc(batches, from, func(b coordBatch, o int64) int {
 		switch {
 		case b.next <= o:
 			return -1
@@ -139,8 +144,8 @@ func (l *coordLog) read(p int32, from, limit int64) [][]byte {
 	})
 	var out [][]byte
 	size := int64(0)
-	for ; i < len(cp.batches) && len(out) < maxFetchRecords; i++ {
-		d := cp.batches[i].data
+	for ; i < len(batches) && len(out) < maxFetchRecords; i++ {
+		d := batches[i].data
 		if len(out) > 0 && size+int64(len(d)) > limit {
 			break
 		}
@@ -153,11 +158,7 @@ func (l *coordLog) read(p int32, from, limit int64) [][]byte {
 // byTimestamp is the first offset whose batch's timestamp is at least ts,
 // with it; -1, -1 when none.
 func (l *coordLog) byTimestamp(p int32, ts int64) (offset, timestamp int64) {
-	cp := l.parts[p]
-	if cp == nil {
-		return -1, -1
-	}
-	for _, b := range cp.batches {
+	for _, b := range l.batches(p) {
 		if b.maxTS >= ts {
 			return b.base, b.maxTS
 		}
@@ -169,11 +170,9 @@ func (l *coordLog) byTimestamp(p int32, ts int64) (offset, timestamp int64) {
 // an empty log.
 func (l *coordLog) maxTimestamp(p int32) (offset, timestamp int64) {
 	offset, timestamp = -1, -1
-	if cp := l.parts[p]; cp != nil {
-		for _, b := range cp.batches {
-			if b.maxTS > timestamp {
-				offset, timestamp = b.base, b.maxTS
-			}
+	for _, b := range l.batches(p) {
+		if b.maxTS > timestamp {
+			offset, timestamp = b.base, b.maxTS
 		}
 	}
 	return offset, timestamp

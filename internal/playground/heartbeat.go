@@ -186,10 +186,7 @@ func (c *Cluster) rebalanceLocked(g *group) {
 	e := g.streams
 	e.row.Epoch++
 	e.row.AssignmentEpoch = e.row.Epoch
-	state := "Empty"
-	if len(e.row.Members) > 0 {
-		state = "Stable"
-	}
+	state := "Stable"
 	tasks := map[string]int32{}
 	if e.row.Topology != nil {
 		for _, s := range e.row.Topology.Subtopologies {
