@@ -209,29 +209,21 @@ func encodeBatches(l logRange, tl topicLog, times []int64, from, limit int64, mi
 	records := int64(0)
 	for at < l.end && records < maxFetchRecords {
 		kind, txi, end := regionAt(at, l.end, tl.batchRecords, txns)
-		var batch []byte
-		var err error
-		switch kind {
-		case regionControl:
-			t := txns[txi]
-			typ := int16(controlCommit)
-			if t.Aborted {
-				typ = controlAbort
-			}
-			key.start = at
-			batch, err = cache.get(key, func() ([]byte, error) { return encodeBatch(tl, at, at+1, ts, producerID(txi), true, true, typ) })
-		default:
-			key.start = at
-			batch, err = cache.get(key, func() ([]byte, error) {
-				return encodeBatch(tl, at, end, ts, producerID(txi), kind == regionTxn, false, 0)
-			})
-			if kind == regionTxn && txns[txi].Aborted && !slices.ContainsFunc(aborted, func(a kmsg.FetchResponseTopicPartitionAbortedTransaction) bool {
-				return a.ProducerID == producerID(txi)
-			}) {
-				a := kmsg.NewFetchResponseTopicPartitionAbortedTransaction()
-				a.ProducerID, a.FirstOffset = producerID(txi), txns[txi].Offset
-				aborted = append(aborted, a)
-			}
+		control := kind == regionControl
+		typ := int16(controlAbort)
+		if control && !txns[txi].Aborted {
+			typ = controlCommit
+		}
+		key.start = at
+		batch, err := cache.get(key, func() ([]byte, error) {
+			return encodeBatch(tl, at, end, ts, producerID(txi), kind != regionPlain, control, typ)
+		})
+		if kind == regionTxn && txns[txi].Aborted && !slices.ContainsFunc(aborted, func(a kmsg.FetchResponseTopicPartitionAbortedTransaction) bool {
+			return a.ProducerID == producerID(txi)
+		}) {
+			a := kmsg.NewFetchResponseTopicPartitionAbortedTransaction()
+			a.ProducerID, a.FirstOffset = producerID(txi), txns[txi].Offset
+			aborted = append(aborted, a)
 		}
 		if err != nil {
 			return nil, nil, err
@@ -242,19 +234,9 @@ func encodeBatches(l logRange, tl topicLog, times []int64, from, limit int64, mi
 		parts = append(parts, batch)
 		size += int64(len(batch))
 		records += end - at
-		if kind == regionControl {
-			end = at + 1
-		}
 		at = end
 	}
-	if len(parts) == 0 {
-		return nil, aborted, nil
-	}
-	out := make([]byte, 0, size)
-	for _, b := range parts {
-		out = append(out, b...)
-	}
-	return out, aborted, nil
+	return slices.Concat(parts...), aborted, nil
 }
 
 // batchKey names an encoded batch: its partition and first offset.
