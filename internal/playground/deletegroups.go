@@ -9,9 +9,9 @@ import (
 
 // DeletionFailedMessage is the fixed ErrorMessage a 4.4 broker sends with
 // 134 GROUP_DELETION_FAILED when the topology description plugin cannot
-// delete a group's description (e2e/FINDINGS.md F29: the
-// broker's fixed text, not the plugin's exception message). Use it in a Fault to
-// mimic that broker.
+// delete a group's description (e2e/FINDINGS.md F29: the broker's fixed
+// text, not the plugin's exception message). Use it in a Fault to mimic
+// that broker.
 const DeletionFailedMessage = "Topology description plugin failed to delete the topology."
 
 // deleteGroupsGroups lists the groups of a request, for the request log.
