@@ -60,16 +60,21 @@ const (
 
 // codecs are the compressions a state file may name, with their batch
 // attribute bits. Each compressor is built once: a zstd encoder is costly
-// to make, and kgo's compressors are safe for concurrent use.
-var codecs = map[string]struct {
+// to make, and kgo's compressors are safe for concurrent use. The table is
+// built on first use, not at every start (TestStartup_initBudget).
+var codecs = sync.OnceValue(func() map[string]codec {
+	return map[string]codec{
+		"none":   {0, nil},
+		"gzip":   {1, compressorOf(kgo.GzipCompression())},
+		"snappy": {2, compressorOf(kgo.SnappyCompression())},
+		"lz4":    {3, compressorOf(kgo.Lz4Compression())},
+		"zstd":   {4, compressorOf(kgo.ZstdCompression())},
+	}
+})
+
+type codec struct {
 	bits       int16
 	compressor func() (kgo.Compressor, error)
-}{
-	"none":   {0, nil},
-	"gzip":   {1, compressorOf(kgo.GzipCompression())},
-	"snappy": {2, compressorOf(kgo.SnappyCompression())},
-	"lz4":    {3, compressorOf(kgo.Lz4Compression())},
-	"zstd":   {4, compressorOf(kgo.ZstdCompression())},
 }
 
 func compressorOf(codec kgo.CompressionCodec) func() (kgo.Compressor, error) {
@@ -363,14 +368,14 @@ func encodeBatch(tl topicLog, from, to int64, ts func(int64) int64, pid int64, t
 		attrs |= 0b10_0000
 	}
 	if tl.codec != "none" && tl.codec != "" && !control { // a control batch is never compressed
-		comp, err := codecs[tl.codec].compressor()
+		comp, err := codecs()[tl.codec].compressor()
 		if err != nil {
 			return nil, err
 		}
 		var buf bytes.Buffer
 		z, _ := comp.Compress(&buf, recs)
 		recs = slices.Clone(z)
-		attrs |= codecs[tl.codec].bits
+		attrs |= codecs()[tl.codec].bits
 	}
 	b := kmsg.RecordBatch{
 		FirstOffset: from, PartitionLeaderEpoch: 0, Magic: 2, Attributes: attrs,
@@ -416,7 +421,7 @@ func parseCodec(s string) (string, bool) {
 	if s == "" {
 		return "none", true
 	}
-	_, ok := codecs[s]
+	_, ok := codecs()[s]
 	return s, ok
 }
 

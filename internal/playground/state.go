@@ -371,7 +371,7 @@ func (s *State) validateGroups(nodes int, p *problems) {
 func (s *State) validateFaults(nodes int, p *problems) {
 	for i, f := range s.Faults {
 		where := fmt.Sprintf("faults[%d]", i)
-		if !rpcs[f.Key].stateFaults {
+		if !rpcs()[f.Key].stateFaults {
 			p.add("%s: key %d cannot be faulted (want %s)", where, f.Key, stateFaultKeys())
 		}
 		if f.Node != nil && (*f.Node < 0 || int(*f.Node) >= nodes) {
