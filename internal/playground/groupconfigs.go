@@ -122,26 +122,31 @@ func (c *Cluster) outOfBounds(key string, b *brokerBound, v int64) string {
 func (c *Cluster) SetGroupConfig(group, name string, value *string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	before := maps.Clone(c.groupConfigs[group])
-	c.setGroupConfigLocked(group, name, value)
-	c.groupConfigsChangedLocked(group, before)
+	kv := maps.Clone(c.groupConfigs[group])
+	if kv == nil {
+		kv = map[string]string{}
+	}
+	if value == nil {
+		delete(kv, name)
+	} else {
+		kv[name] = *value
+	}
+	c.putGroupConfigsLocked(group, kv)
 }
 
-func (c *Cluster) setGroupConfigLocked(group, name string, value *string) {
-	if value == nil {
-		delete(c.groupConfigs[group], name)
-		if len(c.groupConfigs[group]) == 0 {
-			delete(c.groupConfigs, group)
+// putGroupConfigsLocked replaces group's dynamic configs with kv (none when
+// it is empty), then lets the group's assignment follow them.
+func (c *Cluster) putGroupConfigsLocked(group string, kv map[string]string) {
+	before := c.groupConfigs[group]
+	if len(kv) == 0 {
+		delete(c.groupConfigs, group)
+	} else {
+		if c.groupConfigs == nil {
+			c.groupConfigs = map[string]map[string]string{}
 		}
-		return
+		c.groupConfigs[group] = kv
 	}
-	if c.groupConfigs == nil {
-		c.groupConfigs = map[string]map[string]string{}
-	}
-	if c.groupConfigs[group] == nil {
-		c.groupConfigs[group] = map[string]string{}
-	}
-	c.groupConfigs[group][name] = *value
+	c.groupConfigsChangedLocked(group, before)
 }
 
 // GroupConfigs returns a copy of the dynamic configs of group.
@@ -267,19 +272,9 @@ func (c *Cluster) alterGroupConfigsLocked(res kmsg.IncrementalAlterConfigsReques
 	if msg != "" {
 		return kerr.InvalidConfig.Code, strPtr(msg)
 	}
-	if validateOnly {
-		return 0, nil
+	if !validateOnly {
+		c.putGroupConfigsLocked(res.ResourceName, merged)
 	}
-	before := c.groupConfigs[res.ResourceName]
-	defer c.groupConfigsChangedLocked(res.ResourceName, before)
-	if len(merged) == 0 {
-		delete(c.groupConfigs, res.ResourceName)
-		return 0, nil
-	}
-	if c.groupConfigs == nil {
-		c.groupConfigs = map[string]map[string]string{}
-	}
-	c.groupConfigs[res.ResourceName] = merged
 	return 0, nil
 }
 

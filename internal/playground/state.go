@@ -222,11 +222,11 @@ func (c *Cluster) Load(s *State) error {
 	defer c.mu.Unlock()
 	c.groups, c.coordinators, c.topics, c.faults, c.raws = groups, coordinators, topics, faults, nil
 	c.offsets, c.brokerConfigs = offsets, configs
-	c.groupConfigs = nil
 	c.unsupported = unsupportedSet(s.Unsupported)
+	c.groupConfigs = map[string]map[string]string{}
 	for g, kv := range s.GroupConfigs {
-		for k, v := range kv {
-			c.setGroupConfigLocked(g, k, &v)
+		if len(kv) > 0 {
+			c.groupConfigs[g] = maps.Clone(kv)
 		}
 	}
 	c.writeSeedLocked(s)
