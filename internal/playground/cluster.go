@@ -238,12 +238,19 @@ func (c *Cluster) Close() error {
 func (c *Cluster) SetUnsupported(keys ...int16) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.unsupported = map[int16]bool{}
+	c.unsupported = unsupportedSet(keys)
+}
+
+// unsupportedSet is keys as a set, less ApiVersions, which cannot be left
+// out.
+func unsupportedSet(keys []int16) map[int16]bool {
+	out := make(map[int16]bool, len(keys))
 	for _, k := range keys {
 		if k != apiVersionsKey {
-			c.unsupported[k] = true
+			out[k] = true
 		}
 	}
+	return out
 }
 
 // offered tells whether key is in the brokers' ApiVersions answer.
@@ -261,15 +268,6 @@ func (c *Cluster) Addrs() []string {
 	}
 	return out
 }
-
-// Nodes returns the number of brokers.
-func (c *Cluster) Nodes() int { return len(c.nodes) }
-
-// Profile returns the advertised release.
-func (c *Cluster) Profile() Profile { return c.cfg.Profile }
-
-// ClusterID returns the cluster id sent in Metadata.
-func (c *Cluster) ClusterID() string { return c.cfg.ClusterID }
 
 // SetCoordinator places group on node. It may be called at any time, so a
 // test can move a coordinator between FindCoordinator and the request that
@@ -337,7 +335,7 @@ func javaHash(s string) int32 {
 
 // javaAbs is the sign bit masked off (Kafka's Utils.toPositive). It is not
 // Utils.abs, which partitionFor uses: the group's partition of
-// __consumer_offsets is offsetsPartition's; the placements here keep
+// __consumer_offsets is OffsetsPartition's; the placements here keep
 // javaAbs so that coordinators and leaders stay where they were.
 func javaAbs(n int32) int32 { return n & 0x7fffffff }
 

@@ -178,7 +178,7 @@ func (c *Cluster) handleFrame(n *node, conn int, frame []byte) ([]byte, error) {
 		}
 	}
 
-	h, handled := rpcs[key]
+	h, handled := rpcs()[key]
 	if key == apiVersionsKey && !c.supports(key, version) {
 		// KIP-511: answer an ApiVersions version we do not know with
 		// UNSUPPORTED_VERSION at v0, naming our own ApiVersions range, so

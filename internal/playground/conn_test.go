@@ -150,8 +150,8 @@ func TestStart_Config(t *testing.T) {
 	host, _, err := net.SplitHostPort(c.Addrs()[0])
 	require.NoError(t, err)
 	assert.Equal(t, "127.0.0.1", host)
-	assert.Equal(t, Kafka44, c.Profile())
-	assert.Equal(t, DefaultClusterID, c.ClusterID())
+	assert.Equal(t, Kafka44, c.cfg.Profile)
+	assert.Equal(t, DefaultClusterID, c.cfg.ClusterID)
 
 	_, taken, err := net.SplitHostPort(c.Addrs()[0])
 	require.NoError(t, err)

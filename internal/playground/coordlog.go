@@ -1,8 +1,6 @@
 package playground
 
 import (
-	"encoding/binary"
-	"hash/crc32"
 	"math"
 	"slices"
 
@@ -64,10 +62,10 @@ func newCoordLog(maxBytes int64) *coordLog {
 	return &coordLog{parts: map[int32]*coordPartition{}, maxBytes: maxBytes, groups: map[string]*writtenGroup{}}
 }
 
-// offsetsPartition is the partition holding group's records, as Kafka
-// 4.4's GroupCoordinatorService.partitionFor computes it:
+// OffsetsPartition is the __consumer_offsets partition holding group's
+// records, as Kafka 4.4's GroupCoordinatorService.partitionFor computes it:
 // Utils.abs(groupId.hashCode()) % partitions.
-func offsetsPartition(group string) int32 {
+func OffsetsPartition(group string) int32 {
 	return kafkaAbs(javaHash(group)) % offsetsTopicPartitions
 }
 
@@ -98,7 +96,7 @@ func (l *coordLog) append(group string, ts int64, recs []coordRecord) {
 	if len(recs) == 0 {
 		return
 	}
-	cp := l.partition(offsetsPartition(group))
+	cp := l.partition(OffsetsPartition(group))
 	b := coordBatch{base: cp.end, next: cp.end + int64(len(recs)), maxTS: ts, data: encodeCoordBatch(cp.end, ts, recs)}
 	cp.batches = append(cp.batches, b)
 	cp.end = b.next
@@ -123,14 +121,19 @@ func (l *coordLog) rangeOf(p int32) logRange {
 	return logRange{start: cp.start, end: cp.end}
 }
 
+// batches are the batches of partition p.
+func (l *coordLog) batches(p int32) []coordBatch {
+	if cp := l.parts[p]; cp != nil {
+		return cp.batches
+	}
+	return nil
+}
+
 // read is the batches of partition p from the one holding offset from,
 // within limit bytes (the first always).
 func (l *coordLog) read(p int32, from, limit int64) [][]byte {
-	cp := l.parts[p]
-	if cp == nil {
-		return nil
-	}
-	i, _ := slices.BinarySearchFunc(cp.batches, from, func(b coordBatch, o int64) int {
+	batches := l.batches(p)
+	i, _ := slices.BinarySearchFunc(batches, from, func(b coordBatch, o int64) int {
 		switch {
 		case b.next <= o:
 			return -1
@@ -141,8 +144,8 @@ func (l *coordLog) read(p int32, from, limit int64) [][]byte {
 	})
 	var out [][]byte
 	size := int64(0)
-	for ; i < len(cp.batches) && len(out) < maxFetchRecords; i++ {
-		d := cp.batches[i].data
+	for ; i < len(batches) && len(out) < maxFetchRecords; i++ {
+		d := batches[i].data
 		if len(out) > 0 && size+int64(len(d)) > limit {
 			break
 		}
@@ -155,11 +158,7 @@ func (l *coordLog) read(p int32, from, limit int64) [][]byte {
 // byTimestamp is the first offset whose batch's timestamp is at least ts,
 // with it; -1, -1 when none.
 func (l *coordLog) byTimestamp(p int32, ts int64) (offset, timestamp int64) {
-	cp := l.parts[p]
-	if cp == nil {
-		return -1, -1
-	}
-	for _, b := range cp.batches {
+	for _, b := range l.batches(p) {
 		if b.maxTS >= ts {
 			return b.base, b.maxTS
 		}
@@ -171,11 +170,9 @@ func (l *coordLog) byTimestamp(p int32, ts int64) (offset, timestamp int64) {
 // an empty log.
 func (l *coordLog) maxTimestamp(p int32) (offset, timestamp int64) {
 	offset, timestamp = -1, -1
-	if cp := l.parts[p]; cp != nil {
-		for _, b := range cp.batches {
-			if b.maxTS > timestamp {
-				offset, timestamp = b.base, b.maxTS
-			}
+	for _, b := range l.batches(p) {
+		if b.maxTS > timestamp {
+			offset, timestamp = b.base, b.maxTS
 		}
 	}
 	return offset, timestamp
@@ -186,30 +183,12 @@ func (l *coordLog) maxTimestamp(p int32) (offset, timestamp int64) {
 func encodeCoordBatch(base, ts int64, recs []coordRecord) []byte {
 	var body []byte
 	for i, r := range recs {
-		var rec []byte
-		rec = append(rec, 0)                     // attributes
-		rec = binary.AppendVarint(rec, 0)        // timestamp delta
-		rec = binary.AppendVarint(rec, int64(i)) // offset delta
-		rec = binary.AppendVarint(rec, int64(len(r.key)))
-		rec = append(rec, r.key...)
-		if r.value == nil {
-			rec = binary.AppendVarint(rec, -1)
-		} else {
-			rec = binary.AppendVarint(rec, int64(len(r.value)))
-			rec = append(rec, r.value...)
-		}
-		rec = binary.AppendVarint(rec, 0) // headers
-		body = binary.AppendVarint(body, int64(len(rec)))
-		body = append(body, rec...)
+		body = appendRecord(body, 0, int64(i), r.key, r.value)
 	}
-	b := kmsg.RecordBatch{
+	return sealBatch(kmsg.RecordBatch{
 		FirstOffset: base, Magic: 2, LastOffsetDelta: int32(len(recs) - 1), FirstTimestamp: ts, MaxTimestamp: ts,
 		ProducerID: -1, ProducerEpoch: -1, FirstSequence: -1, NumRecords: int32(len(recs)), Records: body,
-	}
-	out := b.AppendTo(nil)
-	binary.BigEndian.PutUint32(out[8:], uint32(len(out)-12))
-	binary.BigEndian.PutUint32(out[17:], crc32.Checksum(out[21:], crc32.MakeTable(crc32.Castagnoli)))
-	return out
+	})
 }
 
 // commitRecord is the OffsetCommit record of one of group's commits, or
@@ -250,22 +229,6 @@ func (c *Cluster) coordLogLocked() *coordLog {
 	}
 	return c.coord
 }
-
-// CommitBatch records offsets of group as one OffsetCommit would, and
-// writes them as one batch: for tests and benchmarks that fill the
-// coordinator log.
-func (c *Cluster) CommitBatch(group string, os []Committed) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, o := range os {
-		c.offsets.commit(group, o)
-	}
-	c.writeCommitsLocked(group, os, false)
-}
-
-// OffsetsPartition is the __consumer_offsets partition holding group's
-// records.
-func OffsetsPartition(group string) int32 { return offsetsPartition(group) }
 
 // offsetsTopicID is __consumer_offsets' topic id, name-derived as every
 // playground topic's.
@@ -311,25 +274,6 @@ func joinWithin(batches [][]byte, limit int64, minOne bool) []byte {
 		out = append(out, b...)
 	}
 	return out
-}
-
-// listCoordOffsetsLocked answers a ListOffsets of a __consumer_offsets
-// partition into p.
-func (c *Cluster) listCoordOffsetsLocked(rp kmsg.ListOffsetsRequestTopicPartition, p *kmsg.ListOffsetsResponseTopicPartition) {
-	l := c.coordLogLocked()
-	r := l.rangeOf(rp.Partition)
-	switch rp.Timestamp {
-	case tsEarliest, tsEarliestLocal:
-		p.Offset = r.start
-	case tsLatest, tsLatestTiered:
-		p.Offset = r.end
-	case tsMaxTimestamp:
-		p.Offset, p.Timestamp = l.maxTimestamp(rp.Partition)
-	default:
-		if rp.Timestamp >= 0 {
-			p.Offset, p.Timestamp = l.byTimestamp(rp.Partition, rp.Timestamp)
-		}
-	}
 }
 
 // OffsetsPartitionBytes is the size of partition p of __consumer_offsets:

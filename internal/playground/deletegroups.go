@@ -9,9 +9,9 @@ import (
 
 // DeletionFailedMessage is the fixed ErrorMessage a 4.4 broker sends with
 // 134 GROUP_DELETION_FAILED when the topology description plugin cannot
-// delete a group's description (e2e/FINDINGS.md F29: the
-// broker's fixed text, not the plugin's exception message). Use it in a Fault to
-// mimic that broker.
+// delete a group's description (e2e/FINDINGS.md F29: the broker's fixed
+// text, not the plugin's exception message). Use it in a Fault to mimic
+// that broker.
 const DeletionFailedMessage = "Topology description plugin failed to delete the topology."
 
 // deleteGroupsGroups lists the groups of a request, for the request log.
@@ -22,12 +22,7 @@ func deleteGroupsGroups(req kmsg.Request) []string {
 // handleDeleteGroups answers key 42 per group, removing a deleted group's
 // committed offsets with it, in request order after
 // de-duplication (the broker applies distinct).
-func (c *Cluster) handleDeleteGroups(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.DeleteGroupsRequest)
-	resp := r.ResponseKind().(*kmsg.DeleteGroupsResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
+func (c *Cluster) handleDeleteGroups(n *node, r *kmsg.DeleteGroupsRequest, resp *kmsg.DeleteGroupsResponse) {
 	seen := map[string]bool{}
 	for _, id := range r.Groups {
 		if seen[id] {
@@ -43,7 +38,6 @@ func (c *Cluster) handleDeleteGroups(n *node, req kmsg.Request) (kmsg.Response, 
 		}
 		resp.Groups = append(resp.Groups, res)
 	}
-	return resp, nil
 }
 
 func (c *Cluster) deleteGroupLocked(n *node, r *kmsg.DeleteGroupsRequest, id string) (int16, *string) {

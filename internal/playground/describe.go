@@ -21,15 +21,10 @@ func describeGroups(req kmsg.Request) []string {
 // handleStreamsGroupDescribe answers key 89 the way GroupCoordinatorService
 // and GroupMetadataManager.streamsGroupDescribe do in Kafka 4.4:
 // one row per requested id, in request order, errors per row.
-func (c *Cluster) handleStreamsGroupDescribe(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.StreamsGroupDescribeRequest)
-	resp := r.ResponseKind().(*kmsg.StreamsGroupDescribeResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *Cluster) handleStreamsGroupDescribe(n *node, r *kmsg.StreamsGroupDescribeRequest, resp *kmsg.StreamsGroupDescribeResponse) {
 	for _, id := range r.Groups {
 		resp.Groups = append(resp.Groups, c.describeRowLocked(n, r, id))
 	}
-	return resp, nil
 }
 
 func (c *Cluster) describeRowLocked(n *node, r *kmsg.StreamsGroupDescribeRequest, id string) kmsg.StreamsGroupDescribeResponseGroup {

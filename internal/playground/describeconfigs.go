@@ -61,18 +61,14 @@ func (c *Cluster) SetBrokerConfig(name string, value *string) {
 	c.brokerConfigs[name] = clonePtr(value)
 }
 
-// handleDescribeConfigs answers key 32 for BROKER resources (and GROUP
-// ones: groupconfigs.go), the way a
-// Kafka broker answers for itself: the resource name must be this node's
-// id (or empty, the cluster default, which reports the same here);
-// requested names the broker does not know are left out, null names mean
-// every config. A fault of key 32 spoils the resource's answer with its
-// error code and message.
-func (c *Cluster) handleDescribeConfigs(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.DescribeConfigsRequest)
-	resp := r.ResponseKind().(*kmsg.DescribeConfigsResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// handleDescribeConfigs answers key 32 for BROKER resources (TOPIC ones:
+// topicconfigs.go, GROUP ones: groupconfigs.go) the way a Kafka broker
+// answers for itself: the resource name must be this node's id (or empty,
+// the cluster default, which reports the same here); requested names the
+// broker does not know are left out, null names mean every config. A
+// fault of key 32 spoils the resource's answer with its error code and
+// message.
+func (c *Cluster) handleDescribeConfigs(n *node, r *kmsg.DescribeConfigsRequest, resp *kmsg.DescribeConfigsResponse) {
 	configs := c.brokerConfigsLocked()
 	for _, res := range r.Resources {
 		rr := kmsg.NewDescribeConfigsResponseResource()
@@ -117,5 +113,4 @@ func (c *Cluster) handleDescribeConfigs(n *node, req kmsg.Request) (kmsg.Respons
 		}
 		resp.Resources = append(resp.Resources, rr)
 	}
-	return resp, nil
 }

@@ -22,11 +22,7 @@ func describeGroupsGroups(req kmsg.Request) []string {
 	return append([]string(nil), req.(*kmsg.DescribeGroupsRequest).Groups...)
 }
 
-func (c *Cluster) handleDescribeGroups(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.DescribeGroupsRequest)
-	resp := r.ResponseKind().(*kmsg.DescribeGroupsResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *Cluster) handleDescribeGroups(n *node, r *kmsg.DescribeGroupsRequest, resp *kmsg.DescribeGroupsResponse) {
 	for _, id := range r.Groups {
 		row := kmsg.NewDescribeGroupsResponseGroup()
 		row.Group = id
@@ -57,5 +53,4 @@ func (c *Cluster) handleDescribeGroups(n *node, req kmsg.Request) (kmsg.Response
 		}
 		resp.Groups = append(resp.Groups, row)
 	}
-	return resp, nil
 }

@@ -2,6 +2,7 @@ package playground
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -57,32 +58,28 @@ const (
 	controlCommit = 1
 )
 
-var codecs = map[string]kgo.CompressionCodec{
-	"gzip": kgo.GzipCompression(), "snappy": kgo.SnappyCompression(), "lz4": kgo.Lz4Compression(), "zstd": kgo.ZstdCompression(),
+// codecs are the compressions a state file may name, with their batch
+// attribute bits. Each compressor is built once: a zstd encoder is costly
+// to make, and kgo's compressors are safe for concurrent use. The table is
+// built on first use, not at every start (TestStartup_initBudget).
+var codecs = sync.OnceValue(func() map[string]codec {
+	return map[string]codec{
+		"none":   {0, nil},
+		"gzip":   {1, compressorOf(kgo.GzipCompression())},
+		"snappy": {2, compressorOf(kgo.SnappyCompression())},
+		"lz4":    {3, compressorOf(kgo.Lz4Compression())},
+		"zstd":   {4, compressorOf(kgo.ZstdCompression())},
+	}
+})
+
+type codec struct {
+	bits       int16
+	compressor func() (kgo.Compressor, error)
 }
 
-// compressors are built once per codec: a zstd encoder is costly to make,
-// and kgo's compressors are safe for concurrent use.
-var (
-	compressorsMu sync.Mutex
-	compressors   = map[string]kgo.Compressor{}
-)
-
-func compressor(codec string) (kgo.Compressor, error) {
-	compressorsMu.Lock()
-	defer compressorsMu.Unlock()
-	if c, ok := compressors[codec]; ok {
-		return c, nil
-	}
-	c, err := kgo.DefaultCompressor(codecs[codec])
-	if err != nil {
-		return nil, err
-	}
-	compressors[codec] = c
-	return c, nil
+func compressorOf(codec kgo.CompressionCodec) func() (kgo.Compressor, error) {
+	return sync.OnceValues(func() (kgo.Compressor, error) { return kgo.DefaultCompressor(codec) })
 }
-
-var codecBits = map[string]int16{"none": 0, "gzip": 1, "snappy": 2, "lz4": 3, "zstd": 4}
 
 func (c *Cluster) handleFetch(n *node, req kmsg.Request) (kmsg.Response, error) {
 	r := req.(*kmsg.FetchRequest)
@@ -109,6 +106,7 @@ func (c *Cluster) handleFetch(n *node, req kmsg.Request) (kmsg.Response, error) 
 			p.Partition = rp.Partition
 			p.HighWatermark, p.LastStableOffset, p.LogStartOffset = -1, -1, -1
 			if j, ok := c.fetchPartitionLocked(n, r.Version, name, rp, &p); ok {
+				j.ti, j.pi = len(resp.Topics), len(t.Partitions)
 				jobs = append(jobs, j)
 			}
 			t.Partitions = append(t.Partitions, p)
@@ -116,38 +114,24 @@ func (c *Cluster) handleFetch(n *node, req kmsg.Request) (kmsg.Response, error) 
 		resp.Topics = append(resp.Topics, t)
 	}
 	c.mu.Unlock()
-	// The jobs are in answer order: point each at its partition.
-	i := 0
-	for ti := range resp.Topics {
-		for pi := range resp.Topics[ti].Partitions {
-			p := &resp.Topics[ti].Partitions[pi]
-			if p.ErrorCode == 0 && i < len(jobs) {
-				jobs[i].p = p
-				i++
-			}
-		}
-	}
 	budget := max(int64(r.MaxBytes), 1)
 	first := true
 	for _, j := range jobs {
+		p := &resp.Topics[j.ti].Partitions[j.pi]
 		if j.raw != nil {
-			j.p.RecordBatches = joinWithin(j.raw, min(j.max, budget), first)
-			first = first && len(j.p.RecordBatches) == 0
-			budget -= int64(len(j.p.RecordBatches))
-			continue
+			p.RecordBatches = joinWithin(j.raw, min(j.max, budget), first)
+		} else {
+			batches, aborted, err := encodeBatches(j.log, j.tl, j.times, j.from, min(j.max, budget), first, cache, j.key)
+			if err != nil {
+				return nil, err
+			}
+			p.RecordBatches = batches
+			if r.IsolationLevel == 1 {
+				p.AbortedTransactions = aborted
+			}
 		}
-		batches, aborted, err := encodeBatches(j.log, j.tl, j.times, j.from, min(j.max, budget), first, cache, j.key)
-		if err != nil {
-			return nil, err
-		}
-		if len(batches) > 0 {
-			first = false
-		}
-		budget -= int64(len(batches))
-		j.p.RecordBatches = batches
-		if r.IsolationLevel == 1 {
-			j.p.AbortedTransactions = aborted
-		}
+		first = first && len(p.RecordBatches) == 0
+		budget -= int64(len(p.RecordBatches))
 	}
 	return resp, nil
 }
@@ -155,13 +139,13 @@ func (c *Cluster) handleFetch(n *node, req kmsg.Request) (kmsg.Response, error) 
 // fetchJob is one partition's read of a Fetch, taken under the lock and
 // encoded after it.
 type fetchJob struct {
-	p     *kmsg.FetchResponseTopicPartition
-	log   logRange
-	tl    topicLog
-	times []int64
-	from  int64
-	max   int64
-	key   batchKey
+	ti, pi int // the partition's place in the answer
+	log    logRange
+	tl     topicLog
+	times  []int64
+	from   int64
+	max    int64
+	key    batchKey
 	// raw, for __consumer_offsets, are the coordinator log's batches from
 	// the fetch offset on (coordlog.go).
 	raw [][]byte
@@ -230,29 +214,21 @@ func encodeBatches(l logRange, tl topicLog, times []int64, from, limit int64, mi
 	records := int64(0)
 	for at < l.end && records < maxFetchRecords {
 		kind, txi, end := regionAt(at, l.end, tl.batchRecords, txns)
-		var batch []byte
-		var err error
-		switch kind {
-		case regionControl:
-			t := txns[txi]
-			typ := int16(controlCommit)
-			if t.Aborted {
-				typ = controlAbort
-			}
-			key.start = at
-			batch, err = cache.get(key, func() ([]byte, error) { return encodeBatch(tl, at, at+1, ts, producerID(txi), true, true, typ) })
-		default:
-			key.start = at
-			batch, err = cache.get(key, func() ([]byte, error) {
-				return encodeBatch(tl, at, end, ts, producerID(txi), kind == regionTxn, false, 0)
-			})
-			if kind == regionTxn && txns[txi].Aborted && !slices.ContainsFunc(aborted, func(a kmsg.FetchResponseTopicPartitionAbortedTransaction) bool {
-				return a.ProducerID == producerID(txi)
-			}) {
-				a := kmsg.NewFetchResponseTopicPartitionAbortedTransaction()
-				a.ProducerID, a.FirstOffset = producerID(txi), txns[txi].Offset
-				aborted = append(aborted, a)
-			}
+		control := kind == regionControl
+		typ := int16(controlAbort)
+		if control && !txns[txi].Aborted {
+			typ = controlCommit
+		}
+		key.start = at
+		batch, err := cache.get(key, func() ([]byte, error) {
+			return encodeBatch(tl, at, end, ts, producerID(txi), kind != regionPlain, control, typ)
+		})
+		if kind == regionTxn && txns[txi].Aborted && !slices.ContainsFunc(aborted, func(a kmsg.FetchResponseTopicPartitionAbortedTransaction) bool {
+			return a.ProducerID == producerID(txi)
+		}) {
+			a := kmsg.NewFetchResponseTopicPartitionAbortedTransaction()
+			a.ProducerID, a.FirstOffset = producerID(txi), txns[txi].Offset
+			aborted = append(aborted, a)
 		}
 		if err != nil {
 			return nil, nil, err
@@ -263,19 +239,9 @@ func encodeBatches(l logRange, tl topicLog, times []int64, from, limit int64, mi
 		parts = append(parts, batch)
 		size += int64(len(batch))
 		records += end - at
-		if kind == regionControl {
-			end = at + 1
-		}
 		at = end
 	}
-	if len(parts) == 0 {
-		return nil, aborted, nil
-	}
-	out := make([]byte, 0, size)
-	for _, b := range parts {
-		out = append(out, b...)
-	}
-	return out, aborted, nil
+	return slices.Concat(parts...), aborted, nil
 }
 
 // batchKey names an encoded batch: its partition and first offset.
@@ -388,21 +354,7 @@ func encodeBatch(tl topicLog, from, to int64, ts func(int64) int64, pid int64, t
 		if t := ts(o); t >= 0 && first >= 0 {
 			delta = t - first
 		}
-		var body []byte
-		body = append(body, 0) // attributes
-		body = binary.AppendVarint(body, delta)
-		body = binary.AppendVarint(body, o-from)
-		if key == nil {
-			body = binary.AppendVarint(body, -1)
-		} else {
-			body = binary.AppendVarint(body, int64(len(key)))
-			body = append(body, key...)
-		}
-		body = binary.AppendVarint(body, int64(len(val)))
-		body = append(body, val...)
-		body = binary.AppendVarint(body, 0) // headers
-		recs = binary.AppendVarint(recs, int64(len(body)))
-		recs = append(recs, body...)
+		recs = appendRecord(recs, delta, o-from, key, val)
 	}
 	attrs := int16(0)
 	if tl.logAppendTime {
@@ -416,14 +368,14 @@ func encodeBatch(tl topicLog, from, to int64, ts func(int64) int64, pid int64, t
 		attrs |= 0b10_0000
 	}
 	if tl.codec != "none" && tl.codec != "" && !control { // a control batch is never compressed
-		comp, err := compressor(tl.codec)
+		comp, err := codecs()[tl.codec].compressor()
 		if err != nil {
 			return nil, err
 		}
 		var buf bytes.Buffer
 		z, _ := comp.Compress(&buf, recs)
 		recs = slices.Clone(z)
-		attrs |= codecBits[tl.codec]
+		attrs |= codecs()[tl.codec].bits
 	}
 	b := kmsg.RecordBatch{
 		FirstOffset: from, PartitionLeaderEpoch: 0, Magic: 2, Attributes: attrs,
@@ -434,10 +386,33 @@ func encodeBatch(tl topicLog, from, to int64, ts func(int64) int64, pid int64, t
 		b.ProducerEpoch = 0
 		b.FirstSequence = 0
 	}
+	return sealBatch(b), nil
+}
+
+// appendRecord appends one v2 record, without headers; a nil key or value
+// is null.
+func appendRecord(dst []byte, tsDelta, offsetDelta int64, key, value []byte) []byte {
+	body := []byte{0} // attributes
+	body = binary.AppendVarint(body, tsDelta)
+	body = binary.AppendVarint(body, offsetDelta)
+	for _, b := range [][]byte{key, value} {
+		if b == nil {
+			body = binary.AppendVarint(body, -1)
+			continue
+		}
+		body = append(binary.AppendVarint(body, int64(len(b))), b...)
+	}
+	body = binary.AppendVarint(body, 0) // headers
+	return append(binary.AppendVarint(dst, int64(len(body))), body...)
+}
+
+// sealBatch encodes b with the length and CRC that kmsg leaves to the
+// caller.
+func sealBatch(b kmsg.RecordBatch) []byte {
 	out := b.AppendTo(nil)
 	binary.BigEndian.PutUint32(out[8:], uint32(len(out)-12))
 	binary.BigEndian.PutUint32(out[17:], crc32.Checksum(out[21:], crc32.MakeTable(crc32.Castagnoli)))
-	return out, nil
+	return out
 }
 
 // parseCodec reads a state file's compression.
@@ -446,7 +421,7 @@ func parseCodec(s string) (string, bool) {
 	if s == "" {
 		return "none", true
 	}
-	_, ok := codecBits[s]
+	_, ok := codecs()[s]
 	return s, ok
 }
 
@@ -459,10 +434,7 @@ func (t StateTopic) topicLog() topicLog {
 	}
 	tl.txns = slices.Clone(t.Transactions)
 	slices.SortFunc(tl.txns, func(a, b Transaction) int {
-		if a.Partition != b.Partition {
-			return int(a.Partition) - int(b.Partition)
-		}
-		return int(a.Offset - b.Offset)
+		return cmp.Or(cmp.Compare(a.Partition, b.Partition), cmp.Compare(a.Offset, b.Offset))
 	})
 	return tl
 }
@@ -480,20 +452,14 @@ func validateLayout(where string, t StateTopic, p *problems) {
 	}
 	tl := t.topicLog()
 	for i, x := range tl.txns {
-		var start, end int64
-		if int(x.Partition) < len(t.StartOffsets) && x.Partition >= 0 {
-			start = t.StartOffsets[x.Partition]
-		}
-		if int(x.Partition) < len(t.EndOffsets) && x.Partition >= 0 {
-			end = t.EndOffsets[x.Partition]
-		}
+		r := t.logRange(x.Partition)
 		switch {
 		case x.Partition < 0 || x.Partition >= t.Partitions:
 			p.add("%s: a transaction names partition %d (the topic has %d)", where, x.Partition, t.Partitions)
 		case x.Records < 0:
 			p.add("%s: a transaction at %d of partition %d has %d records", where, x.Offset, x.Partition, x.Records)
-		case x.Offset < start || x.Offset+x.Records >= end:
-			p.add("%s: the transaction at %d of partition %d (%d records and its marker) is not inside offsets %d to %d", where, x.Offset, x.Partition, x.Records, start, end)
+		case x.Offset < r.start || x.Offset+x.Records >= r.end:
+			p.add("%s: the transaction at %d of partition %d (%d records and its marker) is not inside offsets %d to %d", where, x.Offset, x.Partition, x.Records, r.start, r.end)
 		case i > 0 && tl.txns[i-1].Partition == x.Partition && tl.txns[i-1].Offset+tl.txns[i-1].Records >= x.Offset:
 			p.add("%s: the transactions at %d and %d of partition %d overlap", where, tl.txns[i-1].Offset, x.Offset, x.Partition)
 		}

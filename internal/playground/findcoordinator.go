@@ -20,24 +20,18 @@ func findCoordinatorGroups(req kmsg.Request) []string {
 	return []string{r.CoordinatorKey}
 }
 
-func (c *Cluster) handleFindCoordinator(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.FindCoordinatorRequest)
-	resp := r.ResponseKind().(*kmsg.FindCoordinatorResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
+func (c *Cluster) handleFindCoordinator(n *node, r *kmsg.FindCoordinatorRequest, resp *kmsg.FindCoordinatorResponse) {
 	// v4 (KIP-699) batches keys; before that the single answer sits at the
 	// top level.
 	if r.Version < 4 {
 		e := c.coordinatorEntryLocked(n, r, r.CoordinatorKey)
 		resp.ErrorCode, resp.ErrorMessage = e.ErrorCode, e.ErrorMessage
 		resp.NodeID, resp.Host, resp.Port = e.NodeID, e.Host, e.Port
-		return resp, nil
+		return
 	}
 	for _, key := range r.CoordinatorKeys {
 		resp.Coordinators = append(resp.Coordinators, c.coordinatorEntryLocked(n, r, key))
 	}
-	return resp, nil
 }
 
 func (c *Cluster) coordinatorEntryLocked(n *node, r *kmsg.FindCoordinatorRequest, key string) kmsg.FindCoordinatorResponseCoordinator {

@@ -227,10 +227,10 @@ func (e *streamsEntry) checkMember(id string, epoch int32) int16 {
 // PutStreamsGroup adds g, or replaces the group with g's id. The cluster
 // keeps its own copy.
 func (c *Cluster) PutStreamsGroup(g StreamsGroup) {
-	e := g.entry()
+	ng := g.group()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.groups[g.ID] = &group{id: g.ID, groupType: "streams", protocolType: "streams", state: g.State, streams: e}
+	c.groups[g.ID] = ng
 	c.writeGroupLocked(g.ID)
 }
 
@@ -264,6 +264,10 @@ func (c *Cluster) RemoveGroup(id string) {
 	defer c.mu.Unlock()
 	delete(c.groups, id)
 	c.writeGroupLocked(id)
+}
+
+func (g StreamsGroup) group() *group {
+	return &group{id: g.ID, groupType: "streams", protocolType: "streams", state: g.State, streams: g.entry()}
 }
 
 func (g StreamsGroup) entry() *streamsEntry {

@@ -30,15 +30,15 @@ type groupConfigDef struct {
 	// internal keys are answered only when set on the group.
 	internal bool
 	// bound is the broker's check on top of ConfigDef's (validateValues).
-	bound func(c *Cluster, v int64) string
+	bound *brokerBound
 }
 
 // groupConfigDefs are the keys, in GroupConfig's order.
 var groupConfigDefs = []groupConfigDef{
 	{name: "consumer.session.timeout.ms", typ: kmsg.ConfigTypeInt, broker: "group.consumer.session.timeout.ms", def: "45000", min: 1,
-		bound: brokerRange("consumer.session.timeout.ms", "group.consumer.min.session.timeout.ms", 45000, "group.consumer.max.session.timeout.ms", 60000)},
+		bound: &brokerBound{"group.consumer.min.session.timeout.ms", 45000, "group.consumer.max.session.timeout.ms", 60000}},
 	{name: "consumer.heartbeat.interval.ms", typ: kmsg.ConfigTypeInt, broker: "group.consumer.heartbeat.interval.ms", def: "5000", min: 1,
-		bound: brokerRange("consumer.heartbeat.interval.ms", "group.consumer.min.heartbeat.interval.ms", 5000, "group.consumer.max.heartbeat.interval.ms", 15000)},
+		bound: &brokerBound{"group.consumer.min.heartbeat.interval.ms", 5000, "group.consumer.max.heartbeat.interval.ms", 15000}},
 	{name: "consumer.assignment.interval.ms", typ: kmsg.ConfigTypeInt, broker: "group.consumer.assignment.interval.ms", def: "1000", min: 0},
 	{name: "consumer.assignor.offload.enable", typ: kmsg.ConfigTypeBoolean, broker: "group.consumer.assignor.offload.enable", def: "true", min: -1, internal: true},
 	{name: "share.session.timeout.ms", typ: kmsg.ConfigTypeInt, broker: "group.share.session.timeout.ms", def: "45000", min: 1},
@@ -50,20 +50,20 @@ var groupConfigDefs = []groupConfigDef{
 	{name: "share.assignment.interval.ms", typ: kmsg.ConfigTypeInt, broker: "group.share.assignment.interval.ms", def: "1000", min: 0},
 	{name: "share.assignor.offload.enable", typ: kmsg.ConfigTypeBoolean, broker: "group.share.assignor.offload.enable", def: "true", min: -1, internal: true},
 	{name: "streams.session.timeout.ms", typ: kmsg.ConfigTypeInt, broker: "group.streams.session.timeout.ms", def: "45000", min: 1,
-		bound: brokerRange("streams.session.timeout.ms", "group.streams.min.session.timeout.ms", 45000, "group.streams.max.session.timeout.ms", 60000)},
+		bound: &brokerBound{"group.streams.min.session.timeout.ms", 45000, "group.streams.max.session.timeout.ms", 60000}},
 	{name: "streams.heartbeat.interval.ms", typ: kmsg.ConfigTypeInt, broker: "group.streams.heartbeat.interval.ms", def: "5000", min: 1,
-		bound: brokerRange("streams.heartbeat.interval.ms", "group.streams.min.heartbeat.interval.ms", 5000, "group.streams.max.heartbeat.interval.ms", 15000)},
+		bound: &brokerBound{"group.streams.min.heartbeat.interval.ms", 5000, "group.streams.max.heartbeat.interval.ms", 15000}},
 	{name: "streams.num.standby.replicas", typ: kmsg.ConfigTypeInt, broker: "group.streams.num.standby.replicas", def: "0", min: 0,
-		bound: brokerMax("streams.num.standby.replicas", "group.streams.max.standby.replicas", 2)},
+		bound: &brokerBound{maxName: "group.streams.max.standby.replicas", maxDef: 2}},
 	{name: "streams.initial.rebalance.delay.ms", typ: kmsg.ConfigTypeInt, broker: "group.streams.initial.rebalance.delay.ms", def: "3000", min: 0},
 	{name: "streams.assignment.interval.ms", typ: kmsg.ConfigTypeInt, broker: "group.streams.assignment.interval.ms", def: "1000", min: 0,
-		bound: brokerRange("streams.assignment.interval.ms", "group.streams.min.assignment.interval.ms", 0, "group.streams.max.assignment.interval.ms", 15000)},
+		bound: &brokerBound{"group.streams.min.assignment.interval.ms", 0, "group.streams.max.assignment.interval.ms", 15000}},
 	{name: "streams.rack.aware.assignment.tags", typ: kmsg.ConfigTypeList, broker: "group.streams.rack.aware.assignment.tags", def: "", min: -1},
 	{name: "streams.assignor.offload.enable", typ: kmsg.ConfigTypeBoolean, broker: "group.streams.assignor.offload.enable", def: "true", min: -1, internal: true},
 	{name: "streams.task.offset.interval.ms", typ: kmsg.ConfigTypeInt, broker: "group.streams.task.offset.interval.ms", def: "60000", min: 1, internal: true,
-		bound: brokerMin("streams.task.offset.interval.ms", "group.streams.min.task.offset.interval.ms", 15000)},
+		bound: &brokerBound{minName: "group.streams.min.task.offset.interval.ms", minDef: 15000}},
 	{name: "streams.num.warmup.replicas", typ: kmsg.ConfigTypeInt, broker: "group.streams.num.warmup.replicas", def: "2", min: 0, internal: true,
-		bound: brokerMax("streams.num.warmup.replicas", "group.streams.max.warmup.replicas", 20)},
+		bound: &brokerBound{maxName: "group.streams.max.warmup.replicas", maxDef: 20}},
 	{name: "streams.acceptable.recovery.lag", typ: kmsg.ConfigTypeLong, broker: "group.streams.acceptable.recovery.lag", def: "10000", min: 0, internal: true},
 	{name: "streams.assignor.name", typ: kmsg.ConfigTypeString, broker: "group.streams.assignors", def: "sticky", min: -1},
 	{name: "share.isolation.level", typ: kmsg.ConfigTypeString, def: "read_uncommitted", min: -1},
@@ -92,34 +92,28 @@ func (c *Cluster) brokerInt(name string, def int64) int64 {
 	return def
 }
 
-// brokerRange, brokerMax and brokerMin are GroupConfig.validateValues'
-// checks against the broker's bounds, with 4.4.0's messages.
-func brokerRange(key, minName string, minDef int64, maxName string, maxDef int64) func(*Cluster, int64) string {
-	return func(c *Cluster, v int64) string {
-		lo, hi := c.brokerInt(minName, minDef), c.brokerInt(maxName, maxDef)
-		if v < lo || v > hi {
-			return fmt.Sprintf("%s must be in the range %d to %d inclusive.", key, lo, hi)
-		}
-		return ""
-	}
+// brokerBound is a group config's bounds in broker configs, each with its
+// default; a bound without a name is none.
+type brokerBound struct {
+	minName string
+	minDef  int64
+	maxName string
+	maxDef  int64
 }
 
-func brokerMax(key, maxName string, maxDef int64) func(*Cluster, int64) string {
-	return func(c *Cluster, v int64) string {
-		if hi := c.brokerInt(maxName, maxDef); v > hi {
-			return fmt.Sprintf("%s must be less than or equal to %d", key, hi)
-		}
-		return ""
+// outOfBounds is GroupConfig.validateValues' check of key's value v
+// against the broker's bounds, with 4.4.0's messages; "" when within.
+func (c *Cluster) outOfBounds(key string, b *brokerBound, v int64) string {
+	lo, hi := c.brokerInt(b.minName, b.minDef), c.brokerInt(b.maxName, b.maxDef)
+	switch {
+	case b.minName != "" && b.maxName != "" && (v < lo || v > hi):
+		return fmt.Sprintf("%s must be in the range %d to %d inclusive.", key, lo, hi)
+	case b.minName == "" && v > hi:
+		return fmt.Sprintf("%s must be less than or equal to %d", key, hi)
+	case b.maxName == "" && v < lo:
+		return fmt.Sprintf("%s must be greater than or equal to %d", key, lo)
 	}
-}
-
-func brokerMin(key, minName string, minDef int64) func(*Cluster, int64) string {
-	return func(c *Cluster, v int64) string {
-		if lo := c.brokerInt(minName, minDef); v < lo {
-			return fmt.Sprintf("%s must be greater than or equal to %d", key, lo)
-		}
-		return ""
-	}
+	return ""
 }
 
 // SetGroupConfig sets (value non-nil) or removes a dynamic config of a
@@ -128,26 +122,31 @@ func brokerMin(key, minName string, minDef int64) func(*Cluster, int64) string {
 func (c *Cluster) SetGroupConfig(group, name string, value *string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	before := maps.Clone(c.groupConfigs[group])
-	c.setGroupConfigLocked(group, name, value)
-	c.groupConfigsChangedLocked(group, before)
+	kv := maps.Clone(c.groupConfigs[group])
+	if kv == nil {
+		kv = map[string]string{}
+	}
+	if value == nil {
+		delete(kv, name)
+	} else {
+		kv[name] = *value
+	}
+	c.putGroupConfigsLocked(group, kv)
 }
 
-func (c *Cluster) setGroupConfigLocked(group, name string, value *string) {
-	if value == nil {
-		delete(c.groupConfigs[group], name)
-		if len(c.groupConfigs[group]) == 0 {
-			delete(c.groupConfigs, group)
+// putGroupConfigsLocked replaces group's dynamic configs with kv (none when
+// it is empty), then lets the group's assignment follow them.
+func (c *Cluster) putGroupConfigsLocked(group string, kv map[string]string) {
+	before := c.groupConfigs[group]
+	if len(kv) == 0 {
+		delete(c.groupConfigs, group)
+	} else {
+		if c.groupConfigs == nil {
+			c.groupConfigs = map[string]map[string]string{}
 		}
-		return
+		c.groupConfigs[group] = kv
 	}
-	if c.groupConfigs == nil {
-		c.groupConfigs = map[string]map[string]string{}
-	}
-	if c.groupConfigs[group] == nil {
-		c.groupConfigs[group] = map[string]string{}
-	}
-	c.groupConfigs[group][name] = *value
+	c.groupConfigsChangedLocked(group, before)
 }
 
 // GroupConfigs returns a copy of the dynamic configs of group.
@@ -219,11 +218,7 @@ func (c *Cluster) describeGroupConfigLocked(r *kmsg.DescribeConfigsRequest, res 
 // Kafka's text; validateOnly checks without applying. An empty group id is
 // INVALID_REQUEST, other resource types too. A fault of key 44 spoils
 // each resource's answer.
-func (c *Cluster) handleIncrementalAlterConfigs(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.IncrementalAlterConfigsRequest)
-	resp := r.ResponseKind().(*kmsg.IncrementalAlterConfigsResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *Cluster) handleIncrementalAlterConfigs(n *node, r *kmsg.IncrementalAlterConfigsRequest, resp *kmsg.IncrementalAlterConfigsResponse) {
 	for _, res := range r.Resources {
 		rr := kmsg.NewIncrementalAlterConfigsResponseResource()
 		rr.ResourceType, rr.ResourceName = res.ResourceType, res.ResourceName
@@ -242,7 +237,6 @@ func (c *Cluster) handleIncrementalAlterConfigs(n *node, req kmsg.Request) (kmsg
 		}
 		resp.Resources = append(resp.Resources, rr)
 	}
-	return resp, nil
 }
 
 // alterGroupConfigsLocked applies one GROUP resource's changes, checked as
@@ -278,19 +272,9 @@ func (c *Cluster) alterGroupConfigsLocked(res kmsg.IncrementalAlterConfigsReques
 	if msg != "" {
 		return kerr.InvalidConfig.Code, strPtr(msg)
 	}
-	if validateOnly {
-		return 0, nil
+	if !validateOnly {
+		c.putGroupConfigsLocked(res.ResourceName, merged)
 	}
-	before := c.groupConfigs[res.ResourceName]
-	defer c.groupConfigsChangedLocked(res.ResourceName, before)
-	if len(merged) == 0 {
-		delete(c.groupConfigs, res.ResourceName)
-		return 0, nil
-	}
-	if c.groupConfigs == nil {
-		c.groupConfigs = map[string]map[string]string{}
-	}
-	c.groupConfigs[res.ResourceName] = merged
 	return 0, nil
 }
 
@@ -316,7 +300,7 @@ func (c *Cluster) validateGroupConfigLocked(props map[string]string) string {
 	} {
 		d, _ := lookupGroupConfigDef(name)
 		if n, ok := parsed[name]; ok && d.bound != nil {
-			if msg := d.bound(c, n); msg != "" {
+			if msg := c.outOfBounds(name, d.bound, n); msg != "" {
 				return msg
 			}
 		}

@@ -51,20 +51,15 @@ const heartbeatIntervalMs = 5000
 // topologyUpdateMessage is the 4.4.0 coordinator's refusal text.
 const topologyUpdateMessage = "Topology updates are not supported yet."
 
-func (c *Cluster) handleStreamsGroupHeartbeat(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.StreamsGroupHeartbeatRequest)
-	resp := r.ResponseKind().(*kmsg.StreamsGroupHeartbeatResponse)
+func (c *Cluster) handleStreamsGroupHeartbeat(n *node, r *kmsg.StreamsGroupHeartbeatRequest, resp *kmsg.StreamsGroupHeartbeatResponse) {
 	resp.HeartbeatIntervalMillis = heartbeatIntervalMs
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
 	if code, msg, stop := c.groupCheckLocked(r.Key(), n, r.Group); stop {
 		resp.ErrorCode, resp.ErrorMessage = code, msg
-		return resp, nil
+		return
 	}
 	if msg := heartbeatRequestError(r); msg != "" {
 		resp.ErrorCode, resp.ErrorMessage = kerr.InvalidRequest.Code, strPtr(msg)
-		return resp, nil
+		return
 	}
 	var code int16
 	var msg *string
@@ -77,7 +72,6 @@ func (c *Cluster) handleStreamsGroupHeartbeat(n *node, req kmsg.Request) (kmsg.R
 		code, msg = c.heartbeatStreamsLocked(r, resp)
 	}
 	resp.ErrorCode, resp.ErrorMessage = code, msg
-	return resp, nil
 }
 
 // heartbeatRequestError is the request check of the 4.4.0 coordinator
@@ -110,8 +104,7 @@ func (c *Cluster) joinStreamsLocked(r *kmsg.StreamsGroupHeartbeatRequest, resp *
 	case !ok || g.streams == nil && g.groupType == "classic" && strings.EqualFold(g.state, "Empty"):
 		// Created, or converted: the committed offsets are the group id's
 		// and stay where they are.
-		g = &group{id: r.Group, groupType: "streams", protocolType: "streams", state: "Empty",
-			streams: StreamsGroup{ID: r.Group, State: "Empty"}.entry()}
+		g = StreamsGroup{ID: r.Group, State: "Empty"}.group()
 		g.streams.setTopology(r.Topology)
 		c.groups[r.Group] = g
 	case g.streams == nil:
@@ -193,10 +186,7 @@ func (c *Cluster) rebalanceLocked(g *group) {
 	e := g.streams
 	e.row.Epoch++
 	e.row.AssignmentEpoch = e.row.Epoch
-	state := "Empty"
-	if len(e.row.Members) > 0 {
-		state = "Stable"
-	}
+	state := "Stable"
 	tasks := map[string]int32{}
 	if e.row.Topology != nil {
 		for _, s := range e.row.Topology.Subtopologies {
@@ -294,7 +284,7 @@ func (c *Cluster) createInternalTopicsLocked(t *kmsg.StreamsGroupHeartbeatReques
 			if n <= 0 {
 				n = parts
 			}
-			c.topics[ti.Topic] = &topic{name: ti.Topic, id: topicID(ti.Topic), partitions: n}
+			c.topics[ti.Topic] = TopicSpec{Name: ti.Topic, Partitions: n}.topic()
 		}
 	}
 }

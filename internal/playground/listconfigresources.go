@@ -11,19 +11,14 @@ import (
 // the groups that have dynamic configs, existing or not, as a 4.4 broker
 // lists them. Other resource types list nothing here; v0 (client metrics
 // only) too.
-func (c *Cluster) handleListConfigResources(_ *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.ListConfigResourcesRequest)
-	resp := r.ResponseKind().(*kmsg.ListConfigResourcesResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *Cluster) handleListConfigResources(_ *node, r *kmsg.ListConfigResourcesRequest, resp *kmsg.ListConfigResourcesResponse) {
 	group := int8(kmsg.ConfigResourceTypeGroupConfig)
 	if r.Version < 1 || (len(r.ResourceTypes) > 0 && !slices.Contains(r.ResourceTypes, group)) {
-		return resp, nil
+		return
 	}
 	for _, g := range slices.Sorted(maps.Keys(c.groupConfigs)) {
 		cr := kmsg.NewListConfigResourcesResponseConfigResource()
 		cr.Name, cr.Type = g, group
 		resp.ConfigResources = append(resp.ConfigResources, cr)
 	}
-	return resp, nil
 }

@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -9,15 +10,10 @@ import (
 
 // handleListGroups answers key 16 with the groups this node coordinates:
 // a client must ask every broker, as with a real cluster.
-func (c *Cluster) handleListGroups(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.ListGroupsRequest)
-	resp := r.ResponseKind().(*kmsg.ListGroupsResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
+func (c *Cluster) handleListGroups(n *node, r *kmsg.ListGroupsRequest, resp *kmsg.ListGroupsResponse) {
 	if f, ok := c.takeTopLevelFaultLocked(r.Key(), n.id); ok {
 		resp.ErrorCode = f.ErrorCode
-		return resp, nil
+		return
 	}
 	// The broker lower-cases and trims both filters (KafkaApis and
 	// GroupMetadataManager.listGroups); an unknown type matches nothing.
@@ -29,12 +25,7 @@ func (c *Cluster) handleListGroups(n *node, req kmsg.Request) (kmsg.Response, er
 		types = normalise(r.TypesFilter)
 	}
 
-	ids := make([]string, 0, len(c.groups))
-	for id := range c.groups {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(c.groups)) {
 		g := c.groups[id]
 		if c.coordinatorLocked(id) != n.id {
 			continue
@@ -52,7 +43,6 @@ func (c *Cluster) handleListGroups(n *node, req kmsg.Request) (kmsg.Response, er
 		lg.GroupType = g.groupType
 		resp.Groups = append(resp.Groups, lg)
 	}
-	return resp, nil
 }
 
 func normalise(in []string) []string {

@@ -2,6 +2,7 @@ package playground
 
 import (
 	"crypto/sha256"
+	"maps"
 	"slices"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -25,9 +26,17 @@ type topic struct {
 // partition is replicated on up to three consecutive nodes. The topic id is
 // derived from the name so it is the same in every run.
 func (c *Cluster) PutTopic(name string, partitions int32) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.topics[name] = &topic{name: name, id: topicID(name), partitions: partitions}
+	c.PutTopicSpec(TopicSpec{Name: name, Partitions: partitions})
+}
+
+// topicByIDLocked is the registered topic with id, or nil.
+func (c *Cluster) topicByIDLocked(id [16]byte) *topic {
+	for _, t := range c.topics {
+		if t.id == id {
+			return t
+		}
+	}
+	return nil
 }
 
 // topicID is a name-derived UUID, so golden output stays stable.
@@ -40,12 +49,7 @@ func topicID(name string) [16]byte {
 	return id
 }
 
-func (c *Cluster) handleMetadata(_ *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.MetadataRequest)
-	resp := r.ResponseKind().(*kmsg.MetadataResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
+func (c *Cluster) handleMetadata(_ *node, r *kmsg.MetadataRequest, resp *kmsg.MetadataResponse) {
 	for _, n := range c.nodes {
 		resp.Brokers = append(resp.Brokers, kmsg.MetadataResponseBroker{NodeID: n.id, Host: n.host, Port: n.port})
 	}
@@ -58,15 +62,10 @@ func (c *Cluster) handleMetadata(_ *node, req kmsg.Request) (kmsg.Response, erro
 	if r.Topics == nil || (r.Version == 0 && len(r.Topics) == 0) {
 		// __consumer_offsets is left out, unlike Kafka: the views that
 		// list a cluster's topics stay as they were (STATE.md).
-		names := make([]string, 0, len(c.topics))
-		for name := range c.topics {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		for _, name := range names {
+		for _, name := range slices.Sorted(maps.Keys(c.topics)) {
 			resp.Topics = append(resp.Topics, c.metadataTopicLocked(c.topics[name]))
 		}
-		return resp, nil
+		return
 	}
 	for _, rt := range r.Topics {
 		var t *topic
@@ -75,11 +74,7 @@ func (c *Cluster) handleMetadata(_ *node, req kmsg.Request) (kmsg.Response, erro
 		} else if rt.TopicID == offsetsTopicID {
 			t, _ = c.namedTopicLocked(OffsetsTopic)
 		} else {
-			for _, cand := range c.topics {
-				if cand.id == rt.TopicID {
-					t = cand
-				}
-			}
+			t = c.topicByIDLocked(rt.TopicID)
 		}
 		if t != nil {
 			resp.Topics = append(resp.Topics, c.metadataTopicLocked(t))
@@ -95,7 +90,6 @@ func (c *Cluster) handleMetadata(_ *node, req kmsg.Request) (kmsg.Response, erro
 		}
 		resp.Topics = append(resp.Topics, mt)
 	}
-	return resp, nil
 }
 
 func (c *Cluster) metadataTopicLocked(t *topic) kmsg.MetadataResponseTopic {

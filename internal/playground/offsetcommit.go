@@ -32,23 +32,17 @@ func offsetCommitGroups(req kmsg.Request) []string {
 	return []string{req.(*kmsg.OffsetCommitRequest).Group}
 }
 
-func (c *Cluster) handleOffsetCommit(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.OffsetCommitRequest)
-	resp := r.ResponseKind().(*kmsg.OffsetCommitResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
+func (c *Cluster) handleOffsetCommit(n *node, r *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse) {
 	code := c.offsetCommitCodeLocked(n, r)
 	byID := r.Version >= 10
-	type commit struct {
-		topic string
-		p     kmsg.OffsetCommitRequestTopicPartition
-	}
-	var commits []commit
+	var commits []Committed
 	for _, rt := range r.Topics {
 		out := kmsg.NewOffsetCommitResponseTopic()
 		out.Topic, out.TopicID = rt.Topic, rt.TopicID
-		t := c.topicLocked(rt.Topic, rt.TopicID, byID)
+		t := c.topics[rt.Topic]
+		if byID {
+			t = c.topicByIDLocked(rt.TopicID)
+		}
 		for _, rp := range rt.Partitions {
 			p := kmsg.NewOffsetCommitResponseTopicPartition()
 			p.Partition = rp.Partition
@@ -60,24 +54,17 @@ func (c *Cluster) handleOffsetCommit(n *node, req kmsg.Request) (kmsg.Response, 
 			case t == nil || rp.Partition < 0 || rp.Partition >= t.partitions:
 				p.ErrorCode = kerr.UnknownTopicOrPartition.Code
 			default:
-				commits = append(commits, commit{topic: t.name, p: rp})
+				commits = append(commits, Committed{Topic: t.name, Partition: rp.Partition, Offset: rp.Offset, LeaderEpoch: rp.LeaderEpoch, Metadata: rp.Metadata})
 			}
 			out.Partitions = append(out.Partitions, p)
 		}
 		resp.Topics = append(resp.Topics, out)
 	}
-	written := make([]Committed, 0, len(commits))
-	for _, cm := range commits {
-		o := Committed{Topic: cm.topic, Partition: cm.p.Partition, Offset: cm.p.Offset, LeaderEpoch: cm.p.LeaderEpoch, Metadata: cm.p.Metadata}
-		c.offsets.commit(r.Group, o)
-		written = append(written, o)
-	}
-	c.writeCommitsLocked(r.Group, written, false)
+	c.commitLocked(r.Group, commits)
 	if _, ok := c.groups[r.Group]; !ok && len(commits) > 0 {
 		// A commit outside any group creates a simple classic group.
 		c.groups[r.Group] = &group{id: r.Group, groupType: "classic", protocolType: "", state: "Empty"}
 	}
-	return resp, nil
 }
 
 // offsetCommitCodeLocked is the code every partition of the request gets
@@ -101,17 +88,4 @@ func (c *Cluster) offsetCommitCodeLocked(n *node, r *kmsg.OffsetCommitRequest) i
 		return 0
 	}
 	return kerr.UnknownMemberID.Code
-}
-
-// topicLocked finds a topic by name, or by id when byID.
-func (c *Cluster) topicLocked(name string, id [16]byte, byID bool) *topic {
-	if !byID {
-		return c.topics[name]
-	}
-	for _, t := range c.topics {
-		if t.id == id {
-			return t
-		}
-	}
-	return nil
 }

@@ -37,15 +37,10 @@ func offsetDeleteGroups(req kmsg.Request) []string {
 	return []string{req.(*kmsg.OffsetDeleteRequest).Group}
 }
 
-func (c *Cluster) handleOffsetDelete(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.OffsetDeleteRequest)
-	resp := r.ResponseKind().(*kmsg.OffsetDeleteResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
+func (c *Cluster) handleOffsetDelete(n *node, r *kmsg.OffsetDeleteRequest, resp *kmsg.OffsetDeleteResponse) {
 	if code := c.offsetDeleteCodeLocked(n, r); code != 0 {
 		resp.ErrorCode = code
-		return resp, nil
+		return
 	}
 	g := c.groups[r.Group]
 	// The broker's answers (unknown topics and partitions), then the
@@ -96,7 +91,6 @@ func (c *Cluster) handleOffsetDelete(n *node, req kmsg.Request) (kmsg.Response, 
 		}
 		resp.Topics[i].Partitions = append(resp.Topics[i].Partitions, out.Partitions...)
 	}
-	return resp, nil
 }
 
 func (c *Cluster) offsetDeleteCodeLocked(n *node, r *kmsg.OffsetDeleteRequest) int16 {

@@ -1,8 +1,11 @@
 package playground
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -100,20 +103,35 @@ func (b *offsetBook) setLog(topicName string, partition int32, start, end int64)
 	if b.logs == nil {
 		b.logs = map[string][]logRange{}
 	}
-	l := b.logs[topicName]
-	for int32(len(l)) <= partition {
-		l = append(l, logRange{})
-	}
-	l[partition] = logRange{start: start, end: end}
-	b.logs[topicName] = l
+	b.logs[topicName] = setAt(b.logs[topicName], partition, logRange{start: start, end: end})
 }
 
 func (b *offsetBook) log(topicName string, partition int32) logRange {
-	l := b.logs[topicName]
-	if partition < 0 || int(partition) >= len(l) {
-		return logRange{}
+	return at(b.logs[topicName], partition)
+}
+
+// at is s[i], or the zero value outside s.
+func at[T any](s []T, i int32) T {
+	if i < 0 || int(i) >= len(s) {
+		var zero T
+		return zero
 	}
-	return l[partition]
+	return s[i]
+}
+
+// setAt is s with s[i] = v, grown with zero values to hold it.
+func setAt[T any](s []T, i int32, v T) []T {
+	for int32(len(s)) <= i {
+		var zero T
+		s = append(s, zero)
+	}
+	s[i] = v
+	return s
+}
+
+// logRange is the log a state file gives partition p.
+func (t StateTopic) logRange(p int32) logRange {
+	return logRange{start: at(t.StartOffsets, p), end: at(t.EndOffsets, p)}
 }
 
 // SetRecordTimestamps sets the record timestamps (ms since the epoch) of one
@@ -130,12 +148,7 @@ func (b *offsetBook) setTimes(topicName string, partition int32, ts []int64) {
 	if b.times == nil {
 		b.times = map[string][][]int64{}
 	}
-	l := b.times[topicName]
-	for int32(len(l)) <= partition {
-		l = append(l, nil)
-	}
-	l[partition] = slices.Clone(ts)
-	b.times[topicName] = l
+	b.times[topicName] = setAt(b.times[topicName], partition, slices.Clone(ts))
 }
 
 // byTimestamp returns the first offset of the partition whose record
@@ -151,11 +164,16 @@ func (b *offsetBook) byTimestamp(topicName string, partition int32, ts int64) (o
 }
 
 // maxTimestamp returns the offset and timestamp of the partition's record
-// with the largest timestamp (the first of equals), or -1, -1.
+// with the largest timestamp (the first of equals); the last offset and -1
+// when the partition has no timestamps; -1, -1 when there is none.
 func (b *offsetBook) maxTimestamp(topicName string, partition int32) (offset, timestamp int64) {
 	l := b.log(topicName, partition)
+	times := b.partitionTimes(topicName, partition)
+	if times == nil && l.end > l.start {
+		return l.end - 1, -1
+	}
 	offset, timestamp = -1, -1
-	for i, t := range b.partitionTimes(topicName, partition) {
+	for i, t := range times {
 		if off := l.start + int64(i); off < l.end && t > timestamp {
 			offset, timestamp = off, t
 		}
@@ -164,20 +182,27 @@ func (b *offsetBook) maxTimestamp(topicName string, partition int32) (offset, ti
 }
 
 func (b *offsetBook) partitionTimes(topicName string, partition int32) []int64 {
-	l := b.times[topicName]
-	if partition < 0 || int(partition) >= len(l) {
-		return nil
-	}
-	return l[partition]
+	return at(b.times[topicName], partition)
 }
 
 // Commit records an offset of group, as an OffsetCommit would. LeaderEpoch
 // -1 means the committer sent none.
-func (c *Cluster) Commit(group string, o Committed) {
+func (c *Cluster) Commit(group string, o Committed) { c.CommitBatch(group, []Committed{o}) }
+
+// CommitBatch records offsets of group as one OffsetCommit would, and
+// writes them as one batch: for tests and benchmarks that fill the
+// coordinator log.
+func (c *Cluster) CommitBatch(group string, os []Committed) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.offsets.commit(group, o)
-	c.writeCommitsLocked(group, []Committed{o}, false)
+	c.commitLocked(group, os)
+}
+
+func (c *Cluster) commitLocked(group string, os []Committed) {
+	for _, o := range os {
+		c.offsets.commit(group, o)
+	}
+	c.writeCommitsLocked(group, os, false)
 }
 
 func (b *offsetBook) commit(group string, o Committed) {
@@ -202,29 +227,14 @@ func (c *Cluster) CommittedOffsets(group string) []Committed {
 }
 
 func (b *offsetBook) sorted(group string) []Committed {
-	m := b.committed[group]
-	out := make([]Committed, 0, len(m))
-	for _, o := range m {
-		out = append(out, o)
-	}
+	out := slices.Collect(maps.Values(b.committed[group]))
 	slices.SortFunc(out, func(a, b Committed) int {
-		if a.Topic != b.Topic {
-			if a.Topic < b.Topic {
-				return -1
-			}
-			return 1
-		}
-		return int(a.Partition) - int(b.Partition)
+		return cmp.Or(strings.Compare(a.Topic, b.Topic), cmp.Compare(a.Partition, b.Partition))
 	})
 	return out
 }
 
-func (c *Cluster) handleOffsetFetch(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.OffsetFetchRequest)
-	resp := r.ResponseKind().(*kmsg.OffsetFetchResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
+func (c *Cluster) handleOffsetFetch(n *node, r *kmsg.OffsetFetchRequest, resp *kmsg.OffsetFetchResponse) {
 	if r.Version < 8 {
 		// One group per request, answered at the top level.
 		g := c.offsetFetchGroupLocked(n, r, kmsg.OffsetFetchRequestGroup{Group: r.Group, MemberEpoch: -1, Topics: v7Topics(r.Topics)})
@@ -239,12 +249,11 @@ func (c *Cluster) handleOffsetFetch(n *node, req kmsg.Request) (kmsg.Response, e
 			}
 			resp.Topics = append(resp.Topics, rt)
 		}
-		return resp, nil
+		return
 	}
 	for _, rg := range r.Groups {
 		resp.Groups = append(resp.Groups, c.offsetFetchGroupLocked(n, r, rg))
 	}
-	return resp, nil
 }
 
 func v7Topics(in []kmsg.OffsetFetchRequestTopic) []kmsg.OffsetFetchRequestGroupTopic {
@@ -368,10 +377,8 @@ func (c *Cluster) topicNameByIDLocked(id [16]byte) string {
 	if id == offsetsTopicID {
 		return OffsetsTopic
 	}
-	for _, t := range c.topics {
-		if t.id == id {
-			return t.name
-		}
+	if t := c.topicByIDLocked(id); t != nil {
+		return t.name
 	}
 	return ""
 }
@@ -398,11 +405,7 @@ const (
 	tsLatestTiered  int64 = -5
 )
 
-func (c *Cluster) handleListOffsets(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.ListOffsetsRequest)
-	resp := r.ResponseKind().(*kmsg.ListOffsetsResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *Cluster) handleListOffsets(n *node, r *kmsg.ListOffsetsRequest, resp *kmsg.ListOffsetsResponse) {
 	nodes := int32(len(c.nodes))
 	for _, rt := range r.Topics {
 		t := kmsg.NewListOffsetsResponseTopic()
@@ -418,26 +421,16 @@ func (c *Cluster) handleListOffsets(n *node, req kmsg.Request) (kmsg.Response, e
 			case leaderOf(rt.Topic, rp.Partition, nodes) != n.id:
 				p.ErrorCode = kerr.NotLeaderForPartition.Code
 			case rt.Topic == OffsetsTopic:
+				cl := c.coordLogLocked()
 				p.LeaderEpoch = 0
-				c.listCoordOffsetsLocked(rp, &p)
+				p.Offset, p.Timestamp = listOffset(rp.Timestamp, cl.rangeOf(rp.Partition),
+					func() (int64, int64) { return cl.maxTimestamp(rp.Partition) },
+					func(ts int64) (int64, int64) { return cl.byTimestamp(rp.Partition, ts) })
 			default:
-				l := c.offsets.log(rt.Topic, rp.Partition)
 				p.LeaderEpoch = 0
-				switch rp.Timestamp {
-				case tsEarliest, tsEarliestLocal:
-					p.Offset = l.start
-				case tsLatest, tsLatestTiered:
-					p.Offset = l.end
-				case tsMaxTimestamp:
-					p.Offset, p.Timestamp = c.offsets.maxTimestamp(rt.Topic, rp.Partition)
-					if p.Offset < 0 && c.offsets.partitionTimes(rt.Topic, rp.Partition) == nil && l.end > l.start {
-						p.Offset = l.end - 1
-					}
-				default:
-					if rp.Timestamp >= 0 {
-						p.Offset, p.Timestamp = c.offsets.byTimestamp(rt.Topic, rp.Partition, rp.Timestamp)
-					}
-				}
+				p.Offset, p.Timestamp = listOffset(rp.Timestamp, c.offsets.log(rt.Topic, rp.Partition),
+					func() (int64, int64) { return c.offsets.maxTimestamp(rt.Topic, rp.Partition) },
+					func(ts int64) (int64, int64) { return c.offsets.byTimestamp(rt.Topic, rp.Partition, ts) })
 				if r.Version == 0 && p.Offset >= 0 {
 					p.OldStyleOffsets = []int64{p.Offset}
 				}
@@ -446,7 +439,22 @@ func (c *Cluster) handleListOffsets(n *node, req kmsg.Request) (kmsg.Response, e
 		}
 		resp.Topics = append(resp.Topics, t)
 	}
-	return resp, nil
+}
+
+// listOffset answers ListOffsets' timestamp ts on log l, whose record
+// timestamps maxTS and byTS search.
+func listOffset(ts int64, l logRange, maxTS func() (int64, int64), byTS func(int64) (int64, int64)) (offset, timestamp int64) {
+	switch {
+	case ts == tsEarliest || ts == tsEarliestLocal:
+		return l.start, -1
+	case ts == tsLatest || ts == tsLatestTiered:
+		return l.end, -1
+	case ts == tsMaxTimestamp:
+		return maxTS()
+	case ts >= 0:
+		return byTS(ts)
+	}
+	return -1, -1
 }
 
 // validateOffsets checks the offset keys of a state file.
@@ -497,15 +505,9 @@ func validateTimestamps(where string, t StateTopic, p *problems) {
 		p.add("%s: timestamps has %d entries, want one list per partition (%d)", where, len(t.Timestamps), t.Partitions)
 	}
 	for j, ts := range t.Timestamps {
-		var start, end int64
-		if j < len(t.StartOffsets) {
-			start = t.StartOffsets[j]
-		}
-		if j < len(t.EndOffsets) {
-			end = t.EndOffsets[j]
-		}
-		if int64(len(ts)) > end-start {
-			p.add("%s: timestamps[%d] has %d records, but partition %d holds %d (offsets %d to %d)", where, j, len(ts), j, max(end-start, 0), start, end)
+		r := t.logRange(int32(j))
+		if int64(len(ts)) > r.end-r.start {
+			p.add("%s: timestamps[%d] has %d records, but partition %d holds %d (offsets %d to %d)", where, j, len(ts), j, max(r.end-r.start, 0), r.start, r.end)
 		}
 		for k, v := range ts {
 			if v < 0 {
@@ -577,18 +579,12 @@ func stateOffsets(s *State, now time.Time) offsetBook {
 	var b offsetBook
 	for _, t := range s.Topics {
 		for j := range t.Partitions {
-			var r logRange
-			if int(j) < len(t.StartOffsets) {
-				r.start = t.StartOffsets[j]
-			}
-			if int(j) < len(t.EndOffsets) {
-				r.end = t.EndOffsets[j]
-			}
+			r := t.logRange(j)
 			if r != (logRange{}) {
 				b.setLog(t.Name, j, r.start, r.end)
 			}
-			if int(j) < len(t.Timestamps) && len(t.Timestamps[j]) > 0 {
-				b.setTimes(t.Name, j, t.Timestamps[j])
+			if ts := at(t.Timestamps, j); len(ts) > 0 {
+				b.setTimes(t.Name, j, ts)
 			}
 			if t.ProducedOver != "" && r.end > r.start {
 				span, _ := time.ParseDuration(t.ProducedOver) // validated

@@ -15,7 +15,7 @@ import (
 // per key, a key every profile advertises and kmsg decodes.
 func TestRPCs(t *testing.T) {
 	t.Parallel()
-	for key, r := range rpcs {
+	for key, r := range rpcs() {
 		assert.Equal(t, kmsg.NameForKey(key), r.name, "key %d", key)
 		assert.NotNil(t, r.handle, "key %d (%s)", key, r.name)
 		assert.NotNil(t, kmsg.RequestForKey(key), "key %d (%s)", key, r.name)
@@ -43,7 +43,7 @@ func TestRPCs_StateDoc(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, row, "STATE.md has no faults key row")
-	for key, r := range rpcs {
+	for key, r := range rpcs() {
 		if r.stateFaults {
 			assert.Contains(t, row, fmt.Sprintf("`%d`", key), "STATE.md: faults key %d (%s)", key, r.name)
 			assert.Contains(t, row, fmt.Sprintf("%d %s", key, r.name), "STATE.md: what a fault of key %d (%s) does", key, r.name)

@@ -9,8 +9,6 @@ import (
 // playground has no other): ILLEGAL_SASL_STATE and no mechanism (Kafka's
 // KafkaApis.handleSaslHandshakeRequest; e2e/FINDINGS.md F350). A SASL
 // client then fails at once instead of seeing its connection closed.
-func (c *Cluster) handleSaslHandshake(_ *node, req kmsg.Request) (kmsg.Response, error) {
-	resp := req.(*kmsg.SASLHandshakeRequest).ResponseKind().(*kmsg.SASLHandshakeResponse)
+func (c *Cluster) handleSaslHandshake(_ *node, _ *kmsg.SASLHandshakeRequest, resp *kmsg.SASLHandshakeResponse) {
 	resp.ErrorCode = kerr.IllegalSaslState.Code
-	return resp, nil
 }

@@ -9,11 +9,7 @@ import (
 // coordinator: the share group's start offsets, the offsets Commit
 // recorded for it, every topic for null topics. A group that is not a
 // share group is GROUP_ID_NOT_FOUND, as 4.4 answers.
-func (c *Cluster) handleDescribeShareGroupOffsets(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.DescribeShareGroupOffsetsRequest)
-	resp := r.ResponseKind().(*kmsg.DescribeShareGroupOffsetsResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *Cluster) handleDescribeShareGroupOffsets(n *node, r *kmsg.DescribeShareGroupOffsetsRequest, resp *kmsg.DescribeShareGroupOffsetsResponse) {
 	for _, rg := range r.Groups {
 		out := kmsg.NewDescribeShareGroupOffsetsResponseGroup()
 		out.GroupID = rg.GroupID
@@ -46,5 +42,4 @@ func (c *Cluster) handleDescribeShareGroupOffsets(n *node, req kmsg.Request) (km
 		}
 		resp.Groups = append(resp.Groups, out)
 	}
-	return resp, nil
 }

@@ -222,11 +222,11 @@ func (c *Cluster) Load(s *State) error {
 	defer c.mu.Unlock()
 	c.groups, c.coordinators, c.topics, c.faults, c.raws = groups, coordinators, topics, faults, nil
 	c.offsets, c.brokerConfigs = offsets, configs
-	c.groupConfigs = nil
-	c.unsupported = keySet(s.Unsupported)
+	c.unsupported = unsupportedSet(s.Unsupported)
+	c.groupConfigs = map[string]map[string]string{}
 	for g, kv := range s.GroupConfigs {
-		for k, v := range kv {
-			c.setGroupConfigLocked(g, k, &v)
+		if len(kv) > 0 {
+			c.groupConfigs[g] = maps.Clone(kv)
 		}
 	}
 	c.writeSeedLocked(s)
@@ -239,7 +239,7 @@ func stateGroups(s *State) (map[string]*group, map[string]int32) {
 	groups := map[string]*group{}
 	coordinators := map[string]int32{}
 	for _, g := range s.StreamsGroups {
-		groups[g.ID] = &group{id: g.ID, groupType: "streams", protocolType: "streams", state: g.State, streams: g.entry()}
+		groups[g.ID] = g.group()
 		if g.Coordinator != nil {
 			coordinators[g.ID] = *g.Coordinator
 		}
@@ -259,17 +259,11 @@ func stateGroups(s *State) (map[string]*group, map[string]int32) {
 func stateTopics(s *State) map[string]*topic {
 	topics := map[string]*topic{}
 	for _, t := range s.Topics {
-		tp := &topic{name: t.Name, id: topicID(t.Name), partitions: t.Partitions, rf: t.ReplicationFactor, configs: maps.Clone(t.Configs), sizes: slices.Clone(t.Bytes)}
+		tp := TopicSpec{Name: t.Name, Partitions: t.Partitions, ReplicationFactor: t.ReplicationFactor, Configs: t.Configs, Bytes: t.Bytes}.topic()
 		if tp.sizes == nil {
 			for p := range t.Partitions {
-				var start, end int64
-				if int(p) < len(t.StartOffsets) {
-					start = t.StartOffsets[p]
-				}
-				if int(p) < len(t.EndOffsets) {
-					end = t.EndOffsets[p]
-				}
-				tp.sizes = append(tp.sizes, 100*(end-start))
+				r := t.logRange(p)
+				tp.sizes = append(tp.sizes, 100*(r.end-r.start))
 			}
 		}
 		topics[t.Name] = tp
@@ -287,15 +281,6 @@ func stateTopics(s *State) map[string]*topic {
 		}
 	}
 	return topics
-}
-
-// keySet is keys as a set.
-func keySet(keys []int16) map[int16]bool {
-	out := make(map[int16]bool, len(keys))
-	for _, k := range keys {
-		out[k] = true
-	}
-	return out
 }
 
 // validateUnsupported checks unsupported_apis: known keys, ApiVersions
@@ -386,7 +371,7 @@ func (s *State) validateGroups(nodes int, p *problems) {
 func (s *State) validateFaults(nodes int, p *problems) {
 	for i, f := range s.Faults {
 		where := fmt.Sprintf("faults[%d]", i)
-		if !rpcs[f.Key].stateFaults {
+		if !rpcs()[f.Key].stateFaults {
 			p.add("%s: key %d cannot be faulted (want %s)", where, f.Key, stateFaultKeys())
 		}
 		if f.Node != nil && (*f.Node < 0 || int(*f.Node) >= nodes) {

@@ -239,7 +239,7 @@ func TestStateDocExample(t *testing.T) {
 	c, err := StartState(s)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, c.Close()) })
-	assert.Equal(t, 2, c.Nodes())
+	assert.Len(t, c.nodes, 2)
 	assert.Equal(t, int32(1), c.Coordinator("order-app"))
 	assert.Equal(t, map[string]string{"streams.num.standby.replicas": "1"}, c.GroupConfigs("order-app"))
 }

@@ -46,36 +46,32 @@ type TopicSpec struct {
 	Bytes []int64
 }
 
+func (s TopicSpec) topic() *topic {
+	return &topic{name: s.Name, id: topicID(s.Name), partitions: s.Partitions, rf: s.ReplicationFactor,
+		configs: maps.Clone(s.Configs), sizes: slices.Clone(s.Bytes)}
+}
+
 // PutTopicSpec adds or replaces a topic with its replication factor,
 // configs and sizes.
-func (c *Cluster) PutTopicSpec(s TopicSpec) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.putTopicSpecLocked(s)
-}
+func (c *Cluster) PutTopicSpec(s TopicSpec) { c.PutTopicSpecs([]TopicSpec{s}) }
 
 // PutTopicSpecs adds many topics under one lock (the benchmark's seed).
 func (c *Cluster) PutTopicSpecs(specs []TopicSpec) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, s := range specs {
-		c.putTopicSpecLocked(s)
-	}
-}
-
-func (c *Cluster) putTopicSpecLocked(s TopicSpec) {
-	c.topics[s.Name] = &topic{name: s.Name, id: topicID(s.Name), partitions: s.Partitions, rf: s.ReplicationFactor,
-		configs: maps.Clone(s.Configs), sizes: slices.Clone(s.Bytes)}
-	// The broker stamps what it appends to a LogAppendTime topic: its
-	// batches carry that type, and the record times are the append times.
-	if strings.EqualFold(s.Configs["message.timestamp.type"], "LogAppendTime") {
-		if c.offsets.layout == nil {
-			c.offsets.layout = map[string]topicLog{}
+		c.topics[s.Name] = s.topic()
+		// The broker stamps what it appends to a LogAppendTime topic: its
+		// batches carry that type, and the record times are the append times.
+		if strings.EqualFold(s.Configs["message.timestamp.type"], "LogAppendTime") {
+			if c.offsets.layout == nil {
+				c.offsets.layout = map[string]topicLog{}
+			}
+			tl := c.offsets.topicLog(s.Name)
+			tl.logAppendTime = true
+			c.offsets.layout[s.Name] = tl
+			c.offsets.cache = nil
 		}
-		tl := c.offsets.topicLog(s.Name)
-		tl.logAppendTime = true
-		c.offsets.layout[s.Name] = tl
-		c.offsets.cache = nil
 	}
 }
 
@@ -110,11 +106,7 @@ func (c *Cluster) describeTopicConfigsLocked(res kmsg.DescribeConfigsRequestReso
 
 // handleDescribeLogDirs answers key 35 with the replicas this node holds
 // (the topics asked, or all for null), all in one log directory.
-func (c *Cluster) handleDescribeLogDirs(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.DescribeLogDirsRequest)
-	resp := r.ResponseKind().(*kmsg.DescribeLogDirsResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
+func (c *Cluster) handleDescribeLogDirs(n *node, r *kmsg.DescribeLogDirsRequest, resp *kmsg.DescribeLogDirsResponse) {
 	nodes := int32(len(c.nodes))
 	dir := kmsg.NewDescribeLogDirsResponseDir()
 	dir.Dir, dir.TotalBytes, dir.UsableBytes = logDir, 1<<40, 1<<39
@@ -140,10 +132,7 @@ func (c *Cluster) handleDescribeLogDirs(n *node, req kmsg.Request) (kmsg.Respons
 				continue // not a replica here
 			}
 			rp := kmsg.NewDescribeLogDirsResponseDirTopicPartition()
-			rp.Partition = p
-			if int(p) < len(t.sizes) {
-				rp.Size = t.sizes[p]
-			}
+			rp.Partition, rp.Size = p, at(t.sizes, p)
 			rt.Partitions = append(rt.Partitions, rp)
 		}
 		if len(rt.Partitions) > 0 {
@@ -151,5 +140,4 @@ func (c *Cluster) handleDescribeLogDirs(n *node, req kmsg.Request) (kmsg.Respons
 		}
 	}
 	resp.Dirs = append(resp.Dirs, dir)
-	return resp, nil
 }

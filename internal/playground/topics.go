@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -33,20 +34,10 @@ func (c *Cluster) RemoveTopic(name string) {
 func (c *Cluster) Topics() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make([]string, 0, len(c.topics))
-	for name := range c.topics {
-		out = append(out, name)
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(c.topics))
 }
 
-func (c *Cluster) handleDeleteTopics(n *node, req kmsg.Request) (kmsg.Response, error) {
-	r := req.(*kmsg.DeleteTopicsRequest)
-	resp := r.ResponseKind().(*kmsg.DeleteTopicsResponse)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-
+func (c *Cluster) handleDeleteTopics(n *node, r *kmsg.DeleteTopicsRequest, resp *kmsg.DeleteTopicsResponse) {
 	type ask struct {
 		name *string
 		id   [16]byte
@@ -68,11 +59,7 @@ func (c *Cluster) handleDeleteTopics(n *node, req kmsg.Request) (kmsg.Response, 
 		if a.name != nil {
 			t = c.topics[*a.name]
 		} else {
-			for _, cand := range c.topics {
-				if cand.id == a.id {
-					t = cand
-				}
-			}
+			t = c.topicByIDLocked(a.id)
 		}
 		name := ""
 		if a.name != nil {
@@ -97,5 +84,4 @@ func (c *Cluster) handleDeleteTopics(n *node, req kmsg.Request) (kmsg.Response, 
 		}
 		resp.Topics = append(resp.Topics, rt)
 	}
-	return resp, nil
 }
