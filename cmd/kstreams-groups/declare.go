@@ -227,18 +227,6 @@ func (vb *verb) exitHelp() string {
 	return exitStatusHelpOf(vb.exits)
 }
 
-// exitCodes are the codes the verb can end with, from its declaration.
-func (vb *verb) exitCodes() []int {
-	if vb.own != nil {
-		var codes []int
-		for _, s := range vb.own.statuses {
-			codes = append(codes, s.Code)
-		}
-		return codes
-	}
-	return vb.exits
-}
-
 // exitStatusHelpOf is the "Exit status:" block of the rows of exitStatuses
 // with the given codes (all of them for nil), those that need
 // --detailed-exit-codes after their heading.

@@ -55,7 +55,7 @@ type flagDef struct {
 }
 
 // optionalNoValue is what an optionalFlag holds when given without a value
-// (joinOptionalArgs writes it): NUL, which no argument can hold.
+// (joinOptionalArgsOf writes it): NUL, which no argument can hold.
 const optionalNoValue = "\x00"
 
 // optionalValue is the value of an optionalFlag. It is a plain string flag
@@ -341,7 +341,7 @@ func kindOf(f *pflag.Flag) flagKind {
 }
 
 // optionalFlagNames are the options of vbs that take an optional value,
-// for joinOptionalArgs.
+// for joinOptionalArgsOf.
 func optionalFlagNames(vbs []*verb) []string {
 	var names []string
 	for _, vb := range vbs {
@@ -354,17 +354,13 @@ func optionalFlagNames(vbs []*verb) []string {
 	return names
 }
 
-// joinOptionalArgs gives pflag the options that take an optional value in
-// the = form, as joptsimple reads them: "--state VALUE" becomes
+// joinOptionalArgsOf gives pflag the options of vbs that take an optional
+// value in the = form, as joptsimple reads them: "--state VALUE" becomes
 // "--state=VALUE" when VALUE is not an option, and a "--state" without a
 // value "--state=" plus optionalNoValue. The word a shell completion asks
-// about (the last of cobra's __complete request) is left as it is.
-func joinOptionalArgs(args []string) []string {
-	return joinOptionalArgsOf(args, verbs())
-}
-
-// joinOptionalArgsOf is joinOptionalArgs for the options of vbs (a run's
-// own verbs: making the declarations a second time cost its start-up).
+// about (the last of cobra's __complete request) is left as it is. vbs are
+// a run's own verbs: making the declarations a second time cost its
+// start-up.
 func joinOptionalArgsOf(args []string, vbs []*verb) []string {
 	names := optionalFlagNames(vbs)
 	// Never nil: cobra reads os.Args when given nil.

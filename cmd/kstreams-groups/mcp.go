@@ -116,16 +116,6 @@ func mcpTools() []mcpTool {
 	}
 }
 
-// mcpNoTool is why no tool runs the verb, "" when one does (none yet: a
-// switch, not a map, costs nothing at start).
-func mcpNoTool(verb string) string {
-	switch verb {
-	case "apply":
-		return "upgrade apply writes its offsets to a file of the server's (--export) and runs for minutes across a redeploy: a person runs it in a terminal, with upgrade_plan's answer"
-	}
-	return ""
-}
-
 // mcpNever are the options no tool offers: the watch (a call answers
 // once), the dry run and execution (the approval decides), those that
 // read or write a local file (a remote assistant must not reach the

@@ -72,11 +72,6 @@ func resolveVersionFrom(v, c, d string, read func() (*debug.BuildInfo, bool)) ve
 	return info
 }
 
-// short is the one-line form printed by --version.
-func (v versionInfo) short() string {
-	return "kstreams-groups version " + v.line()
-}
-
 // line is short without the program's name, which cobra prints before it.
 func (v versionInfo) line() string {
 	return v.Version + " (commit " + v.Commit + ", built " + v.Date + ")"
