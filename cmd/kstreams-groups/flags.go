@@ -192,51 +192,9 @@ func (o stringOpt) given(v flagValues) *string {
 	return &s
 }
 
-// durationOpt is an option whose value is a duration of at least min, and
-// intOpt one whose value is a whole number of at least min: a value that
-// does not parse or is below min is refused with bad, a message with a %q
-// for the value as given. Their flags stay strings, so that the refusal is
-// the verb's message, not pflag's.
-type (
-	durationOpt struct {
-		stringOpt
-		min time.Duration
-		bad string
-	}
-	intOpt struct {
-		stringOpt
-		min int
-		bad string
-	}
-)
-
-// anyDuration is the min of a duration option that takes any duration.
-const anyDuration = time.Duration(math.MinInt64)
-
-func durationOption(f flagDef, min time.Duration, bad string) durationOpt {
-	return durationOpt{stringOption(f), min, bad}
-}
-
-func intOption(f flagDef, min int, bad string) intOpt {
-	return intOpt{stringOption(f), min, bad}
-}
-
-// value is the option's duration and whether it was given; the error is a
-// usage error's (it says why the value is refused).
-func (o durationOpt) value(v flagValues) (time.Duration, bool, error) {
-	s := o.given(v)
-	if s == nil {
-		return 0, false, nil
-	}
-	d, err := time.ParseDuration(strings.TrimSpace(*s))
-	if err != nil || d < o.min {
-		return 0, true, fmt.Errorf(o.bad, *s)
-	}
-	return d, true, nil
-}
-
-// parsedOpt is an option whose value the verb's package parses, with its
-// own messages (check's counts and durations: check.ParseCount).
+// parsedOpt is an option whose value is parsed, with the verb's own
+// messages (check's counts and durations: check.ParseCount). Its flag stays
+// a string, so that a refusal is the verb's message, not pflag's.
 type parsedOpt[T any] struct {
 	stringOpt
 	parse func(option, s string) (T, error)
@@ -258,18 +216,36 @@ func (o parsedOpt[T]) value(v flagValues) (T, bool, error) {
 	return t, true, err
 }
 
-// value is the option's number and whether it was given; the error is a
-// usage error's.
-func (o intOpt) value(v flagValues) (int, bool, error) {
-	s := o.given(v)
-	if s == nil {
-		return 0, false, nil
+// durationOpt is an option whose value is a duration of at least min, and
+// intOpt one whose value is a whole number of at least min: a value that
+// does not parse or is below min is refused with bad, a message with a %q
+// for the value as given.
+type (
+	durationOpt = parsedOpt[time.Duration]
+	intOpt      = parsedOpt[int]
+)
+
+// anyDuration is the min of a duration option that takes any duration.
+const anyDuration = time.Duration(math.MinInt64)
+
+func durationOption(f flagDef, min time.Duration, bad string) durationOpt {
+	return parsedOption(f, atLeast(time.ParseDuration, min, bad))
+}
+
+func intOption(f flagDef, min int, bad string) intOpt {
+	return parsedOption(f, atLeast(strconv.Atoi, min, bad))
+}
+
+// atLeast is a parse of a value (spaces around it ignored) of at least
+// min, refused with bad.
+func atLeast[T int | time.Duration](parse func(string) (T, error), min T, bad string) func(_, s string) (T, error) {
+	return func(_, s string) (T, error) {
+		n, err := parse(strings.TrimSpace(s))
+		if err != nil || n < min {
+			return 0, fmt.Errorf(bad, s)
+		}
+		return n, nil
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(*s))
-	if err != nil || n < o.min {
-		return 0, true, fmt.Errorf(o.bad, *s)
-	}
-	return n, true, nil
 }
 
 // get returns whether the option was given and its value, nil when it was
