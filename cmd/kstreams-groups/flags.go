@@ -216,6 +216,14 @@ func (o parsedOpt[T]) value(v flagValues) (T, bool, error) {
 	return t, true, err
 }
 
+// or is the option's parsed value, def when it was not given.
+func (o parsedOpt[T]) or(v flagValues, def T) (T, error) {
+	if t, given, err := o.value(v); given {
+		return t, err
+	}
+	return def, nil
+}
+
 // durationOpt is an option whose value is a duration of at least min, and
 // intOpt one whose value is a whole number of at least min: a value that
 // does not parse or is below min is refused with bad, a message with a %q

@@ -361,12 +361,9 @@ when stdin does, once every request read is answered.`,
 
 func mcpOptionsOf(v flagValues) (mcpOptions, error) {
 	o := mcpOptions{allowWrites: mcpFlag.allowWrites.get(v), auditLog: mcpFlag.auditLog.get(v), scopes: mcpFlag.scope.get(v)}
-	n, given, err := mcpFlag.budget.value(v)
-	if err != nil {
+	var err error
+	if o.budget, _, err = mcpFlag.budget.value(v); err != nil {
 		return o, &usageError{err: err}
-	}
-	if given {
-		o.budget = n
 	}
 	return o, nil
 }

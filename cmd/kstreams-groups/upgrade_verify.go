@@ -66,10 +66,8 @@ asking while the answer is "not yet". -o json|yaml gives one document.`,
 			if len(v.args) == 1 {
 				opts.New = v.args[0]
 			}
-			d, given, werr := wait.value(v)
-			if given {
-				opts.Wait = d
-			}
+			var werr error
+			opts.Wait, _, werr = wait.value(v)
 			file := export.get(v)
 			validate := func() error {
 				switch {

@@ -64,18 +64,15 @@ type watchOptions struct {
 
 // parseWatch reads the --watch options of v; the error is a usage error's.
 func parseWatch(v flagValues) (watchOptions, error) {
-	w := watchOptions{on: watchFlag.get(v), interval: defaultInterval}
+	w := watchOptions{on: watchFlag.get(v)}
 	for _, o := range []declared{watchIntervalFlag, watchCountFlag} {
 		if o.def().set(v) && !w.on {
 			return w, fmt.Errorf("--%s needs --watch", o.def().name)
 		}
 	}
-	d, given, err := watchIntervalFlag.value(v)
-	if err != nil {
+	var err error
+	if w.interval, err = watchIntervalFlag.or(v, defaultInterval); err != nil {
 		return w, err
-	}
-	if given {
-		w.interval = d
 	}
 	w.count, _, err = watchCountFlag.value(v)
 	return w, err
