@@ -106,12 +106,7 @@ touched. -o json|yaml gives the run as one document.`,
 		parse: func(v flagValues) job {
 			run := applyRun{resume: resume.get(v)}
 			run.opts = upgrade.ApplyOptions{Execute: execute.get(v), Export: export.get(v)}
-			if gs := groupFlag.get(v); len(gs) > 0 {
-				run.opts.Group = gs[len(gs)-1]
-			}
-			if len(v.args) == 1 {
-				run.opts.New = v.args[0]
-			}
+			run.opts.Group, run.opts.New = upgradeTarget(v)
 			for _, s := range accept.get(v) {
 				run.opts.AcceptStateLoss = append(run.opts.AcceptStateLoss, strings.Split(s, ",")...)
 			}
@@ -130,12 +125,10 @@ func (r applyRun) validate(v flagValues, dryRun bool) error {
 		}
 		return nil
 	}
-	switch {
-	case len(groupFlag.get(v)) > 1:
-		return errors.New("upgrade apply takes one --group")
-	case len(v.args) != 1:
-		return errors.New("upgrade apply takes one argument, NEW: a file with the new topology description, or - for stdin")
-	case dryRun && r.opts.Execute:
+	if err := checkUpgradeTarget("apply", v); err != nil {
+		return err
+	}
+	if dryRun && r.opts.Execute {
 		return errors.New("upgrade apply takes --dry-run or --execute, not both")
 	}
 	return r.opts.Validate()

@@ -6,8 +6,8 @@ package main
 // deploy script waits on "not yet" and stops on "failed".
 
 import (
+	"cmp"
 	"context"
-	"errors"
 	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
@@ -59,24 +59,14 @@ asking while the answer is "not yet". -o json|yaml gives one document.`,
 		example: `  # Right after starting the new version: wait until it is through
   kstreams-groups upgrade verify --group orders-app build/topology.txt --export orders-app-offsets.csv --wait 5m`,
 		parse: func(v flagValues) job {
-			opts := upgrade.VerifyOptions{}
-			if gs := groupFlag.get(v); len(gs) > 0 {
-				opts.Group = gs[len(gs)-1]
-			}
-			if len(v.args) == 1 {
-				opts.New = v.args[0]
-			}
+			var opts upgrade.VerifyOptions
+			opts.Group, opts.New = upgradeTarget(v)
 			var werr error
 			opts.Wait, _, werr = wait.value(v)
 			file := export.get(v)
 			validate := func() error {
-				switch {
-				case werr != nil:
-					return werr
-				case len(groupFlag.get(v)) > 1:
-					return errors.New("upgrade verify takes one --group")
-				case len(v.args) != 1:
-					return errors.New("upgrade verify takes one argument, NEW: a file with the new topology description, or - for stdin")
+				if err := cmp.Or(werr, checkUpgradeTarget("verify", v)); err != nil {
+					return err
 				}
 				return opts.Validate()
 			}
