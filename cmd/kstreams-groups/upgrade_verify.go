@@ -6,7 +6,6 @@ package main
 // deploy script waits on "not yet" and stops on "failed".
 
 import (
-	"cmp"
 	"context"
 	"time"
 
@@ -65,12 +64,12 @@ asking while the answer is "not yet". -o json|yaml gives one document.`,
 			opts.Wait, _, werr = wait.value(v)
 			file := export.get(v)
 			validate := func() error {
-				if err := cmp.Or(werr, checkUpgradeTarget("verify", v)); err != nil {
+				if err := checkUpgradeTarget("verify", v); err != nil {
 					return err
 				}
 				return opts.Validate()
 			}
-			return job{opts: opts, validate: validate, run: func(ctx context.Context) error { return a.upgradeVerify(ctx, opts, file) }}
+			return job{opts: opts, parseErr: werr, validate: validate, run: func(ctx context.Context) error { return a.upgradeVerify(ctx, opts, file) }}
 		},
 	}
 }

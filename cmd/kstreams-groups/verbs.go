@@ -69,6 +69,9 @@ type verb struct {
 type job struct {
 	// opts is the verb's options struct, for flag-parsing tests (deps.runF).
 	opts any
+	// parseErr is the refusal of a value the parse could not read,
+	// reported before validate.
+	parseErr error
 	// validate is the verb's own checks in the Java tool's order (its
 	// Options.Validate); nil when it has none.
 	validate func() error
@@ -300,10 +303,12 @@ func (a *app) validate(ctx context.Context, present []*verb, v flagValues) (job,
 	var j job
 	for _, vb := range present {
 		j = vb.parse(v)
-		if j.validate != nil {
-			if err := j.validate(); err != nil {
-				return job{}, &usageError{err: err}
-			}
+		err := j.parseErr
+		if err == nil && j.validate != nil {
+			err = j.validate()
+		}
+		if err != nil {
+			return job{}, &usageError{err: err}
 		}
 	}
 	if err := sharedChecks(v.lenient(), has); err != nil {
