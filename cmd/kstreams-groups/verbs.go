@@ -438,27 +438,39 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 		}
 		return err
 	}
+	lines, notes, outcome := p.report(res, o)
+	for _, line := range lines {
+		a.printError(line)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(a.io.ErrOut, n)
+	}
+	return outcome
+}
+
+// report is what a printed result says beyond its output: the line of
+// each failure (in -o o), its notes, and the outcome that sets the exit
+// code.
+func (p printer[R]) report(res R, o format.Output) (lines, notes []string, outcome error) {
 	var causes []error
 	for _, f := range res.Failures() {
 		if p.line != nil {
 			if line := p.line(res, f, o); line != "" {
-				a.printError(line)
+				lines = append(lines, line)
 			}
 		}
 		causes = append(causes, f.Err)
 	}
 	if p.notes != nil {
-		for _, n := range p.notes(res) {
-			fmt.Fprintln(a.io.ErrOut, n)
-		}
+		notes = p.notes(res)
 	}
-	if p.outcome != nil {
-		return p.outcome(res, causes)
+	switch {
+	case p.outcome != nil:
+		outcome = p.outcome(res, causes)
+	case len(causes) > 0:
+		outcome = &outcomeError{causes: causes}
 	}
-	if len(causes) > 0 {
-		return &outcomeError{causes: causes}
-	}
-	return nil
+	return lines, notes, outcome
 }
 
 // runSession opens the verb's session, runs it with the status line of
