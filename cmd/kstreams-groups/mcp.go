@@ -488,10 +488,7 @@ func (a *app) mcpToolOf(t mcpTool, connection []string) mcp.Tool {
 // command runs it, and makes its answer.
 func (a *app) mcpRun(ctx context.Context, t mcpTool, vb *verb, line []string, stdin string) mcp.Answer {
 	code, stdout, stderr := a.runLine(ctx, line, stdin)
-	doc := bytes.TrimSpace(stdout)
-	if !json.Valid(doc) || len(doc) == 0 {
-		doc = nil
-	}
+	doc := jsonDoc(stdout)
 	failed := doc == nil || vb.own == nil && code != exitOK || vb.own != nil && mcpFailed(vb, code)
 	ans := mcp.Answer{Document: doc, Failed: failed, Outcome: outcomeName(vb, code),
 		Summary: mcpSummary(t, vb, code, doc, stderr)}
@@ -508,6 +505,14 @@ func (a *app) runLine(ctx context.Context, line []string, stdin string) (int, []
 	d.signals = nil
 	code := runContext(ctx, line, IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut}, d)
 	return code, out.Bytes(), errOut.String()
+}
+
+// jsonDoc is the JSON document a command line printed, nil for none.
+func jsonDoc(stdout []byte) []byte {
+	if doc := bytes.TrimSpace(stdout); len(doc) > 0 && json.Valid(doc) {
+		return doc
+	}
+	return nil
 }
 
 // outcomeName is how the verb ended, for the audit log: ok, or the exit
@@ -641,10 +646,7 @@ func withoutVolatile(v any) any {
 // members' partitions, none of an Empty group's); for a write that names
 // no group, the state of every group (list --state).
 func (a *app) mcpGroupState(ctx context.Context, args map[string]any, connection []string) (string, error) {
-	var which []string
-	for _, g := range stringsArg(args, "group") {
-		which = append(which, "--group="+g)
-	}
+	which := groupOptions(args)
 	if all, _ := args["all-groups"].(bool); all && len(which) == 0 {
 		which = []string{"--all-groups"}
 	}
@@ -686,14 +688,10 @@ func (a *app) mcpPlanWithoutDryRun(ctx context.Context, t mcpTool, args map[stri
 	if code := runContext(ctx, line, IOStreams{In: strings.NewReader(stdin), Out: io.Discard, ErrOut: &errOut}, d); code != exitOK {
 		return mcp.Answer{Failed: true, Outcome: outcomeName(vb, code), Summary: mcpSummary(t, vb, code, nil, errOut.String())}
 	}
-	var which []string
-	for _, g := range stringsArg(args, "group") {
-		which = append(which, "--group="+g)
-	}
-	line = append(committedOffsetsLine(which), "--output=json", "--detailed-exit-codes")
+	line = append(committedOffsetsLine(groupOptions(args)), "--output=json", "--detailed-exit-codes")
 	code, stdout, stderr := a.runLine(ctx, append(line, connection...), "")
-	doc := bytes.TrimSpace(stdout)
-	if !json.Valid(doc) || len(doc) == 0 {
+	doc := jsonDoc(stdout)
+	if doc == nil {
 		return mcp.Answer{Failed: true, Outcome: outcomeName(vb, code), Summary: format.EscapeMessage(stderr)}
 	}
 	plan, _ := json.Marshal(map[string]any{"verb": vb.name, "arguments": args, "offsets_now": json.RawMessage(doc)})
@@ -702,14 +700,13 @@ func (a *app) mcpPlanWithoutDryRun(ctx context.Context, t mcpTool, args map[stri
 			" " + groupsLine(doc)}
 }
 
-// stringsArg is an array argument's strings.
-func stringsArg(args map[string]any, name string) []string {
+// groupOptions are the --group options of the groups the arguments name.
+func groupOptions(args map[string]any) []string {
 	var out []string
-	if l, ok := args[name].([]any); ok {
-		for _, e := range l {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
+	l, _ := args["group"].([]any)
+	for _, e := range l {
+		if s, ok := e.(string); ok {
+			out = append(out, "--group="+s)
 		}
 	}
 	return out

@@ -16,6 +16,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -99,13 +100,7 @@ func (a *app) mcpHTTP(cmd *cobra.Command, names []string, o mcpOptions, logger *
 
 // withoutProfile is the connection options without --profile.
 func withoutProfile(connection []string) []string {
-	var out []string
-	for _, c := range connection {
-		if !strings.HasPrefix(c, "--profile=") {
-			out = append(out, c)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(connection), func(c string) bool { return strings.HasPrefix(c, "--profile=") })
 }
 
 // addMCPResources adds the groups of the cluster of o's connection to s
