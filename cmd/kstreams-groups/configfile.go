@@ -1,15 +1,16 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -198,7 +199,8 @@ func newResolver(cmd *cobra.Command, env environ, profile *string) (*resolver, e
 		return r, nil
 	}
 	if cf == nil {
-		return nil, usageErrorf("profile %q: no config file (looked for %s; use --config)", r.profile, configPathHint(cmd, env))
+		looked, _ := configPath(cmd, env)
+		return nil, usageErrorf("profile %q: no config file (looked for %s; use --config)", r.profile, looked)
 	}
 	p, ok := cf.profiles[r.profile]
 	if !ok {
@@ -395,12 +397,9 @@ func expandPath(p, dir string, env environ) string {
 // scalars returns the keys of m that viper layers (everything but the
 // client properties, whose dotted keys viper would split).
 func scalars(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		if k != keyClientProperties && k != keyProfiles {
-			out[k] = v
-		}
-	}
+	out := maps.Clone(m)
+	delete(out, keyClientProperties)
+	delete(out, keyProfiles)
 	return out
 }
 
@@ -408,24 +407,13 @@ func profileNames(cf *configFile) string {
 	if len(cf.profiles) == 0 {
 		return "none"
 	}
-	names := make([]string, 0, len(cf.profiles))
-	for n := range cf.profiles {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
+	return strings.Join(slices.Sorted(maps.Keys(cf.profiles)), ", ")
 }
 
 // readConfigFile reads --config, KSTREAMS_GROUPS_CONFIG or the default
 // location; a missing default file is no error.
 func readConfigFile(cmd *cobra.Command, env environ) (*configFile, error) {
-	path, explicit := cmd.Flags().Lookup("config").Value.String(), true
-	if path == "" {
-		path = env.get("KSTREAMS_GROUPS_CONFIG")
-	}
-	if path == "" {
-		path, explicit = defaultConfigPath(env), false
-	}
+	path, explicit := configPath(cmd, env)
 	if path == "" {
 		return nil, nil
 	}
@@ -448,14 +436,13 @@ func readConfigFile(cmd *cobra.Command, env environ) (*configFile, error) {
 	return cf, nil
 }
 
-func configPathHint(cmd *cobra.Command, env environ) string {
-	if p := cmd.Flags().Lookup("config").Value.String(); p != "" {
-		return p
+// configPath is the config file's path: --config, KSTREAMS_GROUPS_CONFIG
+// (explicit) or the default location.
+func configPath(cmd *cobra.Command, env environ) (path string, explicit bool) {
+	if p := cmp.Or(cmd.Flags().Lookup("config").Value.String(), env.get("KSTREAMS_GROUPS_CONFIG")); p != "" {
+		return p, true
 	}
-	if p := env.get("KSTREAMS_GROUPS_CONFIG"); p != "" {
-		return p
-	}
-	return defaultConfigPath(env)
+	return defaultConfigPath(env), false
 }
 
 func defaultConfigPath(env environ) string {
