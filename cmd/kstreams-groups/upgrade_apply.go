@@ -180,16 +180,13 @@ func (a *app) upgradeApply(ctx context.Context, run applyRun) error {
 	})
 }
 
+// applyCodes are the exit codes of apply's outcomes other than done.
+var applyCodes = map[upgrade.ApplyOutcome]int{upgrade.ApplyRefused: applyRefused, upgrade.ApplyFailed: applyFailed,
+	upgrade.ApplyInterrupted: applyInterrupted, upgrade.ApplyNothing: applyNothing}
+
 func applyOutcome(res *upgrade.ApplyResult, _ []error) error {
-	switch res.Outcome() {
-	case upgrade.ApplyRefused:
-		return &verbExit{code: applyRefused}
-	case upgrade.ApplyFailed:
-		return &verbExit{code: applyFailed}
-	case upgrade.ApplyInterrupted:
-		return &verbExit{code: applyInterrupted}
-	case upgrade.ApplyNothing:
-		return &verbExit{code: applyNothing}
+	if code, ok := applyCodes[res.Outcome()]; ok {
+		return &verbExit{code: code}
 	}
 	return nil
 }
@@ -298,15 +295,19 @@ func writeExport(file string, j upgrade.Journal) error {
 		}
 		return err
 	}
-	if err := format.ResetOffsetsCSV(f, res); err != nil {
-		_ = f.Close()
-		return err
+	return closeSynced(f, format.ResetOffsetsCSV(f, res))
+}
+
+// closeSynced syncs f unless writing it failed (err), closes it, and
+// returns the first error.
+func closeSynced(f *os.File, err error) error {
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := f.Sync(); err != nil {
-		_ = f.Close()
-		return err
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	return f.Close()
+	return err
 }
 
 // writeJournalOnly replaces the journal through a temporary file and a
@@ -320,17 +321,8 @@ func writeJournalOnly(file string, j upgrade.Journal) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		_ = tmp.Close()
-		_ = os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		_ = tmp.Close()
-		_ = os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
+	_, err = tmp.Write(append(data, '\n'))
+	if err = closeSynced(tmp, err); err != nil {
 		_ = os.Remove(tmp.Name())
 		return err
 	}
