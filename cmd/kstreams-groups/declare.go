@@ -136,7 +136,7 @@ func (vb *verb) checkOutput(o format.Output, v flagValues) error {
 	}
 	msg := fmt.Sprintf("-o %s: %s prints %s", o, vb.command(), describeOutputs(vb.outputRules()))
 	if who := printersOf(o); len(who) > 0 {
-		msg += fmt.Sprintf("; -o %s is printed by %s", o, joinAnd(who))
+		msg += fmt.Sprintf("; -o %s is printed by %s", o, joinList(who, "and"))
 	}
 	return usageErrorf("%s", msg)
 }
@@ -146,25 +146,17 @@ func (vb *verb) checkOutput(o format.Output, v flagValues) error {
 func describeOutputs(rules []outputRule) string {
 	var parts []string
 	for _, r := range outputsOf(rules) {
-		s := joinFormats(r.formats)
+		names := make([]string, len(r.formats))
+		for i, f := range r.formats {
+			names[i] = string(f)
+		}
+		s := joinList(names, "or")
 		if r.with != nil {
 			s += " with --" + r.with.def().name
 		}
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, ", and ")
-}
-
-// joinFormats is "text, json or yaml".
-func joinFormats(fs []format.Output) string {
-	names := make([]string, len(fs))
-	for i, f := range fs {
-		names[i] = string(f)
-	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // printersOf names the commands that print o ("describe --topology").
@@ -188,13 +180,6 @@ func printersOf(o format.Output) []string {
 		add(c.name, c.outputs)
 	}
 	return who
-}
-
-func joinAnd(s []string) string {
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // verbFormats are every format the verb may print, for the completion of

@@ -283,7 +283,7 @@ func (t mcpTool) argv(vb *verb, args map[string]any, mode, connection []string) 
 		case hasText:
 			line, stdin = append(line, diff.Stdin), text
 		case side.required:
-			return nil, "", fmt.Errorf("give %s", orList(quoteAll(slices.DeleteFunc([]string{side.ref, side.text}, func(s string) bool { return s == "" }))))
+			return nil, "", fmt.Errorf("give %s", joinList(quoteAll(slices.DeleteFunc([]string{side.ref, side.text}, func(s string) bool { return s == "" })), "or"))
 		}
 	}
 	return line, stdin, nil

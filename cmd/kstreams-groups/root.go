@@ -462,7 +462,7 @@ func noArgs(c *cobra.Command, args []string) error {
 	}
 	if c != nil && !c.HasParent() {
 		if s := c.SuggestionsFor(args[0]); len(s) > 0 {
-			return usageErrorf("unknown command %q; did you mean %s?", args[0], orList(quoteAll(s)))
+			return usageErrorf("unknown command %q; did you mean %s?", args[0], joinList(quoteAll(s), "or"))
 		}
 	}
 	return usageErrorf("unexpected argument %q", args[0])

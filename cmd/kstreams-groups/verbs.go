@@ -194,12 +194,12 @@ func (a *app) newParentCmd(p *parentCmd) *cobra.Command {
 				}
 			}
 			if len(args) == 0 {
-				return usageErrorf("%s needs a subcommand: %s", p.name, orList(quoteAll(names)))
+				return usageErrorf("%s needs a subcommand: %s", p.name, joinList(quoteAll(names), "or"))
 			}
 			if s := c.SuggestionsFor(args[0]); len(s) > 0 {
-				return usageErrorf("unknown command %q for %s; did you mean %s?", args[0], p.name, orList(quoteAll(s)))
+				return usageErrorf("unknown command %q for %s; did you mean %s?", args[0], p.name, joinList(quoteAll(s), "or"))
 			}
-			return usageErrorf("unknown command %q for %s: want %s", args[0], p.name, orList(quoteAll(names)))
+			return usageErrorf("unknown command %q for %s: want %s", args[0], p.name, joinList(quoteAll(names), "or"))
 		},
 	}
 	for _, vb := range a.verbs() {
