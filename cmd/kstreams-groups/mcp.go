@@ -10,6 +10,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -225,11 +226,7 @@ func (t mcpTool) schema(vb *verb) *jsonschema.Schema {
 // flagHelpText is an option's help as a sentence, without pflag's `NAME`
 // quotes.
 func flagHelpText(f flagDef) string {
-	h := f.help
-	if h == "" {
-		h = f.kafkaHelp
-	}
-	return strings.ReplaceAll(h, "`", "")
+	return strings.ReplaceAll(cmp.Or(f.help, f.kafkaHelp), "`", "")
 }
 
 // argv is the verb's command line for the arguments (mode: the dry run's

@@ -9,6 +9,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -159,9 +160,6 @@ func (a *app) resourceLine(ctx context.Context, line []string, document bool) ([
 	if code == exitOK || document && json.Valid(stdout) && len(bytes.TrimSpace(stdout)) > 0 {
 		return stdout, nil
 	}
-	msg := strings.TrimSpace(strings.TrimSpace(string(stdout)) + "\n" + strings.TrimSpace(stderr))
-	if msg == "" {
-		msg = fmt.Sprintf("exit %d", code)
-	}
+	msg := cmp.Or(strings.TrimSpace(strings.TrimSpace(string(stdout))+"\n"+strings.TrimSpace(stderr)), fmt.Sprintf("exit %d", code))
 	return nil, errors.New(line[0] + ": " + format.EscapeMessage(msg))
 }

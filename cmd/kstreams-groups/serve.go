@@ -8,6 +8,7 @@ package main
 // SIGTERM, which stop it within a second with exit 0, as the playground.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -209,11 +210,7 @@ func checkWebConfig(ctx context.Context, path string) error {
 // invocation's own.
 func (a *app) serveClusters(cmd *cobra.Command) (names []string, cfgs []Config, err error) {
 	if len(a.profiles.values) <= 1 {
-		name := a.cfg.Profile
-		if name == "" {
-			name = "default"
-		}
-		return []string{name}, []Config{a.cfg}, nil
+		return []string{cmp.Or(a.cfg.Profile, "default")}, []Config{a.cfg}, nil
 	}
 	for _, p := range a.profiles.values {
 		p = strings.TrimSpace(p)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"runtime"
@@ -48,13 +49,9 @@ func resolveVersionFrom(v, c, d string, read func() (*debug.BuildInfo, bool)) ve
 		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":
-				if info.Commit == "" {
-					info.Commit = s.Value
-				}
+				info.Commit = cmp.Or(info.Commit, s.Value)
 			case "vcs.time":
-				if info.Date == "" {
-					info.Date = s.Value
-				}
+				info.Date = cmp.Or(info.Date, s.Value)
 			case "vcs.modified":
 				modified = s.Value == "true"
 			}
@@ -63,12 +60,7 @@ func resolveVersionFrom(v, c, d string, read func() (*debug.BuildInfo, bool)) ve
 			info.Commit += "-dirty"
 		}
 	}
-	if info.Commit == "" {
-		info.Commit = "unknown"
-	}
-	if info.Date == "" {
-		info.Date = "unknown"
-	}
+	info.Commit, info.Date = cmp.Or(info.Commit, "unknown"), cmp.Or(info.Date, "unknown")
 	return info
 }
 
