@@ -216,44 +216,55 @@ func (o parsedOpt[T]) value(v flagValues) (T, bool, error) {
 	return t, true, err
 }
 
-// or is the option's parsed value, def when it was not given.
-func (o parsedOpt[T]) or(v flagValues, def T) (T, error) {
-	if t, given, err := o.value(v); given {
-		return t, err
-	}
-	return def, nil
+// boundedOpt is an option whose value is a whole number (intOpt) or a
+// duration (durationOpt) of at least min: a value that does not parse or
+// is below min is refused with bad, a message with a %q for the value as
+// given. parse is a plain function, not a closure: the package's own
+// options are made at init, whose allocations have a budget
+// (TestStartup_initBudget).
+type boundedOpt[T int | time.Duration] struct {
+	stringOpt
+	parse func(string) (T, error)
+	min   T
+	bad   string
 }
 
-// durationOpt is an option whose value is a duration of at least min, and
-// intOpt one whose value is a whole number of at least min: a value that
-// does not parse or is below min is refused with bad, a message with a %q
-// for the value as given.
 type (
-	durationOpt = parsedOpt[time.Duration]
-	intOpt      = parsedOpt[int]
+	durationOpt = boundedOpt[time.Duration]
+	intOpt      = boundedOpt[int]
 )
 
 // anyDuration is the min of a duration option that takes any duration.
 const anyDuration = time.Duration(math.MinInt64)
 
 func durationOption(f flagDef, min time.Duration, bad string) durationOpt {
-	return parsedOption(f, atLeast(time.ParseDuration, min, bad))
+	return durationOpt{stringOption(f), time.ParseDuration, min, bad}
 }
 
 func intOption(f flagDef, min int, bad string) intOpt {
-	return parsedOption(f, atLeast(strconv.Atoi, min, bad))
+	return intOpt{stringOption(f), strconv.Atoi, min, bad}
 }
 
-// atLeast is a parse of a value (spaces around it ignored) of at least
-// min, refused with bad.
-func atLeast[T int | time.Duration](parse func(string) (T, error), min T, bad string) func(_, s string) (T, error) {
-	return func(_, s string) (T, error) {
-		n, err := parse(strings.TrimSpace(s))
-		if err != nil || n < min {
-			return 0, fmt.Errorf(bad, s)
-		}
-		return n, nil
+// value is the option's value and whether it was given; the error is a
+// usage error's.
+func (o boundedOpt[T]) value(v flagValues) (T, bool, error) {
+	s := o.given(v)
+	if s == nil {
+		return 0, false, nil
 	}
+	n, err := o.parse(strings.TrimSpace(*s))
+	if err != nil || n < o.min {
+		return 0, true, fmt.Errorf(o.bad, *s)
+	}
+	return n, true, nil
+}
+
+// or is the option's value, def when it was not given.
+func (o boundedOpt[T]) or(v flagValues, def T) (T, error) {
+	if t, given, err := o.value(v); given {
+		return t, err
+	}
+	return def, nil
 }
 
 // get returns whether the option was given and its value, nil when it was

@@ -70,7 +70,7 @@ was written since.`,
   kstreams-groups history --group my-app --since 2026-12-06T03:00:00Z --until 2026-12-06T04:00:00Z -o json`,
 		parse: func(v flagValues) job {
 			var errs []error
-			var opts history.Options
+			opts := history.Options{MaxBytes: history.DefaultMaxBytes}
 			if gs := groupFlag.get(v); len(gs) == 1 {
 				opts.Group = gs[0]
 			} else if len(gs) > 1 {
@@ -83,8 +83,10 @@ was written since.`,
 			}
 			opts.Until, _, err = until.value(v)
 			errs = append(errs, err)
-			opts.MaxBytes, err = maxBytes.or(v, history.DefaultMaxBytes)
-			errs = append(errs, err)
+			if n, given, err := maxBytes.value(v); given {
+				opts.MaxBytes = n
+				errs = append(errs, err)
+			}
 			w, werr := parseWatch(v)
 			return job{opts: opts, parseErr: errors.Join(errs...), validate: withWatch(opts.Validate, werr), run: func(ctx context.Context) error { return a.history(ctx, opts, w) }}
 		},

@@ -180,13 +180,16 @@ func (a *app) upgradeApply(ctx context.Context, run applyRun) error {
 	})
 }
 
-// applyCodes are the exit codes of apply's outcomes other than done.
-var applyCodes = map[upgrade.ApplyOutcome]int{upgrade.ApplyRefused: applyRefused, upgrade.ApplyFailed: applyFailed,
-	upgrade.ApplyInterrupted: applyInterrupted, upgrade.ApplyNothing: applyNothing}
-
 func applyOutcome(res *upgrade.ApplyResult, _ []error) error {
-	if code, ok := applyCodes[res.Outcome()]; ok {
-		return &verbExit{code: code}
+	switch res.Outcome() {
+	case upgrade.ApplyRefused:
+		return &verbExit{code: applyRefused}
+	case upgrade.ApplyFailed:
+		return &verbExit{code: applyFailed}
+	case upgrade.ApplyInterrupted:
+		return &verbExit{code: applyInterrupted}
+	case upgrade.ApplyNothing:
+		return &verbExit{code: applyNothing}
 	}
 	return nil
 }
