@@ -418,15 +418,11 @@ func readConfigFile(cmd *cobra.Command, env environ) (*configFile, error) {
 		return nil, nil
 	}
 	data, err := configInput.readFile(cmd.Context(), "config file "+path, path)
-	var ue *usageError
-	switch {
-	case err == nil:
-	case errors.As(err, &ue):
-		return nil, err
-	case explicit || !errors.Is(err, os.ErrNotExist):
-		return nil, usageErrorf("cannot read config file: %v", err)
-	default:
+	if !explicit && errors.Is(err, os.ErrNotExist) {
 		return nil, nil
+	}
+	if err := asUsage(err, "cannot read config file: "); err != nil {
+		return nil, err
 	}
 	cf, err := parseConfigFile([]byte(data))
 	if err != nil {
@@ -618,12 +614,8 @@ func (c ClientSource) properties(ctx context.Context) (javaprops.Properties, cli
 	opts := clientconfig.Options{Source: c.Origin}
 	if c.Path != "" {
 		data, err := propertiesInput.readFile(ctx, "client properties "+c.Path+" ("+c.Origin+")", c.Path)
-		var ue *usageError
-		switch {
-		case errors.As(err, &ue):
+		if err := asUsage(err, "cannot read client properties ("+c.Origin+"): "); err != nil {
 			return props, opts, err
-		case err != nil:
-			return props, opts, usageErrorf("cannot read client properties (%s): %v", c.Origin, err)
 		}
 		if i := strings.IndexByte(data, 0); i >= 0 {
 			return props, opts, usageErrorf("client properties %s: line %d holds a NUL byte: is the file UTF-16? Kafka reads a properties file as ISO-8859-1 (save it as ASCII or Latin-1)",

@@ -194,11 +194,10 @@ func (a *app) serveOptions(ctx context.Context, v flagValues) (serveOptions, err
 // only once a bounded read found it small enough.
 func checkWebConfig(ctx context.Context, path string) error {
 	if _, err := webConfigInput.readFile(ctx, "--web.config.file "+path, path); err != nil {
-		var ue *usageError
-		if errors.As(err, &ue) || ctx.Err() != nil {
+		if ctx.Err() != nil {
 			return err
 		}
-		return usageErrorf("--web.config.file %s: %v", path, err)
+		return asUsage(err, "--web.config.file "+path+": ")
 	}
 	if err := web.Validate(path); err != nil {
 		return usageErrorf("--web.config.file %s: %v", path, err)
