@@ -59,6 +59,15 @@ func drawings[R any](graph func(res R) error, with declared) map[format.Output]r
 	return m
 }
 
+// oneDrawing refuses the groups of a drawing that holds one diagram: every
+// drawing but -o dot, which draws one graph per group.
+func oneDrawing(o format.Output, groups int) error {
+	if o != format.Dot && groups > 1 {
+		return usageErrorf("-o %s draws one group; pass a single --group (or use -o dot, which draws one graph per group)", o)
+	}
+	return nil
+}
+
 // metrics is the renderer of -o prometheus.
 func metrics[R any](prom func(w io.Writer, res R) error, with declared) map[format.Output]render[R] {
 	return map[format.Output]render[R]{format.Prometheus: {write: prom, with: with}}
