@@ -156,13 +156,7 @@ standby settings.`,
 			opts.Groups, opts.AllGroups = groupFlag.get(v), allGroupsFlag.get(v)
 			verbose := verboseFlag.get(v)
 			w, werr := parseWatch(v)
-			validate := func() error {
-				if perr != nil {
-					return perr
-				}
-				return opts.Validate()
-			}
-			return job{opts: opts, validate: withWatch(validate, werr), run: func(ctx context.Context) error { return a.check(ctx, opts, verbose, w) }}
+			return job{opts: opts, parseErr: perr, validate: withWatch(opts.Validate, werr), run: func(ctx context.Context) error { return a.check(ctx, opts, verbose, w) }}
 		},
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -131,18 +132,9 @@ func (a *app) newAdmin(ctx context.Context, t target) (client, error) {
 
 // debugConfig says where the settings of t came from; never a credential.
 func (a *app) debugConfig(w io.Writer, t target, s *clientconfig.Settings) {
-	file, profile, client := "none", "none", "none (PLAINTEXT)"
-	if a.cfg.File != "" {
-		file = a.cfg.File
-	}
-	if a.cfg.Profile != "" {
-		profile = a.cfg.Profile
-	}
-	if t.client.Origin != "" {
-		client = t.client.Origin
-	}
 	fmt.Fprintf(w, "debug: config file: %s; profile: %s; client properties: %s; security: %s; bootstrap: %s; timeout: %d ms\n",
-		file, profile, client, s, strings.Join(t.bootstrap, ","), a.cfg.Timeout.Milliseconds())
+		cmp.Or(a.cfg.File, "none"), cmp.Or(a.cfg.Profile, "none"), cmp.Or(t.client.Origin, "none (PLAINTEXT)"),
+		s, strings.Join(t.bootstrap, ","), a.cfg.Timeout.Milliseconds())
 }
 
 // connect prepares a verb that talks to Kafka, after validate has checked

@@ -1,15 +1,16 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -198,7 +199,8 @@ func newResolver(cmd *cobra.Command, env environ, profile *string) (*resolver, e
 		return r, nil
 	}
 	if cf == nil {
-		return nil, usageErrorf("profile %q: no config file (looked for %s; use --config)", r.profile, configPathHint(cmd, env))
+		looked, _ := configPath(cmd, env)
+		return nil, usageErrorf("profile %q: no config file (looked for %s; use --config)", r.profile, looked)
 	}
 	p, ok := cf.profiles[r.profile]
 	if !ok {
@@ -395,12 +397,9 @@ func expandPath(p, dir string, env environ) string {
 // scalars returns the keys of m that viper layers (everything but the
 // client properties, whose dotted keys viper would split).
 func scalars(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		if k != keyClientProperties && k != keyProfiles {
-			out[k] = v
-		}
-	}
+	out := maps.Clone(m)
+	delete(out, keyClientProperties)
+	delete(out, keyProfiles)
 	return out
 }
 
@@ -408,37 +407,22 @@ func profileNames(cf *configFile) string {
 	if len(cf.profiles) == 0 {
 		return "none"
 	}
-	names := make([]string, 0, len(cf.profiles))
-	for n := range cf.profiles {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
+	return strings.Join(slices.Sorted(maps.Keys(cf.profiles)), ", ")
 }
 
 // readConfigFile reads --config, KSTREAMS_GROUPS_CONFIG or the default
 // location; a missing default file is no error.
 func readConfigFile(cmd *cobra.Command, env environ) (*configFile, error) {
-	path, explicit := cmd.Flags().Lookup("config").Value.String(), true
-	if path == "" {
-		path = env.get("KSTREAMS_GROUPS_CONFIG")
-	}
-	if path == "" {
-		path, explicit = defaultConfigPath(env), false
-	}
+	path, explicit := configPath(cmd, env)
 	if path == "" {
 		return nil, nil
 	}
 	data, err := configInput.readFile(cmd.Context(), "config file "+path, path)
-	var ue *usageError
-	switch {
-	case err == nil:
-	case errors.As(err, &ue):
-		return nil, err
-	case explicit || !errors.Is(err, os.ErrNotExist):
-		return nil, usageErrorf("cannot read config file: %v", err)
-	default:
+	if !explicit && errors.Is(err, os.ErrNotExist) {
 		return nil, nil
+	}
+	if err := asUsage(err, "cannot read config file: "); err != nil {
+		return nil, err
 	}
 	cf, err := parseConfigFile([]byte(data))
 	if err != nil {
@@ -448,14 +432,13 @@ func readConfigFile(cmd *cobra.Command, env environ) (*configFile, error) {
 	return cf, nil
 }
 
-func configPathHint(cmd *cobra.Command, env environ) string {
-	if p := cmd.Flags().Lookup("config").Value.String(); p != "" {
-		return p
+// configPath is the config file's path: --config, KSTREAMS_GROUPS_CONFIG
+// (explicit) or the default location.
+func configPath(cmd *cobra.Command, env environ) (path string, explicit bool) {
+	if p := cmp.Or(cmd.Flags().Lookup("config").Value.String(), env.get("KSTREAMS_GROUPS_CONFIG")); p != "" {
+		return p, true
 	}
-	if p := env.get("KSTREAMS_GROUPS_CONFIG"); p != "" {
-		return p
-	}
-	return defaultConfigPath(env)
+	return defaultConfigPath(env), false
 }
 
 func defaultConfigPath(env environ) string {
@@ -631,12 +614,8 @@ func (c ClientSource) properties(ctx context.Context) (javaprops.Properties, cli
 	opts := clientconfig.Options{Source: c.Origin}
 	if c.Path != "" {
 		data, err := propertiesInput.readFile(ctx, "client properties "+c.Path+" ("+c.Origin+")", c.Path)
-		var ue *usageError
-		switch {
-		case errors.As(err, &ue):
+		if err := asUsage(err, "cannot read client properties ("+c.Origin+"): "); err != nil {
 			return props, opts, err
-		case err != nil:
-			return props, opts, usageErrorf("cannot read client properties (%s): %v", c.Origin, err)
 		}
 		if i := strings.IndexByte(data, 0); i >= 0 {
 			return props, opts, usageErrorf("client properties %s: line %d holds a NUL byte: is the file UTF-16? Kafka reads a properties file as ISO-8859-1 (save it as ASCII or Latin-1)",

@@ -59,6 +59,15 @@ func drawings[R any](graph func(res R) error, with declared) map[format.Output]r
 	return m
 }
 
+// oneDrawing refuses the groups of a drawing that holds one diagram: every
+// drawing but -o dot, which draws one graph per group.
+func oneDrawing(o format.Output, groups int) error {
+	if o != format.Dot && groups > 1 {
+		return usageErrorf("-o %s draws one group; pass a single --group (or use -o dot, which draws one graph per group)", o)
+	}
+	return nil
+}
+
 // metrics is the renderer of -o prometheus.
 func metrics[R any](prom func(w io.Writer, res R) error, with declared) map[format.Output]render[R] {
 	return map[format.Output]render[R]{format.Prometheus: {write: prom, with: with}}
@@ -136,7 +145,7 @@ func (vb *verb) checkOutput(o format.Output, v flagValues) error {
 	}
 	msg := fmt.Sprintf("-o %s: %s prints %s", o, vb.command(), describeOutputs(vb.outputRules()))
 	if who := printersOf(o); len(who) > 0 {
-		msg += fmt.Sprintf("; -o %s is printed by %s", o, joinAnd(who))
+		msg += fmt.Sprintf("; -o %s is printed by %s", o, joinList(who, "and"))
 	}
 	return usageErrorf("%s", msg)
 }
@@ -146,25 +155,17 @@ func (vb *verb) checkOutput(o format.Output, v flagValues) error {
 func describeOutputs(rules []outputRule) string {
 	var parts []string
 	for _, r := range outputsOf(rules) {
-		s := joinFormats(r.formats)
+		names := make([]string, len(r.formats))
+		for i, f := range r.formats {
+			names[i] = string(f)
+		}
+		s := joinList(names, "or")
 		if r.with != nil {
 			s += " with --" + r.with.def().name
 		}
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, ", and ")
-}
-
-// joinFormats is "text, json or yaml".
-func joinFormats(fs []format.Output) string {
-	names := make([]string, len(fs))
-	for i, f := range fs {
-		names[i] = string(f)
-	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // printersOf names the commands that print o ("describe --topology").
@@ -188,13 +189,6 @@ func printersOf(o format.Output) []string {
 		add(c.name, c.outputs)
 	}
 	return who
-}
-
-func joinAnd(s []string) string {
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // verbFormats are every format the verb may print, for the completion of
@@ -225,18 +219,6 @@ func (vb *verb) exitHelp() string {
 		return ownExitHelp(vb.own.statuses, vb.own.note)
 	}
 	return exitStatusHelpOf(vb.exits)
-}
-
-// exitCodes are the codes the verb can end with, from its declaration.
-func (vb *verb) exitCodes() []int {
-	if vb.own != nil {
-		var codes []int
-		for _, s := range vb.own.statuses {
-			codes = append(codes, s.Code)
-		}
-		return codes
-	}
-	return vb.exits
 }
 
 // exitStatusHelpOf is the "Exit status:" block of the rows of exitStatuses

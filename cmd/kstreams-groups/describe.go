@@ -147,11 +147,8 @@ func (a *app) describe(ctx context.Context, opts describe.Options, w watchOption
 // the pictures hold one diagram, so they take one group. Status messages and errors go to stderr
 // (failures), where they cannot break the drawing.
 func (a *app) describeGraphs(res *describe.Result) error {
-	if a.cfg.Output == format.Mermaid && len(res.Groups) > 1 {
-		return usageErrorf("-o mermaid draws one group; pass a single --group (or use -o dot, which draws one graph per group)")
-	}
-	if a.cfg.Output.Picture() && len(res.Groups) > 1 {
-		return usageErrorf("-o %s draws one group; pass a single --group (or use -o dot, which draws one graph per group)", a.cfg.Output)
+	if err := oneDrawing(a.cfg.Output, len(res.Groups)); err != nil {
+		return err
 	}
 	for _, g := range res.Groups {
 		if g.Err == nil && g.TopologyStatus == topology.Available {

@@ -76,15 +76,9 @@ is wrong:
   kstreams-groups doctor --group my-app -o json`,
 		parse: func(v flagValues) job {
 			opts := doctor.Options{Groups: groupFlag.get(v), AllGroups: allGroupsFlag.get(v), Now: func() time.Time { return a.clock().Now() }}
-			n, _, serr := storm.value(v)
-			opts.StormThreshold = n
-			validate := func() error {
-				if serr != nil {
-					return serr
-				}
-				return opts.Validate()
-			}
-			return job{opts: opts, validate: validate, run: func(ctx context.Context) error { return a.doctor(ctx, opts) }}
+			var serr error
+			opts.StormThreshold, _, serr = storm.value(v)
+			return job{opts: opts, parseErr: serr, validate: opts.Validate, run: func(ctx context.Context) error { return a.doctor(ctx, opts) }}
 		},
 	}
 }

@@ -41,14 +41,6 @@ func (e environ) homeDir() (string, error) {
 	return "", errors.New("$HOME is not defined")
 }
 
-// mapEnviron is an environment of the given variables only.
-func mapEnviron(vars map[string]string) environ {
-	return environ{lookup: func(key string) (string, bool) {
-		v, ok := vars[key]
-		return v, ok
-	}}
-}
-
 // envName is the variable of a setting: KSTREAMS_GROUPS_ + its key in
 // upper case, - as _.
 func envName(key string) string {

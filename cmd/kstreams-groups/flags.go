@@ -55,7 +55,7 @@ type flagDef struct {
 }
 
 // optionalNoValue is what an optionalFlag holds when given without a value
-// (joinOptionalArgs writes it): NUL, which no argument can hold.
+// (joinOptionalArgsOf writes it): NUL, which no argument can hold.
 const optionalNoValue = "\x00"
 
 // optionalValue is the value of an optionalFlag. It is a plain string flag
@@ -192,51 +192,9 @@ func (o stringOpt) given(v flagValues) *string {
 	return &s
 }
 
-// durationOpt is an option whose value is a duration of at least min, and
-// intOpt one whose value is a whole number of at least min: a value that
-// does not parse or is below min is refused with bad, a message with a %q
-// for the value as given. Their flags stay strings, so that the refusal is
-// the verb's message, not pflag's.
-type (
-	durationOpt struct {
-		stringOpt
-		min time.Duration
-		bad string
-	}
-	intOpt struct {
-		stringOpt
-		min int
-		bad string
-	}
-)
-
-// anyDuration is the min of a duration option that takes any duration.
-const anyDuration = time.Duration(math.MinInt64)
-
-func durationOption(f flagDef, min time.Duration, bad string) durationOpt {
-	return durationOpt{stringOption(f), min, bad}
-}
-
-func intOption(f flagDef, min int, bad string) intOpt {
-	return intOpt{stringOption(f), min, bad}
-}
-
-// value is the option's duration and whether it was given; the error is a
-// usage error's (it says why the value is refused).
-func (o durationOpt) value(v flagValues) (time.Duration, bool, error) {
-	s := o.given(v)
-	if s == nil {
-		return 0, false, nil
-	}
-	d, err := time.ParseDuration(strings.TrimSpace(*s))
-	if err != nil || d < o.min {
-		return 0, true, fmt.Errorf(o.bad, *s)
-	}
-	return d, true, nil
-}
-
-// parsedOpt is an option whose value the verb's package parses, with its
-// own messages (check's counts and durations: check.ParseCount).
+// parsedOpt is an option whose value is parsed, with the verb's own
+// messages (check's counts and durations: check.ParseCount). Its flag stays
+// a string, so that a refusal is the verb's message, not pflag's.
 type parsedOpt[T any] struct {
 	stringOpt
 	parse func(option, s string) (T, error)
@@ -258,18 +216,55 @@ func (o parsedOpt[T]) value(v flagValues) (T, bool, error) {
 	return t, true, err
 }
 
-// value is the option's number and whether it was given; the error is a
+// boundedOpt is an option whose value is a whole number (intOpt) or a
+// duration (durationOpt) of at least min: a value that does not parse or
+// is below min is refused with bad, a message with a %q for the value as
+// given. parse is a plain function, not a closure: the package's own
+// options are made at init, whose allocations have a budget
+// (TestStartup_initBudget).
+type boundedOpt[T int | time.Duration] struct {
+	stringOpt
+	parse func(string) (T, error)
+	min   T
+	bad   string
+}
+
+type (
+	durationOpt = boundedOpt[time.Duration]
+	intOpt      = boundedOpt[int]
+)
+
+// anyDuration is the min of a duration option that takes any duration.
+const anyDuration = time.Duration(math.MinInt64)
+
+func durationOption(f flagDef, min time.Duration, bad string) durationOpt {
+	return durationOpt{stringOption(f), time.ParseDuration, min, bad}
+}
+
+func intOption(f flagDef, min int, bad string) intOpt {
+	return intOpt{stringOption(f), strconv.Atoi, min, bad}
+}
+
+// value is the option's value and whether it was given; the error is a
 // usage error's.
-func (o intOpt) value(v flagValues) (int, bool, error) {
+func (o boundedOpt[T]) value(v flagValues) (T, bool, error) {
 	s := o.given(v)
 	if s == nil {
 		return 0, false, nil
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(*s))
+	n, err := o.parse(strings.TrimSpace(*s))
 	if err != nil || n < o.min {
 		return 0, true, fmt.Errorf(o.bad, *s)
 	}
 	return n, true, nil
+}
+
+// or is the option's value, def when it was not given.
+func (o boundedOpt[T]) or(v flagValues, def T) (T, error) {
+	if t, given, err := o.value(v); given {
+		return t, err
+	}
+	return def, nil
 }
 
 // get returns whether the option was given and its value, nil when it was
@@ -341,7 +336,7 @@ func kindOf(f *pflag.Flag) flagKind {
 }
 
 // optionalFlagNames are the options of vbs that take an optional value,
-// for joinOptionalArgs.
+// for joinOptionalArgsOf.
 func optionalFlagNames(vbs []*verb) []string {
 	var names []string
 	for _, vb := range vbs {
@@ -354,17 +349,13 @@ func optionalFlagNames(vbs []*verb) []string {
 	return names
 }
 
-// joinOptionalArgs gives pflag the options that take an optional value in
-// the = form, as joptsimple reads them: "--state VALUE" becomes
+// joinOptionalArgsOf gives pflag the options of vbs that take an optional
+// value in the = form, as joptsimple reads them: "--state VALUE" becomes
 // "--state=VALUE" when VALUE is not an option, and a "--state" without a
 // value "--state=" plus optionalNoValue. The word a shell completion asks
-// about (the last of cobra's __complete request) is left as it is.
-func joinOptionalArgs(args []string) []string {
-	return joinOptionalArgsOf(args, verbs())
-}
-
-// joinOptionalArgsOf is joinOptionalArgs for the options of vbs (a run's
-// own verbs: making the declarations a second time cost its start-up).
+// about (the last of cobra's __complete request) is left as it is. vbs are
+// a run's own verbs: making the declarations a second time cost its
+// start-up.
 func joinOptionalArgsOf(args []string, vbs []*verb) []string {
 	names := optionalFlagNames(vbs)
 	// Never nil: cobra reads os.Args when given nil.

@@ -88,13 +88,7 @@ was written since.`,
 				errs = append(errs, err)
 			}
 			w, werr := parseWatch(v)
-			validate := func() error {
-				if err := errors.Join(errs...); err != nil {
-					return err
-				}
-				return opts.Validate()
-			}
-			return job{opts: opts, validate: withWatch(validate, werr), run: func(ctx context.Context) error { return a.history(ctx, opts, w) }}
+			return job{opts: opts, parseErr: errors.Join(errs...), validate: withWatch(opts.Validate, werr), run: func(ctx context.Context) error { return a.history(ctx, opts, w) }}
 		},
 	}
 }

@@ -122,3 +122,13 @@ func readBounded(ctx context.Context, open func() (io.ReadCloser, error), limit 
 		}
 	}
 }
+
+// asUsage is the error of a local read as a usage error after prefix; the
+// read's own usage error (too large) is returned as it is.
+func asUsage(err error, prefix string) error {
+	var ue *usageError
+	if err == nil || errors.As(err, &ue) {
+		return err
+	}
+	return usageErrorf("%s%v", prefix, err)
+}

@@ -90,13 +90,7 @@ named on stderr as "could not read …".`,
 			if given {
 				opts.MinAge, opts.MinAgeGiven = d, true
 			}
-			validate := func() error {
-				if perr != nil {
-					return perr
-				}
-				return opts.Validate()
-			}
-			return job{opts: opts, validate: validate, run: func(ctx context.Context) error { return a.inventory(ctx, opts) }}
+			return job{opts: opts, parseErr: perr, validate: opts.Validate, run: func(ctx context.Context) error { return a.inventory(ctx, opts) }}
 		},
 	}
 }

@@ -15,11 +15,7 @@ import (
 // quotedStates is the Java tool's way of naming the states in --state's
 // help: 'Empty', 'NotReady', ..., and 'Dead'.
 func quotedStates() string {
-	names := kafka.StateNames()
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = "'" + n + "'"
-	}
+	q := quoteAll(kafka.StateNames())
 	return strings.Join(q[:len(q)-1], ", ") + ", and " + q[len(q)-1]
 }
 

@@ -10,6 +10,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -114,16 +115,6 @@ func mcpTools() []mcpTool {
 			dryRun: []string{"--dry-run"}, execute: []string{"--execute"},
 			about: "Delete the orphaned internal topics (no live group declares them) older than min_age, each re-checked just before: the plan lists them with their bytes."},
 	}
-}
-
-// mcpNoTool is why no tool runs the verb, "" when one does (none yet: a
-// switch, not a map, costs nothing at start).
-func mcpNoTool(verb string) string {
-	switch verb {
-	case "apply":
-		return "upgrade apply writes its offsets to a file of the server's (--export) and runs for minutes across a redeploy: a person runs it in a terminal, with upgrade_plan's answer"
-	}
-	return ""
 }
 
 // mcpNever are the options no tool offers: the watch (a call answers
@@ -235,11 +226,7 @@ func (t mcpTool) schema(vb *verb) *jsonschema.Schema {
 // flagHelpText is an option's help as a sentence, without pflag's `NAME`
 // quotes.
 func flagHelpText(f flagDef) string {
-	h := f.help
-	if h == "" {
-		h = f.kafkaHelp
-	}
-	return strings.ReplaceAll(h, "`", "")
+	return strings.ReplaceAll(cmp.Or(f.help, f.kafkaHelp), "`", "")
 }
 
 // argv is the verb's command line for the arguments (mode: the dry run's
@@ -293,7 +280,7 @@ func (t mcpTool) argv(vb *verb, args map[string]any, mode, connection []string) 
 		case hasText:
 			line, stdin = append(line, diff.Stdin), text
 		case side.required:
-			return nil, "", fmt.Errorf("give %s", orList(quoteAll(slices.DeleteFunc([]string{side.ref, side.text}, func(s string) bool { return s == "" }))))
+			return nil, "", fmt.Errorf("give %s", joinList(quoteAll(slices.DeleteFunc([]string{side.ref, side.text}, func(s string) bool { return s == "" })), "or"))
 		}
 	}
 	return line, stdin, nil
@@ -371,12 +358,9 @@ when stdin does, once every request read is answered.`,
 
 func mcpOptionsOf(v flagValues) (mcpOptions, error) {
 	o := mcpOptions{allowWrites: mcpFlag.allowWrites.get(v), auditLog: mcpFlag.auditLog.get(v), scopes: mcpFlag.scope.get(v)}
-	n, given, err := mcpFlag.budget.value(v)
-	if err != nil {
+	var err error
+	if o.budget, _, err = mcpFlag.budget.value(v); err != nil {
 		return o, &usageError{err: err}
-	}
-	if given {
-		o.budget = n
 	}
 	return o, nil
 }
@@ -501,10 +485,7 @@ func (a *app) mcpToolOf(t mcpTool, connection []string) mcp.Tool {
 // command runs it, and makes its answer.
 func (a *app) mcpRun(ctx context.Context, t mcpTool, vb *verb, line []string, stdin string) mcp.Answer {
 	code, stdout, stderr := a.runLine(ctx, line, stdin)
-	doc := bytes.TrimSpace(stdout)
-	if !json.Valid(doc) || len(doc) == 0 {
-		doc = nil
-	}
+	doc := jsonDoc(stdout)
 	failed := doc == nil || vb.own == nil && code != exitOK || vb.own != nil && mcpFailed(vb, code)
 	ans := mcp.Answer{Document: doc, Failed: failed, Outcome: outcomeName(vb, code),
 		Summary: mcpSummary(t, vb, code, doc, stderr)}
@@ -521,6 +502,14 @@ func (a *app) runLine(ctx context.Context, line []string, stdin string) (int, []
 	d.signals = nil
 	code := runContext(ctx, line, IOStreams{In: strings.NewReader(stdin), Out: &out, ErrOut: &errOut}, d)
 	return code, out.Bytes(), errOut.String()
+}
+
+// jsonDoc is the JSON document a command line printed, nil for none.
+func jsonDoc(stdout []byte) []byte {
+	if doc := bytes.TrimSpace(stdout); len(doc) > 0 && json.Valid(doc) {
+		return doc
+	}
+	return nil
 }
 
 // outcomeName is how the verb ended, for the audit log: ok, or the exit
@@ -654,10 +643,7 @@ func withoutVolatile(v any) any {
 // members' partitions, none of an Empty group's); for a write that names
 // no group, the state of every group (list --state).
 func (a *app) mcpGroupState(ctx context.Context, args map[string]any, connection []string) (string, error) {
-	var which []string
-	for _, g := range stringsArg(args, "group") {
-		which = append(which, "--group="+g)
-	}
+	which := groupOptions(args)
 	if all, _ := args["all-groups"].(bool); all && len(which) == 0 {
 		which = []string{"--all-groups"}
 	}
@@ -699,14 +685,10 @@ func (a *app) mcpPlanWithoutDryRun(ctx context.Context, t mcpTool, args map[stri
 	if code := runContext(ctx, line, IOStreams{In: strings.NewReader(stdin), Out: io.Discard, ErrOut: &errOut}, d); code != exitOK {
 		return mcp.Answer{Failed: true, Outcome: outcomeName(vb, code), Summary: mcpSummary(t, vb, code, nil, errOut.String())}
 	}
-	var which []string
-	for _, g := range stringsArg(args, "group") {
-		which = append(which, "--group="+g)
-	}
-	line = append(committedOffsetsLine(which), "--output=json", "--detailed-exit-codes")
+	line = append(committedOffsetsLine(groupOptions(args)), "--output=json", "--detailed-exit-codes")
 	code, stdout, stderr := a.runLine(ctx, append(line, connection...), "")
-	doc := bytes.TrimSpace(stdout)
-	if !json.Valid(doc) || len(doc) == 0 {
+	doc := jsonDoc(stdout)
+	if doc == nil {
 		return mcp.Answer{Failed: true, Outcome: outcomeName(vb, code), Summary: format.EscapeMessage(stderr)}
 	}
 	plan, _ := json.Marshal(map[string]any{"verb": vb.name, "arguments": args, "offsets_now": json.RawMessage(doc)})
@@ -715,14 +697,13 @@ func (a *app) mcpPlanWithoutDryRun(ctx context.Context, t mcpTool, args map[stri
 			" " + groupsLine(doc)}
 }
 
-// stringsArg is an array argument's strings.
-func stringsArg(args map[string]any, name string) []string {
+// groupOptions are the --group options of the groups the arguments name.
+func groupOptions(args map[string]any) []string {
 	var out []string
-	if l, ok := args[name].([]any); ok {
-		for _, e := range l {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
+	l, _ := args["group"].([]any)
+	for _, e := range l {
+		if s, ok := e.(string); ok {
+			out = append(out, "--group="+s)
 		}
 	}
 	return out

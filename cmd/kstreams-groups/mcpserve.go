@@ -9,6 +9,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -99,13 +101,7 @@ func (a *app) mcpHTTP(cmd *cobra.Command, names []string, o mcpOptions, logger *
 
 // withoutProfile is the connection options without --profile.
 func withoutProfile(connection []string) []string {
-	var out []string
-	for _, c := range connection {
-		if !strings.HasPrefix(c, "--profile=") {
-			out = append(out, c)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(connection), func(c string) bool { return strings.HasPrefix(c, "--profile=") })
 }
 
 // addMCPResources adds the groups of the cluster of o's connection to s
@@ -164,9 +160,6 @@ func (a *app) resourceLine(ctx context.Context, line []string, document bool) ([
 	if code == exitOK || document && json.Valid(stdout) && len(bytes.TrimSpace(stdout)) > 0 {
 		return stdout, nil
 	}
-	msg := strings.TrimSpace(strings.TrimSpace(string(stdout)) + "\n" + strings.TrimSpace(stderr))
-	if msg == "" {
-		msg = fmt.Sprintf("exit %d", code)
-	}
+	msg := cmp.Or(strings.TrimSpace(strings.TrimSpace(string(stdout))+"\n"+strings.TrimSpace(stderr)), fmt.Sprintf("exit %d", code))
 	return nil, errors.New(line[0] + ": " + format.EscapeMessage(msg))
 }

@@ -108,8 +108,8 @@ func (a *app) overviewPrinter(opts overview.Options) printer[*overview.Result] {
 	}
 	p.more = drawings(func(res *overview.Result) error {
 		o := a.cfg.Output
-		if o != format.Dot && len(res.Groups) > 1 {
-			return usageErrorf("-o %s draws one group; pass a single --group (or use -o dot, which draws one graph per group)", o)
+		if err := oneDrawing(o, len(res.Groups)); err != nil {
+			return err
 		}
 		for _, g := range res.Groups {
 			if g.Err == nil {

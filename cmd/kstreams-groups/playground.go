@@ -75,12 +75,8 @@ end it with exit 0 (130 or 143 while the seed is still being read).`,
 			state := playground.DefaultState()
 			if seedFile != "" {
 				data, err := stateInput.readFile(cmd.Context(), "state file "+seedFile, seedFile)
-				var ue *usageError
-				switch {
-				case errors.As(err, &ue):
+				if err := asUsage(err, "cannot read state file: "); err != nil {
 					return err
-				case err != nil:
-					return usageErrorf("cannot read state file: %v", err)
 				}
 				if state, err = playground.ParseState([]byte(data)); err != nil {
 					return usageErrorf("state file %s: %v", seedFile, err)

@@ -35,44 +35,36 @@ func writeReference(root *cobra.Command, dir string) error {
 		}
 	}
 	root.DisableAutoGenTag = true
-	// The exit codes are a table in the help's columns: keep them so.
-	var fence func(c *cobra.Command)
-	fence = func(c *cobra.Command) {
+	// doc.GenMarkdownTreeCustom, with each page as its command's help
+	// shows the options: without the root's that it does not take.
+	return eachPage(root, func(c *cobra.Command) error {
+		// The exit codes are a table in the help's columns: keep them so.
 		if description, exits, ok := strings.Cut(c.Long, "\n\nExit status:\n"); ok {
 			c.Long = description + "\n\nExit status:\n\n```\n" + exits + "\n```"
 		}
-		for _, sub := range c.Commands() {
-			fence(sub)
+		var buf bytes.Buffer
+		buf.WriteString("<!-- Generated from the commands by `make docs` (gen-docs --reference); do not edit. -->\n\n")
+		var err error
+		withUnusedGlobalsHidden(c, func() { err = doc.GenMarkdownCustom(c, &buf, func(name string) string { return name }) })
+		if err != nil {
+			return err
 		}
-	}
-	fence(root)
-	prepend := func(string) string {
-		return "<!-- Generated from the commands by `make docs` (gen-docs --reference); do not edit. -->\n\n"
-	}
-	return writeMarkdownTree(root, dir, prepend)
+		return os.WriteFile(filepath.Join(dir, strings.ReplaceAll(c.CommandPath(), " ", "_")+".md"), buf.Bytes(), 0o644)
+	})
 }
 
-// writeMarkdownTree is doc.GenMarkdownTreeCustom with each page written
-// as its command's help shows the options: without the root's that it
-// does not take (withUnusedGlobalsHidden).
-func writeMarkdownTree(c *cobra.Command, dir string, prepend func(string) string) error {
+// eachPage calls page for every command of c's tree that has a page, each
+// after its subcommands.
+func eachPage(c *cobra.Command, page func(c *cobra.Command) error) error {
 	for _, sub := range c.Commands() {
 		if !sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
 			continue
 		}
-		if err := writeMarkdownTree(sub, dir, prepend); err != nil {
+		if err := eachPage(sub, page); err != nil {
 			return err
 		}
 	}
-	name := filepath.Join(dir, strings.ReplaceAll(c.CommandPath(), " ", "_")+".md")
-	var buf bytes.Buffer
-	buf.WriteString(prepend(name))
-	var err error
-	withUnusedGlobalsHidden(c, func() { err = doc.GenMarkdownCustom(c, &buf, func(name string) string { return name }) })
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(name, buf.Bytes(), 0o644)
+	return page(c)
 }
 
 // manEnvironment is the ENVIRONMENT section of every man page (roff).
@@ -188,16 +180,7 @@ func roffEscape(s string) string {
 // writeManPages writes a man page per available command into dir.
 func writeManPages(root *cobra.Command, header *doc.GenManHeader, dir string) error {
 	root.DisableAutoGenTag = true
-	var walk func(c *cobra.Command) error
-	walk = func(c *cobra.Command) error {
-		for _, sub := range c.Commands() {
-			if !sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
-				continue
-			}
-			if err := walk(sub); err != nil {
-				return err
-			}
-		}
+	return eachPage(root, func(c *cobra.Command) error {
 		h := *header
 		var page []byte
 		var err error
@@ -207,6 +190,5 @@ func writeManPages(root *cobra.Command, header *doc.GenManHeader, dir string) er
 		}
 		name := strings.ReplaceAll(c.CommandPath(), " ", "-") + "." + header.Section
 		return os.WriteFile(filepath.Join(dir, name), page, 0o644)
-	}
-	return walk(root)
+	})
 }

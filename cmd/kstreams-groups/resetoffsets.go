@@ -177,11 +177,7 @@ func (a *app) resetOffsets(ctx context.Context, opts resetoffsets.Options, req r
 	})
 	var se *signalError
 	if len(unprintable) > 0 && !errors.As(err, &se) {
-		names := make([]string, len(unprintable))
-		for i, n := range unprintable {
-			names[i] = "'" + n + "'"
-		}
-		return usageErrorf("--export: the plan names %s, which a terminal cannot show as it is: redirect stdout to a file (> plan.csv), which holds the exact bytes for --from-file", strings.Join(names, ", "))
+		return usageErrorf("--export: the plan names %s, which a terminal cannot show as it is: redirect stdout to a file (> plan.csv), which holds the exact bytes for --from-file", strings.Join(quoteAll(unprintable), ", "))
 	}
 	return err
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -130,10 +131,7 @@ func (a *app) completing() bool {
 // usageHint is the one line after a usage error: the help of the command
 // that was run (a subcommand's own, "" for the root).
 func usageHint(path string) string {
-	if path == "" {
-		path = "kstreams-groups"
-	}
-	return "Run '" + path + " --help' for usage."
+	return "Run '" + cmp.Or(path, "kstreams-groups") + " --help' for usage."
 }
 
 // groupErrorLine is the stderr line for the error that kept one group from
@@ -462,7 +460,7 @@ func noArgs(c *cobra.Command, args []string) error {
 	}
 	if c != nil && !c.HasParent() {
 		if s := c.SuggestionsFor(args[0]); len(s) > 0 {
-			return usageErrorf("unknown command %q; did you mean %s?", args[0], orList(quoteAll(s)))
+			return usageErrorf("unknown command %q; did you mean %s?", args[0], joinList(quoteAll(s), "or"))
 		}
 	}
 	return usageErrorf("unexpected argument %q", args[0])

@@ -8,6 +8,7 @@ package main
 // SIGTERM, which stop it within a second with exit 0, as the playground.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -142,13 +143,12 @@ SIGTERM stop it within a second, with exit 0.`,
 // serveOptions reads and checks serve's options.
 func (a *app) serveOptions(ctx context.Context, v flagValues) (serveOptions, error) {
 	s := serveFlag
-	o := serveOptions{interval: defaultServeInterval, listen: defaultListen, maxSeries: defaultMaxSeries, memoryLimit: memoryLimit{auto: true},
+	o := serveOptions{listen: defaultListen, memoryLimit: memoryLimit{auto: true},
 		partitions: s.partitionMetrics.get(v), groups: s.group.get(v), checkSettings: v,
 		webConfig: s.webConfig.get(v), addrFile: s.addrFile.get(v)}
-	if d, given, err := s.interval.value(v); err != nil {
+	var err error
+	if o.interval, err = s.interval.or(v, defaultServeInterval); err != nil {
 		return o, &usageError{err: err}
-	} else if given {
-		o.interval = d
 	}
 	if given := s.listen.given(v); given != nil {
 		o.listen = strings.TrimSpace(*given)
@@ -156,10 +156,8 @@ func (a *app) serveOptions(ctx context.Context, v flagValues) (serveOptions, err
 			return o, usageErrorf("--listen: want HOST:PORT, such as 127.0.0.1:9464 or :9464, got %q", *given)
 		}
 	}
-	if n, given, err := s.maxSeries.value(v); err != nil {
+	if o.maxSeries, err = s.maxSeries.or(v, defaultMaxSeries); err != nil {
 		return o, &usageError{err: err}
-	} else if given {
-		o.maxSeries = n
 	}
 	if given := s.memoryLimit.given(v); given != nil {
 		m, err := parseMemoryLimit(*given)
@@ -180,7 +178,6 @@ func (a *app) serveOptions(ctx context.Context, v flagValues) (serveOptions, err
 			return o, usageErrorf("--log-level: want debug, info, warn or error, got %q", l)
 		}
 	}
-	var err error
 	if o.mcp, err = serveMCPOptions(v); err != nil {
 		return o, err
 	}
@@ -197,11 +194,10 @@ func (a *app) serveOptions(ctx context.Context, v flagValues) (serveOptions, err
 // only once a bounded read found it small enough.
 func checkWebConfig(ctx context.Context, path string) error {
 	if _, err := webConfigInput.readFile(ctx, "--web.config.file "+path, path); err != nil {
-		var ue *usageError
-		if errors.As(err, &ue) || ctx.Err() != nil {
+		if ctx.Err() != nil {
 			return err
 		}
-		return usageErrorf("--web.config.file %s: %v", path, err)
+		return asUsage(err, "--web.config.file "+path+": ")
 	}
 	if err := web.Validate(path); err != nil {
 		return usageErrorf("--web.config.file %s: %v", path, err)
@@ -213,11 +209,7 @@ func checkWebConfig(ctx context.Context, path string) error {
 // invocation's own.
 func (a *app) serveClusters(cmd *cobra.Command) (names []string, cfgs []Config, err error) {
 	if len(a.profiles.values) <= 1 {
-		name := a.cfg.Profile
-		if name == "" {
-			name = "default"
-		}
-		return []string{name}, []Config{a.cfg}, nil
+		return []string{cmp.Or(a.cfg.Profile, "default")}, []Config{a.cfg}, nil
 	}
 	for _, p := range a.profiles.values {
 		p = strings.TrimSpace(p)

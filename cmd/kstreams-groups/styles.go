@@ -38,27 +38,22 @@ func (t *terminal) check() error {
 
 // outStyles are the styles of stdout, decided on first use (after the
 // configuration is loaded, so that -o is known).
-func (a *app) outStyles() *format.Styles {
-	if a.term.out == nil {
-		on := a.colorOn(a.io.Out)
-		if on {
-			a.io.Out = ansiWriter(a.io.Out)
-		}
-		a.term.out = format.NewStyles(on)
-	}
-	return a.term.out
-}
+func (a *app) outStyles() *format.Styles { return a.styles(&a.term.out, &a.io.Out) }
 
 // errStyles are the styles of stderr.
-func (a *app) errStyles() *format.Styles {
-	if a.term.errOut == nil {
-		on := a.colorOn(a.io.ErrOut)
+func (a *app) errStyles() *format.Styles { return a.styles(&a.term.errOut, &a.io.ErrOut) }
+
+// styles are the styles of the stream *w, kept in *st; on a color they
+// wrap *w for a Windows console.
+func (a *app) styles(st **format.Styles, w *io.Writer) *format.Styles {
+	if *st == nil {
+		on := a.colorOn(*w)
 		if on {
-			a.io.ErrOut = ansiWriter(a.io.ErrOut)
+			*w = ansiWriter(*w)
 		}
-		a.term.errOut = format.NewStyles(on)
+		*st = format.NewStyles(on)
 	}
-	return a.term.errOut
+	return *st
 }
 
 // colorOn is the one color decision for a stream.

@@ -22,7 +22,7 @@ func flagError(c *cobra.Command, err error) error {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
 		if s := suggestFlags(c, name); len(s) > 0 {
-			return fmt.Errorf("%w; did you mean %s?", err, orList(s))
+			return fmt.Errorf("%w; did you mean %s?", err, joinList(s, "or"))
 		}
 		return err
 	}
@@ -97,10 +97,10 @@ func quoteAll(s []string) []string {
 	return out
 }
 
-// orList is "a, b or c".
-func orList(s []string) string {
+// joinList is "a, b or c" (conj "or").
+func joinList(s []string, conj string) string {
 	if len(s) < 2 {
 		return strings.Join(s, "")
 	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+	return strings.Join(s[:len(s)-1], ", ") + " " + conj + " " + s[len(s)-1]
 }

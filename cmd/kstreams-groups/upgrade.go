@@ -12,6 +12,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -91,25 +92,41 @@ or refuse it, and then the migration it needs:
   # The plan as JSON, the offsets to carry
   kstreams-groups upgrade plan --group orders-app build/topology.txt -o json | jq '.offsets'`,
 		parse: func(v flagValues) job {
-			opts := upgrade.Options{}
-			if gs := groupFlag.get(v); len(gs) > 0 {
-				opts.Group = gs[len(gs)-1]
-			}
-			if len(v.args) == 1 {
-				opts.New = v.args[0]
-			}
+			var opts upgrade.Options
+			opts.Group, opts.New = upgradeTarget(v)
 			validate := func() error {
-				switch {
-				case len(groupFlag.get(v)) > 1:
-					return errors.New("upgrade plan takes one --group")
-				case len(v.args) != 1:
-					return errors.New("upgrade plan takes one argument, NEW: a file with the new topology description, or - for stdin")
+				if err := checkUpgradeTarget("plan", v); err != nil {
+					return err
 				}
 				return opts.Validate()
 			}
 			return job{opts: opts, validate: validate, run: func(ctx context.Context) error { return a.upgradePlan(ctx, opts) }}
 		},
 	}
+}
+
+// upgradeTarget is the group (the last --group) and NEW of an upgrade
+// verb's invocation.
+func upgradeTarget(v flagValues) (group, nu string) {
+	if gs := groupFlag.get(v); len(gs) > 0 {
+		group = gs[len(gs)-1]
+	}
+	if len(v.args) == 1 {
+		nu = v.args[0]
+	}
+	return group, nu
+}
+
+// checkUpgradeTarget refuses an upgrade verb's invocation with more than
+// one --group or other than one NEW.
+func checkUpgradeTarget(verb string, v flagValues) error {
+	switch {
+	case len(groupFlag.get(v)) > 1:
+		return fmt.Errorf("upgrade %s takes one --group", verb)
+	case len(v.args) != 1:
+		return fmt.Errorf("upgrade %s takes one argument, NEW: a file with the new topology description, or - for stdin", verb)
+	}
+	return nil
 }
 
 // upgradePlan runs upgrade plan: one client within --timeout, NEW read as

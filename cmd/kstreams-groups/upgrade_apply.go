@@ -106,12 +106,7 @@ touched. -o json|yaml gives the run as one document.`,
 		parse: func(v flagValues) job {
 			run := applyRun{resume: resume.get(v)}
 			run.opts = upgrade.ApplyOptions{Execute: execute.get(v), Export: export.get(v)}
-			if gs := groupFlag.get(v); len(gs) > 0 {
-				run.opts.Group = gs[len(gs)-1]
-			}
-			if len(v.args) == 1 {
-				run.opts.New = v.args[0]
-			}
+			run.opts.Group, run.opts.New = upgradeTarget(v)
 			for _, s := range accept.get(v) {
 				run.opts.AcceptStateLoss = append(run.opts.AcceptStateLoss, strings.Split(s, ",")...)
 			}
@@ -130,12 +125,10 @@ func (r applyRun) validate(v flagValues, dryRun bool) error {
 		}
 		return nil
 	}
-	switch {
-	case len(groupFlag.get(v)) > 1:
-		return errors.New("upgrade apply takes one --group")
-	case len(v.args) != 1:
-		return errors.New("upgrade apply takes one argument, NEW: a file with the new topology description, or - for stdin")
-	case dryRun && r.opts.Execute:
+	if err := checkUpgradeTarget("apply", v); err != nil {
+		return err
+	}
+	if dryRun && r.opts.Execute {
 		return errors.New("upgrade apply takes --dry-run or --execute, not both")
 	}
 	return r.opts.Validate()
@@ -305,15 +298,19 @@ func writeExport(file string, j upgrade.Journal) error {
 		}
 		return err
 	}
-	if err := format.ResetOffsetsCSV(f, res); err != nil {
-		_ = f.Close()
-		return err
+	return closeSynced(f, format.ResetOffsetsCSV(f, res))
+}
+
+// closeSynced syncs f unless writing it failed (err), closes it, and
+// returns the first error.
+func closeSynced(f *os.File, err error) error {
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := f.Sync(); err != nil {
-		_ = f.Close()
-		return err
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	return f.Close()
+	return err
 }
 
 // writeJournalOnly replaces the journal through a temporary file and a
@@ -327,17 +324,8 @@ func writeJournalOnly(file string, j upgrade.Journal) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		_ = tmp.Close()
-		_ = os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		_ = tmp.Close()
-		_ = os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
+	_, err = tmp.Write(append(data, '\n'))
+	if err = closeSynced(tmp, err); err != nil {
 		_ = os.Remove(tmp.Name())
 		return err
 	}

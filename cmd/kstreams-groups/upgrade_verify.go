@@ -7,7 +7,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/format"
@@ -59,30 +58,18 @@ asking while the answer is "not yet". -o json|yaml gives one document.`,
 		example: `  # Right after starting the new version: wait until it is through
   kstreams-groups upgrade verify --group orders-app build/topology.txt --export orders-app-offsets.csv --wait 5m`,
 		parse: func(v flagValues) job {
-			opts := upgrade.VerifyOptions{}
-			if gs := groupFlag.get(v); len(gs) > 0 {
-				opts.Group = gs[len(gs)-1]
-			}
-			if len(v.args) == 1 {
-				opts.New = v.args[0]
-			}
-			d, given, werr := wait.value(v)
-			if given {
-				opts.Wait = d
-			}
+			var opts upgrade.VerifyOptions
+			opts.Group, opts.New = upgradeTarget(v)
+			var werr error
+			opts.Wait, _, werr = wait.value(v)
 			file := export.get(v)
 			validate := func() error {
-				switch {
-				case werr != nil:
-					return werr
-				case len(groupFlag.get(v)) > 1:
-					return errors.New("upgrade verify takes one --group")
-				case len(v.args) != 1:
-					return errors.New("upgrade verify takes one argument, NEW: a file with the new topology description, or - for stdin")
+				if err := checkUpgradeTarget("verify", v); err != nil {
+					return err
 				}
 				return opts.Validate()
 			}
-			return job{opts: opts, validate: validate, run: func(ctx context.Context) error { return a.upgradeVerify(ctx, opts, file) }}
+			return job{opts: opts, parseErr: werr, validate: validate, run: func(ctx context.Context) error { return a.upgradeVerify(ctx, opts, file) }}
 		},
 	}
 }

@@ -69,6 +69,9 @@ type verb struct {
 type job struct {
 	// opts is the verb's options struct, for flag-parsing tests (deps.runF).
 	opts any
+	// parseErr is the refusal of a value the parse could not read,
+	// reported before validate.
+	parseErr error
 	// validate is the verb's own checks in the Java tool's order (its
 	// Options.Validate); nil when it has none.
 	validate func() error
@@ -191,12 +194,12 @@ func (a *app) newParentCmd(p *parentCmd) *cobra.Command {
 				}
 			}
 			if len(args) == 0 {
-				return usageErrorf("%s needs a subcommand: %s", p.name, orList(quoteAll(names)))
+				return usageErrorf("%s needs a subcommand: %s", p.name, joinList(quoteAll(names), "or"))
 			}
 			if s := c.SuggestionsFor(args[0]); len(s) > 0 {
-				return usageErrorf("unknown command %q for %s; did you mean %s?", args[0], p.name, orList(quoteAll(s)))
+				return usageErrorf("unknown command %q for %s; did you mean %s?", args[0], p.name, joinList(quoteAll(s), "or"))
 			}
-			return usageErrorf("unknown command %q for %s: want %s", args[0], p.name, orList(quoteAll(names)))
+			return usageErrorf("unknown command %q for %s: want %s", args[0], p.name, joinList(quoteAll(names), "or"))
 		},
 	}
 	for _, vb := range a.verbs() {
@@ -300,10 +303,12 @@ func (a *app) validate(ctx context.Context, present []*verb, v flagValues) (job,
 	var j job
 	for _, vb := range present {
 		j = vb.parse(v)
-		if j.validate != nil {
-			if err := j.validate(); err != nil {
-				return job{}, &usageError{err: err}
-			}
+		err := j.parseErr
+		if err == nil && j.validate != nil {
+			err = j.validate()
+		}
+		if err != nil {
+			return job{}, &usageError{err: err}
 		}
 	}
 	if err := sharedChecks(v.lenient(), has); err != nil {
@@ -433,27 +438,39 @@ func runVerb[R verbResult](a *app, ctx context.Context, p printer[R], run func(c
 		}
 		return err
 	}
+	lines, notes, outcome := p.report(res, o)
+	for _, line := range lines {
+		a.printError(line)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(a.io.ErrOut, n)
+	}
+	return outcome
+}
+
+// report is what a printed result says beyond its output: the line of
+// each failure (in -o o), its notes, and the outcome that sets the exit
+// code.
+func (p printer[R]) report(res R, o format.Output) (lines, notes []string, outcome error) {
 	var causes []error
 	for _, f := range res.Failures() {
 		if p.line != nil {
 			if line := p.line(res, f, o); line != "" {
-				a.printError(line)
+				lines = append(lines, line)
 			}
 		}
 		causes = append(causes, f.Err)
 	}
 	if p.notes != nil {
-		for _, n := range p.notes(res) {
-			fmt.Fprintln(a.io.ErrOut, n)
-		}
+		notes = p.notes(res)
 	}
-	if p.outcome != nil {
-		return p.outcome(res, causes)
+	switch {
+	case p.outcome != nil:
+		outcome = p.outcome(res, causes)
+	case len(causes) > 0:
+		outcome = &outcomeError{causes: causes}
 	}
-	if len(causes) > 0 {
-		return &outcomeError{causes: causes}
-	}
-	return nil
+	return lines, notes, outcome
 }
 
 // runSession opens the verb's session, runs it with the status line of

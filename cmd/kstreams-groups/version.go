@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"runtime"
@@ -48,13 +49,9 @@ func resolveVersionFrom(v, c, d string, read func() (*debug.BuildInfo, bool)) ve
 		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":
-				if info.Commit == "" {
-					info.Commit = s.Value
-				}
+				info.Commit = cmp.Or(info.Commit, s.Value)
 			case "vcs.time":
-				if info.Date == "" {
-					info.Date = s.Value
-				}
+				info.Date = cmp.Or(info.Date, s.Value)
 			case "vcs.modified":
 				modified = s.Value == "true"
 			}
@@ -63,18 +60,8 @@ func resolveVersionFrom(v, c, d string, read func() (*debug.BuildInfo, bool)) ve
 			info.Commit += "-dirty"
 		}
 	}
-	if info.Commit == "" {
-		info.Commit = "unknown"
-	}
-	if info.Date == "" {
-		info.Date = "unknown"
-	}
+	info.Commit, info.Date = cmp.Or(info.Commit, "unknown"), cmp.Or(info.Date, "unknown")
 	return info
-}
-
-// short is the one-line form printed by --version.
-func (v versionInfo) short() string {
-	return "kstreams-groups version " + v.line()
 }
 
 // line is short without the program's name, which cobra prints before it.

@@ -64,18 +64,15 @@ type watchOptions struct {
 
 // parseWatch reads the --watch options of v; the error is a usage error's.
 func parseWatch(v flagValues) (watchOptions, error) {
-	w := watchOptions{on: watchFlag.get(v), interval: defaultInterval}
+	w := watchOptions{on: watchFlag.get(v)}
 	for _, o := range []declared{watchIntervalFlag, watchCountFlag} {
 		if o.def().set(v) && !w.on {
 			return w, fmt.Errorf("--%s needs --watch", o.def().name)
 		}
 	}
-	d, given, err := watchIntervalFlag.value(v)
-	if err != nil {
+	var err error
+	if w.interval, err = watchIntervalFlag.or(v, defaultInterval); err != nil {
 		return w, err
-	}
-	if given {
-		w.interval = d
 	}
 	w.count, _, err = watchCountFlag.value(v)
 	return w, err
@@ -153,24 +150,11 @@ func watchVerb[R verbResult](a *app, ctx context.Context, w watchOptions, p prin
 			s := snap(res)
 			out.snap = &s
 		}
-		var causes []error
-		for _, f := range res.Failures() {
-			if p.line != nil {
-				if l := p.line(res, f, format.Text); l != "" {
-					out.lines = append(out.lines, st.ErrorLabel()+" "+l)
-				}
-			}
-			causes = append(causes, f.Err)
+		lines, notes, outcome := p.report(res, format.Text)
+		for _, l := range lines {
+			out.lines = append(out.lines, st.ErrorLabel()+" "+l)
 		}
-		if p.notes != nil {
-			out.lines = append(out.lines, p.notes(res)...)
-		}
-		switch {
-		case p.outcome != nil:
-			out.outcome = p.outcome(res, causes)
-		case len(causes) > 0:
-			out.outcome = &outcomeError{causes: causes}
-		}
+		out.lines, out.outcome = append(out.lines, notes...), outcome
 		return out
 	})
 }
@@ -207,12 +191,9 @@ func (a *app) watchLoop(ctx context.Context, w watchOptions, take func(ctx conte
 		var rates []watch.Rate
 		if s.snap != nil {
 			s.snap.At = started
-		}
-		if prev != nil && s.snap != nil {
-			changes = watch.Changes(*prev, *s.snap)
-			rates = watch.Rates(*prev, *s.snap)
-		}
-		if s.snap != nil {
+			if prev != nil {
+				changes, rates = watch.Changes(*prev, *s.snap), watch.Rates(*prev, *s.snap)
+			}
 			prev = s.snap
 		}
 		if err := d.frame(started, n, changes, rates, s); err != nil {
