@@ -69,17 +69,16 @@ func (c *Client) CommitOffsets(ctx context.Context, commits []GroupCommit) []Com
 	}
 	call := groupCall[[]PartitionError]{
 		api: offsetCommitAPI,
-		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string][]PartitionError, map[string]int16, map[string]*string, error) {
-			rows := make(map[string][]PartitionError, len(gs))
-			codes := make(map[string]int16, len(gs))
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (answers[[]PartitionError], error) {
+			got := make(answers[[]PartitionError], len(gs))
 			for _, g := range gs {
 				resp, err := commitOnce(ctx, b, byGroup[g])
 				if err != nil {
-					return nil, nil, nil, err
+					return nil, err
 				}
-				rows[g], codes[g] = commitRows(resp)
+				got[g] = commitRows(resp)
 			}
-			return rows, codes, map[string]*string{}, nil
+			return got, nil
 		},
 	}
 	res := route(ctx, c, groups, call)
@@ -158,7 +157,7 @@ func commitOnce(ctx context.Context, b *kgo.Broker, gc GroupCommit) (*kmsg.Offse
 // group's code for the router: OffsetCommit has no group-level error, so
 // a coordinator error that every partition carries counts as the group's
 // (the Java admin client retries those the same way).
-func commitRows(resp *kmsg.OffsetCommitResponse) ([]PartitionError, int16) {
+func commitRows(resp *kmsg.OffsetCommitResponse) answer[[]PartitionError] {
 	var rows []PartitionError
 	var common int16
 	first := true
@@ -176,7 +175,7 @@ func commitRows(resp *kmsg.OffsetCommitResponse) ([]PartitionError, int16) {
 	if !kafka.IsCoordinatorRetriable(common) {
 		common = 0
 	}
-	return rows, common
+	return answer[[]PartitionError]{row: rows, code: common}
 }
 
 func newPartitionError(topic string, partition int32, code int16) PartitionError {

@@ -51,39 +51,35 @@ func (c *Client) DeleteGroups(ctx context.Context, groups []string) []DeletedGro
 	answerLost := map[string]bool{}
 	call := groupCall[struct{}]{
 		api: deleteGroupsAPI,
-		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string]struct{}, map[string]int16, map[string]*string, error) {
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (answers[struct{}], error) {
 			req := kmsg.NewPtrDeleteGroupsRequest()
 			req.Groups = gs
 			// Request, not RetriableRequest: a resend after a broken
 			// connection must go through the router, which knows which
 			// groups may already be gone.
 			kr, err := b.Request(ctx, req)
+			mu.Lock()
+			defer mu.Unlock()
 			if err != nil {
-				mu.Lock()
 				for _, g := range gs {
 					maybeSent[g] = true
 				}
-				mu.Unlock()
-				return nil, nil, nil, err
+				return nil, err
 			}
 			resp := kr.(*kmsg.DeleteGroupsResponse)
-			rows := make(map[string]struct{}, len(resp.Groups))
-			codes := make(map[string]int16, len(resp.Groups))
-			msgs := make(map[string]*string, len(resp.Groups))
-			mu.Lock()
-			defer mu.Unlock()
+			got := make(answers[struct{}], len(resp.Groups))
 			for _, r := range resp.Groups {
-				if _, dup := codes[r.Group]; dup {
-					continue
-				}
 				code := r.ErrorCode
-				if code == kafka.CodeGroupIDNotFound && maybeSent[r.Group] {
-					code, answerLost[r.Group] = 0, true
+				lost := code == kafka.CodeGroupIDNotFound && maybeSent[r.Group]
+				if lost {
+					code = 0
 				}
-				rows[r.Group], codes[r.Group], msgs[r.Group] = struct{}{}, code, r.ErrorMessage
-				versions[r.Group] = resp.GetVersion()
+				if got.add(r.Group, struct{}{}, code, r.ErrorMessage) {
+					answerLost[r.Group] = answerLost[r.Group] || lost
+					versions[r.Group] = resp.GetVersion()
+				}
 			}
-			return rows, codes, msgs, nil
+			return got, nil
 		},
 	}
 	res := route(ctx, c, groups, call)

@@ -44,38 +44,34 @@ func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string, inc
 	call := groupCall[*kmsg.StreamsGroupDescribeResponseGroup]{
 		api:  streamsDescribeAPI,
 		gate: c.versionGate(89, need, streamsDescribeAPI, feature),
-		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string]*kmsg.StreamsGroupDescribeResponseGroup, map[string]int16, map[string]*string, error) {
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (answers[*kmsg.StreamsGroupDescribeResponseGroup], error) {
 			req := kmsg.NewPtrStreamsGroupDescribeRequest()
 			req.Groups = gs
 			req.IncludeTopologyDescription = includeTopology
 			kr, err := b.RetriableRequest(ctx, req)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, err
 			}
 			resp := kr.(*kmsg.StreamsGroupDescribeResponse)
-			rows := make(map[string]*kmsg.StreamsGroupDescribeResponseGroup, len(resp.Groups))
-			codes := make(map[string]int16, len(resp.Groups))
-			msgs := make(map[string]*string, len(resp.Groups))
+			got := make(answers[*kmsg.StreamsGroupDescribeResponseGroup], len(resp.Groups))
 			for i := range resp.Groups {
 				r := &resp.Groups[i]
-				if _, dup := codes[r.Group]; dup {
-					continue
-				}
-				rows[r.Group], codes[r.Group], msgs[r.Group] = r, r.ErrorCode, r.ErrorMessage
+				got.add(r.Group, r, r.ErrorCode, r.ErrorMessage)
 			}
 			// The gate makes a downgrade impossible; keep the guarantee even
 			// if a broker answers a version it did not advertise.
 			if includeTopology && resp.GetVersion() < 1 {
-				for g := range codes {
-					codes[g], msgs[g] = kerr.UnsupportedVersion.Code, nil
+				for g, a := range got {
+					a.code, a.msg = kerr.UnsupportedVersion.Code, nil
+					got[g] = a
 				}
 			}
 			vmu.Lock()
-			for g := range rows {
+			for g := range got {
 				versions[g] = resp.GetVersion()
 			}
 			vmu.Unlock()
-			return rows, codes, msgs, nil
+			return got, nil
 		},
 	}
 	res := route(ctx, c, groups, call)

@@ -287,7 +287,7 @@ func (c *Client) FetchShareGroupOffsets(ctx context.Context, groups []string) []
 	call := groupCall[[]CommittedOffset]{
 		api:  describeShareOffsetsAPI,
 		gate: c.versionGate(90, 0, describeShareOffsetsAPI, "share group offsets"),
-		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string][]CommittedOffset, map[string]int16, map[string]*string, error) {
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (answers[[]CommittedOffset], error) {
 			req := kmsg.NewPtrDescribeShareGroupOffsetsRequest()
 			for _, g := range gs {
 				rg := kmsg.NewDescribeShareGroupOffsetsRequestGroup()
@@ -296,20 +296,14 @@ func (c *Client) FetchShareGroupOffsets(ctx context.Context, groups []string) []
 			}
 			kr, err := b.RetriableRequest(ctx, req)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, err
 			}
 			resp, ok := kr.(*kmsg.DescribeShareGroupOffsetsResponse)
 			if !ok {
-				return nil, nil, nil, &kafka.MalformedError{Reason: fmt.Sprintf("%s answered with %T", describeShareOffsetsAPI, kr)}
+				return nil, &kafka.MalformedError{Reason: fmt.Sprintf("%s answered with %T", describeShareOffsetsAPI, kr)}
 			}
-			rows := map[string][]CommittedOffset{}
-			codes := map[string]int16{}
-			msgs := map[string]*string{}
+			got := answers[[]CommittedOffset]{}
 			for _, g := range resp.Groups {
-				if _, dup := codes[g.GroupID]; dup {
-					continue
-				}
-				codes[g.GroupID], msgs[g.GroupID] = g.ErrorCode, g.ErrorMessage
 				var offs []CommittedOffset
 				for _, t := range g.Topics {
 					for _, p := range t.Partitions {
@@ -320,16 +314,10 @@ func (c *Client) FetchShareGroupOffsets(ctx context.Context, groups []string) []
 						offs = append(offs, co)
 					}
 				}
-				rows[g.GroupID] = offs
+				got.add(g.GroupID, offs, g.ErrorCode, g.ErrorMessage)
 			}
-			return rows, codes, msgs, nil
+			return got, nil
 		},
 	}
-	res := route(ctx, c, groups, call)
-	out := make([]GroupOffsets, len(groups))
-	for i, g := range groups {
-		r := res[g]
-		out[i] = GroupOffsets{Group: g, Coordinator: r.coordinator, Offsets: r.row, Err: r.err}
-	}
-	return out
+	return groupOffsets(groups, route(ctx, c, groups, call))
 }

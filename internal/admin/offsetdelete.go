@@ -34,9 +34,8 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []kafka.To
 	want = slices.Compact(want)
 	call := groupCall[[]PartitionError]{
 		api: offsetDeleteAPI,
-		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string][]PartitionError, map[string]int16, map[string]*string, error) {
-			rows := make(map[string][]PartitionError, len(gs))
-			codes := make(map[string]int16, len(gs))
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (answers[[]PartitionError], error) {
+			got := make(answers[[]PartitionError], len(gs))
 			for _, g := range gs {
 				req := kmsg.NewPtrOffsetDeleteRequest()
 				req.Group = g
@@ -53,13 +52,12 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []kafka.To
 				// Deleting what is already gone succeeds, so a resend is safe.
 				kr, err := b.RetriableRequest(ctx, req)
 				if err != nil {
-					return nil, nil, nil, err
+					return nil, err
 				}
 				resp, ok := kr.(*kmsg.OffsetDeleteResponse)
 				if !ok {
-					return nil, nil, nil, &kafka.MalformedError{Reason: fmt.Sprintf("OffsetDelete answered with %T", kr)}
+					return nil, &kafka.MalformedError{Reason: fmt.Sprintf("OffsetDelete answered with %T", kr)}
 				}
-				codes[g] = resp.ErrorCode
 				var ps []PartitionError
 				for _, t := range resp.Topics {
 					for _, p := range t.Partitions {
@@ -67,9 +65,9 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []kafka.To
 					}
 				}
 				sortPartitionErrors(ps)
-				rows[g] = ps
+				got[g] = answer[[]PartitionError]{row: ps, code: resp.ErrorCode}
 			}
-			return rows, codes, map[string]*string{}, nil
+			return got, nil
 		},
 	}
 	r := route(ctx, c, []string{group}, call)[group]

@@ -82,7 +82,7 @@ func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []G
 	call := groupCall[[]CommittedOffset]{
 		api:  offsetFetchAPI,
 		gate: c.versionGate(9, 8, offsetFetchAPI, "committed offsets of several groups"),
-		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string][]CommittedOffset, map[string]int16, map[string]*string, error) {
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (answers[[]CommittedOffset], error) {
 			req := kmsg.NewPtrOffsetFetchRequest()
 			for _, g := range gs {
 				rg := kmsg.NewOffsetFetchRequestGroup()
@@ -94,16 +94,20 @@ func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []G
 			}
 			kr, err := b.RetriableRequest(ctx, offsetFetchV9{req})
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, err
 			}
 			resp, ok := kr.(*kmsg.OffsetFetchResponse)
 			if !ok {
-				return nil, nil, nil, &kafka.MalformedError{Reason: fmt.Sprintf("OffsetFetch answered with %T", kr)}
+				return nil, &kafka.MalformedError{Reason: fmt.Sprintf("OffsetFetch answered with %T", kr)}
 			}
-			return offsetFetchRows(resp)
+			return offsetFetchRows(resp), nil
 		},
 	}
-	res := route(ctx, c, groups, call)
+	return groupOffsets(groups, route(ctx, c, groups, call))
+}
+
+// groupOffsets are the routed offsets of groups, in request order.
+func groupOffsets(groups []string, res map[string]*routed[[]CommittedOffset]) []GroupOffsets {
 	out := make([]GroupOffsets, len(groups))
 	for i, g := range groups {
 		r := res[g]
@@ -114,19 +118,13 @@ func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []G
 
 // offsetFetchRows splits an OffsetFetch v8+ answer per group. A top-level
 // error code (which v8+ brokers leave at 0) applies to every group.
-func offsetFetchRows(resp *kmsg.OffsetFetchResponse) (map[string][]CommittedOffset, map[string]int16, map[string]*string, error) {
-	rows := make(map[string][]CommittedOffset, len(resp.Groups))
-	codes := make(map[string]int16, len(resp.Groups))
-	msgs := make(map[string]*string, len(resp.Groups))
+func offsetFetchRows(resp *kmsg.OffsetFetchResponse) answers[[]CommittedOffset] {
+	got := make(answers[[]CommittedOffset], len(resp.Groups))
 	for _, g := range resp.Groups {
-		if _, dup := codes[g.Group]; dup {
-			continue
-		}
 		code := g.ErrorCode
 		if code == 0 {
 			code = resp.ErrorCode
 		}
-		codes[g.Group] = code
 		var offs []CommittedOffset
 		for _, t := range g.Topics {
 			for _, p := range t.Partitions {
@@ -140,9 +138,9 @@ func offsetFetchRows(resp *kmsg.OffsetFetchResponse) (map[string][]CommittedOffs
 		slices.SortFunc(offs, func(a, b CommittedOffset) int {
 			return kafka.CompareTopicPartitions(a.TopicPartition, b.TopicPartition)
 		})
-		rows[g.Group] = offs
+		got.add(g.Group, offs, code, nil)
 	}
-	return rows, codes, msgs, nil
+	return got
 }
 
 // ListOffsets timestamps (KIP-79): the log start and the log end.
