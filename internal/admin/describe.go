@@ -105,20 +105,27 @@ type ListedGroup struct {
 // ListStreamsGroups lists the streams groups of every broker, sorted by id,
 // retrying connection errors until ctx ends.
 func (c *Client) ListStreamsGroups(ctx context.Context) ([]ListedGroup, error) {
-	var listed kadm.ListedGroups
-	err := c.retry(ctx, "ListGroups", func() (string, error) {
-		var err error
-		listed, err = kadm.NewClient(c.cl).ListGroupsByType(ctx, []string{"streams"})
-		return shardBroker(err), err
-	})
+	listed, err := c.listGroups(ctx, "streams")
 	if err != nil {
 		return nil, err
 	}
 	out := make([]ListedGroup, 0, len(listed))
-	for _, g := range listed.Sorted() {
+	for _, g := range listed {
 		out = append(out, ListedGroup{Group: g.Group, State: g.State, Coordinator: g.Coordinator})
 	}
 	return out, nil
+}
+
+// listGroups lists the groups of types (every type when none) on every
+// broker, sorted by id, retrying connection errors until ctx ends.
+func (c *Client) listGroups(ctx context.Context, types ...string) ([]kadm.ListedGroup, error) {
+	var listed kadm.ListedGroups
+	err := c.retry(ctx, "ListGroups", func() (string, error) {
+		var err error
+		listed, err = kadm.NewClient(c.cl).ListGroupsByType(ctx, types)
+		return shardBroker(err), err
+	})
+	return listed.Sorted(), err
 }
 
 // shardBroker is the address of the broker of kadm's first failed shard, ""

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -32,17 +31,12 @@ type AnyGroup struct {
 // ListAllGroups lists the groups of every type on every broker, sorted by
 // id, retrying connection errors until ctx ends.
 func (c *Client) ListAllGroups(ctx context.Context) ([]AnyGroup, error) {
-	var listed kadm.ListedGroups
-	err := c.retry(ctx, "ListGroups", func() (string, error) {
-		var err error
-		listed, err = kadm.NewClient(c.cl).ListGroups(ctx)
-		return shardBroker(err), err
-	})
+	listed, err := c.listGroups(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]AnyGroup, 0, len(listed))
-	for _, g := range listed.Sorted() {
+	for _, g := range listed {
 		out = append(out, AnyGroup{Group: g.Group, Type: strings.ToLower(g.GroupType), ProtocolType: g.ProtocolType, State: g.State})
 	}
 	return out, nil
@@ -72,16 +66,7 @@ func (c *Client) ListAllTopics(ctx context.Context) (*ClusterTopics, error) {
 	err := c.retry(ctx, "Metadata", func() (string, error) {
 		req := kmsg.NewPtrMetadataRequest()
 		req.Topics = nil
-		shard := c.cl.RequestSharded(ctx, req)[0]
-		if shard.Err != nil {
-			return brokerAddr(shard.Meta), shard.Err
-		}
-		r, ok := shard.Resp.(*kmsg.MetadataResponse)
-		if !ok {
-			return "", &kafka.MalformedError{Reason: fmt.Sprintf("Metadata answered with %T", shard.Resp)}
-		}
-		resp = r
-		return "", nil
+		return requestShards(ctx, c, req, "Metadata", func(_ kgo.BrokerMetadata, r *kmsg.MetadataResponse) { resp = r })
 	})
 	if err != nil {
 		return nil, err
@@ -128,34 +113,24 @@ func (c *Client) DescribeTopicConfigs(ctx context.Context, topics []string, name
 	if len(topics) == 0 {
 		return nil, nil
 	}
-	var resp *kmsg.DescribeConfigsResponse
-	err := c.retry(ctx, "DescribeConfigs", func() (string, error) {
+	var resources []kmsg.DescribeConfigsResponseResource
+	err := c.retry(ctx, describeConfigsAPI, func() (string, error) {
 		req := kmsg.NewPtrDescribeConfigsRequest()
 		for _, t := range topics {
 			res := kmsg.NewDescribeConfigsRequestResource()
 			res.ResourceType, res.ResourceName, res.ConfigNames = kmsg.ConfigResourceTypeTopic, t, names
 			req.Resources = append(req.Resources, res)
 		}
-		shard := c.cl.RequestSharded(ctx, req)
-		var all kmsg.DescribeConfigsResponse
-		for _, s := range shard {
-			if s.Err != nil {
-				return brokerAddr(s.Meta), s.Err
-			}
-			r, ok := s.Resp.(*kmsg.DescribeConfigsResponse)
-			if !ok {
-				return "", &kafka.MalformedError{Reason: fmt.Sprintf("DescribeConfigs answered with %T", s.Resp)}
-			}
-			all.Resources = append(all.Resources, r.Resources...)
-		}
-		resp = &all
-		return "", nil
+		resources = nil
+		return requestShards(ctx, c, req, describeConfigsAPI, func(_ kgo.BrokerMetadata, r *kmsg.DescribeConfigsResponse) {
+			resources = append(resources, r.Resources...)
+		})
 	})
 	if err != nil {
 		return nil, err
 	}
 	got := map[string]TopicConfigs{}
-	for _, r := range resp.Resources {
+	for _, r := range resources {
 		tc := TopicConfigs{Topic: r.ResourceName}
 		if r.ErrorCode != 0 {
 			tc.Err = NewKafkaError(r.ErrorCode, r.ErrorMessage)
@@ -196,22 +171,12 @@ type LogDirSizes struct {
 // DescribeLogDirs asks every broker (one request each, null topics: all)
 // for the size of its replicas.
 func (c *Client) DescribeLogDirs(ctx context.Context) (*LogDirSizes, error) {
-	out := &LogDirSizes{}
+	var out *LogDirSizes
 	err := c.retry(ctx, "DescribeLogDirs", func() (string, error) {
 		out = &LogDirSizes{}
 		req := kmsg.NewPtrDescribeLogDirsRequest()
 		req.Topics = nil
-		for _, s := range c.cl.RequestSharded(ctx, req) {
-			if s.Err != nil {
-				return brokerAddr(s.Meta), s.Err
-			}
-			r, ok := s.Resp.(*kmsg.DescribeLogDirsResponse)
-			if !ok {
-				return "", &kafka.MalformedError{Reason: fmt.Sprintf("DescribeLogDirs answered with %T", s.Resp)}
-			}
-			out.add(s.Meta.NodeID, r)
-		}
-		return "", nil
+		return requestShards(ctx, c, req, "DescribeLogDirs", func(m kgo.BrokerMetadata, r *kmsg.DescribeLogDirsResponse) { out.add(m.NodeID, r) })
 	})
 	if err != nil {
 		return nil, err
@@ -249,22 +214,13 @@ func (c *Client) ListGroupConfigResources(ctx context.Context) ([]string, error)
 	err := c.retry(ctx, "ListConfigResources", func() (string, error) {
 		req := kmsg.NewPtrListConfigResourcesRequest()
 		req.ResourceTypes = []int8{int8(kmsg.ConfigResourceTypeGroupConfig)}
-		shard := c.cl.RequestSharded(ctx, req)[0]
-		if shard.Err != nil {
-			return brokerAddr(shard.Meta), shard.Err
-		}
-		r, ok := shard.Resp.(*kmsg.ListConfigResourcesResponse)
-		if !ok {
-			return "", &kafka.MalformedError{Reason: fmt.Sprintf("ListConfigResources answered with %T", shard.Resp)}
-		}
-		if r.ErrorCode != 0 {
-			return brokerAddr(shard.Meta), NewKafkaError(r.ErrorCode, nil)
-		}
-		resp = r
-		return "", nil
+		return requestShards(ctx, c, req, "ListConfigResources", func(_ kgo.BrokerMetadata, r *kmsg.ListConfigResourcesResponse) { resp = r })
 	})
 	if err != nil {
 		return nil, err
+	}
+	if resp.ErrorCode != 0 {
+		return nil, NewKafkaError(resp.ErrorCode, nil)
 	}
 	var out []string
 	for _, r := range resp.ConfigResources {
