@@ -110,14 +110,8 @@ const deleteTopicsAPI = "DeleteTopics"
 // answer counts as deleted. The broker is asked to wait for the deletion up
 // to ctx's deadline.
 func (c *Client) DeleteTopics(ctx context.Context, topics []string) []DeletedTopic {
-	var pending []string
-	seen := map[string]bool{}
-	for _, t := range topics {
-		if !seen[t] {
-			seen[t] = true
-			pending = append(pending, t)
-		}
-	}
+	names := dedup(topics)
+	pending := names
 	st := topicDeletion{errs: map[string]error{}, maybeSent: map[string]bool{}, last: map[string]error{}}
 	for attempt := 0; len(pending) > 0; attempt++ {
 		if attempt > 0 {
@@ -145,13 +139,9 @@ func (c *Client) DeleteTopics(ctx context.Context, topics []string) []DeletedTop
 		}
 		pending = st.answered(pending, resp)
 	}
-	out := make([]DeletedTopic, 0, len(seen))
-	done := map[string]bool{}
-	for _, t := range topics {
-		if !done[t] {
-			done[t] = true
-			out = append(out, DeletedTopic{Topic: t, Err: st.errs[t]})
-		}
+	out := make([]DeletedTopic, len(names))
+	for i, t := range names {
+		out[i] = DeletedTopic{Topic: t, Err: st.errs[t]}
 	}
 	return out
 }

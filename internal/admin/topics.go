@@ -31,14 +31,7 @@ type PartitionInfo struct {
 // request's (Client.failure): a broken answer or a set-up failure as
 // such, anything else as the cluster being unavailable.
 func (c *Client) DescribeTopics(ctx context.Context, topics []string) ([]TopicInfo, error) {
-	var names []string
-	seen := make(map[string]bool, len(topics))
-	for _, t := range topics {
-		if !seen[t] {
-			seen[t] = true
-			names = append(names, t)
-		}
-	}
+	names := dedup(topics)
 	if len(names) == 0 {
 		return nil, nil
 	}
