@@ -64,10 +64,10 @@ func (c *Client) DescribeGroupConfigs(ctx context.Context, groups []string) []ka
 			gc.Err = NewKafkaError(r.ErrorCode, r.ErrorMessage)
 		}
 		for _, e := range r.Configs {
-			entry := kafka.GroupConfigEntry{Name: e.Name, Value: clonePtr(e.Value), Source: kafka.ConfigSourceFromWire(int8(e.Source)),
+			entry := kafka.GroupConfigEntry{Name: e.Name, Value: clonePtr(e.Value), Source: configSource(e.Source),
 				Sensitive: e.IsSensitive, ReadOnly: e.ReadOnly}
 			for _, s := range e.ConfigSynonyms {
-				entry.Synonyms = append(entry.Synonyms, kafka.ConfigSynonym{Name: s.Name, Value: clonePtr(s.Value), Source: kafka.ConfigSourceFromWire(int8(s.Source))})
+				entry.Synonyms = append(entry.Synonyms, kafka.ConfigSynonym{Name: s.Name, Value: clonePtr(s.Value), Source: configSource(s.Source)})
 			}
 			gc.Entries = append(gc.Entries, entry)
 		}
@@ -83,6 +83,15 @@ func (c *Client) DescribeGroupConfigs(ctx context.Context, groups []string) []ka
 		out[i] = gc
 	}
 	return out
+}
+
+// configSource names a DescribeConfigs source as Java's ConfigEntry does:
+// kmsg's names, but DYNAMIC_GROUP_CONFIG for a group's own.
+func configSource(s kmsg.ConfigSource) kafka.ConfigSource {
+	if s == kmsg.ConfigSourceGroupConfig {
+		return kafka.SourceGroup
+	}
+	return kafka.ConfigSource(s.String())
 }
 
 // dedup returns xs without repeats, in first-seen order.
