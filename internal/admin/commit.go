@@ -142,15 +142,7 @@ func commitOnce(ctx context.Context, b *kgo.Broker, gc GroupCommit) (*kmsg.Offse
 		}
 		req.Topics = append(req.Topics, rt)
 	})
-	kr, err := b.RetriableRequest(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	resp, ok := kr.(*kmsg.OffsetCommitResponse)
-	if !ok {
-		return nil, &kafka.MalformedError{Reason: fmt.Sprintf("OffsetCommit answered with %T", kr)}
-	}
-	return resp, nil
+	return request[*kmsg.OffsetCommitResponse](ctx, b, req, offsetCommitAPI)
 }
 
 // commitRows turns an OffsetCommit answer into partition outcomes and the

@@ -48,11 +48,10 @@ func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string, inc
 			req := kmsg.NewPtrStreamsGroupDescribeRequest()
 			req.Groups = gs
 			req.IncludeTopologyDescription = includeTopology
-			kr, err := b.RetriableRequest(ctx, req)
+			resp, err := request[*kmsg.StreamsGroupDescribeResponse](ctx, b, req, streamsDescribeAPI)
 			if err != nil {
 				return nil, err
 			}
-			resp := kr.(*kmsg.StreamsGroupDescribeResponse)
 			got := make(answers[*kmsg.StreamsGroupDescribeResponseGroup], len(resp.Groups))
 			for i := range resp.Groups {
 				r := &resp.Groups[i]

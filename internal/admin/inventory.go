@@ -250,13 +250,9 @@ func (c *Client) FetchShareGroupOffsets(ctx context.Context, groups []string) []
 				rg.GroupID, rg.Topics = g, nil
 				req.Groups = append(req.Groups, rg)
 			}
-			kr, err := b.RetriableRequest(ctx, req)
+			resp, err := request[*kmsg.DescribeShareGroupOffsetsResponse](ctx, b, req, describeShareOffsetsAPI)
 			if err != nil {
 				return nil, err
-			}
-			resp, ok := kr.(*kmsg.DescribeShareGroupOffsetsResponse)
-			if !ok {
-				return nil, &kafka.MalformedError{Reason: fmt.Sprintf("%s answered with %T", describeShareOffsetsAPI, kr)}
 			}
 			got := answers[[]CommittedOffset]{}
 			for _, g := range resp.Groups {

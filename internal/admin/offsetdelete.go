@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -50,13 +49,9 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []kafka.To
 					req.Topics = append(req.Topics, rt)
 				})
 				// Deleting what is already gone succeeds, so a resend is safe.
-				kr, err := b.RetriableRequest(ctx, req)
+				resp, err := request[*kmsg.OffsetDeleteResponse](ctx, b, req, offsetDeleteAPI)
 				if err != nil {
 					return nil, err
-				}
-				resp, ok := kr.(*kmsg.OffsetDeleteResponse)
-				if !ok {
-					return nil, &kafka.MalformedError{Reason: fmt.Sprintf("OffsetDelete answered with %T", kr)}
 				}
 				var ps []PartitionError
 				for _, t := range resp.Topics {

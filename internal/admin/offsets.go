@@ -92,13 +92,9 @@ func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []G
 				rg.Topics = nil     // null: every committed partition
 				req.Groups = append(req.Groups, rg)
 			}
-			kr, err := b.RetriableRequest(ctx, offsetFetchV9{req})
+			resp, err := request[*kmsg.OffsetFetchResponse](ctx, b, offsetFetchV9{req}, offsetFetchAPI)
 			if err != nil {
 				return nil, err
-			}
-			resp, ok := kr.(*kmsg.OffsetFetchResponse)
-			if !ok {
-				return nil, &kafka.MalformedError{Reason: fmt.Sprintf("OffsetFetch answered with %T", kr)}
 			}
 			return offsetFetchRows(resp), nil
 		},
@@ -227,15 +223,8 @@ func (c *Client) listOffsetsRequest(want []kafka.TopicPartition, timestamp int64
 	req := kmsg.NewPtrListOffsetsRequest()
 	req.ReplicaID = -1
 	req.IsolationLevel = 0
-	c.mu.Lock()
-	if c.sharded == nil {
-		c.sharded = map[string]struct{}{}
-	}
-	topicRuns(len(want), func(i int) string { return want[i].Topic }, func(topic string, _, _ int) {
-		c.sharded[topic] = struct{}{}
-	})
-	c.mu.Unlock()
 	topicRuns(len(want), func(i int) string { return want[i].Topic }, func(topic string, from, to int) {
+		c.keepMetadata(topic)
 		rt := kmsg.NewListOffsetsRequestTopic()
 		rt.Topic = topic
 		rt.Partitions = make([]kmsg.ListOffsetsRequestTopicPartition, 0, to-from)
@@ -295,16 +284,20 @@ func (c *Client) LoadTopics(ctx context.Context, topics []string) {
 		rt := kmsg.NewMetadataRequestTopic()
 		rt.Topic = kmsg.StringPtr(t)
 		req.Topics = append(req.Topics, rt)
+		c.keepMetadata(t)
 	}
+	_, _ = c.cl.RequestCachedMetadata(ctx, req, 0)
+}
+
+// keepMetadata notes topic as one whose partition metadata kgo keeps
+// (ForgetTopicMetadata lets it go).
+func (c *Client) keepMetadata(topic string) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.sharded == nil {
 		c.sharded = map[string]struct{}{}
 	}
-	for _, t := range topics {
-		c.sharded[t] = struct{}{}
-	}
-	c.mu.Unlock()
-	_, _ = c.cl.RequestCachedMetadata(ctx, req, 0)
+	c.sharded[topic] = struct{}{}
 }
 
 // ForgetTopicMetadata lets go of the partition metadata that kgo keeps

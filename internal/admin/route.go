@@ -333,6 +333,21 @@ func (c *Client) findCoordinators(ctx context.Context, groups []string) (map[str
 	return out, nil
 }
 
+// request sends req to b, resent by kgo after a connection error, and
+// returns its answer as T.
+func request[T kmsg.Response](ctx context.Context, b *kgo.Broker, req kmsg.Request, api string) (T, error) {
+	kr, err := b.RetriableRequest(ctx, req)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	resp, ok := kr.(T)
+	if !ok {
+		return resp, &kafka.MalformedError{Reason: fmt.Sprintf("%s answered with %T", api, kr)}
+	}
+	return resp, nil
+}
+
 // brokerAddr is the host:port of a broker franz-go reports, "" when the
 // request never reached one.
 func brokerAddr(m kgo.BrokerMetadata) string {
