@@ -453,14 +453,18 @@ func (r *partRead) records(out FirstRecord, from int64, recs []*kgo.Record) Firs
 				out.TimestampType = CreateTime
 			}
 		}
-		ts := int64(-1)
-		if !rec.Timestamp.IsZero() && rec.Timestamp.UnixMilli() >= 0 {
-			ts = rec.Timestamp.UnixMilli()
-		}
-		r.stamp(&out, rec.Offset, ts)
+		r.stamp(&out, rec.Offset, recordTime(rec))
 		out.Records++
 	}
 	return out
+}
+
+// recordTime is a kgo record's time, ms since the epoch; -1 for none.
+func recordTime(r *kgo.Record) int64 {
+	if r.Timestamp.IsZero() {
+		return -1
+	}
+	return max(r.Timestamp.UnixMilli(), -1)
 }
 
 // Record batch header (magic 2): the offsets of its fields.
