@@ -50,14 +50,12 @@ type CommitResult struct {
 const offsetCommitAPI = "OffsetCommit"
 
 // CommitOffsets commits each group's offsets at its coordinator with
-// OffsetCommit v9 (topic names) as an admin client does:
-// GenerationIdOrMemberEpoch -1, an empty member id, no instance id, and
-// per partition leader epoch -1 and empty metadata. A streams group accepts
-// such a commit only while it has no members (StreamsGroup.
-// validateOffsetCommit); a group with members answers UNKNOWN_MEMBER_ID.
-// One request per group, sent through the router (a group whose
-// coordinator answers NOT_COORDINATOR on every partition is retried). The
-// result has one entry per group, in order.
+// OffsetCommit v9 (topic names) as an admin client does (commitOnce). A
+// streams group accepts such a commit only while it has no members
+// (StreamsGroup.validateOffsetCommit); a group with members answers
+// UNKNOWN_MEMBER_ID. One request per group, through the router (a group
+// whose every partition answers NOT_COORDINATOR is retried). The result
+// has one entry per group, in order.
 func (c *Client) CommitOffsets(ctx context.Context, commits []GroupCommit) []CommitResult {
 	byGroup := make(map[string]GroupCommit, len(commits))
 	groups := make([]string, 0, len(commits))
@@ -119,8 +117,10 @@ func commitFailure(sent []OffsetToCommit, answered []PartitionError) error {
 	return nil
 }
 
-// commitOnce sends one group's OffsetCommit to b. OffsetCommit sets
-// absolute offsets, so a resend after a lost answer changes nothing.
+// commitOnce sends one group's OffsetCommit to b: GenerationIdOrMemberEpoch
+// -1, an empty member id, no instance id, and per partition leader epoch -1
+// and empty metadata. OffsetCommit sets absolute offsets, so a resend after
+// a lost answer changes nothing.
 func commitOnce(ctx context.Context, b *kgo.Broker, gc GroupCommit) (*kmsg.OffsetCommitResponse, error) {
 	req := kmsg.NewPtrOffsetCommitRequest()
 	req.Group = gc.Group

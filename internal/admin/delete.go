@@ -34,16 +34,12 @@ const deleteGroupsAPI = "DeleteGroups"
 
 // DeleteGroups deletes groups at their coordinators and returns one entry
 // per requested group, in request order (a repeated id is sent once and
-// answered for each occurrence).
-//
-// Each group is sent at most once per attempt and only the groups that
-// answered NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE or
-// COORDINATOR_LOAD_IN_PROGRESS, or whose request got no answer, are sent
-// again (the router in route.go), until ctx ends. kgo's own retries are not
-// used: they resend a whole shard, groups it already deleted included, and
-// report those as GROUP_ID_NOT_FOUND. A request whose answer was lost may
-// still have deleted its groups, so a GROUP_ID_NOT_FOUND for such a group on
-// the resend counts as deleted (see DeletedGroup.AnswerLost).
+// answered for each occurrence). The router (route.go) resends only the
+// groups that asked for it: kgo's own retries resend a whole shard, groups
+// it already deleted included, and report those as GROUP_ID_NOT_FOUND. A
+// request whose answer was lost may still have deleted its groups, so a
+// GROUP_ID_NOT_FOUND for such a group on the resend counts as deleted
+// (DeletedGroup.AnswerLost).
 func (c *Client) DeleteGroups(ctx context.Context, groups []string) []DeletedGroup {
 	var mu sync.Mutex
 	versions := map[string]int16{}

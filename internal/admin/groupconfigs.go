@@ -74,15 +74,9 @@ func (c *Client) DescribeGroupConfigs(ctx context.Context, groups []string) []ka
 		slices.SortStableFunc(gc.Entries, func(a, b kafka.GroupConfigEntry) int { return kafka.CompareGroupConfigNames(a.Name, b.Name) })
 		got[gc.Group] = gc
 	}
-	for i, g := range names {
-		gc, ok := got[g]
-		if !ok {
-			out[i].Err = &kafka.MalformedError{Reason: fmt.Sprintf("DescribeConfigs did not answer for group %q", g)}
-			continue
-		}
-		out[i] = gc
-	}
-	return out
+	return inOrder(names, got, func(g string) kafka.GroupConfigs {
+		return kafka.GroupConfigs{Group: g, Err: &kafka.MalformedError{Reason: fmt.Sprintf("DescribeConfigs did not answer for group %q", g)}}
+	})
 }
 
 // configSource names a DescribeConfigs source as Java's ConfigEntry does:

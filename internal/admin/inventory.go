@@ -140,15 +140,9 @@ func (c *Client) DescribeTopicConfigs(ctx context.Context, topics []string, name
 		}
 		got[tc.Topic] = tc
 	}
-	out := make([]TopicConfigs, 0, len(topics))
-	for _, t := range topics {
-		tc, ok := got[t]
-		if !ok {
-			tc = TopicConfigs{Topic: t, Err: &kafka.MalformedError{Reason: "DescribeConfigs has no answer for topic '" + t + "'"}}
-		}
-		out = append(out, tc)
-	}
-	return out, nil
+	return inOrder(topics, got, func(t string) TopicConfigs {
+		return TopicConfigs{Topic: t, Err: &kafka.MalformedError{Reason: "DescribeConfigs has no answer for topic '" + t + "'"}}
+	}), nil
 }
 
 // ReplicaSize is the size of one replica of a partition on one broker.

@@ -279,14 +279,10 @@ func (c *Client) LoadTopics(ctx context.Context, topics []string) {
 	if len(topics) == 0 {
 		return
 	}
-	req := kmsg.NewPtrMetadataRequest()
 	for _, t := range topics {
-		rt := kmsg.NewMetadataRequestTopic()
-		rt.Topic = kmsg.StringPtr(t)
-		req.Topics = append(req.Topics, rt)
 		c.keepMetadata(t)
 	}
-	_, _ = c.cl.RequestCachedMetadata(ctx, req, 0)
+	_, _ = c.cl.RequestCachedMetadata(ctx, metadataRequest(topics), 0)
 }
 
 // keepMetadata notes topic as one whose partition metadata kgo keeps
