@@ -49,11 +49,10 @@ func (c *Client) DescribeBrokerConfigs(ctx context.Context, b kafka.Broker, name
 		res := kmsg.NewDescribeConfigsRequestResource()
 		res.ResourceType, res.ResourceName, res.ConfigNames = kmsg.ConfigResourceTypeBroker, strconv.Itoa(int(b.ID)), names
 		req.Resources = append(req.Resources, res)
-		kr, err := t.b.RetriableRequest(ctx, req)
+		resp, err := request[*kmsg.DescribeConfigsResponse](ctx, t.b, req, "DescribeConfigs")
 		if err != nil {
 			return err
 		}
-		resp := kr.(*kmsg.DescribeConfigsResponse)
 		if len(resp.Resources) != 1 {
 			return &kafka.MalformedError{Reason: fmt.Sprintf("DescribeConfigs answered %d resources for one", len(resp.Resources))}
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -306,16 +307,9 @@ func (connectOnly) Key() int16 { return connectOnlyKey }
 // unexported; its text is matched, franz-go being pinned).
 func isUnknownKey(err error) bool { return err != nil && err.Error() == "request key is unknown" }
 
+// validSoftwareVersion tells a ClientSoftwareVersion that brokers accept
+// (KIP-511).
 func validSoftwareVersion(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		alnum := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
-		inner := i > 0 && i < len(s)-1 && (r == '-' || r == '.')
-		if !alnum && !inner {
-			return false
-		}
-	}
-	return true
+	ok, _ := regexp.MatchString(`^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$`, s)
+	return ok
 }

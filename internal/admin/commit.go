@@ -50,14 +50,12 @@ type CommitResult struct {
 const offsetCommitAPI = "OffsetCommit"
 
 // CommitOffsets commits each group's offsets at its coordinator with
-// OffsetCommit v9 (topic names) as an admin client does:
-// GenerationIdOrMemberEpoch -1, an empty member id, no instance id, and
-// per partition leader epoch -1 and empty metadata. A streams group accepts
-// such a commit only while it has no members (StreamsGroup.
-// validateOffsetCommit); a group with members answers UNKNOWN_MEMBER_ID.
-// One request per group, sent through the router (a group whose
-// coordinator answers NOT_COORDINATOR on every partition is retried). The
-// result has one entry per group, in order.
+// OffsetCommit v9 (topic names) as an admin client does (commitOnce). A
+// streams group accepts such a commit only while it has no members
+// (StreamsGroup.validateOffsetCommit); a group with members answers
+// UNKNOWN_MEMBER_ID. One request per group, through the router (a group
+// whose every partition answers NOT_COORDINATOR is retried). The result
+// has one entry per group, in order.
 func (c *Client) CommitOffsets(ctx context.Context, commits []GroupCommit) []CommitResult {
 	byGroup := make(map[string]GroupCommit, len(commits))
 	groups := make([]string, 0, len(commits))
@@ -69,17 +67,16 @@ func (c *Client) CommitOffsets(ctx context.Context, commits []GroupCommit) []Com
 	}
 	call := groupCall[[]PartitionError]{
 		api: offsetCommitAPI,
-		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string][]PartitionError, map[string]int16, map[string]*string, error) {
-			rows := make(map[string][]PartitionError, len(gs))
-			codes := make(map[string]int16, len(gs))
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (answers[[]PartitionError], error) {
+			got := make(answers[[]PartitionError], len(gs))
 			for _, g := range gs {
 				resp, err := commitOnce(ctx, b, byGroup[g])
 				if err != nil {
-					return nil, nil, nil, err
+					return nil, err
 				}
-				rows[g], codes[g] = commitRows(resp)
+				got[g] = commitRows(resp)
 			}
-			return rows, codes, map[string]*string{}, nil
+			return got, nil
 		},
 	}
 	res := route(ctx, c, groups, call)
@@ -120,8 +117,10 @@ func commitFailure(sent []OffsetToCommit, answered []PartitionError) error {
 	return nil
 }
 
-// commitOnce sends one group's OffsetCommit to b. OffsetCommit sets
-// absolute offsets, so a resend after a lost answer changes nothing.
+// commitOnce sends one group's OffsetCommit to b: GenerationIdOrMemberEpoch
+// -1, an empty member id, no instance id, and per partition leader epoch -1
+// and empty metadata. OffsetCommit sets absolute offsets, so a resend after
+// a lost answer changes nothing.
 func commitOnce(ctx context.Context, b *kgo.Broker, gc GroupCommit) (*kmsg.OffsetCommitResponse, error) {
 	req := kmsg.NewPtrOffsetCommitRequest()
 	req.Group = gc.Group
@@ -143,22 +142,14 @@ func commitOnce(ctx context.Context, b *kgo.Broker, gc GroupCommit) (*kmsg.Offse
 		}
 		req.Topics = append(req.Topics, rt)
 	})
-	kr, err := b.RetriableRequest(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	resp, ok := kr.(*kmsg.OffsetCommitResponse)
-	if !ok {
-		return nil, &kafka.MalformedError{Reason: fmt.Sprintf("OffsetCommit answered with %T", kr)}
-	}
-	return resp, nil
+	return request[*kmsg.OffsetCommitResponse](ctx, b, req, offsetCommitAPI)
 }
 
 // commitRows turns an OffsetCommit answer into partition outcomes and the
 // group's code for the router: OffsetCommit has no group-level error, so
 // a coordinator error that every partition carries counts as the group's
 // (the Java admin client retries those the same way).
-func commitRows(resp *kmsg.OffsetCommitResponse) ([]PartitionError, int16) {
+func commitRows(resp *kmsg.OffsetCommitResponse) answer[[]PartitionError] {
 	var rows []PartitionError
 	var common int16
 	first := true
@@ -176,7 +167,7 @@ func commitRows(resp *kmsg.OffsetCommitResponse) ([]PartitionError, int16) {
 	if !kafka.IsCoordinatorRetriable(common) {
 		common = 0
 	}
-	return rows, common
+	return answer[[]PartitionError]{row: rows, code: common}
 }
 
 func newPartitionError(topic string, partition int32, code int16) PartitionError {

@@ -42,12 +42,13 @@ func (c *Client) failure(err error, addr, api string) (_ error, permanent bool) 
 	if errors.As(err, &pe) {
 		return pe, true
 	}
-	if isBrokerTooOld(err) {
+	if hasText(cause(err), brokerTooOld) {
 		return c.unsupportedAPI(addr, api), true
 	}
-	if isShortMessage(err) {
-		// kmsg's decoding ran out of bytes: the frame was whole, the
-		// message in it was not.
+	if hasText(err, kbin.ErrNotEnoughData.Error()) {
+		// kmsg's decoding ran out of bytes (ErrNotEnoughData of kmsg's
+		// internal kbin, which shares franz-go's kbin's text, not its
+		// value): the frame was whole, the message in it was not.
 		return &kafka.ProtocolError{Broker: addr, API: api, Reason: "the answer ends before its message does"}, true
 	}
 	var eof *kgo.ErrFirstReadEOF
@@ -64,9 +65,11 @@ func (c *Client) failure(err error, addr, api string) (_ error, permanent bool) 
 // same table until --timeout.
 const brokerTooOld = "broker is too old; the broker has already indicated it will not know how to handle the request"
 
-func isBrokerTooOld(err error) bool {
-	for err = cause(err); err != nil; err = errors.Unwrap(err) {
-		if err.Error() == brokerTooOld {
+// hasText tells whether err, or an error it wraps, reads text: the errors
+// franz-go does not export are matched by their text (franz-go is pinned).
+func hasText(err error, text string) bool {
+	for ; err != nil; err = errors.Unwrap(err) {
+		if err.Error() == text {
 			return true
 		}
 	}
@@ -96,18 +99,6 @@ func apiKey(api string) (int16, bool) {
 		}
 	}
 	return 0, false
-}
-
-// isShortMessage tells kmsg's error for a body that ends before its message
-// (ErrNotEnoughData of kmsg's internal kbin, which franz-go's own kbin
-// shares the text of but not the value; kmsg is pinned).
-func isShortMessage(err error) bool {
-	for ; err != nil; err = errors.Unwrap(err) {
-		if err.Error() == kbin.ErrNotEnoughData.Error() {
-			return true
-		}
-	}
-	return false
 }
 
 // connectFailure returns err as a *kafka.ConnectError when it is a set-up failure

@@ -34,16 +34,12 @@ const deleteGroupsAPI = "DeleteGroups"
 
 // DeleteGroups deletes groups at their coordinators and returns one entry
 // per requested group, in request order (a repeated id is sent once and
-// answered for each occurrence).
-//
-// Each group is sent at most once per attempt and only the groups that
-// answered NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE or
-// COORDINATOR_LOAD_IN_PROGRESS, or whose request got no answer, are sent
-// again (the router in route.go), until ctx ends. kgo's own retries are not
-// used: they resend a whole shard, groups it already deleted included, and
-// report those as GROUP_ID_NOT_FOUND. A request whose answer was lost may
-// still have deleted its groups, so a GROUP_ID_NOT_FOUND for such a group on
-// the resend counts as deleted (see DeletedGroup.AnswerLost).
+// answered for each occurrence). The router (route.go) resends only the
+// groups that asked for it: kgo's own retries resend a whole shard, groups
+// it already deleted included, and report those as GROUP_ID_NOT_FOUND. A
+// request whose answer was lost may still have deleted its groups, so a
+// GROUP_ID_NOT_FOUND for such a group on the resend counts as deleted
+// (DeletedGroup.AnswerLost).
 func (c *Client) DeleteGroups(ctx context.Context, groups []string) []DeletedGroup {
 	var mu sync.Mutex
 	versions := map[string]int16{}
@@ -51,39 +47,35 @@ func (c *Client) DeleteGroups(ctx context.Context, groups []string) []DeletedGro
 	answerLost := map[string]bool{}
 	call := groupCall[struct{}]{
 		api: deleteGroupsAPI,
-		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string]struct{}, map[string]int16, map[string]*string, error) {
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (answers[struct{}], error) {
 			req := kmsg.NewPtrDeleteGroupsRequest()
 			req.Groups = gs
 			// Request, not RetriableRequest: a resend after a broken
 			// connection must go through the router, which knows which
 			// groups may already be gone.
 			kr, err := b.Request(ctx, req)
+			mu.Lock()
+			defer mu.Unlock()
 			if err != nil {
-				mu.Lock()
 				for _, g := range gs {
 					maybeSent[g] = true
 				}
-				mu.Unlock()
-				return nil, nil, nil, err
+				return nil, err
 			}
 			resp := kr.(*kmsg.DeleteGroupsResponse)
-			rows := make(map[string]struct{}, len(resp.Groups))
-			codes := make(map[string]int16, len(resp.Groups))
-			msgs := make(map[string]*string, len(resp.Groups))
-			mu.Lock()
-			defer mu.Unlock()
+			got := make(answers[struct{}], len(resp.Groups))
 			for _, r := range resp.Groups {
-				if _, dup := codes[r.Group]; dup {
-					continue
-				}
 				code := r.ErrorCode
-				if code == kafka.CodeGroupIDNotFound && maybeSent[r.Group] {
-					code, answerLost[r.Group] = 0, true
+				lost := code == kafka.CodeGroupIDNotFound && maybeSent[r.Group]
+				if lost {
+					code = 0
 				}
-				rows[r.Group], codes[r.Group], msgs[r.Group] = struct{}{}, code, r.ErrorMessage
-				versions[r.Group] = resp.GetVersion()
+				if got.add(r.Group, struct{}{}, code, r.ErrorMessage) {
+					answerLost[r.Group] = answerLost[r.Group] || lost
+					versions[r.Group] = resp.GetVersion()
+				}
 			}
-			return rows, codes, msgs, nil
+			return got, nil
 		},
 	}
 	res := route(ctx, c, groups, call)
@@ -114,14 +106,8 @@ const deleteTopicsAPI = "DeleteTopics"
 // answer counts as deleted. The broker is asked to wait for the deletion up
 // to ctx's deadline.
 func (c *Client) DeleteTopics(ctx context.Context, topics []string) []DeletedTopic {
-	var pending []string
-	seen := map[string]bool{}
-	for _, t := range topics {
-		if !seen[t] {
-			seen[t] = true
-			pending = append(pending, t)
-		}
-	}
+	names := dedup(topics)
+	pending := names
 	st := topicDeletion{errs: map[string]error{}, maybeSent: map[string]bool{}, last: map[string]error{}}
 	for attempt := 0; len(pending) > 0; attempt++ {
 		if attempt > 0 {
@@ -149,13 +135,9 @@ func (c *Client) DeleteTopics(ctx context.Context, topics []string) []DeletedTop
 		}
 		pending = st.answered(pending, resp)
 	}
-	out := make([]DeletedTopic, 0, len(seen))
-	done := map[string]bool{}
-	for _, t := range topics {
-		if !done[t] {
-			done[t] = true
-			out = append(out, DeletedTopic{Topic: t, Err: st.errs[t]})
-		}
+	out := make([]DeletedTopic, len(names))
+	for i, t := range names {
+		out[i] = DeletedTopic{Topic: t, Err: st.errs[t]}
 	}
 	return out
 }

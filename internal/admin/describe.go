@@ -44,38 +44,33 @@ func (c *Client) DescribeStreamsGroups(ctx context.Context, groups []string, inc
 	call := groupCall[*kmsg.StreamsGroupDescribeResponseGroup]{
 		api:  streamsDescribeAPI,
 		gate: c.versionGate(89, need, streamsDescribeAPI, feature),
-		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string]*kmsg.StreamsGroupDescribeResponseGroup, map[string]int16, map[string]*string, error) {
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (answers[*kmsg.StreamsGroupDescribeResponseGroup], error) {
 			req := kmsg.NewPtrStreamsGroupDescribeRequest()
 			req.Groups = gs
 			req.IncludeTopologyDescription = includeTopology
-			kr, err := b.RetriableRequest(ctx, req)
+			resp, err := request[*kmsg.StreamsGroupDescribeResponse](ctx, b, req, streamsDescribeAPI)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, err
 			}
-			resp := kr.(*kmsg.StreamsGroupDescribeResponse)
-			rows := make(map[string]*kmsg.StreamsGroupDescribeResponseGroup, len(resp.Groups))
-			codes := make(map[string]int16, len(resp.Groups))
-			msgs := make(map[string]*string, len(resp.Groups))
+			got := make(answers[*kmsg.StreamsGroupDescribeResponseGroup], len(resp.Groups))
 			for i := range resp.Groups {
 				r := &resp.Groups[i]
-				if _, dup := codes[r.Group]; dup {
-					continue
-				}
-				rows[r.Group], codes[r.Group], msgs[r.Group] = r, r.ErrorCode, r.ErrorMessage
+				got.add(r.Group, r, r.ErrorCode, r.ErrorMessage)
 			}
 			// The gate makes a downgrade impossible; keep the guarantee even
 			// if a broker answers a version it did not advertise.
 			if includeTopology && resp.GetVersion() < 1 {
-				for g := range codes {
-					codes[g], msgs[g] = kerr.UnsupportedVersion.Code, nil
+				for g, a := range got {
+					a.code, a.msg = kerr.UnsupportedVersion.Code, nil
+					got[g] = a
 				}
 			}
 			vmu.Lock()
-			for g := range rows {
+			for g := range got {
 				versions[g] = resp.GetVersion()
 			}
 			vmu.Unlock()
-			return rows, codes, msgs, nil
+			return got, nil
 		},
 	}
 	res := route(ctx, c, groups, call)
@@ -109,20 +104,27 @@ type ListedGroup struct {
 // ListStreamsGroups lists the streams groups of every broker, sorted by id,
 // retrying connection errors until ctx ends.
 func (c *Client) ListStreamsGroups(ctx context.Context) ([]ListedGroup, error) {
-	var listed kadm.ListedGroups
-	err := c.retry(ctx, "ListGroups", func() (string, error) {
-		var err error
-		listed, err = kadm.NewClient(c.cl).ListGroupsByType(ctx, []string{"streams"})
-		return shardBroker(err), err
-	})
+	listed, err := c.listGroups(ctx, "streams")
 	if err != nil {
 		return nil, err
 	}
 	out := make([]ListedGroup, 0, len(listed))
-	for _, g := range listed.Sorted() {
+	for _, g := range listed {
 		out = append(out, ListedGroup{Group: g.Group, State: g.State, Coordinator: g.Coordinator})
 	}
 	return out, nil
+}
+
+// listGroups lists the groups of types (every type when none) on every
+// broker, sorted by id, retrying connection errors until ctx ends.
+func (c *Client) listGroups(ctx context.Context, types ...string) ([]kadm.ListedGroup, error) {
+	var listed kadm.ListedGroups
+	err := c.retry(ctx, "ListGroups", func() (string, error) {
+		var err error
+		listed, err = kadm.NewClient(c.cl).ListGroupsByType(ctx, types)
+		return shardBroker(err), err
+	})
+	return listed.Sorted(), err
 }
 
 // shardBroker is the address of the broker of kadm's first failed shard, ""

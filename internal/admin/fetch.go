@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"maps"
 	"math"
 	"slices"
 	"sync"
@@ -172,7 +173,9 @@ func (c *Client) FetchFirstRecords(ctx context.Context, qs []FirstRecordQuery) (
 			break
 		}
 		if err := ctx.Err(); err != nil {
-			failAll(byLeader, &kafka.UnavailableError{Op: fetchAPI, Err: err})
+			for _, rs := range byLeader {
+				failReads(rs, &kafka.UnavailableError{Op: fetchAPI, Err: err})
+			}
 			break
 		}
 		stats.Rounds++
@@ -180,7 +183,7 @@ func (c *Client) FetchFirstRecords(ctx context.Context, qs []FirstRecordQuery) (
 		// so the rounds share nothing but the decompressor, which is
 		// safe for concurrent use.
 		var wg sync.WaitGroup
-		for _, l := range slices.Sorted(mapKeys(byLeader)) {
+		for _, l := range slices.Sorted(maps.Keys(byLeader)) {
 			stats.Requests++
 			wg.Go(func() { c.fetchRound(ctx, l, byLeader[l], dec) })
 		}
@@ -256,25 +259,6 @@ func (c *Client) findLeaders(ctx context.Context, reads []*partRead, topics []st
 		}
 	}
 	return nil
-}
-
-// failAll fails every read of byLeader with err.
-func failAll(byLeader map[int32][]*partRead, err error) {
-	for _, rs := range byLeader {
-		for _, r := range rs {
-			r.fail(err)
-		}
-	}
-}
-
-func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 func collect(reads []*partRead) []FirstRecord {
@@ -469,14 +453,18 @@ func (r *partRead) records(out FirstRecord, from int64, recs []*kgo.Record) Firs
 				out.TimestampType = CreateTime
 			}
 		}
-		ts := int64(-1)
-		if !rec.Timestamp.IsZero() && rec.Timestamp.UnixMilli() >= 0 {
-			ts = rec.Timestamp.UnixMilli()
-		}
-		r.stamp(&out, rec.Offset, ts)
+		r.stamp(&out, rec.Offset, recordTime(rec))
 		out.Records++
 	}
 	return out
+}
+
+// recordTime is a kgo record's time, ms since the epoch; -1 for none.
+func recordTime(r *kgo.Record) int64 {
+	if r.Timestamp.IsZero() {
+		return -1
+	}
+	return max(r.Timestamp.UnixMilli(), -1)
 }
 
 // Record batch header (magic 2): the offsets of its fields.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
@@ -42,9 +43,7 @@ func (c *Client) DescribeGroupConfigs(ctx context.Context, groups []string) []ka
 			r.ResourceType, r.ResourceName = kmsg.ConfigResourceTypeGroupConfig, g
 			req.Resources = append(req.Resources, r)
 		}
-		r, addr, err := requestAnyBroker[*kmsg.DescribeConfigsResponse](ctx, c, req, "DescribeConfigs")
-		resp = r
-		return addr, err
+		return requestShards(ctx, c, req, describeConfigsAPI, func(_ kgo.BrokerMetadata, r *kmsg.DescribeConfigsResponse) { resp = r })
 	})
 	if err != nil {
 		for i := range out {
@@ -65,25 +64,28 @@ func (c *Client) DescribeGroupConfigs(ctx context.Context, groups []string) []ka
 			gc.Err = NewKafkaError(r.ErrorCode, r.ErrorMessage)
 		}
 		for _, e := range r.Configs {
-			entry := kafka.GroupConfigEntry{Name: e.Name, Value: clonePtr(e.Value), Source: kafka.ConfigSourceFromWire(int8(e.Source)),
+			entry := kafka.GroupConfigEntry{Name: e.Name, Value: clonePtr(e.Value), Source: configSource(e.Source),
 				Sensitive: e.IsSensitive, ReadOnly: e.ReadOnly}
 			for _, s := range e.ConfigSynonyms {
-				entry.Synonyms = append(entry.Synonyms, kafka.ConfigSynonym{Name: s.Name, Value: clonePtr(s.Value), Source: kafka.ConfigSourceFromWire(int8(s.Source))})
+				entry.Synonyms = append(entry.Synonyms, kafka.ConfigSynonym{Name: s.Name, Value: clonePtr(s.Value), Source: configSource(s.Source)})
 			}
 			gc.Entries = append(gc.Entries, entry)
 		}
 		slices.SortStableFunc(gc.Entries, func(a, b kafka.GroupConfigEntry) int { return kafka.CompareGroupConfigNames(a.Name, b.Name) })
 		got[gc.Group] = gc
 	}
-	for i, g := range names {
-		gc, ok := got[g]
-		if !ok {
-			out[i].Err = &kafka.MalformedError{Reason: fmt.Sprintf("DescribeConfigs did not answer for group %q", g)}
-			continue
-		}
-		out[i] = gc
+	return inOrder(names, got, func(g string) kafka.GroupConfigs {
+		return kafka.GroupConfigs{Group: g, Err: &kafka.MalformedError{Reason: fmt.Sprintf("DescribeConfigs did not answer for group %q", g)}}
+	})
+}
+
+// configSource names a DescribeConfigs source as Java's ConfigEntry does:
+// kmsg's names, but DYNAMIC_GROUP_CONFIG for a group's own.
+func configSource(s kmsg.ConfigSource) kafka.ConfigSource {
+	if s == kmsg.ConfigSourceGroupConfig {
+		return kafka.SourceGroup
 	}
-	return out
+	return kafka.ConfigSource(s.String())
 }
 
 // dedup returns xs without repeats, in first-seen order.
@@ -154,9 +156,7 @@ func (c *Client) AlterGroupConfigs(ctx context.Context, alters []GroupConfigAlte
 			}
 			req.Resources = append(req.Resources, r)
 		}
-		r, addr, err := requestAnyBroker[*kmsg.IncrementalAlterConfigsResponse](ctx, c, req, "IncrementalAlterConfigs")
-		resp = r
-		return addr, err
+		return requestShards(ctx, c, req, alterConfigsAPI, func(_ kgo.BrokerMetadata, r *kmsg.IncrementalAlterConfigsResponse) { resp = r })
 	})
 	if err != nil {
 		for i := range out {
@@ -186,18 +186,20 @@ func (c *Client) AlterGroupConfigs(ctx context.Context, alters []GroupConfigAlte
 	return out
 }
 
-// requestAnyBroker sends req, about GROUP config resources, which any
-// broker answers, and returns its answer as T with the answering
-// broker's address (for the retry's step).
-func requestAnyBroker[T kmsg.Response](ctx context.Context, c *Client, req kmsg.Request, name string) (T, string, error) {
-	var zero T
-	shard := c.cl.RequestSharded(ctx, req)[0]
-	if shard.Err != nil {
-		return zero, brokerAddr(shard.Meta), shard.Err
+// requestShards sends req as kgo shards it (one request for those any
+// broker answers) and hands each shard's answer, as T, to use. It stops at
+// the first shard that failed, with its broker's address (for the retry's
+// step).
+func requestShards[T kmsg.Response](ctx context.Context, c *Client, req kmsg.Request, api string, use func(kgo.BrokerMetadata, T)) (string, error) {
+	for _, s := range c.cl.RequestSharded(ctx, req) {
+		if s.Err != nil {
+			return brokerAddr(s.Meta), s.Err
+		}
+		r, ok := s.Resp.(T)
+		if !ok {
+			return brokerAddr(s.Meta), &kafka.MalformedError{Reason: fmt.Sprintf("%s answered with %T", api, s.Resp)}
+		}
+		use(s.Meta, r)
 	}
-	r, ok := shard.Resp.(T)
-	if !ok {
-		return zero, brokerAddr(shard.Meta), &kafka.MalformedError{Reason: fmt.Sprintf("%s answered with %T", name, shard.Resp)}
-	}
-	return r, brokerAddr(shard.Meta), nil
+	return "", nil
 }

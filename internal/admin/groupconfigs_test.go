@@ -138,3 +138,10 @@ func TestUnsupportedAPI(t *testing.T) {
 	_, err := cl.ListStreamsGroups(ctx)
 	require.NoError(t, err, "ListGroups is offered")
 }
+
+func TestConfigSource(t *testing.T) {
+	assert.Equal(t, kafka.SourceGroup, configSource(8))
+	assert.Equal(t, kafka.SourceStaticBroker, configSource(4))
+	assert.Equal(t, kafka.SourceDynamicDefaultBroker, configSource(3))
+	assert.Equal(t, kafka.SourceUnknown, configSource(99))
+}

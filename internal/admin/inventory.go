@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
@@ -32,17 +31,12 @@ type AnyGroup struct {
 // ListAllGroups lists the groups of every type on every broker, sorted by
 // id, retrying connection errors until ctx ends.
 func (c *Client) ListAllGroups(ctx context.Context) ([]AnyGroup, error) {
-	var listed kadm.ListedGroups
-	err := c.retry(ctx, "ListGroups", func() (string, error) {
-		var err error
-		listed, err = kadm.NewClient(c.cl).ListGroups(ctx)
-		return shardBroker(err), err
-	})
+	listed, err := c.listGroups(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]AnyGroup, 0, len(listed))
-	for _, g := range listed.Sorted() {
+	for _, g := range listed {
 		out = append(out, AnyGroup{Group: g.Group, Type: strings.ToLower(g.GroupType), ProtocolType: g.ProtocolType, State: g.State})
 	}
 	return out, nil
@@ -72,16 +66,7 @@ func (c *Client) ListAllTopics(ctx context.Context) (*ClusterTopics, error) {
 	err := c.retry(ctx, "Metadata", func() (string, error) {
 		req := kmsg.NewPtrMetadataRequest()
 		req.Topics = nil
-		shard := c.cl.RequestSharded(ctx, req)[0]
-		if shard.Err != nil {
-			return brokerAddr(shard.Meta), shard.Err
-		}
-		r, ok := shard.Resp.(*kmsg.MetadataResponse)
-		if !ok {
-			return "", &kafka.MalformedError{Reason: fmt.Sprintf("Metadata answered with %T", shard.Resp)}
-		}
-		resp = r
-		return "", nil
+		return requestShards(ctx, c, req, "Metadata", func(_ kgo.BrokerMetadata, r *kmsg.MetadataResponse) { resp = r })
 	})
 	if err != nil {
 		return nil, err
@@ -128,34 +113,24 @@ func (c *Client) DescribeTopicConfigs(ctx context.Context, topics []string, name
 	if len(topics) == 0 {
 		return nil, nil
 	}
-	var resp *kmsg.DescribeConfigsResponse
-	err := c.retry(ctx, "DescribeConfigs", func() (string, error) {
+	var resources []kmsg.DescribeConfigsResponseResource
+	err := c.retry(ctx, describeConfigsAPI, func() (string, error) {
 		req := kmsg.NewPtrDescribeConfigsRequest()
 		for _, t := range topics {
 			res := kmsg.NewDescribeConfigsRequestResource()
 			res.ResourceType, res.ResourceName, res.ConfigNames = kmsg.ConfigResourceTypeTopic, t, names
 			req.Resources = append(req.Resources, res)
 		}
-		shard := c.cl.RequestSharded(ctx, req)
-		var all kmsg.DescribeConfigsResponse
-		for _, s := range shard {
-			if s.Err != nil {
-				return brokerAddr(s.Meta), s.Err
-			}
-			r, ok := s.Resp.(*kmsg.DescribeConfigsResponse)
-			if !ok {
-				return "", &kafka.MalformedError{Reason: fmt.Sprintf("DescribeConfigs answered with %T", s.Resp)}
-			}
-			all.Resources = append(all.Resources, r.Resources...)
-		}
-		resp = &all
-		return "", nil
+		resources = nil
+		return requestShards(ctx, c, req, describeConfigsAPI, func(_ kgo.BrokerMetadata, r *kmsg.DescribeConfigsResponse) {
+			resources = append(resources, r.Resources...)
+		})
 	})
 	if err != nil {
 		return nil, err
 	}
 	got := map[string]TopicConfigs{}
-	for _, r := range resp.Resources {
+	for _, r := range resources {
 		tc := TopicConfigs{Topic: r.ResourceName}
 		if r.ErrorCode != 0 {
 			tc.Err = NewKafkaError(r.ErrorCode, r.ErrorMessage)
@@ -165,15 +140,9 @@ func (c *Client) DescribeTopicConfigs(ctx context.Context, topics []string, name
 		}
 		got[tc.Topic] = tc
 	}
-	out := make([]TopicConfigs, 0, len(topics))
-	for _, t := range topics {
-		tc, ok := got[t]
-		if !ok {
-			tc = TopicConfigs{Topic: t, Err: &kafka.MalformedError{Reason: "DescribeConfigs has no answer for topic '" + t + "'"}}
-		}
-		out = append(out, tc)
-	}
-	return out, nil
+	return inOrder(topics, got, func(t string) TopicConfigs {
+		return TopicConfigs{Topic: t, Err: &kafka.MalformedError{Reason: "DescribeConfigs has no answer for topic '" + t + "'"}}
+	}), nil
 }
 
 // ReplicaSize is the size of one replica of a partition on one broker.
@@ -196,22 +165,12 @@ type LogDirSizes struct {
 // DescribeLogDirs asks every broker (one request each, null topics: all)
 // for the size of its replicas.
 func (c *Client) DescribeLogDirs(ctx context.Context) (*LogDirSizes, error) {
-	out := &LogDirSizes{}
+	var out *LogDirSizes
 	err := c.retry(ctx, "DescribeLogDirs", func() (string, error) {
 		out = &LogDirSizes{}
 		req := kmsg.NewPtrDescribeLogDirsRequest()
 		req.Topics = nil
-		for _, s := range c.cl.RequestSharded(ctx, req) {
-			if s.Err != nil {
-				return brokerAddr(s.Meta), s.Err
-			}
-			r, ok := s.Resp.(*kmsg.DescribeLogDirsResponse)
-			if !ok {
-				return "", &kafka.MalformedError{Reason: fmt.Sprintf("DescribeLogDirs answered with %T", s.Resp)}
-			}
-			out.add(s.Meta.NodeID, r)
-		}
-		return "", nil
+		return requestShards(ctx, c, req, "DescribeLogDirs", func(m kgo.BrokerMetadata, r *kmsg.DescribeLogDirsResponse) { out.add(m.NodeID, r) })
 	})
 	if err != nil {
 		return nil, err
@@ -249,22 +208,13 @@ func (c *Client) ListGroupConfigResources(ctx context.Context) ([]string, error)
 	err := c.retry(ctx, "ListConfigResources", func() (string, error) {
 		req := kmsg.NewPtrListConfigResourcesRequest()
 		req.ResourceTypes = []int8{int8(kmsg.ConfigResourceTypeGroupConfig)}
-		shard := c.cl.RequestSharded(ctx, req)[0]
-		if shard.Err != nil {
-			return brokerAddr(shard.Meta), shard.Err
-		}
-		r, ok := shard.Resp.(*kmsg.ListConfigResourcesResponse)
-		if !ok {
-			return "", &kafka.MalformedError{Reason: fmt.Sprintf("ListConfigResources answered with %T", shard.Resp)}
-		}
-		if r.ErrorCode != 0 {
-			return brokerAddr(shard.Meta), NewKafkaError(r.ErrorCode, nil)
-		}
-		resp = r
-		return "", nil
+		return requestShards(ctx, c, req, "ListConfigResources", func(_ kgo.BrokerMetadata, r *kmsg.ListConfigResourcesResponse) { resp = r })
 	})
 	if err != nil {
 		return nil, err
+	}
+	if resp.ErrorCode != 0 {
+		return nil, NewKafkaError(resp.ErrorCode, nil)
 	}
 	var out []string
 	for _, r := range resp.ConfigResources {
@@ -287,29 +237,19 @@ func (c *Client) FetchShareGroupOffsets(ctx context.Context, groups []string) []
 	call := groupCall[[]CommittedOffset]{
 		api:  describeShareOffsetsAPI,
 		gate: c.versionGate(90, 0, describeShareOffsetsAPI, "share group offsets"),
-		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string][]CommittedOffset, map[string]int16, map[string]*string, error) {
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (answers[[]CommittedOffset], error) {
 			req := kmsg.NewPtrDescribeShareGroupOffsetsRequest()
 			for _, g := range gs {
 				rg := kmsg.NewDescribeShareGroupOffsetsRequestGroup()
 				rg.GroupID, rg.Topics = g, nil
 				req.Groups = append(req.Groups, rg)
 			}
-			kr, err := b.RetriableRequest(ctx, req)
+			resp, err := request[*kmsg.DescribeShareGroupOffsetsResponse](ctx, b, req, describeShareOffsetsAPI)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, err
 			}
-			resp, ok := kr.(*kmsg.DescribeShareGroupOffsetsResponse)
-			if !ok {
-				return nil, nil, nil, &kafka.MalformedError{Reason: fmt.Sprintf("%s answered with %T", describeShareOffsetsAPI, kr)}
-			}
-			rows := map[string][]CommittedOffset{}
-			codes := map[string]int16{}
-			msgs := map[string]*string{}
+			got := answers[[]CommittedOffset]{}
 			for _, g := range resp.Groups {
-				if _, dup := codes[g.GroupID]; dup {
-					continue
-				}
-				codes[g.GroupID], msgs[g.GroupID] = g.ErrorCode, g.ErrorMessage
 				var offs []CommittedOffset
 				for _, t := range g.Topics {
 					for _, p := range t.Partitions {
@@ -320,16 +260,10 @@ func (c *Client) FetchShareGroupOffsets(ctx context.Context, groups []string) []
 						offs = append(offs, co)
 					}
 				}
-				rows[g.GroupID] = offs
+				got.add(g.GroupID, offs, g.ErrorCode, g.ErrorMessage)
 			}
-			return rows, codes, msgs, nil
+			return got, nil
 		},
 	}
-	res := route(ctx, c, groups, call)
-	out := make([]GroupOffsets, len(groups))
-	for i, g := range groups {
-		r := res[g]
-		out[i] = GroupOffsets{Group: g, Coordinator: r.coordinator, Offsets: r.row, Err: r.err}
-	}
-	return out
+	return groupOffsets(groups, route(ctx, c, groups, call))
 }

@@ -287,11 +287,7 @@ func (w *logWalk) batch(raw []byte, base, last, from int64) error {
 	}
 	for _, r := range fp.Records {
 		w.see(r.Offset, r.Offset)
-		ts := int64(-1)
-		if !r.Timestamp.IsZero() && r.Timestamp.UnixMilli() >= 0 {
-			ts = r.Timestamp.UnixMilli()
-		}
-		rec := LogRecord{Offset: r.Offset, Timestamp: ts, Batch: base, Key: r.Key, Value: r.Value, Gap: w.gap}
+		rec := LogRecord{Offset: r.Offset, Timestamp: recordTime(r), Batch: base, Key: r.Key, Value: r.Value, Gap: w.gap}
 		w.gap = false
 		if err := w.fn(rec); err != nil {
 			return err

@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -34,9 +33,8 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []kafka.To
 	want = slices.Compact(want)
 	call := groupCall[[]PartitionError]{
 		api: offsetDeleteAPI,
-		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string][]PartitionError, map[string]int16, map[string]*string, error) {
-			rows := make(map[string][]PartitionError, len(gs))
-			codes := make(map[string]int16, len(gs))
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (answers[[]PartitionError], error) {
+			got := make(answers[[]PartitionError], len(gs))
 			for _, g := range gs {
 				req := kmsg.NewPtrOffsetDeleteRequest()
 				req.Group = g
@@ -51,15 +49,10 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []kafka.To
 					req.Topics = append(req.Topics, rt)
 				})
 				// Deleting what is already gone succeeds, so a resend is safe.
-				kr, err := b.RetriableRequest(ctx, req)
+				resp, err := request[*kmsg.OffsetDeleteResponse](ctx, b, req, offsetDeleteAPI)
 				if err != nil {
-					return nil, nil, nil, err
+					return nil, err
 				}
-				resp, ok := kr.(*kmsg.OffsetDeleteResponse)
-				if !ok {
-					return nil, nil, nil, &kafka.MalformedError{Reason: fmt.Sprintf("OffsetDelete answered with %T", kr)}
-				}
-				codes[g] = resp.ErrorCode
 				var ps []PartitionError
 				for _, t := range resp.Topics {
 					for _, p := range t.Partitions {
@@ -67,9 +60,9 @@ func (c *Client) DeleteOffsets(ctx context.Context, group string, tps []kafka.To
 					}
 				}
 				sortPartitionErrors(ps)
-				rows[g] = ps
+				got[g] = answer[[]PartitionError]{row: ps, code: resp.ErrorCode}
 			}
-			return rows, codes, map[string]*string{}, nil
+			return got, nil
 		},
 	}
 	r := route(ctx, c, []string{group}, call)[group]

@@ -82,7 +82,7 @@ func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []G
 	call := groupCall[[]CommittedOffset]{
 		api:  offsetFetchAPI,
 		gate: c.versionGate(9, 8, offsetFetchAPI, "committed offsets of several groups"),
-		send: func(ctx context.Context, b *kgo.Broker, gs []string) (map[string][]CommittedOffset, map[string]int16, map[string]*string, error) {
+		send: func(ctx context.Context, b *kgo.Broker, gs []string) (answers[[]CommittedOffset], error) {
 			req := kmsg.NewPtrOffsetFetchRequest()
 			for _, g := range gs {
 				rg := kmsg.NewOffsetFetchRequestGroup()
@@ -92,18 +92,18 @@ func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []G
 				rg.Topics = nil     // null: every committed partition
 				req.Groups = append(req.Groups, rg)
 			}
-			kr, err := b.RetriableRequest(ctx, offsetFetchV9{req})
+			resp, err := request[*kmsg.OffsetFetchResponse](ctx, b, offsetFetchV9{req}, offsetFetchAPI)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, err
 			}
-			resp, ok := kr.(*kmsg.OffsetFetchResponse)
-			if !ok {
-				return nil, nil, nil, &kafka.MalformedError{Reason: fmt.Sprintf("OffsetFetch answered with %T", kr)}
-			}
-			return offsetFetchRows(resp)
+			return offsetFetchRows(resp), nil
 		},
 	}
-	res := route(ctx, c, groups, call)
+	return groupOffsets(groups, route(ctx, c, groups, call))
+}
+
+// groupOffsets are the routed offsets of groups, in request order.
+func groupOffsets(groups []string, res map[string]*routed[[]CommittedOffset]) []GroupOffsets {
 	out := make([]GroupOffsets, len(groups))
 	for i, g := range groups {
 		r := res[g]
@@ -114,19 +114,13 @@ func (c *Client) FetchCommittedOffsets(ctx context.Context, groups []string) []G
 
 // offsetFetchRows splits an OffsetFetch v8+ answer per group. A top-level
 // error code (which v8+ brokers leave at 0) applies to every group.
-func offsetFetchRows(resp *kmsg.OffsetFetchResponse) (map[string][]CommittedOffset, map[string]int16, map[string]*string, error) {
-	rows := make(map[string][]CommittedOffset, len(resp.Groups))
-	codes := make(map[string]int16, len(resp.Groups))
-	msgs := make(map[string]*string, len(resp.Groups))
+func offsetFetchRows(resp *kmsg.OffsetFetchResponse) answers[[]CommittedOffset] {
+	got := make(answers[[]CommittedOffset], len(resp.Groups))
 	for _, g := range resp.Groups {
-		if _, dup := codes[g.Group]; dup {
-			continue
-		}
 		code := g.ErrorCode
 		if code == 0 {
 			code = resp.ErrorCode
 		}
-		codes[g.Group] = code
 		var offs []CommittedOffset
 		for _, t := range g.Topics {
 			for _, p := range t.Partitions {
@@ -140,9 +134,9 @@ func offsetFetchRows(resp *kmsg.OffsetFetchResponse) (map[string][]CommittedOffs
 		slices.SortFunc(offs, func(a, b CommittedOffset) int {
 			return kafka.CompareTopicPartitions(a.TopicPartition, b.TopicPartition)
 		})
-		rows[g.Group] = offs
+		got.add(g.Group, offs, code, nil)
 	}
-	return rows, codes, msgs, nil
+	return got
 }
 
 // ListOffsets timestamps (KIP-79): the log start and the log end.
@@ -229,15 +223,8 @@ func (c *Client) listOffsetsRequest(want []kafka.TopicPartition, timestamp int64
 	req := kmsg.NewPtrListOffsetsRequest()
 	req.ReplicaID = -1
 	req.IsolationLevel = 0
-	c.mu.Lock()
-	if c.sharded == nil {
-		c.sharded = map[string]struct{}{}
-	}
-	topicRuns(len(want), func(i int) string { return want[i].Topic }, func(topic string, _, _ int) {
-		c.sharded[topic] = struct{}{}
-	})
-	c.mu.Unlock()
 	topicRuns(len(want), func(i int) string { return want[i].Topic }, func(topic string, from, to int) {
+		c.keepMetadata(topic)
 		rt := kmsg.NewListOffsetsRequestTopic()
 		rt.Topic = topic
 		rt.Partitions = make([]kmsg.ListOffsetsRequestTopicPartition, 0, to-from)
@@ -292,21 +279,21 @@ func (c *Client) LoadTopics(ctx context.Context, topics []string) {
 	if len(topics) == 0 {
 		return
 	}
-	req := kmsg.NewPtrMetadataRequest()
 	for _, t := range topics {
-		rt := kmsg.NewMetadataRequestTopic()
-		rt.Topic = kmsg.StringPtr(t)
-		req.Topics = append(req.Topics, rt)
+		c.keepMetadata(t)
 	}
+	_, _ = c.cl.RequestCachedMetadata(ctx, metadataRequest(topics), 0)
+}
+
+// keepMetadata notes topic as one whose partition metadata kgo keeps
+// (ForgetTopicMetadata lets it go).
+func (c *Client) keepMetadata(topic string) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.sharded == nil {
 		c.sharded = map[string]struct{}{}
 	}
-	for _, t := range topics {
-		c.sharded[t] = struct{}{}
-	}
-	c.mu.Unlock()
-	_, _ = c.cl.RequestCachedMetadata(ctx, req, 0)
+	c.sharded[topic] = struct{}{}
 }
 
 // ForgetTopicMetadata lets go of the partition metadata that kgo keeps

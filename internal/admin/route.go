@@ -41,9 +41,30 @@ type groupCall[T any] struct {
 	// gate fails a coordinator before anything is sent to it (version
 	// checks).
 	gate func(ctx context.Context, t target) error
-	// send sends one request for groups to b and returns each group's row
-	// and error code; a group missing from the answer is an error.
-	send func(ctx context.Context, b *kgo.Broker, groups []string) (rows map[string]T, codes map[string]int16, msgs map[string]*string, err error)
+	// send sends one request for groups to b and returns each group's
+	// answer; a group missing from it is an error.
+	send func(ctx context.Context, b *kgo.Broker, groups []string) (answers[T], error)
+}
+
+// answer is one group's row of a coordinator's answer, with its error code
+// and the broker's message.
+type answer[T any] struct {
+	row  T
+	code int16
+	msg  *string
+}
+
+// answers are a coordinator's answers by group.
+type answers[T any] map[string]answer[T]
+
+// add keeps g's answer unless g was answered already (the first counts)
+// and tells whether it did.
+func (a answers[T]) add(g string, row T, code int16, msg *string) bool {
+	if _, dup := a[g]; dup {
+		return false
+	}
+	a[g] = answer[T]{row, code, msg}
+	return true
 }
 
 // versionGate is the gate of a request that needs version need of API key
@@ -203,7 +224,7 @@ func (r *router[T]) send(ctx context.Context, tg target, n *nodeGroups) {
 			return
 		}
 	}
-	rows, codes, msgs, err := r.call.send(ctx, tg.b, n.groups)
+	got, err := r.call.send(ctx, tg.b, n.groups)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err != nil {
@@ -211,24 +232,24 @@ func (r *router[T]) send(ctx context.Context, tg target, n *nodeGroups) {
 		return
 	}
 	for _, g := range n.groups {
-		code, ok := codes[g]
+		a, ok := got[g]
 		if !ok {
 			r.out[g].err = &kafka.MalformedError{Reason: fmt.Sprintf("%s response from broker %d has no row for group '%s'", r.call.api, n.broker.ID, g)}
 			continue
 		}
-		r.settle(g, rows[g], code, msgs[g])
+		r.settle(g, a)
 	}
 }
 
 // settle sorts one group's answer into its outcome or a retry.
-func (r *router[T]) settle(g string, row T, code int16, msg *string) {
+func (r *router[T]) settle(g string, a answer[T]) {
 	switch {
-	case kafka.IsCoordinatorRetriable(code):
-		r.again(g, NewKafkaError(code, msg))
-	case code != 0:
-		r.out[g].row, r.out[g].err = row, NewKafkaError(code, msg)
+	case kafka.IsCoordinatorRetriable(a.code):
+		r.again(g, NewKafkaError(a.code, a.msg))
+	case a.code != 0:
+		r.out[g].row, r.out[g].err = a.row, NewKafkaError(a.code, a.msg)
 	default:
-		r.out[g].row = row
+		r.out[g].row = a.row
 	}
 }
 
@@ -310,6 +331,21 @@ func (c *Client) findCoordinators(ctx context.Context, groups []string) (map[str
 		}
 	}
 	return out, nil
+}
+
+// request sends req to b, resent by kgo after a connection error, and
+// returns its answer as T.
+func request[T kmsg.Response](ctx context.Context, b *kgo.Broker, req kmsg.Request, api string) (T, error) {
+	kr, err := b.RetriableRequest(ctx, req)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	resp, ok := kr.(T)
+	if !ok {
+		return resp, &kafka.MalformedError{Reason: fmt.Sprintf("%s answered with %T", api, kr)}
+	}
+	return resp, nil
 }
 
 // brokerAddr is the host:port of a broker franz-go reports, "" when the

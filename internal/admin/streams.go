@@ -10,7 +10,6 @@ package admin
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -71,15 +70,12 @@ func membersFromWire(in []kmsg.StreamsGroupDescribeResponseGroupMember) []kafka.
 		if w.UserEndpoint != nil {
 			m.UserEndpoint = &kafka.Endpoint{Host: w.UserEndpoint.Host, Port: w.UserEndpoint.Port}
 		}
-		tags := map[string]string{}
+		// Sorted by key, a key's first value kept (the sort is stable).
 		for _, t := range w.ClientTags {
-			if _, dup := tags[t.Key]; !dup {
-				tags[t.Key] = t.Value
-			}
+			m.ClientTags = append(m.ClientTags, kafka.ClientTag{Key: t.Key, Value: t.Value})
 		}
-		for _, k := range slices.Sorted(maps.Keys(tags)) {
-			m.ClientTags = append(m.ClientTags, kafka.ClientTag{Key: k, Value: tags[k]})
-		}
+		slices.SortStableFunc(m.ClientTags, func(a, b kafka.ClientTag) int { return strings.Compare(a.Key, b.Key) })
+		m.ClientTags = slices.CompactFunc(m.ClientTags, func(a, b kafka.ClientTag) bool { return a.Key == b.Key })
 		out = append(out, m)
 	}
 	slices.SortStableFunc(out, func(a, b kafka.Member) int { return strings.Compare(a.MemberID, b.MemberID) })

@@ -286,3 +286,13 @@ func TestDescriptionFromWire_roundTrip(t *testing.T) {
 	assert.Equal(t, dump(want), dump(d))
 	assert.Len(t, dump(d), 2*len(want.GlobalStores)+len(want.Subtopologies[0].Nodes)+len(want.Subtopologies[1].Nodes))
 }
+
+// TestMembersFromWireTags pins the client tags: sorted by key, a key given
+// twice keeping its first value, none an empty list.
+func TestMembersFromWireTags(t *testing.T) {
+	m := wireMember("m")
+	m.ClientTags = []kmsg.StreamsGroupDescribeResponseGroupMemberClientTag{{Key: "zone", Value: "z1"}, {Key: "az", Value: "a"}, {Key: "zone", Value: "z2"}, {Key: "az", Value: "b"}}
+	got := membersFromWire([]kmsg.StreamsGroupDescribeResponseGroupMember{m, wireMember("n")})
+	assert.Equal(t, []kafka.ClientTag{{Key: "az", Value: "a"}, {Key: "zone", Value: "z1"}}, got[0].ClientTags)
+	assert.Equal(t, []kafka.ClientTag{}, got[1].ClientTags)
+}

@@ -31,24 +31,11 @@ type PartitionInfo struct {
 // request's (Client.failure): a broken answer or a set-up failure as
 // such, anything else as the cluster being unavailable.
 func (c *Client) DescribeTopics(ctx context.Context, topics []string) ([]TopicInfo, error) {
-	var names []string
-	seen := make(map[string]bool, len(topics))
-	for _, t := range topics {
-		if !seen[t] {
-			seen[t] = true
-			names = append(names, t)
-		}
-	}
+	names := dedup(topics)
 	if len(names) == 0 {
 		return nil, nil
 	}
-	req := kmsg.NewPtrMetadataRequest()
-	for _, t := range names {
-		rt := kmsg.NewMetadataRequestTopic()
-		rt.Topic = kmsg.StringPtr(t)
-		req.Topics = append(req.Topics, rt)
-	}
-	shard := c.cl.RequestSharded(ctx, req)[0] // one broker answers Metadata
+	shard := c.cl.RequestSharded(ctx, metadataRequest(names))[0] // one broker answers Metadata
 	if shard.Err != nil {
 		fe, permanent := c.failure(shard.Err, brokerAddr(shard.Meta), "Metadata")
 		if permanent {
@@ -75,13 +62,32 @@ func (c *Client) DescribeTopics(ctx context.Context, topics []string) ([]TopicIn
 		slices.SortFunc(ti.Partitions, func(a, b PartitionInfo) int { return int(a.Partition) - int(b.Partition) })
 		got[ti.Topic] = ti
 	}
-	out := make([]TopicInfo, 0, len(names))
-	for _, n := range names {
-		ti, ok := got[n]
+	return inOrder(names, got, func(n string) TopicInfo {
+		return TopicInfo{Topic: n, Err: &kafka.MalformedError{Reason: "Metadata has no answer for topic '" + n + "'"}}
+	}), nil
+}
+
+// inOrder is got's entry for each of names, in order; missing makes the
+// entry of a name the answer left out.
+func inOrder[T any](names []string, got map[string]T, missing func(name string) T) []T {
+	out := make([]T, len(names))
+	for i, n := range names {
+		v, ok := got[n]
 		if !ok {
-			ti = TopicInfo{Topic: n, Err: &kafka.MalformedError{Reason: "Metadata has no answer for topic '" + n + "'"}}
+			v = missing(n)
 		}
-		out = append(out, ti)
+		out[i] = v
 	}
-	return out, nil
+	return out
+}
+
+// metadataRequest is a Metadata request for topics.
+func metadataRequest(topics []string) *kmsg.MetadataRequest {
+	req := kmsg.NewPtrMetadataRequest()
+	for _, t := range topics {
+		rt := kmsg.NewMetadataRequestTopic()
+		rt.Topic = kmsg.StringPtr(t)
+		req.Topics = append(req.Topics, rt)
+	}
+	return req
 }

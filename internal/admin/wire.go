@@ -11,6 +11,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kstreams-groups/kstreams-groups/internal/admin/frames"
+	"github.com/kstreams-groups/kstreams-groups/internal/admin/wirelog"
 	"github.com/kstreams-groups/kstreams-groups/internal/kafka"
 )
 
@@ -112,13 +113,7 @@ type sentReq struct {
 	wait uint64
 }
 
-func (r sentReq) api() string {
-	name := kmsg.NameForKey(r.key)
-	if name == "" {
-		name = fmt.Sprintf("ApiKey(%d)", r.key)
-	}
-	return fmt.Sprintf("%s v%d", name, r.version)
-}
+func (r sentReq) api() string { return fmt.Sprintf("%s v%d", wirelog.APIName(r.key), r.version) }
 
 // guardConn is a connection under its guard.
 type guardConn struct {

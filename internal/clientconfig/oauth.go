@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -126,7 +127,7 @@ func (f *tokenFetcher) tokenErr(err error) error {
 		// The endpoint refused the credentials: retrying cannot help, so
 		// this is reported like a broker's SASL_AUTHENTICATION_FAILED.
 		reason := ""
-		if re.ErrorCode != "" && isToken(re.ErrorCode) {
+		if isToken(re.ErrorCode) {
 			reason = " (" + re.ErrorCode + ")"
 		}
 		return &TokenError{msg: fmt.Sprintf("the OAuth token endpoint %s refused the client credentials: HTTP %d%s",
@@ -181,13 +182,6 @@ func (t kafkaTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // isToken reports whether s looks like an OAuth error code
 // (invalid_client, ...), so that nothing else from the body is echoed.
 func isToken(s string) bool {
-	if len(s) > 64 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_') {
-			return false
-		}
-	}
-	return true
+	ok, _ := regexp.MatchString(`^[a-zA-Z_]{1,64}$`, s)
+	return ok
 }

@@ -1,7 +1,7 @@
 package clientconfig
 
 import (
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -25,14 +25,12 @@ func (r *redactor) add(s string) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, x := range r.secrets {
-		if x == s {
-			return
-		}
+	if slices.Contains(r.secrets, s) {
+		return
 	}
 	r.secrets = append(r.secrets, s)
 	// Longest first, so a secret that contains another is replaced whole.
-	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
+	slices.SortStableFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
 	args := make([]string, 0, 2*len(r.secrets))
 	for _, x := range r.secrets {
 		args = append(args, x, "[redacted]")

@@ -304,14 +304,12 @@ func (b *builder) sasl() error {
 	if mech == MechOAuthBearer {
 		return b.oauth(jaas)
 	}
-	user, pass := jaas.Options["username"], jaas.Options["password"]
-	if _, ok := jaas.Options["username"]; !ok {
-		return b.errf("sasl.jaas.config", "option \"username\" is required by %s", module)
+	for _, k := range []string{"username", "password"} {
+		if _, ok := jaas.Options[k]; !ok {
+			return b.errf("sasl.jaas.config", "option %q is required by %s", k, module)
+		}
 	}
-	if _, ok := jaas.Options["password"]; !ok {
-		return b.errf("sasl.jaas.config", "option \"password\" is required by %s", module)
-	}
-	b.s.SASL.cred.user, b.s.SASL.cred.pass = user, pass
+	b.s.SASL.cred.user, b.s.SASL.cred.pass = jaas.Options["username"], jaas.Options["password"]
 	b.s.SASL.cred.delegationToken = mech != MechPlain && strings.EqualFold(jaas.Options["tokenauth"], "true")
 	return nil
 }

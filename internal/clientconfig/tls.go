@@ -2,6 +2,7 @@ package clientconfig
 
 import (
 	"bytes"
+	"cmp"
 	"crypto"
 	"crypto/tls"
 	"crypto/x509"
@@ -10,7 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/pavlo-v-chernykh/keystore-go/v4"
@@ -115,22 +116,26 @@ func storeType(v string) (string, error) {
 	return "", fmt.Errorf("unsupported store type %q (want JKS, PKCS12 or PEM)", v)
 }
 
+// storeType is the store type key sets (checked by tlsConfig), JKS by
+// default.
+func (b *builder) storeType(key string) string {
+	typ, _ := b.get(key)
+	typ, _ = storeType(cmp.Or(typ, typeJKS))
+	return typ
+}
+
+// tlsVersionNames are the ssl.enabled.protocols Go's TLS stack speaks.
+var tlsVersionNames = map[string]uint16{"TLSv1.2": tls.VersionTLS12, "TLSv1.3": tls.VersionTLS13, "TLSv1.1": tls.VersionTLS11, "TLSv1": tls.VersionTLS10}
+
 func tlsVersions(list string) (lo, hi uint16, err error) {
 	for _, p := range strings.Split(list, ",") {
-		var v uint16
-		switch strings.TrimSpace(p) {
-		case "":
+		p = strings.TrimSpace(p)
+		v, ok := tlsVersionNames[p]
+		switch {
+		case p == "":
 			continue
-		case "TLSv1.2":
-			v = tls.VersionTLS12
-		case "TLSv1.3":
-			v = tls.VersionTLS13
-		case "TLSv1.1":
-			v = tls.VersionTLS11
-		case "TLSv1":
-			v = tls.VersionTLS10
-		default:
-			return 0, 0, fmt.Errorf("unsupported protocol %q (want TLSv1.2 or TLSv1.3)", strings.TrimSpace(p))
+		case !ok:
+			return 0, 0, fmt.Errorf("unsupported protocol %q (want TLSv1.2 or TLSv1.3)", p)
 		}
 		if lo == 0 || v < lo {
 			lo = v
@@ -188,11 +193,7 @@ func readLimited(path string, limit int64) ([]byte, error) {
 // trustStore returns the trusted roots; nil means the system's roots, as
 // Java uses its own cacerts when no trust store is configured.
 func (b *builder) trustStore() (*x509.CertPool, error) {
-	typ, _ := b.get("ssl.truststore.type")
-	if typ == "" {
-		typ = typeJKS
-	}
-	typ, _ = storeType(typ)
+	typ := b.storeType("ssl.truststore.type")
 	loc, hasLoc := b.get("ssl.truststore.location")
 	inline, hasInline := b.get("ssl.truststore.certificates")
 	pw, hasPW := b.get("ssl.truststore.password")
@@ -285,14 +286,27 @@ func pkcs12Certificates(data []byte, pw string) ([]*x509.Certificate, error) {
 	return append([]*x509.Certificate{leaf}, chain...), nil
 }
 
-func jksCertificates(data []byte, pw string) ([]*x509.Certificate, error) {
+// loadJKS reads a JKS store and its aliases, sorted.
+func loadJKS(data []byte, pw string) (keystore.KeyStore, []string, error) {
 	ks := keystore.New()
 	if err := ks.Load(bytes.NewReader(data), []byte(pw)); err != nil {
-		return nil, jksErr(err)
+		// keystore-go's integrity failure, said as keytool says it.
+		if strings.Contains(err.Error(), "invalid digest") {
+			err = errors.New("keystore was tampered with, or password was incorrect")
+		}
+		return ks, nil, err
+	}
+	aliases := ks.Aliases()
+	slices.Sort(aliases)
+	return ks, aliases, nil
+}
+
+func jksCertificates(data []byte, pw string) ([]*x509.Certificate, error) {
+	ks, aliases, err := loadJKS(data, pw)
+	if err != nil {
+		return nil, err
 	}
 	var certs []*x509.Certificate
-	aliases := ks.Aliases()
-	sort.Strings(aliases)
 	for _, a := range aliases {
 		if !ks.IsTrustedCertificateEntry(a) {
 			continue
@@ -313,21 +327,9 @@ func jksCertificates(data []byte, pw string) ([]*x509.Certificate, error) {
 	return certs, nil
 }
 
-// jksErr makes keystore-go's integrity failure say what it means.
-func jksErr(err error) error {
-	if strings.Contains(err.Error(), "invalid digest") {
-		return errors.New("keystore was tampered with, or password was incorrect")
-	}
-	return err
-}
-
 // keyStore returns the client certificate for mutual TLS, or nil.
 func (b *builder) keyStore() (*tls.Certificate, error) {
-	typ, _ := b.get("ssl.keystore.type")
-	if typ == "" {
-		typ = typeJKS
-	}
-	typ, _ = storeType(typ)
+	typ := b.storeType("ssl.keystore.type")
 	loc, hasLoc := b.get("ssl.keystore.location")
 	storePW, _ := b.get("ssl.keystore.password")
 	keyPW, hasKeyPW := b.get("ssl.key.password")
@@ -434,12 +436,10 @@ func pkcs12KeyPair(data []byte, pw string) (*tls.Certificate, error) {
 }
 
 func jksKeyPair(data []byte, storePW, keyPW string) (*tls.Certificate, error) {
-	ks := keystore.New()
-	if err := ks.Load(bytes.NewReader(data), []byte(storePW)); err != nil {
-		return nil, jksErr(err)
+	ks, aliases, err := loadJKS(data, storePW)
+	if err != nil {
+		return nil, err
 	}
-	aliases := ks.Aliases()
-	sort.Strings(aliases)
 	for _, a := range aliases {
 		if !ks.IsPrivateKeyEntry(a) {
 			continue

@@ -1,6 +1,7 @@
 package javaprops
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strconv"
@@ -185,6 +186,10 @@ func (tz *jaasTokenizer) next() token {
 	return token{kind: tokEOF}
 }
 
+// quotedEscapes are the characters StreamTokenizer's letter escapes stand
+// for.
+var quotedEscapes = map[rune]rune{'a': 7, 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v'}
+
 // quoted reads a quoted string after its opening quote q. Like
 // StreamTokenizer, it ends at the closing quote or at the end of the line.
 func (tz *jaasTokenizer) quoted(q rune) string {
@@ -205,22 +210,7 @@ func (tz *jaasTokenizer) quoted(q rune) string {
 		}
 		c = tz.in[tz.off]
 		tz.off++
-		switch c {
-		case 'a':
-			c = 7
-		case 'b':
-			c = '\b'
-		case 'f':
-			c = '\f'
-		case 'n':
-			c = '\n'
-		case 'r':
-			c = '\r'
-		case 't':
-			c = '\t'
-		case 'v':
-			c = '\v'
-		}
+		c = cmp.Or(quotedEscapes[c], c)
 		if c >= '0' && c <= '7' {
 			// Octal escape: up to three digits, at most \377.
 			v, max := c-'0', 2

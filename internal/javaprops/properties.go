@@ -1,8 +1,10 @@
 package javaprops
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -33,29 +35,17 @@ func (p Properties) Get(key string) (Entry, bool) {
 // Entries returns the entries sorted by line, then key, so validation
 // reports the first problem in file order.
 func (p Properties) Entries() []Entry {
-	out := make([]Entry, 0, len(p.entries))
-	for _, e := range p.entries {
-		out = append(out, e)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Line != out[j].Line {
-			return out[i].Line < out[j].Line
-		}
-		return out[i].Key < out[j].Key
+	return slices.SortedFunc(maps.Values(p.entries), func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Key, b.Key))
 	})
-	return out
 }
 
 // Merge returns p with every entry of over replacing p's entry of the same
 // key.
 func (p Properties) Merge(over Properties) Properties {
 	out := Properties{entries: make(map[string]Entry, len(p.entries)+len(over.entries))}
-	for k, e := range p.entries {
-		out.entries[k] = e
-	}
-	for k, e := range over.entries {
-		out.entries[k] = e
-	}
+	maps.Copy(out.entries, p.entries)
+	maps.Copy(out.entries, over.entries)
 	return out
 }
 
@@ -74,13 +64,14 @@ func FromMap(m map[string]string) Properties {
 // not a property, such as the second line of a sasl.jaas.config that
 // lost its ending backslash, is read as a key, and may be a secret.
 func ShownKey(key string) string {
-	if looksLikePropertyName(key) {
+	if LooksLikePropertyName(key) {
 		return strconv.Quote(key)
 	}
 	return "(name not shown: not a property name, may be part of a secret)"
 }
 
-func looksLikePropertyName(key string) bool {
+// LooksLikePropertyName tells the keys ShownKey quotes.
+func LooksLikePropertyName(key string) bool {
 	if !strings.Contains(key, ".") || strings.HasPrefix(key, ".") || strings.HasSuffix(key, ".") || strings.Contains(key, "..") {
 		return false
 	}
@@ -91,9 +82,6 @@ func looksLikePropertyName(key string) bool {
 	}
 	return true
 }
-
-// LooksLikePropertyName tells the keys ShownKey quotes.
-func LooksLikePropertyName(key string) bool { return looksLikePropertyName(key) }
 
 // SyntaxError is a line that java.util.Properties would reject.
 type SyntaxError struct {
@@ -261,11 +249,14 @@ func (lr *lineReader) newline(c rune) {
 	lr.line++
 }
 
+// escapes are the characters loadConvert's \t \r \n \f stand for.
+var escapes = map[rune]rune{'t': '\t', 'r': '\r', 'n': '\n', 'f': '\f'}
+
 // unescape is Properties.loadConvert: \uXXXX (UTF-16 code units, so
 // surrogate pairs combine), \t \n \r \f, and any other escaped character
 // stands for itself.
 func unescape(in []rune) (string, error) {
-	if !containsRune(in, '\\') {
+	if !slices.Contains(in, '\\') {
 		return string(in), nil
 	}
 	var units []uint16
@@ -274,54 +265,21 @@ func unescape(in []rune) (string, error) {
 		if c == '\\' && i+1 < len(in) {
 			i++
 			c = in[i]
-			switch c {
-			case 'u':
+			if c == 'u' {
 				if i+4 >= len(in) {
 					return "", fmt.Errorf(`malformed \uxxxx encoding`)
 				}
-				var v uint16
-				for _, h := range in[i+1 : i+5] {
-					d, ok := hexDigit(h)
-					if !ok {
-						return "", fmt.Errorf(`malformed \uxxxx encoding`)
-					}
-					v = v<<4 | uint16(d)
+				v, err := strconv.ParseUint(string(in[i+1:i+5]), 16, 16)
+				if err != nil {
+					return "", fmt.Errorf(`malformed \uxxxx encoding`)
 				}
-				units = append(units, v)
+				units = append(units, uint16(v))
 				i += 4
 				continue
-			case 't':
-				c = '\t'
-			case 'r':
-				c = '\r'
-			case 'n':
-				c = '\n'
-			case 'f':
-				c = '\f'
 			}
+			c = cmp.Or(escapes[c], c)
 		}
 		units = utf16.AppendRune(units, c)
 	}
 	return string(utf16.Decode(units)), nil
-}
-
-func hexDigit(r rune) (int, bool) {
-	switch {
-	case r >= '0' && r <= '9':
-		return int(r - '0'), true
-	case r >= 'a' && r <= 'f':
-		return int(r-'a') + 10, true
-	case r >= 'A' && r <= 'F':
-		return int(r-'A') + 10, true
-	}
-	return 0, false
-}
-
-func containsRune(rs []rune, r rune) bool {
-	for _, x := range rs {
-		if x == r {
-			return true
-		}
-	}
-	return false
 }

@@ -124,27 +124,31 @@ func Classify(err error) Class {
 	case errors.Is(err, ErrMalformedResponse):
 		c.Name = "MALFORMED_RESPONSE"
 	}
-	switch {
-	case errors.Is(err, ErrGroupNotFound):
-		c.Category = GroupNotFound
-	case errors.Is(err, ErrNotAuthorized):
-		c.Category = NotAuthorized
-	case errors.Is(err, ErrBrokerTooOld):
-		c.Category = BrokerTooOld
-	case errors.Is(err, ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
-		c.Category = Unavailable
-	case errors.Is(err, ErrDeletionFailed):
-		c.Category = NotDeleted
-	case errors.Is(err, ErrGroupActive):
-		c.Category = GroupActive
-	case errors.Is(err, ErrNoResetPlan):
-		c.Category = NoResetPlan
-	case errors.Is(err, ErrNotInternalTopic):
-		c.Category = NotInternalTopic
-	case errors.Is(err, ErrConfigRefused):
-		c.Category = ConfigRefused
+	for _, m := range categories {
+		if errors.Is(err, m.err) {
+			c.Category = m.category
+			break
+		}
 	}
 	return c
+}
+
+// categories map the sentinels onto the categories, the first match
+// counting.
+var categories = []struct {
+	err      error
+	category Category
+}{
+	{ErrGroupNotFound, GroupNotFound},
+	{ErrNotAuthorized, NotAuthorized},
+	{ErrBrokerTooOld, BrokerTooOld},
+	{ErrUnavailable, Unavailable},
+	{context.DeadlineExceeded, Unavailable},
+	{ErrDeletionFailed, NotDeleted},
+	{ErrGroupActive, GroupActive},
+	{ErrNoResetPlan, NoResetPlan},
+	{ErrNotInternalTopic, NotInternalTopic},
+	{ErrConfigRefused, ConfigRefused},
 }
 
 // Kafka error codes the categories and the verbs name.

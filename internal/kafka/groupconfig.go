@@ -1,6 +1,9 @@
 package kafka
 
-import "strings"
+import (
+	"cmp"
+	"strings"
+)
 
 // Group configs (KIP-848, KIP-1071): the per-group settings a Kafka 4.4
 // broker keeps for a group and answers for the GROUP config resource
@@ -23,29 +26,6 @@ const (
 	SourceDefault              ConfigSource = "DEFAULT_CONFIG"
 	SourceUnknown              ConfigSource = "UNKNOWN"
 )
-
-// ConfigSourceFromWire maps DescribeConfigs' source byte to its name.
-func ConfigSourceFromWire(b int8) ConfigSource {
-	switch b {
-	case 1:
-		return "DYNAMIC_TOPIC_CONFIG"
-	case 2:
-		return SourceDynamicBroker
-	case 3:
-		return SourceDynamicDefaultBroker
-	case 4:
-		return SourceStaticBroker
-	case 5:
-		return SourceDefault
-	case 6:
-		return "DYNAMIC_BROKER_LOGGER_CONFIG"
-	case 7:
-		return "CLIENT_METRICS_CONFIG"
-	case 8:
-		return SourceGroup
-	}
-	return SourceUnknown
-}
 
 // ConfigSynonym is one value a config could take, from the most to the
 // least specific: the group's own, then the broker's (dynamic, static),
@@ -279,12 +259,8 @@ func groupConfigRank(name string) int {
 // after the known keys (a streams one after the known streams keys), by
 // name.
 func CompareGroupConfigNames(a, b string) int {
-	ra, rb := groupConfigRank(a), groupConfigRank(b)
-	if ra != rb {
-		if ra < rb {
-			return -1
-		}
-		return 1
+	if c := cmp.Compare(groupConfigRank(a), groupConfigRank(b)); c != 0 {
+		return c
 	}
 	return strings.Compare(a, b)
 }

@@ -42,9 +42,6 @@ func TestGroupConfigEntry(t *testing.T) {
 	def, ok := e.Default()
 	assert.True(t, ok)
 	assert.Equal(t, "group.streams.num.standby.replicas", def.Name)
-	assert.Equal(t, SourceGroup, ConfigSourceFromWire(8))
-	assert.Equal(t, SourceStaticBroker, ConfigSourceFromWire(4))
-	assert.Equal(t, SourceUnknown, ConfigSourceFromWire(99))
 	_, ok = GroupConfigEntry{}.Default()
 	assert.False(t, ok)
 }

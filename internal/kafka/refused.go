@@ -77,27 +77,25 @@ func (e *RefusedError) Error() string {
 // Unwrap exposes the broker's answer, if any.
 func (e *RefusedError) Unwrap() error { return e.Cause }
 
+// refusals are each refusal's error name and sentinel.
+var refusals = map[Refusal]struct {
+	name     string
+	sentinel error
+}{
+	RefusedActive:      {"GROUP_ACTIVE", ErrGroupActive},
+	RefusedNoPlan:      {"NO_RESET_PLAN", ErrNoResetPlan},
+	RefusedNotInternal: {"NOT_INTERNAL_TOPIC", ErrNotInternalTopic},
+}
+
 // Is maps the refusal onto its sentinel.
 func (e *RefusedError) Is(target error) bool {
-	switch target {
-	case ErrGroupActive:
-		return e.Reason == RefusedActive
-	case ErrNoResetPlan:
-		return e.Reason == RefusedNoPlan
-	case ErrNotInternalTopic:
-		return e.Reason == RefusedNotInternal
-	}
-	return false
+	r, ok := refusals[e.Reason]
+	return ok && target == r.sentinel
 }
 
 func (r Refusal) name() string {
-	switch r {
-	case RefusedActive:
-		return "GROUP_ACTIVE"
-	case RefusedNoPlan:
-		return "NO_RESET_PLAN"
-	case RefusedNotInternal:
-		return "NOT_INTERNAL_TOPIC"
+	if x, ok := refusals[r]; ok {
+		return x.name
 	}
 	return "REFUSED"
 }

@@ -166,7 +166,7 @@ func (c *frameConn) Write(p []byte) (int, error) {
 		key, version := int16(binary.BigEndian.Uint16(h[4:])), int16(binary.BigEndian.Uint16(h[6:]))
 		corr := int32(binary.BigEndian.Uint32(h[8:]))
 		c.inflight[corr] = inflight{key: key, version: version, sent: c.log.now()}
-		c.log.printf("[%s] > %s v%d correlation_id=%d bytes=%d", c.label, apiName(key), version, corr, size+4)
+		c.log.printf("[%s] > %s v%d correlation_id=%d bytes=%d", c.label, APIName(key), version, corr, size+4)
 		if key == 17 && version == 0 {
 			c.rawNext = true
 		}
@@ -192,7 +192,7 @@ func (c *frameConn) Read(p []byte) (int, error) {
 			return
 		}
 		delete(c.inflight, corr)
-		c.log.printf("[%s] < %s v%d correlation_id=%d bytes=%d after %s", c.label, apiName(in.key), in.version, corr, size+4,
+		c.log.printf("[%s] < %s v%d correlation_id=%d bytes=%d after %s", c.label, APIName(in.key), in.version, corr, size+4,
 			c.log.now().Sub(in.sent).Round(100*time.Microsecond))
 		if c.rawNext && in.key == 17 {
 			c.log.printf("[%s] raw SASL follows; its frames are not logged", c.label)
@@ -205,7 +205,8 @@ func (c *frameConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func apiName(key int16) string {
+// APIName is kmsg's name of the request key, or ApiKey(key).
+func APIName(key int16) string {
 	if name := kmsg.NameForKey(key); name != "" {
 		return name
 	}
