@@ -19,11 +19,21 @@ import (
 // keep generous margins, and the ones that cannot share the machine
 // (TestSignal_blockedStdout, TestSignals under the race detector) do not
 // call t.Parallel.
+//
+// Not under the race detector (CI's go test -race): there the CPU, not
+// the waiting, bounds the run, and 8 tests at once on 2 cores made the
+// tests whose outcome depends on where a deadline or a signal lands
+// (TestDescribeTopology_coordinatorErrorsUntilTimeout,
+// TestUpgradeApply_signalAfterTheDelete) fail in 2 runs of 2.
 const testsPerCPU = 4
 
 // raiseParallelism sets -test.parallel to testsPerCPU per CPU unless the
-// command line gave it; TestMain calls it before m.Run (which reads it).
+// command line gave it or the race detector is on; TestMain calls it
+// before m.Run (which reads it).
 func raiseParallelism() {
+	if raceEnabled {
+		return
+	}
 	flag.Parse()
 	given := false
 	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
