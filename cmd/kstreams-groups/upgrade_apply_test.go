@@ -298,8 +298,11 @@ func TestUpgradeApply_signalAfterTheDelete(t *testing.T) {
 	c.InjectError(playground.Fault{Key: 8, Group: "up-app", ErrorCode: 16, Node: playground.AnyNode}) // NOT_COORDINATOR: retried
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
+	// The signal once the commit was sent (and refused, retried): the
+	// group being gone only tells that the delete was done, and the
+	// command may still be reading its answer.
 	go func() {
-		for c.HasGroup("up-app") {
+		for len(requestsWithKey(c, 8)) == 0 {
 			time.Sleep(5 * time.Millisecond)
 		}
 		cancel(&signalError{sig: syscall.SIGINT})
