@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -385,8 +386,9 @@ func validateRealKafkaCommand(t *testing.T, page string, c docCommand, addr, shi
 	text := docRewrite(c.Text, addr, dir)
 	text = strings.TrimSuffix(strings.TrimSpace(text), "&")
 	prepareExampleDir(t, stored, dir, text)
-	// A usage error is told at once; a command that runs until stopped (a
-	// watch) is stopped after a while.
+	// A usage error is told at once, before any work; a command that runs
+	// until stopped (a watch) is stopped once its first sample is out (its
+	// flags parsed), else after a while.
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", text)
@@ -395,15 +397,51 @@ func validateRealKafkaCommand(t *testing.T, page string, c docCommand, addr, shi
 		"KSTREAMS_GROUPS_BOOTSTRAP_SERVER=" + addr, "KSTREAMS_GROUPS_TIMEOUT=3000"}
 	killGroupOnCancel(cmd)
 	cmd.Stdin = strings.NewReader("")
-	out, _ := cmd.CombinedOutput()
+	out := &sampleWatcher{sampled: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = out, out
+	go func() {
+		select {
+		case <-out.sampled:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	_ = cmd.Run()
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 	}
-	assert.NotRegexp(t, usageHintRE, string(out), "%s:%d: %s is a usage error", page, c.Line, c.Text)
+	got := out.String()
+	assert.NotRegexp(t, usageHintRE, got, "%s:%d: %s is a usage error", page, c.Line, c.Text)
 	// A line of the command taken as a command of its own (a continuation
 	// lost) is not found by the shell.
-	assert.NotContains(t, string(out), "command not found", "%s:%d: %s runs as one command", page, c.Line, c.Text)
+	assert.NotContains(t, got, "command not found", "%s:%d: %s runs as one command", page, c.Line, c.Text)
 }
+
+// watchSample1 is the header of a watch's first sample (watch.go's
+// frame), in a pipe.
+var watchSample1 = regexp.MustCompile(`(?m)^Every \S+: \S+, sample 1$`)
+
+// sampleWatcher is a command's output (exec.Cmd writes stdout and stderr
+// to it from one goroutine at a time); sampled is closed once it holds a
+// watch's first sample header.
+// (The buffer is a field: embedded, its ReadFrom would take the copy
+// past Write.)
+type sampleWatcher struct {
+	buf     bytes.Buffer
+	sampled chan struct{}
+	seen    bool
+}
+
+func (w *sampleWatcher) Write(p []byte) (int, error) {
+	n, err := w.buf.Write(p)
+	if !w.seen && watchSample1.Match(w.buf.Bytes()) {
+		w.seen = true
+		close(w.sampled)
+	}
+	return n, err
+}
+
+func (w *sampleWatcher) String() string { return w.buf.String() }
 
 func TestLinesMatch(t *testing.T) {
 	assert.True(t, linesMatch([]string{"a", "...", "d"}, []string{"a", "b", "c", "d"}))

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -65,12 +66,34 @@ func TestHelpExamples(t *testing.T) {
 	shim := "#!/bin/sh\n" + runAsCLIEnv + "=1 \"" + exe + "\" \"$@\"\nrc=$?\nprintf '%s\\t%s\\n' \"$rc\" \"$*\" >> \"$EXAMPLE_LOG\"\nexit $rc\n"
 	require.NoError(t, os.WriteFile(filepath.Join(shimDir, "kstreams-groups"), []byte(shim), 0o755))
 
-	used := map[string]bool{}
+	// The examples run side by side (each its own playground, directory
+	// and log; most of their time is spent waiting for the calls they
+	// make); the keys they used are checked once all are done.
+	var (
+		usedMu sync.Mutex
+		used   = map[string]bool{}
+	)
+	use := func(key string) {
+		usedMu.Lock()
+		defer usedMu.Unlock()
+		used[key] = true
+	}
+	t.Cleanup(func() {
+		if f := flag.Lookup("test.run"); f != nil && f.Value.String() != "" && f.Value.String() != "^TestHelpExamples$" {
+			return // only some examples ran
+		}
+		for _, table := range []map[string]bool{keys(exampleSkips), keys(exampleCodes), keys(exampleChecks)} {
+			for key := range table {
+				assert.True(t, used[key], "%q matches no example", key)
+			}
+		}
+	})
 	for _, ex := range helpExamples((&app{}).newRootCmd()) {
 		t.Run(ex.name, func(t *testing.T) {
+			t.Parallel()
 			for key, why := range exampleSkips {
 				if strings.Contains(ex.script, key) {
-					used[key] = true
+					use(key)
 					t.Skip("needs what this test cannot give: " + why)
 				}
 			}
@@ -125,7 +148,8 @@ func TestHelpExamples(t *testing.T) {
 				want := 0
 				for key, c := range exampleCodes {
 					if strings.Contains(ex.script, key) && strings.Contains(args, c.args) {
-						used[key], want = true, c.code
+						use(key)
+						want = c.code
 					}
 				}
 				assert.Equal(t, strconv.Itoa(want), code, "kstreams-groups %s", args)
@@ -143,19 +167,11 @@ func TestHelpExamples(t *testing.T) {
 			}
 			for key, check := range exampleChecks {
 				if strings.Contains(ex.script, key) {
-					used[key] = true
+					use(key)
 					check(t, dir)
 				}
 			}
 		})
-	}
-	if f := flag.Lookup("test.run"); f != nil && f.Value.String() != "" && f.Value.String() != "^TestHelpExamples$" {
-		return // only some examples ran
-	}
-	for _, table := range []map[string]bool{keys(exampleSkips), keys(exampleCodes), keys(exampleChecks)} {
-		for key := range table {
-			assert.True(t, used[key], "%q matches no example", key)
-		}
 	}
 }
 

@@ -40,6 +40,7 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(historyChildEnv); spec != "" {
 		os.Exit(historyChild(spec)) // BenchmarkHistory's child
 	}
+	raiseParallelism()
 	os.Exit(m.Run())
 }
 

@@ -246,12 +246,18 @@ func TestTimeLag_fetchNeverAnsweredHoldsHalfTheTimeout(t *testing.T) {
 	isolate(t)
 	c := timeLagCluster(t)
 	h := admintest.Start(t, c, admintest.Rule{Key: 1, Action: admintest.Hang})
+	// The Fetch's wait ends at about half of --timeout (3 s), the
+	// deadline is 6 s: the bound sits between the two, 2 s past the half
+	// (the other requests answer at once, but a loaded machine slows
+	// them) and 1 s before the deadline, which a wait for the whole
+	// --timeout cannot beat.
+	const timeout = 6 * time.Second
 	start := time.Now()
-	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", h.Bootstrap(), "--timeout", "8s", "overview", "--group", "idle-eos")
+	r := runCLIWith(t, deps{clock: newFakeClock(nil)}, "--bootstrap-server", h.Bootstrap(), "--timeout", timeout.String(), "overview", "--group", "idle-eos")
 	took := time.Since(start)
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "(records not read: Fetch: timed out)")
-	assert.Less(t, took, 7*time.Second, "the Fetch's wait ends at about half of --timeout 8s, well before it")
+	assert.Less(t, took, timeout-time.Second, "the Fetch's wait ends at about half of --timeout, well before it")
 }
 
 // overview --watch --time-lag: from the second sample on, each

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -299,11 +298,11 @@ func TestUpgradeApply_signalAfterTheDelete(t *testing.T) {
 	c.InjectError(playground.Fault{Key: 8, Group: "up-app", ErrorCode: 16, Node: playground.AnyNode}) // NOT_COORDINATOR: retried
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	// The signal comes once the commit is being retried: the delete's
-	// answer has been read by then, however loaded the machine (waiting
-	// only for the group to go raced the read of that answer).
+	// The signal once the commit was sent (and refused, retried): the
+	// group being gone only tells that the delete was done, and the
+	// command may still be reading its answer.
 	go func() {
-		for !slices.ContainsFunc(c.Requests(), func(r playground.Request) bool { return r.Key == 8 }) {
+		for len(requestsWithKey(c, 8)) == 0 {
 			time.Sleep(5 * time.Millisecond)
 		}
 		cancel(&signalError{sig: syscall.SIGINT})
