@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -72,6 +73,7 @@ func TestDocExamples(t *testing.T) {
 	}
 	shimDir := exampleShim(t)
 	var count exampleCount
+	var pages sync.WaitGroup
 	for _, page := range docFiles(t) {
 		if strings.HasPrefix(page, "docs/reference/") {
 			continue
@@ -89,33 +91,45 @@ func TestDocExamples(t *testing.T) {
 		if first := blocks[0]; first.Kind != "sh" && first.Kind != "console" {
 			t.Errorf("%s:%d: the page's first example is %s: a page starts with one that runs on the playground as written, the production form after it", page, first.Line, first.Kind)
 		}
-		t.Run(page, func(t *testing.T) {
-			t.Parallel()
-			// The page's commands and the checks of its real-cluster
-			// commands each get a playground: a checked "delete" must not
-			// change what the page's next example sees.
-			addr, checkAddr := docsPlayground(t), examplePlayground(t)
-			stored := runCLI(t, "--bootstrap-server", checkAddr, "describe", "--topology", "--group", "orders-app")
-			require.Equal(t, 0, stored.code, stored.stderr)
-			var run []docCommand
-			for _, b := range blocks {
-				switch b.Kind {
-				case "real-kafka":
-					dir := t.TempDir() // the block's commands share it, as in a shell
-					for _, cmd := range b.Commands {
-						validateRealKafkaCommand(t, page, cmd, checkAddr, shimDir, stored.stdout, dir)
-					}
-				case "sh", "console":
-					run = append(run, b.Commands...)
-				}
-			}
-			if len(run) > 0 {
-				runDocCommands(t, page, run, addr, shimDir)
-			}
-		})
+		// The pages run side by side within this test's own slot, not as
+		// parallel subtests: those would queue behind every other
+		// parallel test of the package, and the tour (which waits about
+		// 10 s for the playground's rebalance) then started 20 s into the
+		// run and ended it.
+		pages.Add(1)
+		go func() {
+			defer pages.Done()
+			t.Run(page, func(t *testing.T) { runDocPage(t, page, blocks, shimDir) })
+		}()
 	}
+	pages.Wait()
 	t.Logf("examples: %s", count)
 	assert.Positive(t, count.played, "the pages' examples were found")
+}
+
+// runDocPage runs one page's examples (TestDocExamples).
+func runDocPage(t *testing.T, page string, blocks []docBlock, shimDir string) {
+	// The page's commands and the checks of its real-cluster
+	// commands each get a playground: a checked "delete" must not
+	// change what the page's next example sees.
+	addr, checkAddr := docsPlayground(t), examplePlayground(t)
+	stored := runCLI(t, "--bootstrap-server", checkAddr, "describe", "--topology", "--group", "orders-app")
+	require.Equal(t, 0, stored.code, stored.stderr)
+	var run []docCommand
+	for _, b := range blocks {
+		switch b.Kind {
+		case "real-kafka":
+			dir := t.TempDir() // the block's commands share it, as in a shell
+			for _, cmd := range b.Commands {
+				validateRealKafkaCommand(t, page, cmd, checkAddr, shimDir, stored.stdout, dir)
+			}
+		case "sh", "console":
+			run = append(run, b.Commands...)
+		}
+	}
+	if len(run) > 0 {
+		runDocCommands(t, page, run, addr, shimDir)
+	}
 }
 
 // exampleCount counts the examples of the pages: the kstreams-groups calls
