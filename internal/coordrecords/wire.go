@@ -64,7 +64,7 @@ func compactStrings(c coder, v *[]string) { array(c, v, 1, false, coder.compactS
 
 // reader reads Kafka's message encoding: big-endian integers, and in
 // flexible versions compact strings and arrays and tagged-field sections.
-// The first error sticks; every later read gives zero values.
+// The first error sticks; every later read leaves its field as it is.
 type reader struct {
 	b   []byte
 	err error
@@ -89,20 +89,35 @@ func (r *reader) take(n int) []byte {
 	return out
 }
 
-// uint reads an n-byte big-endian integer; 0 past the record's end.
-func (r *reader) uint(n int) uint64 {
-	var v uint64
-	for _, c := range r.take(n) {
-		v = v<<8 | uint64(c)
+func (r *reader) int8(v *int8) {
+	if b := r.take(1); b != nil {
+		*v = int8(b[0])
 	}
-	return v
 }
 
-func (r *reader) int8(v *int8)     { *v = int8(r.uint(1)) }
-func (r *reader) int16(v *int16)   { *v = int16(r.uint(2)) }
-func (r *reader) uint16(v *uint16) { *v = uint16(r.uint(2)) }
-func (r *reader) int32(v *int32)   { *v = int32(r.uint(4)) }
-func (r *reader) int64(v *int64)   { *v = int64(r.uint(8)) }
+func (r *reader) int16(v *int16) {
+	if b := r.take(2); b != nil {
+		*v = int16(binary.BigEndian.Uint16(b))
+	}
+}
+
+func (r *reader) uint16(v *uint16) {
+	if b := r.take(2); b != nil {
+		*v = binary.BigEndian.Uint16(b)
+	}
+}
+
+func (r *reader) int32(v *int32) {
+	if b := r.take(4); b != nil {
+		*v = int32(binary.BigEndian.Uint32(b))
+	}
+}
+
+func (r *reader) int64(v *int64) {
+	if b := r.take(8); b != nil {
+		*v = int64(binary.BigEndian.Uint64(b))
+	}
+}
 
 func (r *reader) uvarint() uint64 {
 	if r.err != nil {
