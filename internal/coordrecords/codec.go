@@ -1,6 +1,9 @@
 package coordrecords
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // UnknownTypeError is a key whose record type Kafka 4.4.0 does not define
 // (a newer coordinator's, or one 4.4.0 removed): the record is to be
@@ -35,14 +38,21 @@ func (e *MalformedError) Error() string {
 
 func (e *MalformedError) Unwrap() error { return e.Err }
 
+// Skippable tells whether err is a record to skip and count (an unknown
+// type or a newer version) rather than a broken one.
+func Skippable(err error) bool {
+	var ut *UnknownTypeError
+	var uv *UnknownVersionError
+	return errors.As(err, &ut) || errors.As(err, &uv)
+}
+
 // DecodeKey reads a coordinator record's key: its type, and for a
 // streams-group record the group and member ids. Another known type's key
 // is returned with its Type only (the caller skips it unread); a type
 // Kafka 4.4.0 does not define is an *UnknownTypeError.
 func DecodeKey(b []byte) (Key, error) {
 	r := &reader{b: b}
-	var k Key
-	r.int16(&k.Type)
+	k := Key{Type: r.int16()}
 	if r.err != nil {
 		return k, &MalformedError{Type: -1, Err: r.err}
 	}
@@ -52,9 +62,9 @@ func DecodeKey(b []byte) (Key, error) {
 		}
 		return k, nil
 	}
-	r.string16(&k.GroupID)
-	if streamsType(k.Type).member {
-		r.string16(&k.MemberID)
+	k.GroupID = r.string16()
+	if memberScoped(k.Type) {
+		k.MemberID = r.string16()
 	}
 	if r.err != nil {
 		return k, &MalformedError{Type: k.Type, Err: r.err}
@@ -95,9 +105,9 @@ func GroupOf(key []byte) (group []byte, ok bool) {
 // EncodeKey is the key's bytes, as the coordinator writes them.
 func EncodeKey(k Key) []byte {
 	w := &writer{}
-	w.int16(&k.Type)
+	w.int16(k.Type)
 	w.string16(k.GroupID)
-	if streamsType(k.Type).member {
+	if memberScoped(k.Type) {
 		w.string16(k.MemberID)
 	}
 	return w.b
@@ -114,8 +124,7 @@ func DecodeValue(t int16, b []byte) (Value, error) {
 		return nil, &UnknownTypeError{Type: t}
 	}
 	r := &reader{b: b}
-	var version int16
-	r.int16(&version)
+	version := r.int16()
 	if r.err != nil {
 		return nil, &MalformedError{Type: t, Err: r.err}
 	}
@@ -125,8 +134,21 @@ func DecodeValue(t int16, b []byte) (Value, error) {
 	if version < 0 {
 		return nil, &MalformedError{Type: t, Err: fmt.Errorf("value version %d", version)}
 	}
-	v := streamsType(t).value()
-	v.code(r)
+	var v Value
+	switch t {
+	case TypeStreamsGroupMetadata:
+		v = readGroupMetadata(r)
+	case TypeStreamsGroupMemberMetadata:
+		v = readMemberMetadata(r)
+	case TypeStreamsGroupTargetAssignmentMetadata:
+		v = readTargetAssignmentMetadata(r)
+	case TypeStreamsGroupTargetAssignmentMember:
+		v = readTargetAssignmentMember(r)
+	case TypeStreamsGroupCurrentMemberAssignment:
+		v = readCurrentMemberAssignment(r)
+	case TypeStreamsGroupTopology:
+		v = readTopology(r)
+	}
 	if r.err != nil {
 		return nil, &MalformedError{Type: t, Err: r.err}
 	}
@@ -140,8 +162,26 @@ func EncodeValue(v Value) []byte {
 		return nil
 	}
 	w := &writer{}
-	version := ValueVersion
-	w.int16(&version)
-	v.code(w)
+	w.int16(ValueVersion)
+	switch v := v.(type) {
+	case *GroupMetadata:
+		writeGroupMetadata(w, v)
+	case *MemberMetadata:
+		writeMemberMetadata(w, v)
+	case *TargetAssignmentMetadata:
+		writeTargetAssignmentMetadata(w, v)
+	case *TargetAssignmentMember:
+		writeTaskSets(w, false, v.ActiveTasks, v.StandbyTasks, v.WarmupTasks)
+		w.tags()
+	case *CurrentMemberAssignment:
+		w.int32(v.MemberEpoch)
+		w.int32(v.PreviousMemberEpoch)
+		w.int8(v.State)
+		writeTaskSets(w, true, v.ActiveTasks, v.StandbyTasks, v.WarmupTasks,
+			v.ActiveTasksPendingRevocation, v.StandbyTasksPendingRevocation, v.WarmupTasksPendingRevocation)
+		w.tags()
+	case *Topology:
+		writeTopology(w, v)
+	}
 	return w.b
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"os"
 	"testing"
 
@@ -227,12 +226,4 @@ func TestRoundTrip_playgroundShapes(t *testing.T) {
 		assert.Equal(t, v, got)
 	}
 	assert.Nil(t, EncodeValue(nil))
-}
-
-// Skippable tells whether err is a record to skip and count (an unknown
-// type or a newer version) rather than a broken one.
-func Skippable(err error) bool {
-	var ut *UnknownTypeError
-	var uv *UnknownVersionError
-	return errors.As(err, &ut) || errors.As(err, &uv)
 }

@@ -31,44 +31,49 @@ type Key struct {
 	MemberID string
 }
 
-// typeInfo is a streams-group record type: its name as Kafka's
-// CoordinatorRecordType spells it, whether its key has a member id, and
-// its value, empty (with the schema's defaults).
-type typeInfo struct {
-	name   string
-	member bool
-	value  func() Value
-}
-
-// streamsTypes are the streams-group record types, by type id.
-var streamsTypes = [maxKnownType + 1]typeInfo{
-	TypeStreamsGroupMetadata:                 {"StreamsGroupMetadata", false, func() Value { return NewGroupMetadata() }},
-	TypeStreamsGroupMemberMetadata:           {"StreamsGroupMemberMetadata", true, func() Value { return &MemberMetadata{} }},
-	TypeStreamsGroupTargetAssignmentMetadata: {"StreamsGroupTargetAssignmentMetadata", false, func() Value { return &TargetAssignmentMetadata{} }},
-	TypeStreamsGroupTargetAssignmentMember:   {"StreamsGroupTargetAssignmentMember", true, func() Value { return &TargetAssignmentMember{} }},
-	TypeStreamsGroupCurrentMemberAssignment:  {"StreamsGroupCurrentMemberAssignment", true, func() Value { return &CurrentMemberAssignment{} }},
-	TypeStreamsGroupTopology:                 {"StreamsGroupTopology", false, func() Value { return &Topology{} }},
-}
-
-func streamsType(t int16) typeInfo {
-	if t < 0 || t > maxKnownType {
-		return typeInfo{}
-	}
-	return streamsTypes[t]
-}
-
 // IsStreams tells whether the key is a streams-group record's.
-func IsStreams(t int16) bool { return streamsType(t).value != nil }
+func IsStreams(t int16) bool {
+	switch t {
+	case TypeStreamsGroupMetadata, TypeStreamsGroupMemberMetadata, TypeStreamsGroupTargetAssignmentMetadata,
+		TypeStreamsGroupTargetAssignmentMember, TypeStreamsGroupCurrentMemberAssignment, TypeStreamsGroupTopology:
+		return true
+	}
+	return false
+}
+
+// memberScoped tells whether a streams record's key has a member id.
+func memberScoped(t int16) bool {
+	switch t {
+	case TypeStreamsGroupMemberMetadata, TypeStreamsGroupTargetAssignmentMember, TypeStreamsGroupCurrentMemberAssignment:
+		return true
+	}
+	return false
+}
 
 // TypeName is the record type's name as Kafka's CoordinatorRecordType
 // spells it, "" for a type outside the streams group's.
-func TypeName(t int16) string { return streamsType(t).name }
+func TypeName(t int16) string {
+	switch t {
+	case TypeStreamsGroupMetadata:
+		return "StreamsGroupMetadata"
+	case TypeStreamsGroupMemberMetadata:
+		return "StreamsGroupMemberMetadata"
+	case TypeStreamsGroupTargetAssignmentMetadata:
+		return "StreamsGroupTargetAssignmentMetadata"
+	case TypeStreamsGroupTargetAssignmentMember:
+		return "StreamsGroupTargetAssignmentMember"
+	case TypeStreamsGroupCurrentMemberAssignment:
+		return "StreamsGroupCurrentMemberAssignment"
+	case TypeStreamsGroupTopology:
+		return "StreamsGroupTopology"
+	}
+	return ""
+}
 
 // Value is one streams-group record value: one of the pointer types below.
 type Value interface {
 	// RecordType is the key type the value belongs to.
 	RecordType() int16
-	code(coder)
 }
 
 // KeyValue is a configuration pair (LastAssignmentConfig, KeyValue,
